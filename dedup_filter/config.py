@@ -1,0 +1,236 @@
+"""Configuration: one frozen dataclass tree, loaded from the ``[dedup.*]`` tables of a TOML file.
+
+Unknown keys and invalid values fail at load time with the dotted key in the message, so a typo
+never silently falls back to a default. ``Config.fingerprint()`` covers exactly the parameters that
+change the bytes an index stores; an index refuses to open under a different fingerprint.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+SIMHASH_WIDTHS = (64, 128, 256, 384)
+MIRROR_MODES = ("url", "content")
+
+
+def _require(condition: bool, key: str, problem: str) -> None:
+    if not condition:
+        msg = f"dedup.{key}: {problem}"
+        raise ConfigError(msg)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextConfig:
+    """How a body becomes a token sequence."""
+
+    min_tokens: int = 30
+    max_body_bytes: int = 5_000_000
+    max_tags: int = 15_000
+    fallback_encoding: str = "cp1252"
+
+    def __post_init__(self) -> None:
+        _require(self.min_tokens >= 0, "text.min_tokens", "must be >= 0")
+        _require(self.max_body_bytes >= 1024, "text.max_body_bytes", "must be >= 1024")
+        _require(self.max_tags >= 100, "text.max_tags", "must be >= 100")
+        _require(_is_codec(self.fallback_encoding), "text.fallback_encoding", "unknown codec")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MinHashConfig:
+    """Algorithm B: shingles, min-hash values and super-shingles (Broder; Henzinger's B)."""
+
+    shingle_width: int = 8
+    num_perm: int = 84
+    features: int = 6
+    min_shared_features: int = 2
+    seed: int = 1
+
+    def __post_init__(self) -> None:
+        _require(self.shingle_width >= 1, "minhash.shingle_width", "must be >= 1")
+        _require(self.features >= 1, "minhash.features", "must be >= 1")
+        _require(
+            self.num_perm >= self.features and self.num_perm % self.features == 0,
+            "minhash.num_perm",
+            f"must be a positive multiple of minhash.features={self.features}",
+        )
+        _require(
+            1 <= self.min_shared_features <= self.features,
+            "minhash.min_shared_features",
+            f"must lie in 1..{self.features}",
+        )
+
+    @property
+    def values_per_feature(self) -> int:
+        return self.num_perm // self.features
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimHashConfig:
+    """Algorithm C: Charikar's random-projection fingerprint over term frequencies.
+
+    Thresholds are given in agreeing bits out of 384 (Henzinger's scale) and scaled to ``bits``.
+    """
+
+    bits: int = 384
+    bands: int = 12
+    same_site_threshold: int = 355
+    cross_site_threshold: int = 372
+    seed: int = 2
+
+    def __post_init__(self) -> None:
+        _require(self.bits in SIMHASH_WIDTHS, "simhash.bits", f"must be one of {SIMHASH_WIDTHS}")
+        _require(1 <= self.bands <= self.bits // 8, "simhash.bands", "must lie in 1..bits/8")
+        for key in ("same_site_threshold", "cross_site_threshold"):
+            _require(0 <= getattr(self, key) <= 384, f"simhash.{key}", "must lie in 0..384")
+
+    def scaled(self, threshold: int) -> int:
+        """A threshold out of 384 expressed in agreeing bits out of ``bits``."""
+        return round(threshold * self.bits / 384)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IndexConfig:
+    """The LMDB environment."""
+
+    map_size_mb: int = 64
+    max_map_size_mb: int = 65_536
+    sync: bool = True
+    shard_id: int = 0
+
+    def __post_init__(self) -> None:
+        _require(self.map_size_mb >= 1, "index.map_size_mb", "must be >= 1")
+        _require(
+            self.max_map_size_mb >= self.map_size_mb,
+            "index.max_map_size_mb",
+            "must be >= index.map_size_mb",
+        )
+        _require(0 <= self.shard_id < 1 << 16, "index.shard_id", "must lie in 0..65535")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MirrorConfig:
+    """Mirrored directories: index pages, coordinate sampling and replica boundaries."""
+
+    enabled: bool = True
+    index_names: tuple[str, ...] = ("index", "default", "home", "welcome", "main")
+    index_extensions: tuple[str, ...] = ("", ".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp")
+    samples: int = 4
+    mode: str = "url"
+    min_resemblance: float = 0.75
+    min_matched: int = 1
+    max_boundary_levels: int = 8
+
+    def __post_init__(self) -> None:
+        _require(self.samples >= 0, "mirror.samples", "must be >= 0")
+        _require(self.mode in MIRROR_MODES, "mirror.mode", f"must be one of {MIRROR_MODES}")
+        _require(0.0 < self.min_resemblance <= 1.0, "mirror.min_resemblance", "must lie in (0, 1]")
+        _require(self.min_matched >= 0, "mirror.min_matched", "must be >= 0")
+        _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
+
+
+_SECTIONS: dict[str, type] = {
+    "text": TextConfig,
+    "minhash": MinHashConfig,
+    "simhash": SimHashConfig,
+    "index": IndexConfig,
+    "mirror": MirrorConfig,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """Every parameter of the core. Build with ``Config.default()``, ``load()`` or ``from_dict()``."""
+
+    text: TextConfig = field(default_factory=TextConfig)
+    minhash: MinHashConfig = field(default_factory=MinHashConfig)
+    simhash: SimHashConfig = field(default_factory=SimHashConfig)
+    index: IndexConfig = field(default_factory=IndexConfig)
+    mirror: MirrorConfig = field(default_factory=MirrorConfig)
+
+    @classmethod
+    def default(cls) -> Config:
+        return cls()
+
+    @classmethod
+    def load(cls, path: str | Path) -> Config:
+        """Read the ``[dedup]`` tables of a TOML file; other top-level tables are ignored.
+
+        Raises:
+            ConfigError: the file is not valid TOML, or a key is unknown or invalid.
+        """
+        try:
+            with open(path, "rb") as handle:
+                document = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            msg = f"{path}: not valid TOML: {error}"
+            raise ConfigError(msg) from error
+        return cls.from_dict(document.get("dedup", {}))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        """Build from a mapping shaped like the ``[dedup]`` table."""
+        _require(isinstance(data, dict), "", "must be a table")
+        unknown = sorted(set(data) - set(_SECTIONS))
+        _require(not unknown, ",".join(unknown), f"unknown table (known: {sorted(_SECTIONS)})")
+        return cls(**{name: _section(section, data.get(name, {}), name) for name, section in _SECTIONS.items()})
+
+    def with_overrides(self, overrides: dict[str, Any]) -> Config:
+        """A copy with dotted keys replaced, e.g. ``{"simhash.bits": 256}`` (validated as in load)."""
+        data = self.to_dict()
+        for dotted, value in overrides.items():
+            section, _, key = dotted.removeprefix("dedup.").partition(".")
+            _require(section in data and bool(key), dotted, "expected <table>.<key>")
+            data[section][key] = value
+        return Config.from_dict(data)
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        return {name: asdict(getattr(self, name)) for name in _SECTIONS}
+
+    def persisted(self) -> dict[str, Any]:
+        """The parameters that change the bytes an index stores."""
+        return {
+            "text.tokenizer": 1,
+            "minhash": asdict(self.minhash) | {"min_shared_features": None},
+            "simhash.bits": self.simhash.bits,
+            "simhash.bands": self.simhash.bands,
+            "simhash.seed": self.simhash.seed,
+        }
+
+    def fingerprint(self) -> str:
+        encoded = json.dumps(self.persisted(), sort_keys=True).encode()
+        return hashlib.sha256(encoded).hexdigest()[:16]
+
+
+def _section(section: type, table: Any, name: str) -> Any:
+    _require(isinstance(table, dict), name, "must be a table")
+    known = {spec.name: spec for spec in fields(section)}
+    for key, value in table.items():
+        _require(key in known, f"{name}.{key}", f"unknown key (known: {sorted(known)})")
+        default = known[key].default
+        if isinstance(default, tuple):
+            _require(isinstance(value, (list, tuple)), f"{name}.{key}", "must be a list")
+            table = table | {key: tuple(value)}
+        elif isinstance(default, bool) or not isinstance(default, (int, float)):
+            _require(type(value) is type(default), f"{name}.{key}", f"must be a {type(default).__name__}")
+        else:
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            _require(numeric, f"{name}.{key}", "must be a number")
+            _require(isinstance(default, float) or isinstance(value, int), f"{name}.{key}", "must be an integer")
+    return section(**table)
+
+
+def _is_codec(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return False
+    return True
+

@@ -1,0 +1,75 @@
+"""A fetched page becomes its features: exact hash, Broder's super-shingles and Charikar's simhash.
+
+The pipeline never raises on bad input: binary, empty, oversized or mis-encoded bodies all yield a
+``Fingerprint`` that says what happened, and the filter turns that into a logged decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Config
+from .hashing import hash64, sequence_hash, token_hashes
+from .minhash import MinHasher, super_shingles
+from .shingles import shingle_hashes
+from .simhash import simhash
+from .text import decode_body, html_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """The features of one page. ``features`` and ``simhash`` are empty below the token floor."""
+
+    url: str
+    exact: int
+    token_count: int
+    features: tuple[int, ...]
+    simhash: bytes
+    encoding: str
+    truncated: bool
+
+    @property
+    def binary(self) -> bool:
+        return self.encoding == "binary"
+
+    @property
+    def has_features(self) -> bool:
+        return bool(self.features)
+
+
+class Fingerprinter:
+    """Computes ``Fingerprint``s under one configuration (permutations are built once)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._minhasher = MinHasher(config.minhash.num_perm, config.minhash.seed)
+
+    def fingerprint(self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None) -> Fingerprint:
+        text_config = self.config.text
+        truncated = len(body) > text_config.max_body_bytes
+        body = body[: text_config.max_body_bytes]
+        decoded = decode_body(body, headers, text_config.fallback_encoding)
+        if decoded.text is None:
+            return Fingerprint(url, hash64(body, self.config.minhash.seed), 0, (), b"", "binary", truncated)
+        tokens, cut = html_tokens(decoded.text, url, text_config.max_tags)
+        hashes = token_hashes(tokens, self.config.minhash.seed)
+        exact = sequence_hash(hashes, self.config.minhash.seed)
+        if len(tokens) < max(text_config.min_tokens, 1):
+            return Fingerprint(url, exact, len(tokens), (), b"", decoded.encoding, truncated or cut)
+        return Fingerprint(
+            url,
+            exact,
+            len(tokens),
+            tuple(self._features(hashes)),
+            simhash(hashes, self.config.simhash.bits, self.config.simhash.seed),
+            decoded.encoding,
+            truncated or cut,
+        )
+
+    def _features(self, hashes: Any) -> list[int]:
+        minhash = self.config.minhash
+        shingles = shingle_hashes(hashes, minhash.shingle_width, minhash.seed)
+        signature = self._minhasher.signature(shingles)
+        return super_shingles(signature, minhash.features, minhash.seed)

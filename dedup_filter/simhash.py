@@ -1,0 +1,42 @@
+"""Charikar's random-projection fingerprint ("simhash"): Henzinger's Algorithm C.
+
+Every distinct token is projected to ``bits`` dimensions of +1/-1 (the bits of its mixed hash),
+weighted by its frequency in the page, summed; the fingerprint keeps the signs. Similar token
+multisets give fingerprints that agree in most bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .hashing import U64, mix64, seeded_constants
+
+
+def simhash(token_hashes: U64, bits: int, seed: int) -> bytes:
+    """The ``bits``-bit fingerprint of a token sequence, as ``bits // 8`` big-endian bytes."""
+    distinct, counts = np.unique(token_hashes, return_counts=True)
+    word_seeds = seeded_constants(seed, bits // 64, "simhash")
+    projections = mix64(distinct[:, None] ^ word_seeds[None, :])
+    signs = np.unpackbits(projections.astype(">u8").view(np.uint8), axis=1)
+    weights = counts.astype(np.int64) @ signs
+    return np.packbits(2 * weights > counts.sum()).tobytes()
+
+
+def agreement(first: bytes, second: bytes) -> int:
+    """Number of bit positions in which two fingerprints agree (Henzinger's C-similarity)."""
+    differing = (int.from_bytes(first, "big") ^ int.from_bytes(second, "big")).bit_count()
+    return len(first) * 8 - differing
+
+
+def band_keys(fingerprint: bytes, bands: int) -> list[bytes]:
+    """The fingerprint cut into ``bands`` pieces, each prefixed with its band number.
+
+    Two fingerprints that differ in fewer than ``bands`` bits share at least one piece (pigeonhole),
+    so a lookup by piece finds every such pair: 12 pieces of 32 bits find all pairs within 11 bits.
+    """
+    bit_array = np.unpackbits(np.frombuffer(fingerprint, dtype=np.uint8))
+    edges = np.linspace(0, len(bit_array), bands + 1).astype(int)
+    return [
+        bytes([number]) + np.packbits(bit_array[start:stop]).tobytes()
+        for number, (start, stop) in enumerate(zip(edges[:-1], edges[1:], strict=True))
+    ]

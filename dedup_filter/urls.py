@@ -1,0 +1,55 @@
+"""URL normal form, sites and directories: the coordinates that pages are indexed under.
+
+A directory is scheme + host (lower-cased, default port dropped) + path up to its last ``/``.
+Henzinger's site of a host is the host itself when it has at most one dot, else the host minus
+its first label (www.cs.berkeley.edu -> cs.berkeley.edu).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalize_url(url: str) -> str:
+    """Lower-cased scheme and host, default port and fragment dropped; path and query kept.
+
+    A string that does not parse as a URL is returned stripped, so it still has a stable key.
+    """
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url
+    host = (parts.hostname or "").lower()
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host = f"{host}:{port}"
+    return urlunsplit((parts.scheme.lower(), host, parts.path or "/", parts.query, ""))
+
+
+def host_of(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def site_of(url: str) -> str:
+    """Henzinger's site: the host minus its first label when it has more than one dot."""
+    host = host_of(url)
+    if host.count(".") <= 1 or host.replace(".", "").isdigit():
+        return host
+    return host.split(".", 1)[1]
+
+
+def directory_of(url: str) -> str:
+    """scheme://host[:port]/path/up/to/last/slash/ of the normalised URL."""
+    normal = normalize_url(url)
+    scheme, separator, rest = normal.partition("://")
+    if not separator:
+        return normal
+    authority, slash, path = rest.partition("/")
+    path = path.split("?", 1)[0]
+    return f"{scheme}://{authority}/{path[: path.rfind('/') + 1] if slash else ''}"
