@@ -197,7 +197,7 @@ class Config:
     def persisted(self) -> dict[str, Any]:
         """The parameters that change the bytes an index stores."""
         return {
-            "text.tokenizer": 1,
+            "text.tokenizer": 2,  # bump whenever tokens change for the same body
             "minhash": asdict(self.minhash) | {"min_shared_features": None},
             "simhash.bits": self.simhash.bits,
             "simhash.bands": self.simhash.bands,

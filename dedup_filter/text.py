@@ -1,6 +1,7 @@
 """Bodies to token sequences, as Henzinger's §2 prescribes, without ever raising on bad input.
 
-Markup becomes white space, ``script``/``style`` vanish, every maximal run of Unicode letters and
+Markup becomes white space except formatting tags, which are ignored (``Hel<b>lo</b>`` is one
+term), ``script``/``style`` vanish, every maximal run of Unicode letters and
 digits is a lower-cased term (so a URL in the text falls apart at ``/`` and ``.``), and the URL of
 an ``IMG`` is one term: the whole URL for another host, the file name alone for the page's own
 host, so that a page and its mirror on another host produce the same tokens.
@@ -23,6 +24,11 @@ _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]{1,40})", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
+# Henzinger §2: formatting instructions are ignored rather than turned into white space
+_FORMATTING_TAGS = [
+    "b", "big", "em", "font", "i", "mark", "s", "small", "span", "strike", "strong", "sub", "sup",
+    "tt", "u", "wbr",
+]
 _SNIFF_BYTES = 4096
 
 
@@ -94,6 +100,8 @@ def html_tokens(html: str, page_url: str, max_tags: int = 15_000) -> tuple[list[
         term = image_term(image.attributes.get("src") or "", page_url, page_host)
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
+    tree.unwrap_tags(_FORMATTING_TAGS)
+    tree.merge_text_nodes()
     root = tree.root
     return (tokenize(root.text(separator=" ")) if root is not None else []), truncated
 
