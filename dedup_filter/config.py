@@ -216,7 +216,11 @@ def _section(section: type, table: Any, name: str) -> Any:
         _require(key in known, f"{name}.{key}", f"unknown key (known: {sorted(known)})")
         default = known[key].default
         if isinstance(default, tuple):
-            _require(isinstance(value, (list, tuple)), f"{name}.{key}", "must be a list")
+            item_type = type(default[0]) if default else str
+            is_list = isinstance(value, (list, tuple)) and all(
+                type(item) is item_type for item in value
+            )
+            _require(is_list, f"{name}.{key}", f"must be a list of {item_type.__name__}")
             table = table | {key: tuple(value)}
         elif isinstance(default, bool) or not isinstance(default, (int, float)):
             _require(type(value) is type(default), f"{name}.{key}", f"must be a {type(default).__name__}")
@@ -224,6 +228,8 @@ def _section(section: type, table: Any, name: str) -> Any:
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
             _require(numeric, f"{name}.{key}", "must be a number")
             _require(isinstance(default, float) or isinstance(value, int), f"{name}.{key}", "must be an integer")
+            if isinstance(default, float):
+                table = table | {key: float(value)}
     return section(**table)
 
 
