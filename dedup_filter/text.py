@@ -95,13 +95,14 @@ def html_tokens(html: str, page_url: str, max_tags: int = 15_000) -> tuple[list[
     """
     html, truncated = _cut_at_tag(html.replace(_MARK, " "), max_tags)
     tree = LexborHTMLParser(html)
+    # merge before anything else is removed: a stripped script still separates its neighbours
+    tree.unwrap_tags(_FORMATTING_TAGS)
+    tree.merge_text_nodes()
     page_host = _host(page_url)
     for image in tree.css("img[src]"):
         term = image_term(image.attributes.get("src") or "", page_url, page_host)
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
-    tree.unwrap_tags(_FORMATTING_TAGS)
-    tree.merge_text_nodes()
     root = tree.root
     return (tokenize(root.text(separator=" ")) if root is not None else []), truncated
 
