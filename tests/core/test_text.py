@@ -1,0 +1,225 @@
+"""Tokens as Henzinger §2 defines them, charsets, and hostile bodies that must never raise."""
+
+from __future__ import annotations
+
+import codecs
+import time
+
+import pytest
+
+from dedup_filter import Config
+from dedup_filter.fingerprint import Fingerprinter
+from dedup_filter.text import decode_body, html_tokens, tokenize
+
+PAGE_URL = "http://www.example.com/docs/page.html"
+CAFE_LATIN1 = "café".encode("latin-1")
+PRIVET_KOI8 = "привет".encode("koi8-r")
+
+
+def tokens(html: str, url: str = PAGE_URL) -> list[str]:
+    return html_tokens(html, url)[0]
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<p>one</p><p>two</p>", ["one", "two"]),
+        ("one<br>two<hr>three", ["one", "two", "three"]),
+        ("<table><tr><td>cell</td><td>next</td></tr></table>", ["cell", "next"]),
+        ("Hel<b>lo</b> wor<i>ld</i>", ["hello", "world"]),
+        ("<script>var hidden = 1;</script><style>p { color: red }</style>Shown", ["shown"]),
+        ("<p>Head</p><noscript>fallback</noscript>Body", ["head", "body"]),
+        ("one<script>hidden()</script>two", ["one", "two"]),
+        ("a<b>x<script>hidden()</script>y</b>", ["ax", "y"]),
+        ('<b>bold<img src="/i/a.png">text</b>', ["bold", "a.png", "text"]),
+        ("<!-- a comment -->Visible", ["visible"]),
+        ("ÜBER Straße 東京 ٣٤ Ελλάδα", ["über", "straße", "東京", "٣٤", "ελλάδα"]),
+        ("snake_case x-y a.b (c) 3.14", ["snake", "case", "x", "y", "a", "b", "c", "3", "14"]),
+        ("AT&amp;T caf&eacute;", ["at", "t", "café"]),
+    ],
+)
+def test_markup_is_white_space_and_terms_are_lower_cased_alphanumeric_runs(html, expected):
+    assert tokens(html) == expected
+
+
+def test_url_in_text_is_broken_at_slashes_and_dots():
+    assert tokens("see http://www.cs.berkeley.edu/~joe/index.html now") == [
+        "see", "http", "www", "cs", "berkeley", "edu", "joe", "index", "html", "now",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("src", "term"),
+    [
+        ("http://images.other.org/pics/Logo.png", "http://images.other.org/pics/logo.png"),
+        ("//cdn.other.org/a.gif", "http://cdn.other.org/a.gif"),
+        ("/static/img/logo.png", "logo.png"),
+        ("logo.png", "logo.png"),
+        ("http://www.example.com/elsewhere/logo.png", "logo.png"),
+        ("HTTP://WWW.EXAMPLE.COM/x/Photo.JPG", "photo.jpg"),
+    ],
+)
+def test_img_url_is_one_term_whole_for_another_host_file_name_for_own_host(src, term):
+    assert tokens(f'before <img src="{src}" alt="ignored"> after') == ["before", term, "after"]
+
+
+def test_mirror_on_another_host_gets_the_same_image_terms():
+    html = '<p>Manual</p><img src="/icons/next.png"><img src="pics/up.gif">'
+    assert tokens(html, "http://mirror.example.org/manual/") == tokens(html, PAGE_URL)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "<html><body>\n  <p>The quick brown fox</p>\n\t<p>jumps over</p>\n</body></html>",
+        "<P CLASS='x'>The   quick brown fox</P><P>jumps\nover</P>",
+        "<p>The <b>quick</b> <i>brown</i> fox</p><p>jumps <em>over</em></p>",
+        "<p>The quick brown <span style='color:red'>fox</span></p><!-- c --><p>jumps over</p>",
+        "<div><p>The quick brown fox<p>jumps over</div>",
+    ],
+)
+def test_formatting_only_differences_give_identical_tokens_and_exact_hash(variant):
+    reference = "<p>The quick brown fox</p><p>jumps over</p>"
+    fingerprinter = Fingerprinter(Config.default())
+    assert tokens(variant) == tokens(reference)
+    assert fingerprinter.fingerprint(PAGE_URL, variant.encode()).exact == (
+        fingerprinter.fingerprint(PAGE_URL, reference.encode()).exact
+    )
+
+
+def test_tokenize_keeps_only_alphanumeric_runs():
+    assert tokenize("Hello, World! 42x -- _") == ["hello", "world", "42x"]
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "text", "encoding"),
+    [
+        (CAFE_LATIN1, {"Content-Type": "text/html; charset=ISO-8859-1"}, "café", "ISO-8859-1"),
+        (CAFE_LATIN1, {b"Content-Type": [b"text/html; charset=latin-1"]}, "café", "latin-1"),
+        (PRIVET_KOI8, {"content-type": 'text/html; charset="KOI8-R"'}, "привет", "KOI8-R"),
+        (
+            '<meta charset="koi8-r"><p>привет'.encode("koi8-r"),
+            None,
+            '<meta charset="koi8-r"><p>привет',
+            "koi8-r",
+        ),
+        (
+            b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">\xef\xf0',
+            None,
+            '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">пр',
+            "windows-1251",
+        ),
+        (codecs.BOM_UTF8 + "ünï".encode(), None, "ünï", "utf-8-sig"),
+        (codecs.BOM_UTF16_LE + "ünï".encode("utf-16-le"), None, "ünï", "utf-16"),
+        (codecs.BOM_UTF16_BE + "ünï".encode("utf-16-be"), None, "ünï", "utf-16"),
+        ("ünï".encode(), None, "ünï", "utf-8"),
+        ("café".encode("cp1252"), None, "café", "cp1252"),
+        (CAFE_LATIN1, {"Content-Type": "text/html; charset=no-such-codec"}, "café", "cp1252"),
+    ],
+)
+def test_charset_from_bom_header_meta_then_fallback(body, headers, text, encoding):
+    decoded = decode_body(body, headers)
+    assert (decoded.text, decoded.encoding, decoded.replaced) == (text, encoding, False)
+
+
+def test_header_charset_wins_over_meta():
+    body = '<meta charset="koi8-r"><p>привет'.encode("windows-1251")
+    decoded = decode_body(body, {"Content-Type": "text/html; charset=windows-1251"})
+    assert decoded.encoding == "windows-1251"
+    assert "привет" in decoded.text
+
+
+def test_configured_fallback_encoding_is_used():
+    assert decode_body("ПРИВЕТ".encode("cp866"), None, fallback="cp866").text == "ПРИВЕТ"
+
+
+def test_undecodable_body_is_replaced_not_raised():
+    decoded = decode_body(b"\x81\x8d\x8f\x90\x9d abc \xff", None)
+    assert decoded.replaced
+    assert decoded.text.endswith(" abc \ufffd")
+
+
+def test_body_with_nul_bytes_near_the_start_is_binary():
+    assert decode_body(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", None).text is None
+
+
+FINGERPRINTER = Fingerprinter(Config.default())
+
+HOSTILE_BODIES = {
+    "empty": b"",
+    "white space": b" \n\t\r ",
+    "binary": bytes(range(256)) * 64,
+    "invalid utf-8": b"<p>caf\xc3 \xff\xfe\xed\xa0\x80 ok</p>" * 20,
+    "broken markup": b"<html><p <b>unclosed <a href='x>y</div></td></tr>&#xZZZ; &bogus; <!-- <<>>",
+    "only markup": b"<html><head></head><body><div></div></body></html>",
+    "lone lt": b"<" * 200_000,
+    "nul late": b"<p>" + b"a " * 3000 + b"\x00 after nul</p>",
+    "nul early": b"<p>\x00text\x00</p>",
+    "unterminated comment": b"<p>text</p><!--" + b"x" * 100_000,
+    "unterminated script": b"<p>text</p><script>" + b"var a = 1;" * 10_000,
+    "huge attribute": b'<div title="' + b"a" * 1_000_000 + b'">x</div>',
+    "utf-16 lone surrogate": codecs.BOM_UTF16_LE + "a\ud800b".encode("utf-16-le", "surrogatepass"),
+    "bogus meta charset": b'<meta charset="\xff\xfe"><p>text</p>',
+    "nested formatting": b"<b><i><u>" * 60_000 + b"deep",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_BODIES))
+def test_hostile_bodies_never_raise(name):
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, HOSTILE_BODIES[name])
+    assert fingerprint.token_count >= 0
+    assert 0 <= fingerprint.exact < 1 << 64
+
+
+@pytest.mark.parametrize(
+    ("headers"),
+    [
+        {"Content-Type": None},
+        {"Content-Type": []},
+        {b"Content-Type": [b"text/html; charset=\xff"]},
+        {"Content-Type": "text/html; charset=utf-32"},
+        {"X-Other": "charset=koi8-r"},
+        {},
+    ],
+)
+def test_odd_headers_never_raise(headers):
+    decoded = decode_body("café".encode(), headers)
+    assert decoded.text is not None
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://www.example.com/\udc80/page", "http://\ud800host/x", "http://[::1/x", "not a url", ""],
+)
+def test_lone_surrogates_and_malformed_page_urls_never_raise(url):
+    html = '<p>text</p><img src="/a\udcff.png"><img src="http://\udcfe/b"><img src="http://[x/c">'
+    assert tokens(html, url)[0] == "text"
+
+
+def test_fifty_megabyte_body_is_cut_at_max_body_bytes_and_reported():
+    body = b"<p>hello world</p>" * (50_000_000 // 18)
+    started = time.monotonic()
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, body)
+    assert fingerprint.truncated
+    assert fingerprint.has_features
+    assert time.monotonic() - started < 30
+
+
+def test_fifty_megabytes_of_plain_text_finish():
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, b"word " * 10_000_000)
+    assert fingerprint.truncated
+    assert fingerprint.token_count == Config.default().text.max_body_bytes // len(b"word ")
+
+
+@pytest.mark.parametrize("tag", [b"div", b"b", b"table", b"a", b"li"])
+def test_two_hundred_thousand_nested_tags_are_bounded_by_max_tags(tag):
+    body = b"<" + tag + b">x" + (b"<" + tag + b">") * 200_000 + b"deep"
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, body)
+    assert fingerprint.truncated
+    assert fingerprint.token_count >= 1
+
+
+def test_pages_under_max_tags_are_not_truncated(stdlib_page):
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, stdlib_page("textwrap").encode())
+    assert not fingerprint.truncated
+    assert fingerprint.token_count > 500
