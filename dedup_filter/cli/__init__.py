@@ -1,0 +1,67 @@
+"""The ``dedup-filter`` command line: one module per sub-command, listed in ``COMMANDS``.
+
+A sub-command module exposes ``add_parser(subparsers)`` (adds its parser; take the shared
+``--config``/``--set`` options from ``options.config_options()``) and ``run(args) -> int``. Adding
+a command is one more name in ``COMMANDS``. Modules are imported to build the parser, so a command
+that needs a heavy or optional package imports it inside ``run``. Exit codes: 0 done, 1 the index
+or an input could not be used, 2 bad usage or configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import ConfigError, DedupError
+
+COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc")
+
+logger = logging.getLogger(__name__)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dedup-filter",
+        description="Crawler-side duplicate filter: exact and near-duplicate pages, mirrored directories.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what the filter does (INFO)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        module = importlib.import_module(f"{__name__}.{name}")
+        known = set(subparsers.choices)
+        module.add_parser(subparsers)
+        for added in set(subparsers.choices) - known:
+            subparsers.choices[added].set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one sub-command and return its exit code (the console script exits with it)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, --version and usage errors: argparse has printed why
+        return stop.code if isinstance(stop.code, int) else 2
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.run(args))
+    except ConfigError as error:
+        print(f"dedup-filter: configuration error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly, as `cat` does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at interpreter exit
+        return 141
+    except (DedupError, OSError) as error:
+        print(f"dedup-filter {args.command}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("dedup-filter: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,74 @@
+"""Options every sub-command shares (``--config``, ``--set``) and opening an existing index.
+
+Overrides use TOML value syntax (``--set simhash.bits=256``, ``--set text.fallback_encoding="latin-1"``);
+a value that is not TOML is taken as a string, and the configuration then validates it by key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..config import Config
+from ..errors import ConfigError, IndexStoreError
+from ..lmdb_index import LmdbIndex
+
+
+def config_options() -> argparse.ArgumentParser:
+    """A parent parser holding ``--config`` and ``--set`` (pass it in ``parents=[...]``)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    group = parent.add_argument_group("configuration")
+    group.add_argument(
+        "--config", metavar="TOML", type=Path,
+        help="configuration file (its [dedup.*] tables; default: the built-in defaults)",
+    )
+    group.add_argument(
+        "--set", metavar="SECTION.KEY=VALUE", action="append", default=[], dest="overrides",
+        help="override one key, TOML value syntax (e.g. simhash.bits=256); repeatable",
+    )
+    return parent
+
+
+def load_config(args: argparse.Namespace) -> Config:
+    """The configuration of ``--config`` (or the defaults) with every ``--set`` applied.
+
+    Raises:
+        ConfigError: the file cannot be read or is invalid, or an override is malformed or invalid.
+    """
+    config = Config.default()
+    if args.config is not None:
+        try:
+            config = Config.load(args.config)
+        except OSError as error:
+            msg = f"{args.config}: cannot read the configuration file: {error.strerror}"
+            raise ConfigError(msg) from error
+    overrides = dict(parse_override(item) for item in args.overrides)
+    return config.with_overrides(overrides) if overrides else config
+
+
+def parse_override(item: str) -> tuple[str, Any]:
+    """``"simhash.bits=256"`` -> ``("simhash.bits", 256)``."""
+    key, separator, raw = item.partition("=")
+    if not separator or not key.strip():
+        msg = f"--set {item!r}: expected SECTION.KEY=VALUE, e.g. simhash.bits=256"
+        raise ConfigError(msg)
+    try:
+        value = tomllib.loads(f"value = {raw}")["value"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+def open_existing_index(path: Path, config: Config) -> LmdbIndex:
+    """Open the index at ``path``, refusing to create one where there is none.
+
+    Raises:
+        IndexStoreError: no index at ``path``, or LMDB could not open it.
+        IndexMismatchError: the index was built with other feature parameters.
+    """
+    if not (path / "data.mdb").is_file():
+        msg = f"no index at {path} (expected an LMDB environment with data.mdb there)"
+        raise IndexStoreError(msg)
+    return LmdbIndex.open(path, config)

@@ -1,0 +1,105 @@
+"""Keeping a long-lived index in shape: what it holds, and dropping pages nobody has seen lately.
+
+Garbage collection never holds the write lock for long: stale pages are found in a read snapshot,
+then deleted in small write transactions, each re-reading a page before deleting it, so a page that
+another process saw again in the meantime survives and concurrent crawls are never blocked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from typing import Any
+
+from .lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
+
+PAGE_TABLES = ("pages", "urls", "exact", "features", "bands")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in a duration such as ``30d``, ``12h``, ``90m``, ``45s``, ``2w`` or ``1h30m``.
+
+    Raises:
+        ValueError: the text is not one or more ``<number><unit>`` parts (units s, m, h, d, w).
+
+    Example:
+        >>> parse_duration("1h30m")
+        5400.0
+    """
+    compact = text.strip().lower()
+    parts = _DURATION_PART.findall(compact)
+    if not parts or "".join(number + unit for number, unit in parts) != compact:
+        msg = f"invalid duration {text!r}: use a number and a unit s, m, h, d or w (e.g. 30d, 12h, 90m)"
+        raise ValueError(msg)
+    return float(sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts))
+
+
+def index_stats(index: LmdbIndex) -> dict[str, Any]:
+    """Counts per table, bytes on disk and per page, and the parameters stamped into ``meta``."""
+    with index.read() as view:
+        tables = {name: view.count(name) for name in (*PAGE_TABLES, *MIRROR_TABLES)}
+        params = view.get("meta", b"params")
+        schema = view.get("meta", b"schema")
+        created_at = view.get("meta", b"created_at")
+    pages = tables["pages"]
+    disk_bytes = index.disk_bytes()
+    return {
+        "path": str(index.path),
+        "pages": pages,
+        "tables": tables,
+        "disk_bytes": disk_bytes,
+        "bytes_per_page": round(disk_bytes / pages, 1) if pages else None,
+        "map_bytes": _map_bytes(index),
+        "schema": int(schema) if schema is not None else None,
+        "created_at": float(created_at) if created_at is not None else None,
+        "config_fingerprint": index.config.fingerprint(),
+        "params": json.loads(params) if params is not None else None,
+    }
+
+
+def _map_bytes(index: LmdbIndex) -> int | None:
+    # LmdbIndex.map_bytes() is requested from the index's owner; until it exists the size is unknown
+    map_bytes = getattr(index, "map_bytes", None)
+    return int(map_bytes()) if callable(map_bytes) else None
+
+
+def collect_garbage(index: LmdbIndex, older_than_s: float, now: float, batch_size: int = 1000) -> int:
+    """Delete the pages last seen before ``now - older_than_s``, with their features.
+
+    Args:
+        index: an open index.
+        older_than_s: age in seconds; a page seen this recently or later stays.
+        now: the current time (seconds since the epoch; injected so tests need no clock).
+        batch_size: pages deleted per write transaction.
+
+    Returns:
+        How many pages were removed.
+
+    Raises:
+        ValueError: a negative age or a batch size below 1.
+        IndexStoreError: LMDB failed (batches committed before stay committed).
+    """
+    if older_than_s < 0 or batch_size < 1:
+        msg = f"older_than_s must be >= 0 and batch_size >= 1, got {older_than_s} and {batch_size}"
+        raise ValueError(msg)
+    cutoff = now - older_than_s
+    with index.read() as view:
+        stale = array("Q", (record.page_id for record in view.pages() if record.last_seen < cutoff))
+    removed = 0
+    for start in range(0, len(stale), batch_size):
+        batch = stale[start : start + batch_size]
+        removed += index.transact(lambda view, ids=batch: _delete_stale(view, ids, cutoff))
+    return removed
+
+
+def _delete_stale(view: IndexView, page_ids: array[int], cutoff: float) -> int:
+    removed = 0
+    for page_id in page_ids:
+        record = view.page(page_id)
+        if record is not None and record.last_seen < cutoff:  # not seen again since the snapshot
+            view.delete_page(record)
+            removed += 1
+    return removed
