@@ -1,0 +1,181 @@
+"""Min-hash estimates Jaccard resemblance; features are deterministic; stored bytes are golden."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dedup_filter import Config
+from dedup_filter.fingerprint import Fingerprinter
+from dedup_filter.hashing import token_hashes
+from dedup_filter.minhash import MinHasher, estimated_resemblance, super_shingles
+from dedup_filter.shingles import shingle_hashes
+from dedup_filter.text import html_tokens
+
+WIDTH = 8
+SEED = 1
+
+
+def shingle_set(tokens: list[str]) -> np.ndarray:
+    return shingle_hashes(token_hashes(tokens, SEED), WIDTH, SEED)
+
+
+def jaccard(first: np.ndarray, second: np.ndarray) -> float:
+    union = np.union1d(first, second)
+    return len(np.intersect1d(first, second)) / len(union)
+
+
+@st.composite
+def document_pairs(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A random document and a copy with random substitutions, insertions and deletions."""
+    length = draw(st.integers(min_value=20, max_value=600))
+    rng = np.random.default_rng(draw(st.integers(min_value=0, max_value=2**32 - 1)))
+    original = [f"w{value}" for value in rng.integers(0, 5000, size=length)]
+    edited = list(original)
+    edit_rate = draw(st.floats(min_value=0.0, max_value=0.12))
+    for _ in range(1 + round(edit_rate * length)):
+        position = int(rng.integers(0, len(edited)))
+        operation = rng.integers(0, 3)
+        if operation == 0:
+            edited[position] = f"new{rng.integers(0, 10**9)}"
+        elif operation == 1:
+            edited.insert(position, f"ins{rng.integers(0, 10**9)}")
+        elif len(edited) > 1:
+            del edited[position]
+    return original, edited
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(document_pairs())
+def test_estimate_agrees_with_exact_jaccard_within_five_standard_errors(pair):
+    num_perm = 1024
+    hasher = MinHasher(num_perm, SEED)
+    first, second = shingle_set(pair[0]), shingle_set(pair[1])
+    exact = jaccard(first, second)
+    estimate = estimated_resemblance(hasher.signature(first), hasher.signature(second))
+    standard_error = math.sqrt(exact * (1 - exact) / num_perm)
+    assert abs(estimate - exact) <= 5 * standard_error + 1 / num_perm
+
+
+def test_estimates_are_unbiased_over_many_pairs_at_84_permutations():
+    hasher = MinHasher(84, SEED)
+    rng = np.random.default_rng(20240601)
+    errors, variances = [], []
+    for pair in range(300):
+        universe = shingle_set([f"p{pair}t{i}" for i in range(400 + WIDTH - 1)])
+        split = rng.integers(1, 399, size=2)
+        first, second = universe[: max(split)], universe[min(split) :]
+        exact = jaccard(first, second)
+        estimate = estimated_resemblance(hasher.signature(first), hasher.signature(second))
+        errors.append(estimate - exact)
+        variances.append(exact * (1 - exact) / 84)
+    mean_error = float(np.mean(errors))
+    standard_error_of_mean = math.sqrt(sum(variances)) / len(errors)
+    assert abs(mean_error) <= 4 * standard_error_of_mean
+    assert float(np.std(errors)) <= 1.5 * math.sqrt(float(np.mean(variances)))
+
+
+def test_identical_sets_agree_everywhere_and_disjoint_sets_nowhere():
+    hasher = MinHasher(84, SEED)
+    shingles = np.arange(1, 500, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    other = shingles + np.uint64(1)
+    assert estimated_resemblance(hasher.signature(shingles), hasher.signature(shingles[::-1])) == 1
+    assert estimated_resemblance(hasher.signature(shingles), hasher.signature(other)) == 0
+
+
+def test_signature_does_not_depend_on_chunking_or_duplicates():
+    hasher = MinHasher(84, SEED)
+    shingles = shingle_set([f"w{i}" for i in range(10_000)])
+    doubled = np.concatenate([shingles, shingles[:5000]])
+    assert np.array_equal(hasher.signature(shingles), hasher.signature(doubled))
+    assert np.array_equal(hasher.signature(shingles), hasher.signature(shingles[::-1].copy()))
+
+
+def test_empty_set_has_the_all_ones_signature():
+    signature = MinHasher(84, SEED).signature(np.empty(0, dtype=np.uint64))
+    assert signature.shape == (84,)
+    assert np.all(signature == np.iinfo(np.uint64).max)
+
+
+def test_shingles_count_and_order():
+    hashes = token_hashes([f"t{i}" for i in range(20)], SEED)
+    assert shingle_hashes(hashes, WIDTH, SEED).shape == (13,)
+    assert shingle_hashes(hashes[:3], WIDTH, SEED).shape == (1,)
+    assert shingle_hashes(hashes[:0], WIDTH, SEED).shape == (0,)
+    swapped = hashes[[1, 0, *range(2, 20)]]
+    assert shingle_hashes(swapped, WIDTH, SEED)[0] != shingle_hashes(hashes, WIDTH, SEED)[0]
+
+
+def test_a_shingle_hash_does_not_depend_on_its_position():
+    tokens = "a b c d e f g h".split()
+    alone = shingle_set(tokens)
+    inside = shingle_set(["x", "y", *tokens, "z"])
+    assert alone[0] in inside
+
+
+def test_super_shingles_are_deterministic_and_mix_in_the_group_number():
+    signature = MinHasher(84, SEED).signature(shingle_set([f"w{i}" for i in range(100)]))
+    assert super_shingles(signature, 6, SEED) == super_shingles(signature.copy(), 6, SEED)
+    assert super_shingles(signature, 6, SEED) != super_shingles(signature, 6, SEED + 1)
+    repeated = np.tile(signature[:14], 6)
+    assert len(set(super_shingles(repeated, 6, SEED))) == 6
+
+
+def test_one_changed_group_changes_exactly_one_feature():
+    signature = MinHasher(84, SEED).signature(shingle_set([f"w{i}" for i in range(100)]))
+    changed = signature.copy()
+    changed[20] ^= np.uint64(1)
+    before, after = super_shingles(signature, 6, SEED), super_shingles(changed, 6, SEED)
+    assert [old == new for old, new in zip(before, after, strict=True)] == [
+        True, False, True, True, True, True,
+    ]
+
+
+def test_permutations_are_reproducible_across_instances():
+    shingles = shingle_set([f"w{i}" for i in range(50)])
+    signature = MinHasher(84, SEED).signature(shingles)
+    assert np.array_equal(MinHasher(84, SEED).signature(shingles), signature)
+    assert not np.array_equal(MinHasher(84, SEED + 1).signature(shingles), signature)
+
+
+GOLDEN_URL = "http://www.example.com/golden.html"
+GOLDEN_HTML = b"""<html><head><title>Golden page</title><style>p{margin:0}</style></head><body>
+<h1>Finding near-duplicate web pages</h1>
+<p>Broder's shingling and Charikar's random projection were compared on 1.6B distinct pages.
+Every maximal alphanumeric run is a term; a URL such as http://www.example.com/a/b.html is broken
+at slashes and dots. <img src="http://img.example.org/logo.png"> <img src="/local/icon.gif"></p>
+<script>var ignored = 42;</script><p>The combined algorithm keeps B-similar pairs whose C-similarity
+is at least 355 of 384 bits.</p></body></html>"""
+
+
+def test_golden_tokens():
+    assert html_tokens(GOLDEN_HTML.decode(), GOLDEN_URL)[0] == (
+        "golden page finding near duplicate web pages broder s shingling and charikar s random "
+        "projection were compared on 1 6b distinct pages every maximal alphanumeric run is a term "
+        "a url such as http www example com a b html is broken at slashes and dots "
+        "http://img.example.org/logo.png icon.gif the combined algorithm keeps b similar pairs "
+        "whose c similarity is at least 355 of 384 bits"
+    ).split(" ")
+
+
+def test_golden_fingerprint_under_the_default_config():
+    """Checked-in values: a change here changes the bytes every existing index holds."""
+    fingerprint = Fingerprinter(Config.default()).fingerprint(GOLDEN_URL, GOLDEN_HTML)
+    assert fingerprint.token_count == 65
+    assert fingerprint.exact == 6910571934446987838
+    assert fingerprint.features == (
+        4368286948412011646, 11724086135305222040, 553940613097282896,
+        16293299078394501484, 15664805323987788534, 10144727050267836351,
+    )
+    assert fingerprint.simhash.hex() == (
+        "6210389b4899758b0feb6132b5f0c419df4ab3a448476834"
+        "615eaf9af70c7d9dfe4caf10fe15807802f3607a34d0e550"
+    )
+
+
+def test_golden_config_fingerprint():
+    """The parameter stamp in the metadata of every index built with the defaults."""
+    assert Config.default().fingerprint() == "080e082c69654349"
