@@ -55,7 +55,8 @@ def acceptance_probability(
     shared = np.arange(r, k + 1)  # shape (k - r + 1,)
     weights = np.array([comb(k, i) for i in shared], dtype=np.float64)
     terms = weights * agree[..., None] ** shared * (1.0 - agree[..., None]) ** (k - shared)
-    return np.asarray(np.clip(terms.sum(axis=-1), 0.0, 1.0), dtype=np.float64)  # rounding can pass 1
+    # rounding can carry the sum just past 1
+    return np.asarray(np.clip(terms.sum(axis=-1), 0.0, 1.0), dtype=np.float64)
 
 
 def resemblance_at(probability: float, k: int, s: int, r: int) -> float:

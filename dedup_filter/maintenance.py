@@ -7,6 +7,7 @@ another process saw again in the meantime survives and concurrent crawls are nev
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from array import array
@@ -32,7 +33,7 @@ def parse_duration(text: str) -> float:
     compact = text.strip().lower()
     parts = _DURATION_PART.findall(compact)
     if not parts or "".join(number + unit for number, unit in parts) != compact:
-        msg = f"invalid duration {text!r}: use a number and a unit s, m, h, d or w (e.g. 30d, 12h, 90m)"
+        msg = f"invalid duration {text!r}: use numbers with units s, m, h, d, w (e.g. 30d, 12h)"
         raise ValueError(msg)
     return float(sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts))
 
@@ -66,7 +67,9 @@ def _map_bytes(index: LmdbIndex) -> int | None:
     return int(map_bytes()) if callable(map_bytes) else None
 
 
-def collect_garbage(index: LmdbIndex, older_than_s: float, now: float, batch_size: int = 1000) -> int:
+def collect_garbage(
+    index: LmdbIndex, older_than_s: float, now: float, batch_size: int = 1000
+) -> int:
     """Delete the pages last seen before ``now - older_than_s``, with their features.
 
     Args:
@@ -91,11 +94,11 @@ def collect_garbage(index: LmdbIndex, older_than_s: float, now: float, batch_siz
     removed = 0
     for start in range(0, len(stale), batch_size):
         batch = stale[start : start + batch_size]
-        removed += index.transact(lambda view, ids=batch: _delete_stale(view, ids, cutoff))
+        removed += index.transact(functools.partial(_delete_stale, page_ids=batch, cutoff=cutoff))
     return removed
 
 
-def _delete_stale(view: IndexView, page_ids: array[int], cutoff: float) -> int:
+def _delete_stale(view: IndexView, *, page_ids: array[int], cutoff: float) -> int:
     removed = 0
     for page_id in page_ids:
         record = view.page(page_id)

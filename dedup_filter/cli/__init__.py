@@ -16,8 +16,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from ..errors import ConfigError, DedupError
+from dedup_filter import __version__
+from dedup_filter.errors import ConfigError, DedupError
 
 COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc")
 
@@ -27,10 +27,12 @@ logger = logging.getLogger(__name__)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dedup-filter",
-        description="Crawler-side duplicate filter: exact and near-duplicate pages, mirrored directories.",
+        description="Crawler-side duplicate filter: exact and near-duplicate pages, mirrors.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what the filter does (INFO)")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log what the filter does (INFO)"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f"{__name__}.{name}")
@@ -57,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dedup-filter: configuration error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly, as `cat` does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at interpreter exit
+        # point stdout at /dev/null so flushing it at interpreter exit raises nothing either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (DedupError, OSError) as error:
         print(f"dedup-filter {args.command}: {error}", file=sys.stderr)

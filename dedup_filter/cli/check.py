@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..decision import Decision
-from ..filter import DedupFilter
+from dedup_filter.decision import Decision
+from dedup_filter.filter import DedupFilter
+
 from .inputs import BadInput, Item, PageInput, read_source
 from .options import config_options, load_config
 
@@ -84,10 +85,14 @@ def _batches(
             continue
         pages.append(item)
         if len(pages) == size:
-            yield dedup.check_pages([(page.url, page.body, page.headers) for page in pages]), problems
+            yield _check(dedup, pages), problems
             pages, problems = [], []
     if pages or problems:
-        yield dedup.check_pages([(page.url, page.body, page.headers) for page in pages]), problems
+        yield _check(dedup, pages), problems
+
+
+def _check(dedup: DedupFilter, pages: list[PageInput]) -> list[Decision]:
+    return dedup.check_pages([(page.url, page.body, page.headers) for page in pages])
 
 
 def describe(decision: Decision) -> str:
@@ -102,8 +107,9 @@ def describe(decision: Decision) -> str:
     if "c_similarity" in evidence:
         details.append(f"C {evidence['c_similarity']:.3f}")
     if "tokens" in evidence:
-        details.append(f"{evidence['tokens']} tokens")
-    details += [flag.replace("_", " ") for flag in ("truncated", "below_token_floor") if evidence.get(flag)]
+        details.append(_plural(evidence["tokens"], "token"))
+    flags = ("truncated", "below_token_floor")
+    details += [flag.replace("_", " ") for flag in flags if evidence.get(flag)]
     if evidence.get("encoding") == "binary":
         details.append("binary body")
     return f"{line}  ({', '.join(details)})" if details else line
@@ -113,7 +119,7 @@ def summary(outcomes: Counter[tuple[str, str]], bad: int) -> str:
     """``checked N pages: kept K (unique ...), dropped D (near_duplicate ...); B bad inputs``."""
     parts = []
     for action, verb in (("keep", "kept"), ("drop", "dropped")):
-        reasons = sorted((reason, count) for (act, reason), count in outcomes.items() if act == action)
+        reasons = sorted((why, count) for (act, why), count in outcomes.items() if act == action)
         total = sum(count for _, count in reasons)
         by_reason = ", ".join(f"{reason} {count}" for reason, count in reasons)
         parts.append(f"{verb} {total}" + (f" ({by_reason})" if by_reason else ""))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import Any
 
 import numpy as np
 
-from ..curve import acceptance_probability, resemblance_at
+from dedup_filter.curve import acceptance_probability, resemblance_at
+
 from .options import config_options, load_config
 
 LANDMARKS = (0.01, 0.5, 0.99)
@@ -29,7 +31,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--s", type=int, help="min-hash values per feature")
     parser.add_argument("--r", type=int, help="shared features needed")
     parser.add_argument("--step", type=float, default=0.05, help="resemblance step of the table")
-    parser.add_argument("--png", metavar="FILE", help="also draw the curve (needs matplotlib: extra 'plot')")
+    parser.add_argument(
+        "--png", metavar="FILE", help="also draw the curve (needs matplotlib: the 'plot' extra)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,15 +52,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"dedup-filter curve: {error}", file=sys.stderr)
         return 2
     if args.png and not _matplotlib_available():
-        print(
-            "dedup-filter curve: --png needs matplotlib; install it with: pip install 'dedup-filter[plot]'",
-            file=sys.stderr,
-        )
+        hint = "install it with: pip install 'dedup-filter[plot]'"
+        print(f"dedup-filter curve: --png needs matplotlib; {hint}", file=sys.stderr)
         return 2
     print(f"P(k={k}, s={s}, r={r}): probability that two pages share >= {r} of {k} features")
     print(f"{'resemblance':>11}  {'P(accept)':>10}")
     for rho, probability in zip(rows, probabilities, strict=True):
-        print(f"{rho:>11.3f}  {probability:>10.3g}  {'#' * round(probability * _BAR_WIDTH)}".rstrip())
+        bar = "#" * round(probability * _BAR_WIDTH)
+        print(f"{rho:>11.3f}  {probability:>10.3g}  {bar}".rstrip())
     for probability, rho in landmarks.items():
         print(f"P = {probability:g} at resemblance {rho:.4f}")
     if args.png:
@@ -67,17 +70,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _matplotlib_available() -> bool:
     try:
-        import matplotlib  # noqa: F401  (optional extra "plot")
+        importlib.import_module("matplotlib")  # the optional extra "plot"
     except ImportError:
         return False
     return True
 
 
 def _draw(path: str, k: int, s: int, r: int, landmarks: dict[float, float]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
+    importlib.import_module("matplotlib").use("Agg")  # files only: no display needed
+    plt = importlib.import_module("matplotlib.pyplot")
 
     rho = np.linspace(0.0, 1.0, 1001)
     figure, axes = plt.subplots(figsize=(7, 4.5))

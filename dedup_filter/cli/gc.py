@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..maintenance import collect_garbage, parse_duration
+from dedup_filter.maintenance import collect_garbage, parse_duration
+
 from .options import config_options, load_config, open_existing_index
 
 
@@ -22,8 +23,12 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--index", type=Path, required=True, metavar="DIR", help="index directory")
-    parser.add_argument("--older-than", required=True, metavar="DURATION", help="e.g. 30d, 12h, 90m, 45s, 1h30m")
-    parser.add_argument("--batch-size", type=int, default=1000, metavar="N", help="pages per write transaction")
+    parser.add_argument(
+        "--older-than", required=True, metavar="DURATION", help="e.g. 30d, 12h, 90m, 45s, 1h30m"
+    )
+    parser.add_argument(
+        "--batch-size", type=int, default=1000, metavar="N", help="pages per write transaction"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
             remaining = view.count("pages")
     finally:
         index.close()
-    print(f"removed {removed} pages not seen for {args.older_than}; {remaining} pages remain")
+    age = args.older_than
+    print(f"pages removed: {removed} (not seen for {age}); pages remaining: {remaining}")
     return 0

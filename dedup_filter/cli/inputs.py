@@ -93,7 +93,7 @@ def _is_json_lines(file: Path) -> bool:
 
 
 def json_lines(lines: Iterable[bytes], name: str) -> Iterator[Item]:
-    """One page per non-blank line: ``{"url": ..., "body": text}`` or ``"body_b64"``, ``"headers"``."""
+    """One page per non-blank line: ``url`` and ``body`` or ``body_b64``, maybe ``headers``."""
     for number, line in enumerate(lines, start=1):
         if line.strip():
             yield page_from_json(line, f"{name}:{number}")

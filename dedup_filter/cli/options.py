@@ -1,7 +1,7 @@
 """Options every sub-command shares (``--config``, ``--set``) and opening an existing index.
 
-Overrides use TOML value syntax (``--set simhash.bits=256``, ``--set text.fallback_encoding="latin-1"``);
-a value that is not TOML is taken as a string, and the configuration then validates it by key.
+Overrides use TOML value syntax (``--set simhash.bits=256``, ``--set mirror.mode="content"``); a
+value that is not TOML is taken as a string, and the configuration then validates it by key.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..config import Config
-from ..errors import ConfigError, IndexStoreError
-from ..lmdb_index import LmdbIndex
+from dedup_filter.config import Config
+from dedup_filter.errors import ConfigError, IndexStoreError
+from dedup_filter.lmdb_index import LmdbIndex
 
 
 def config_options() -> argparse.ArgumentParser:

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..maintenance import index_stats
+from dedup_filter.maintenance import index_stats
+
 from .options import config_options, load_config, open_existing_index
 
 _MIB = 1 << 20
@@ -40,13 +41,14 @@ def render(stats: dict[str, Any]) -> str:
         f"index            {stats['path']}",
         f"pages            {stats['pages']:,}",
         f"size on disk     {stats['disk_bytes'] / _MIB:,.2f} MiB ({stats['disk_bytes']:,} bytes)",
-        f"bytes per page   {per_page:,.1f}" if per_page is not None else "bytes per page   -",
-        f"map size         {map_bytes / _MIB:,.0f} MiB" if map_bytes is not None else "map size         unknown",
+        f"bytes per page   {'-' if per_page is None else f'{per_page:,.1f}'}",
+        f"map size         {'unknown' if map_bytes is None else f'{map_bytes / _MIB:,.0f} MiB'}",
         f"schema           {stats['schema']}",
         f"created          {_when(stats['created_at'])}",
         f"config           fingerprint {stats['config_fingerprint']}",
     ]
-    lines += [f"  {key} = {json.dumps(value)}" for key, value in sorted((stats["params"] or {}).items())]
+    params = sorted((stats["params"] or {}).items())
+    lines += [f"  {key} = {json.dumps(value)}" for key, value in params]
     lines.append("entries per table")
     lines += [f"  {name:<12} {count:>12,}" for name, count in stats["tables"].items()]
     return "\n".join(lines)
