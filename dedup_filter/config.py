@@ -195,10 +195,11 @@ class Config:
         return {name: asdict(getattr(self, name)) for name in _SECTIONS}
 
     def persisted(self) -> dict[str, Any]:
-        """The parameters that change the bytes an index stores."""
-        return {
+        """The parameters that change the bytes an index stores, by dotted key."""
+        minhash = {f"minhash.{key}": value for key, value in asdict(self.minhash).items()}
+        del minhash["minhash.min_shared_features"]  # applied at lookup time, never stored
+        return minhash | {
             "text.tokenizer": 2,  # bump whenever tokens change for the same body
-            "minhash": asdict(self.minhash) | {"min_shared_features": None},
             "simhash.bits": self.simhash.bits,
             "simhash.bands": self.simhash.bands,
             "simhash.seed": self.simhash.seed,

@@ -178,4 +178,4 @@ def test_golden_fingerprint_under_the_default_config():
 
 def test_golden_config_fingerprint():
     """The parameter stamp in the metadata of every index built with the defaults."""
-    assert Config.default().fingerprint() == "080e082c69654349"
+    assert Config.default().fingerprint() == "d215fe2ccec6ace5"
