@@ -1,0 +1,80 @@
+"""Frontier pruning inside Scrapy: the scheduler's dupefilter also rejects URLs under mirror rules.
+
+Enable it with::
+
+    DUPEFILTER_CLASS = "scrapy_ext.DedupDupeFilter"
+
+A URL under a mirrored directory is rejected before it is queued, so it costs neither a queue slot
+nor a fetch. Requests with ``dont_filter`` never reach a dupefilter; the downloader middleware
+checks them (and URLs queued before their rule was confirmed) just before the fetch.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Self
+
+from scrapy.dupefilters import RFPDupeFilter
+from scrapy.utils.job import job_dir
+
+from .responses import is_exempt
+from .session import DedupSession
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.utils.request import RequestFingerprinterProtocol
+
+logger = logging.getLogger(__name__)
+
+
+class DedupDupeFilter(RFPDupeFilter):
+    """``RFPDupeFilter`` plus the mirror rules of the shared index (``dedup/frontier_pruned``)."""
+
+    def __init__(
+        self,
+        path: str | None = None,
+        debug: bool = False,
+        *,
+        fingerprinter: RequestFingerprinterProtocol | None = None,
+        session: DedupSession | None = None,
+    ) -> None:
+        super().__init__(path, debug, fingerprinter=fingerprinter)
+        self._session = session
+        self._pruned: Request | None = None
+        self._pruned_logged = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(
+            job_dir(crawler.settings),
+            crawler.settings.getbool("DUPEFILTER_DEBUG"),
+            fingerprinter=crawler.request_fingerprinter,
+            session=DedupSession.of(crawler),
+        )
+
+    def request_seen(self, request: Request) -> bool:
+        return super().request_seen(request) or self._under_mirror_rule(request)
+
+    def log(self, request: Request, spider: Spider) -> None:
+        if request is self._pruned:  # counted and logged as a pruned URL, not as a duplicate request
+            return
+        super().log(request, spider)
+
+    def _under_mirror_rule(self, request: Request) -> bool:
+        if self._session is None or is_exempt(request):
+            return False
+        decision = self._session.check_url(request.url)
+        if decision is None or not decision.dropped:
+            return False
+        self._session.stats.inc_value("dedup/frontier_pruned")
+        self._pruned = request
+        if self._pruned_logged:
+            logger.debug("dedup: pruned %s (%s of %s)", request.url, decision.reason, decision.duplicate_of)
+        else:
+            logger.info(
+                "dedup: pruned %s (%s of %s); further pruned URLs not shown, set LOG_LEVEL=DEBUG",
+                request.url, decision.reason, decision.duplicate_of,
+            )
+            self._pruned_logged = True
+        return True

@@ -1,0 +1,53 @@
+"""Which requests and responses the filter looks at, and what of them crosses into the core.
+
+Only plain strings and bytes reach ``dedup_filter``: Scrapy types stay on this side.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from scrapy.http import HtmlResponse
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.http import Response
+
+# request.meta keys
+DONT_DEDUP = "dont_dedup"  # set by users: exempt one request (Scrapy's dont_* convention)
+PROBE = "dedup_probe"  # set on the requests that fetch probes for the mirror detector
+SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earlier probe
+
+
+def is_robots_txt(url: str) -> bool:
+    try:
+        return urlsplit(url).path == "/robots.txt"
+    except ValueError:
+        return False
+
+
+def is_exempt(request: Request) -> bool:
+    """Requests the filter never judges: probes, ``dont_dedup`` and robots.txt."""
+    meta = request.meta
+    return bool(meta.get(DONT_DEDUP) or meta.get(PROBE)) or is_robots_txt(request.url)
+
+
+def is_checkable(request: Request, response: Response) -> bool:
+    """A successful GET of an HTML page: the only responses whose content is judged."""
+    return (
+        isinstance(response, HtmlResponse)
+        and 200 <= response.status < 300
+        and request.method == "GET"
+        and not is_robots_txt(response.url)
+    )
+
+
+def content_headers(response: Response) -> dict[str, str]:
+    """The headers the core reads (the charset of Content-Type), as plain strings."""
+    content_type = response.headers.get(b"Content-Type")
+    return {"Content-Type": content_type.decode("latin-1")} if content_type else {}
+
+
+def drop_message(url: str, reason: str, duplicate_of: str | None) -> str:
+    return f"dedup: {url} dropped ({reason} of {duplicate_of})"

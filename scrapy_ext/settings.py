@@ -1,0 +1,101 @@
+"""The ``DEDUP_*`` Scrapy settings, read once per crawler into a frozen ``DedupSettings``.
+
+Every mistake a user can make here fails when the crawler is built, with the setting (and, for
+parameters of the core, the dotted key) in the message; a typo never falls back to a default.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy.utils.project import data_path
+
+from dedup_filter import Config, ConfigError
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+DEFAULTS: dict[str, Any] = {
+    # the component that reads them is the opt-in; this switches them off (e.g. -s DEDUP_ENABLED=0)
+    "DEDUP_ENABLED": True,
+    # relative paths live in the project's .scrapy/ data dir, like HTTPCACHE_DIR
+    "DEDUP_INDEX_PATH": "dedup-index",
+    "DEDUP_CONFIG": None,
+    "DEDUP_OVERRIDES": {},
+    "DEDUP_DECISION_LOG": None,
+    # probe responses kept for the spider's own later request of the same URL
+    "DEDUP_PROBE_CACHE_SIZE": 256,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DedupSettings:
+    """What a crawl needs from the ``DEDUP_*`` settings."""
+
+    index_path: Path
+    config: Config
+    decision_log: Path | None
+    probe_cache_size: int
+
+
+def is_enabled(settings: BaseSettings) -> bool:
+    return settings.getbool("DEDUP_ENABLED", DEFAULTS["DEDUP_ENABLED"])
+
+
+def read_settings(settings: BaseSettings) -> DedupSettings:
+    """Resolve paths and build the core's ``Config`` (TOML file, then ``DEDUP_OVERRIDES``).
+
+    Raises:
+        ConfigError: a setting or a configuration key is invalid; the message names it.
+    """
+    index_path = settings.get("DEDUP_INDEX_PATH") or DEFAULTS["DEDUP_INDEX_PATH"]
+    decision_log = settings.get("DEDUP_DECISION_LOG")
+    return DedupSettings(
+        index_path=Path(data_path(index_path)),
+        config=_config(settings),
+        decision_log=Path(decision_log) if decision_log else None,
+        probe_cache_size=_probe_cache_size(settings),
+    )
+
+
+def _config(settings: BaseSettings) -> Config:
+    path = settings.get("DEDUP_CONFIG")
+    try:
+        config = Config.load(path) if path else Config.default()
+    except OSError as error:
+        msg = f"DEDUP_CONFIG: cannot read {path}: {error.strerror or error}"
+        raise ConfigError(msg) from error
+    overrides = _overrides(settings)
+    try:
+        return config.with_overrides(overrides)
+    except ConfigError as error:
+        msg = f"DEDUP_OVERRIDES: {error}"
+        raise ConfigError(msg) from error
+
+
+def _overrides(settings: BaseSettings) -> dict[str, Any]:
+    raw = settings.get("DEDUP_OVERRIDES") or {}
+    try:
+        overrides = json.loads(raw) if isinstance(raw, str) else dict(raw)
+    except (ValueError, TypeError) as error:
+        msg = f"DEDUP_OVERRIDES: expected a dict of dotted keys, e.g. {{\"mirror.samples\": 2}}: {error}"
+        raise ConfigError(msg) from error
+    if not isinstance(overrides, dict):
+        msg = f"DEDUP_OVERRIDES: expected a dict of dotted keys, got {type(overrides).__name__}"
+        raise ConfigError(msg)
+    return overrides
+
+
+def _probe_cache_size(settings: BaseSettings) -> int:
+    raw = settings.get("DEDUP_PROBE_CACHE_SIZE", DEFAULTS["DEDUP_PROBE_CACHE_SIZE"])
+    try:
+        size = int(raw)
+    except (TypeError, ValueError):
+        size = -1
+    if size < 0:
+        msg = f"DEDUP_PROBE_CACHE_SIZE: expected an integer >= 0, got {raw!r}"
+        raise ConfigError(msg)
+    return size

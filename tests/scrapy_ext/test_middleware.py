@@ -1,0 +1,133 @@
+"""DedupMiddleware on real crawler objects and a real index: which responses it judges, and how."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Response, TextResponse
+from scrapy.utils.misc import build_from_crawler
+
+from scrapy_ext import DedupMiddleware
+
+from .conftest import close_spider, html_response, open_spider, stamped
+
+
+def test_unique_page_reaches_the_spider(middleware, crawler, stdlib_page):
+    response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
+    assert middleware.process_response(response.request, response) is response
+    assert crawler.stats.get_value("dedup/pages_checked") == 1
+    assert crawler.stats.get_value("dedup/kept/unique") == 1
+
+
+@pytest.mark.parametrize(
+    ("second_url", "reason"),
+    [("http://b.test/heapq.html", "exact_duplicate"), ("http://a.test/copy/heapq.html", "near_duplicate")],
+)
+def test_duplicate_never_reaches_the_spider(middleware, crawler, stdlib_page, second_url, reason):
+    original = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
+    middleware.process_response(original.request, original)
+    body = stdlib_page("heapq") if reason == "exact_duplicate" else stamped(stdlib_page("heapq"), "12:01")
+    duplicate = html_response(second_url, body)
+    with pytest.raises(IgnoreRequest, match=f"{reason} of http://a.test/heapq.html"):
+        middleware.process_response(duplicate.request, duplicate)
+    assert crawler.stats.get_value(f"dedup/dropped/{reason}") == 1
+    assert crawler.stats.get_value("dedup/bytes_not_parsed") == len(duplicate.body)
+
+
+def test_recrawl_of_the_same_url_is_unchanged(middleware, crawler, stdlib_page):
+    for _ in range(2):
+        response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
+        assert middleware.process_response(response.request, response) is response
+    assert crawler.stats.get_value("dedup/kept/unchanged") == 1
+
+
+def _not_judged() -> list[tuple[str, Response]]:
+    body = b"<html><body>" + b"word " * 200 + b"</body></html>"
+    url = "http://a.test/page.html"
+    exempt = html_response(url, body)
+    exempt.request.meta["dont_dedup"] = True
+    return [
+        ("404", html_response(url, body, status=404)),
+        ("HEAD", html_response(url, body, method="HEAD")),
+        ("robots.txt", html_response("http://a.test/robots.txt", body)),
+        ("plain text", TextResponse(url, body=body, request=Request(url))),
+        ("binary", Response(url, body=body, request=Request(url))),
+        ("dont_dedup", exempt),
+    ]
+
+
+@pytest.mark.parametrize(("case", "response"), _not_judged(), ids=[case for case, _ in _not_judged()])
+def test_responses_passed_untouched(middleware, crawler, case, response):
+    for _ in range(2):  # twice: a judged page would be dropped the second time round
+        assert middleware.process_response(response.request, response) is response
+    assert crawler.stats.get_value("dedup/pages_checked") is None
+
+
+def test_unpruned_url_is_fetched(middleware, crawler):
+    assert middleware.process_request(Request("http://a.test/x/page.html")) is None
+    assert crawler.stats.get_value("dedup/urls_checked") == 1
+
+
+def test_exempt_requests_are_not_checked(middleware, crawler):
+    middleware.process_request(Request("http://a.test/robots.txt"))
+    middleware.process_request(Request("http://a.test/x.html", meta={"dont_dedup": True}))
+    middleware.process_request(Request("http://a.test/y.html", meta={"dedup_probe": True}))
+    assert crawler.stats.get_value("dedup/urls_checked") is None
+
+
+def test_decision_log_has_one_line_per_check(make_crawler, tmp_path, stdlib_page):
+    log = tmp_path / "decisions.jsonl"
+    crawler = make_crawler(DEDUP_DECISION_LOG=str(log))
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    open_spider(crawler)
+    middleware.process_request(Request("http://a.test/heapq.html"))
+    for url in ("http://a.test/heapq.html", "http://b.test/heapq.html"):
+        response = html_response(url, stdlib_page("heapq"))
+        try:
+            middleware.process_response(response.request, response)
+        except IgnoreRequest:
+            pass
+    close_spider(crawler)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(line["url"], line["reason"]) for line in lines] == [
+        ("http://a.test/heapq.html", "not_mirrored"),
+        ("http://a.test/heapq.html", "unique"),
+        ("http://b.test/heapq.html", "exact_duplicate"),
+    ]
+    assert lines[2]["duplicate_of"] == "http://a.test/heapq.html"
+
+
+def test_disabled_middleware_is_not_configured(make_crawler):
+    with pytest.raises(NotConfigured):
+        build_from_crawler(DedupMiddleware, make_crawler(DEDUP_ENABLED=False))
+
+
+def test_store_failure_passes_pages_through(middleware, crawler, stdlib_page, caplog):
+    middleware._session.dedup.index.close()  # the environment goes away under the crawl
+    for url in ("http://a.test/heapq.html", "http://b.test/heapq.html"):
+        response = html_response(url, stdlib_page("heapq"))
+        assert middleware.process_response(response.request, response) is response
+    assert crawler.stats.get_value("dedup/index_error") == 2
+    assert len([r for r in caplog.records if "index failure" in r.getMessage()]) == 1
+
+
+def test_index_built_with_other_parameters_stops_filtering(make_crawler, tmp_path, stdlib_page):
+    first = make_crawler(DEDUP_OVERRIDES={"simhash.bits": 64, "simhash.bands": 4})
+    build_from_crawler(DedupMiddleware, first)
+    open_spider(first)
+    close_spider(first)
+    second = make_crawler()
+    middleware = build_from_crawler(DedupMiddleware, second)
+    open_spider(second)
+    response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
+    assert middleware.process_response(response.request, response) is response
+    assert second.stats.get_value("dedup/index_error") == 1
+    assert second.stats.get_value("dedup/pages_checked") is None
+
+
+def test_index_is_created_under_the_given_path(middleware, tmp_path: Path):
+    assert (tmp_path / "index" / "data.mdb").exists()
