@@ -100,7 +100,8 @@ def test_fingerprints_differing_in_fewer_than_bands_bits_share_a_band_key(bits, 
     bands = min(bands, bits // 8)
     fingerprint = np.random.default_rng(seed).bytes(bits // 8)
     differing = data.draw(st.integers(min_value=0, max_value=bands - 1))
-    positions = st.lists(st.integers(0, bits - 1), min_size=differing, max_size=differing, unique=True)
+    bit = st.integers(min_value=0, max_value=bits - 1)
+    positions = st.lists(bit, min_size=differing, max_size=differing, unique=True)
     other = flip(fingerprint, data.draw(positions))
     assert set(band_keys(fingerprint, bands)) & set(band_keys(other, bands))
 

@@ -1,0 +1,235 @@
+"""The shared LMDB index: records and postings, parameter stamps, map growth, atomic batches,
+several writing processes at once, and a writer killed with SIGKILL."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from dedup_filter import Config, IndexFullError, IndexMismatchError
+from dedup_filter.lmdb_index import LmdbIndex, PageRecord
+from dedup_filter.simhash import band_keys
+
+WORKERS = Path(__file__).with_name("lmdb_writers.py")
+
+
+@pytest.fixture(scope="module")
+def writers():
+    """The worker module, importable here and in spawned children (they inherit sys.path)."""
+    sys.path.insert(0, str(WORKERS.parent))
+    try:
+        import lmdb_writers
+
+        yield lmdb_writers
+    finally:
+        sys.path.remove(str(WORKERS.parent))
+
+
+def record(page_id: int, url: str, seed: int = 0) -> PageRecord:
+    features = tuple(range(seed * 10 + 1, seed * 10 + 7))
+    simhash = bytes((seed + i) % 256 for i in range(48))
+    return PageRecord(page_id, url, 1000 + seed, 120, features, simhash, 1.5)
+
+
+def posting_keys(page: PageRecord) -> list[tuple[str, bytes]]:
+    keys = [("exact", page.exact.to_bytes(8, "big"))]
+    keys += [("features", feature.to_bytes(8, "big")) for feature in page.features]
+    return keys + [("bands", key) for key in band_keys(page.simhash, 12)]
+
+
+def count_pages(path: Path, config: Config | None = None) -> int:
+    index = LmdbIndex.open(path, config or Config.default())
+    try:
+        with index.read() as view:
+            return view.count("pages")
+    finally:
+        index.close()
+
+
+def stored_urls(path: str | Path) -> set[str]:
+    """Every page URL in the index, checking that the URL table points back at each page."""
+    index = LmdbIndex.open(path, Config.default())
+    try:
+        with index.read() as view:
+            pages = list(view.pages())
+            assert all(view.page_id_for_url(page.url) == page.page_id for page in pages)
+            return {page.url for page in pages}
+    finally:
+        index.close()
+
+
+def test_record_round_trips_through_its_encoding():
+    page = record(7, "http://h.example/\udc80caf\u00e9.html", seed=3)
+    assert PageRecord.decode(7, page.encode()) == page
+
+
+def test_put_page_stores_record_url_and_postings(tmp_index):
+    page = record(tmp_index.transact(lambda view: view.new_page_id()), "http://a.example/x")
+    tmp_index.transact(lambda view: view.put_page(page))
+    with tmp_index.read() as view:
+        assert view.page(page.page_id) == page
+        assert view.page_id_for_url(page.url) == page.page_id
+        assert all(view.postings(table, key) == [page.page_id] for table, key in posting_keys(page))
+
+
+def test_replacing_a_page_replaces_its_postings(tmp_index):
+    old, new = record(1, "http://a.example/x", seed=0), record(1, "http://a.example/x", seed=1)
+    tmp_index.transact(lambda view: view.put_page(old))
+    tmp_index.transact(lambda view: view.put_page(new))
+    with tmp_index.read() as view:
+        assert view.page(1) == new
+        assert all(view.postings(table, key) == [] for table, key in posting_keys(old))
+        assert all(view.postings(table, key) == [1] for table, key in posting_keys(new))
+
+
+def test_postings_accumulate_pages_in_id_order(tmp_index):
+    pages = [record(page_id, f"http://a.example/{page_id}") for page_id in (9, 3, 5)]
+    tmp_index.transact(lambda view: [view.put_page(page) for page in pages])
+    with tmp_index.read() as view:
+        assert view.postings("features", pages[0].features[0].to_bytes(8, "big")) == [3, 5, 9]
+
+
+def test_delete_page_removes_record_url_and_postings(tmp_index):
+    page = record(4, "http://a.example/gone")
+    tmp_index.transact(lambda view: view.put_page(page))
+    tmp_index.transact(lambda view: view.delete_page(page))
+    with tmp_index.read() as view:
+        assert (view.page(4), view.page_id_for_url(page.url)) == (None, None)
+        assert all(view.postings(table, key) == [] for table, key in posting_keys(page))
+
+
+def test_page_ids_are_unique_and_carry_the_shard_id(tmp_path):
+    config = Config.default().with_overrides({"index.shard_id": 3})
+    index = LmdbIndex.open(tmp_path / "shard", config)
+    ids = [index.transact(lambda view: view.new_page_id()) for _ in range(5)]
+    index.close()
+    assert len(set(ids)) == 5
+    assert {page_id >> 48 for page_id in ids} == {3}
+
+
+def test_scan_returns_a_prefix_range_in_key_order(tmp_index):
+    keys = [b"dir/b", b"dir/a", b"dir/a/x", b"other"]
+    tmp_index.transact(lambda view: [view.put("dirs", key, b"v") for key in keys])
+    with tmp_index.read() as view:
+        assert [key for key, _ in view.scan("dirs", b"dir/")] == [b"dir/a", b"dir/a/x", b"dir/b"]
+
+
+def test_reopening_with_the_same_parameters_keeps_the_pages(tmp_path, config):
+    index = LmdbIndex.open(tmp_path / "index", config)
+    index.transact(lambda view: view.put_page(record(1, "http://a.example/")))
+    index.close()
+    assert count_pages(tmp_path / "index", config.with_overrides({"index.map_size_mb": 8})) == 1
+
+
+@pytest.mark.parametrize(
+    ("override", "key"),
+    [
+        ({"simhash.bits": 256}, "simhash.bits"),
+        ({"simhash.bands": 8}, "simhash.bands"),
+        ({"simhash.seed": 9}, "simhash.seed"),
+        ({"minhash.seed": 9}, "minhash.seed"),
+        ({"minhash.shingle_width": 5}, "minhash.shingle_width"),
+        ({"minhash.num_perm": 90}, "minhash.num_perm"),
+    ],
+)
+def test_reopening_with_other_parameters_names_the_differing_key(tmp_path, config, override, key):
+    LmdbIndex.open(tmp_path / "index", config).close()
+    with pytest.raises(IndexMismatchError, match=key.replace(".", r"\.")):
+        LmdbIndex.open(tmp_path / "index", config.with_overrides(override))
+
+
+def test_tiny_map_grows_and_keeps_every_page(tmp_path, writers):
+    path = tmp_path / "growing"
+    written, _, _ = writers.write_pages(str(path), "grow", batches=40, size=50)
+    assert (path / "data.mdb").stat().st_size > 1 << 20
+    assert count_pages(path) == written
+
+
+def test_full_map_raises_index_full_and_keeps_committed_pages(tmp_path, writers):
+    config = Config.default().with_overrides({"index.map_size_mb": 1, "index.max_map_size_mb": 1})
+    index = LmdbIndex.open(tmp_path / "full", config)
+    committed = 0
+    with pytest.raises(IndexFullError, match="max_map_size_mb"):
+        for batch in range(1000):
+            urls = writers.batch_urls("full", batch, 50)
+            index.transact(lambda view, urls=urls: writers.put_batch(view, urls))
+            committed += len(urls)
+    index.close()
+    assert committed > 0
+    assert count_pages(tmp_path / "full", config) == committed
+
+
+def test_a_reader_never_sees_half_a_batch(tmp_index, writers):
+    seen_during_batch: list[int] = []
+
+    def read_count() -> None:
+        with tmp_index.read() as view:
+            seen_during_batch.append(view.count("pages"))
+
+    def half_then_read(view):
+        writers.put_batch(view, writers.batch_urls("half", 1, 10))
+        reader = threading.Thread(target=read_count)
+        reader.start()
+        reader.join(timeout=10)
+        writers.put_batch(view, writers.batch_urls("half", 2, 10))
+
+    tmp_index.transact(lambda view: writers.put_batch(view, writers.batch_urls("half", 0, 10)))
+    tmp_index.transact(half_then_read)
+    read_count()
+    assert seen_during_batch == [10, 30]
+
+
+def test_processes_writing_one_index_at_once_lose_nothing(tmp_path, writers):
+    path, batches, size, processes = str(tmp_path / "shared"), 60, 25, 3
+    LmdbIndex.open(path, Config.default().with_overrides({"index.map_size_mb": 1})).close()
+    spawn = multiprocessing.get_context("spawn")
+    barrier = spawn.Barrier(processes + 1)
+    pool = ProcessPoolExecutor(
+        processes + 1, mp_context=spawn, initializer=writers.join_peers, initargs=(barrier,)
+    )
+    with pool:
+        reader = pool.submit(writers.watch_counts, path, 60.0, processes * batches * size)
+        jobs = [
+            pool.submit(writers.write_pages, path, f"w{n}", batches, size) for n in range(processes)
+        ]
+        results = [job.result(timeout=120) for job in jobs]
+        counts_seen = reader.result(timeout=120)
+    stored = stored_urls(path)
+    expected = {
+        url for n in range(processes) for batch in range(batches)
+        for url in writers.batch_urls(f"w{n}", batch, size)
+    }
+    assert max(first for _, first, _ in results) < min(last for _, _, last in results)  # overlapped
+    assert stored == expected
+    assert all(count % size == 0 for count in counts_seen)
+
+
+def test_writer_killed_mid_batch_leaves_every_committed_page(tmp_path, writers):
+    path, size = tmp_path / "killed", 40
+    command = [sys.executable, str(WORKERS), str(path), str(size), "100000"]
+    committed: list[int] = []
+    deadline = time.monotonic() + 60
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as writer:
+        try:
+            while len(committed) < 25 and time.monotonic() < deadline:
+                line = writer.stdout.readline()
+                if not line:
+                    break
+                committed.append(int(line))
+        finally:
+            os.kill(writer.pid, signal.SIGKILL)
+    assert writer.returncode == -signal.SIGKILL
+    assert len(committed) == 25
+    stored = stored_urls(path)
+    reported = {url for batch in committed for url in writers.batch_urls("killed", batch, size)}
+    assert reported <= stored
+    assert len(stored) % size == 0
