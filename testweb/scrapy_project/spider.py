@@ -1,0 +1,33 @@
+"""The test-web spider: follow every link on ``*.test`` hosts, record every page it parses."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import scrapy
+from scrapy.http import Response, TextResponse
+
+
+class TestWebSpider(scrapy.Spider):
+    """Arguments: ``start_file`` (one URL a line) and ``stats_file`` (stats as JSON at close)."""
+
+    name = "testweb"
+    allowed_domains = ["test"]
+
+    def __init__(self, start_file: str, stats_file: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = Path(start_file).read_text(encoding="utf-8").split()
+        self.stats_file = stats_file
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield {"url": response.url, "bytes": len(response.body)}
+        if isinstance(response, TextResponse):
+            yield from response.follow_all(css="a::attr(href)")
+
+    def closed(self, reason: str) -> None:
+        if self.stats_file:
+            stats = self.crawler.stats.get_stats() | {"finish_reason": reason}
+            Path(self.stats_file).write_text(json.dumps(stats, default=str, sort_keys=True), "utf-8")
