@@ -100,7 +100,7 @@ def html_tokens(html: str, page_url: str, max_tags: int = 15_000) -> tuple[list[
     tree.merge_text_nodes()
     page_host = _host(page_url)
     for image in tree.css("img[src]"):
-        term = image_term(image.attributes.get("src") or "", page_url, page_host)
+        term = _well_formed(image_term(image.attributes.get("src") or "", page_url, page_host))
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
@@ -132,6 +132,11 @@ def image_term(src: str, page_url: str, page_host: str) -> str:
     if host and host != page_host:
         return absolute
     return parts.path.rsplit("/", 1)[-1]
+
+
+def _well_formed(text: str) -> str:
+    """Lone surrogates (from a malformed page URL) as U+FFFD: the parser accepts only UTF-8."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def _host(url: str) -> str:
