@@ -38,5 +38,10 @@ class Decision:
         }
 
     def to_json(self) -> str:
-        """One line of JSON (the decision-log format shared by every integration)."""
-        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        """One line of JSON (the decision-log format shared by every integration).
+
+        Lone surrogates (from malformed URLs) become ``\\uXXXX`` escapes, so the line always encodes
+        as UTF-8 and still decodes to the same values.
+        """
+        line = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return line.encode("utf-8", "backslashreplace").decode("utf-8")
