@@ -123,17 +123,26 @@ class MirrorConfig:
     index_names: tuple[str, ...] = ("index", "default", "home", "welcome", "main")
     index_extensions: tuple[str, ...] = ("", ".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp")
     samples: int = 4
-    mode: str = "url"
+    # content: identical generated listings over different files fool URL sampling (docs/mirrors.md)
+    mode: str = "content"
     min_resemblance: float = 0.75
     min_matched: int = 1
+    max_unchecked: int = 4
     max_boundary_levels: int = 8
+    max_depth: int = 12
 
     def __post_init__(self) -> None:
-        _require(self.samples >= 0, "mirror.samples", "must be >= 0")
+        _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")
         _require(self.mode in MIRROR_MODES, "mirror.mode", f"must be one of {MIRROR_MODES}")
         _require(0.0 < self.min_resemblance <= 1.0, "mirror.min_resemblance", "must lie in (0, 1]")
-        _require(self.min_matched >= 0, "mirror.min_matched", "must be >= 0")
+        _require(
+            self.min_matched >= 0 and (self.samples == 0 or self.min_matched <= self.samples),
+            "mirror.min_matched",
+            f"must lie in 0..mirror.samples={self.samples}",
+        )
+        _require(0 <= self.max_unchecked <= 1000, "mirror.max_unchecked", "must lie in 0..1000")
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
+        _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
 
 
 _SECTIONS: dict[str, type] = {

@@ -12,18 +12,29 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Self
 
 from .config import Config
 from .decision import Decision
 from .fingerprint import Fingerprint, Fingerprinter
+from .links import page_links
 from .lmdb_index import IndexView, LmdbIndex, PageRecord
 from .matching import Match, find_exact, find_near
+from .mirrors import CANDIDATE, MirrorDetector
 from .urls import normalize_url
 
 logger = logging.getLogger(__name__)
 
 PageInput = tuple[str, bytes, Mapping[Any, Any] | None] | tuple[str, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What is computed from a page before the write transaction starts."""
+
+    fingerprint: Fingerprint
+    links: list[str]
 
 
 class DedupFilter:
@@ -36,11 +47,15 @@ class DedupFilter:
         ...         print(decision.reason, decision.duplicate_of)
     """
 
-    def __init__(self, index: LmdbIndex, config: Config, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, index: LmdbIndex, config: Config, clock: Callable[[], float] = time.time
+    ) -> None:
         self.index = index
         self.config = config
         self.counters: Counter[str] = Counter()
         self._fingerprinter = Fingerprinter(config)
+        self._mirrors = MirrorDetector(config)
+        self._url_mode = config.mirror.enabled and config.mirror.mode == "url"
         self._clock = clock
         self._duplicates_logged = 0
 
@@ -59,62 +74,154 @@ class DedupFilter:
     def close(self) -> None:
         self.index.close()
 
-    def check_page(self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None) -> Decision:
+    def check_page(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> Decision:
         """Decide on one fetched page and, unless it is dropped, add it to the index."""
         return self.check_pages([(url, body, headers)])[0]
 
     def check_pages(self, pages: Iterable[PageInput]) -> list[Decision]:
-        """Decide on a batch of ``(url, body[, headers])`` in order, in one write transaction."""
-        fingerprints = [self.fingerprint(url, body, *headers) for url, body, *headers in pages]
+        """Decide on a batch of ``(url, body[, headers])`` in order, in one write transaction.
+
+        A decision's ``probes`` are URLs the mirror detector wants fetched soon (whatever the
+        decision's action): fetch each and feed it back through ``check_page`` under the probe URL,
+        or report ``probe_failed`` when it cannot be fetched as a 2xx page.
+        """
+        prepared = [self._prepare(url, body, *headers) for url, body, *headers in pages]
         now = self._clock()
-        decisions = self.index.transact(lambda view: [self._decide(view, fp, now) for fp in fingerprints])
+        decisions = self.index.transact(
+            lambda view: [self._decide(view, page, now) for page in prepared]
+        )
         for decision in decisions:
             self._count(decision)
         return decisions
 
     def check_url(self, url: str) -> Decision:
-        """Pre-fetch check of a URL against the mirror rules."""
-        decision = Decision(normalize_url(url), "keep", "not_mirrored")
-        self.counters["urls_checked"] += 1
+        """Pre-fetch check of a URL against the mirror rules (``mirrored_directory`` drops)."""
+        return self.check_urls([url])[0]
+
+    def check_urls(self, urls: Iterable[str]) -> list[Decision]:
+        """``check_url`` for many URLs in one read transaction (frontier pruning)."""
+        with self.index.read() as view:
+            decisions = [self._mirrors.check_url(view, normalize_url(url)) for url in urls]
+        for decision in decisions:
+            self.counters["urls_checked"] += 1
+            self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
+        return decisions
+
+    def probe_failed(self, url: str, status: int | None = None) -> Decision:
+        """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
+
+        Its sample counts as "could not be checked", not as a mismatch. The decision's ``probes``
+        are replacement probes to fetch.
+        """
+        normal, now = normalize_url(url), self._clock()
+        decision = self.index.transact(
+            lambda view: self._mirrors.probe_failed(view, normal, status, now)
+        )
+        self.counters["probes_failed"] += 1
+        self._count_mirror_work(decision)
         return decision
 
-    def fingerprint(self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None) -> Fingerprint:
+    def pending_probes(self) -> list[str]:
+        """Probes asked for and not yet answered: re-issue them after a restart."""
+        with self.index.read() as view:
+            return self._mirrors.pending_probes(view)
+
+    def mirror_rules(self) -> list[dict[str, Any]]:
+        """Every mirror rule with its evidence (samples, matches, resemblance, when, boundary)."""
+        with self.index.read() as view:
+            return self._mirrors.rules(view)
+
+    def remove_mirror_rule(self, directory: str) -> bool:
+        """Delete the rule whose mirror side is ``directory``; whether there was one."""
+        normal = normalize_url(directory)
+        return self.index.transact(lambda view: self._mirrors.remove_rule(view, normal))
+
+    def fingerprint(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> Fingerprint:
         return self._fingerprinter.fingerprint(normalize_url(url), body or b"", headers)
 
-    def _decide(self, view: IndexView, fingerprint: Fingerprint, now: float) -> Decision:
+    def _prepare(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> _Prepared:
+        fingerprint = self.fingerprint(url, body, headers)
+        links = []
+        if self._url_mode:
+            links = page_links(
+                fingerprint.url, body or b"", headers, self.config.text.fallback_encoding
+            )
+        return _Prepared(fingerprint, links)
+
+    def _decide(self, view: IndexView, page: _Prepared, now: float) -> Decision:
+        fingerprint = page.fingerprint
         if fingerprint.token_count == 0 and not fingerprint.binary:
             return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
         own_id = view.page_id_for_url(fingerprint.url)
         own = view.page(own_id) if own_id is not None else None
-        if own is not None and own.exact == fingerprint.exact:
+        pair = None
+        if own_id is not None and own is not None and own.exact == fingerprint.exact:
             view.touch_page(own, now)
-            return Decision(fingerprint.url, "keep", "unchanged", evidence=_page_evidence(fingerprint))
-        match = find_exact(view, fingerprint, own_id) or find_near(view, fingerprint, own_id, self.config)
-        if match is not None:
-            return _drop(fingerprint, match)
-        page_id = own_id if own_id is not None else view.new_page_id()
-        view.put_page(
-            PageRecord(
-                page_id, fingerprint.url, fingerprint.exact, fingerprint.token_count,
-                fingerprint.features, fingerprint.simhash, now,
+            decision = Decision(
+                fingerprint.url, "keep", "unchanged", evidence=_page_evidence(fingerprint)
             )
+            representative = own_id
+        elif match := find_exact(view, fingerprint, own_id) or find_near(
+            view, fingerprint, own_id, self.config
+        ):
+            pair = self._mirrors.pair_for(view, fingerprint.url, match.original.url)
+            decision = _drop(fingerprint, match)
+            if pair is not None:  # an index page is kept until its directory is confirmed a mirror
+                decision = Decision(
+                    decision.url, "keep", CANDIDATE, decision.duplicate_of, decision.evidence
+                )
+            representative = match.original.page_id
+        else:
+            representative = own_id if own_id is not None else view.new_page_id()
+            view.put_page(
+                PageRecord(
+                    representative,
+                    fingerprint.url,
+                    fingerprint.exact,
+                    fingerprint.token_count,
+                    fingerprint.features,
+                    fingerprint.simhash,
+                    now,
+                )
+            )
+            reason = "changed" if own is not None else "unique"
+            decision = Decision(
+                fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint)
+            )
+        return self._mirrors.observe(
+            view, decision, representative, fingerprint.exact, page.links, pair, now
         )
-        reason = "changed" if own is not None else "unique"
-        return Decision(fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint))
 
     def _count(self, decision: Decision) -> None:
         self.counters["pages_checked"] += 1
         self.counters[f"{decision.action}/{decision.reason}"] += 1
+        self._count_mirror_work(decision)
         if not decision.dropped:
             return
         if self._duplicates_logged == 0:
             logger.info(
                 "dropped %s: %s of %s (further drops not shown; set log level DEBUG)",
-                decision.url, decision.reason, decision.duplicate_of,
+                decision.url,
+                decision.reason,
+                decision.duplicate_of,
             )
         else:
-            logger.debug("dropped %s: %s of %s", decision.url, decision.reason, decision.duplicate_of)
+            logger.debug(
+                "dropped %s: %s of %s", decision.url, decision.reason, decision.duplicate_of
+            )
         self._duplicates_logged += 1
+
+    def _count_mirror_work(self, decision: Decision) -> None:
+        self.counters["probes"] += len(decision.probes)
+        self.counters["mirror_rules_confirmed"] += len(
+            decision.evidence.get("mirrors_confirmed", ())
+        )
 
 
 def _drop(fingerprint: Fingerprint, match: Match) -> Decision:

@@ -36,8 +36,8 @@ _ID = struct.Struct(">Q")
 _RECORD_HEAD = struct.Struct(">QdIBH")  # exact, last_seen, token_count, n_features, simhash bytes
 _POSTING_TABLES = ("exact", "features", "bands")
 _PLAIN_TABLES = ("meta", "pages", "urls")
-# sub-databases owned by the mirror detector (layout documented in mirrors.py)
-MIRROR_TABLES = ("dirs", "rules", "candidates", "links")
+# sub-databases owned by the mirror detector (layout documented in mirror_store.py)
+MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
 _MAX_DBS = 16
 T = TypeVar("T")
 

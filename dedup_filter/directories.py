@@ -1,0 +1,115 @@
+"""Directories of URLs: the coordinates that coordinate sampling compares pages by.
+
+A directory is scheme://host[:port]/path-up-to-its-last-slash/ of the normalised URL (the query
+never counts). A page lives under every ancestor directory from its host root down to its own;
+its *relative path* under one of them is the rest of the URL, path and query. Directories and
+relative paths compare lower-cased: Zhang, Jia & Li found that 95 % of replicated directories keep
+identical relative paths compared that way, and the rest rename only their top directory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Directories longer than this are left out of mirror detection: their names are LMDB keys
+# (511 bytes at most, and a candidate key holds two), and such depths are crawler traps anyway.
+MAX_DIRECTORY_BYTES = 240
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a URL sits under one of its ancestor directories (original case kept for fetching)."""
+
+    directory: str
+    relative: str
+
+    @property
+    def directory_key(self) -> str:
+        return self.directory.lower()
+
+    @property
+    def relative_key(self) -> str:
+        return self.relative.lower()
+
+    @property
+    def url(self) -> str:
+        return self.directory + self.relative
+
+    @property
+    def is_own(self) -> bool:
+        """Whether this is the URL's own directory (no further slash before the query)."""
+        return "/" not in self.relative.split("?", 1)[0]
+
+
+def placements(url: str, max_depth: int) -> list[Placement]:
+    """The places of a normalised URL under its ancestor directories, host root first.
+
+    Only the host root and ``max_depth`` levels below it are listed: deeper directories take no
+    part in mirror detection (an unbounded path is the classic crawler trap).
+    """
+    scheme, separator, rest = url.partition("://")
+    slash = rest.find("/")
+    if not separator or not scheme or slash <= 0:
+        return []
+    query = rest.find("?", slash)
+    path_end = len(rest) if query < 0 else query
+    head = f"{scheme}://"
+    places: list[Placement] = []
+    position = slash
+    while 0 <= position < path_end and len(places) <= max_depth:
+        places.append(Placement(head + rest[: position + 1], rest[position + 1 :]))
+        position = rest.find("/", position + 1, path_end)
+    return places
+
+
+def own_placement(url: str, max_depth: int) -> Placement | None:
+    """The URL's place in its own directory, or None beyond ``max_depth`` levels."""
+    places = placements(url, max_depth)
+    return places[-1] if places and places[-1].is_own else None
+
+
+def parent_directory(directory: str) -> str | None:
+    """``https://h/a/b/`` -> ``https://h/a/``; None for a host root."""
+    scheme, separator, rest = directory.partition("://")
+    trimmed = rest.rstrip("/")
+    cut = trimmed.rfind("/")
+    if not separator or cut <= 0:
+        return None
+    return f"{scheme}://{trimmed[: cut + 1]}"
+
+
+def directory_name(directory: str) -> str:
+    """The last path segment, lower-cased (``https://h/a/B/`` -> ``b``; a host root -> ``""``)."""
+    if parent_directory(directory) is None:
+        return ""
+    return directory.rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def nested(first: str, second: str) -> bool:
+    """Whether one directory contains the other (or they are the same), compared lower-cased."""
+    first, second = first.lower(), second.lower()
+    return first.startswith(second) or second.startswith(first)
+
+
+def usable_directory(directory: str) -> bool:
+    return len(directory.encode("utf-8", "surrogatepass")) <= MAX_DIRECTORY_BYTES
+
+
+class IndexPages:
+    """Recognises a directory's index page from its URL alone, as Zhang, Jia & Li do.
+
+    An index page is the directory URL itself (trailing slash) or a file whose lower-cased name is
+    one of the configured names with one of the configured extensions (``index.html``,
+    ``default.aspx``, ``welcome``); a URL with a query is never one.
+    """
+
+    def __init__(self, names: Iterable[str], extensions: Iterable[str]) -> None:
+        suffixes = tuple(extensions)
+        self._file_names = frozenset(
+            f"{name}{suffix}".lower() for name in names for suffix in suffixes
+        ) | {""}
+
+    def is_index(self, placement: Placement) -> bool:
+        """Whether ``placement`` (a URL in its own directory) is that directory's index page."""
+        return placement.relative.lower() in self._file_names
