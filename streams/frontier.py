@@ -1,0 +1,40 @@
+"""Frontier URLs: the mirror rules, and optionally exact-URL dedup.
+
+Exact-URL dedup drops a URL that the index already holds as a fetched page, or that this process
+kept recently (the last ``cache_size`` kept URLs). Keyed by URL, the frontier topic sends every copy
+of a URL to the same partition and so to the same group member, which makes the cache exact for
+repeats closer together than ``cache_size`` URLs; memory stays bounded at about 100 bytes a URL.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from dedup_filter import Decision, DedupFilter
+from dedup_filter.hashing import hash64
+
+
+class Frontier:
+    """``check(url)``: keep, or drop with the reason (mirrored directory, already fetched, seen)."""
+
+    def __init__(self, dedup: DedupFilter, cache_size: int) -> None:
+        self._dedup = dedup
+        self._cache_size = cache_size
+        self._recent: OrderedDict[int, None] = OrderedDict()
+
+    def check(self, url: str) -> Decision:
+        decision = self._dedup.check_url(url)
+        if decision.dropped or not self._cache_size:
+            return decision
+        key = hash64(decision.url, 0)
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return Decision(decision.url, "drop", "url_seen", evidence={"rule": "exact_url"})
+        with self._dedup.index.read() as view:
+            fetched = view.page_id_for_url(decision.url) is not None
+        if fetched:
+            return Decision(decision.url, "drop", "url_fetched", evidence={"rule": "exact_url"})
+        self._recent[key] = None
+        if len(self._recent) > self._cache_size:
+            self._recent.popitem(last=False)
+        return decision

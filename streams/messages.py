@@ -1,0 +1,244 @@
+"""The wire formats: page and URL messages in, verdicts, probes and dead letters out.
+
+Page message, schema 1 (a JSON object, UTF-8; unknown keys are ignored, so producers may add some)::
+
+    {"schema": 1,                        optional; when present it must be 1
+     "url": "https://a.example/x.html",  required: absolute URL with a scheme and a host
+     "status": 200,                      optional HTTP status (copied into the verdict)
+     "headers": {"Content-Type": "..."}, optional response headers (strings or numbers)
+     "content_type": "text/html; ...",   optional, used when headers carry no Content-Type
+     "body": "<html>...",                the body as text, or
+     "body_b64": "PGh0bWw+...",          the body's bytes in base64 (exactly one of the two)
+     "fetched_at": "2024-05-01T12:00:00Z"}  optional, string or number (copied into the verdict)
+
+Tolerant mode also takes a raw HTML value (anything that does not start with ``{``) whose URL is
+the record key or a ``url`` record header. Parsing never raises: a bad message is a ``Malformed``
+value naming the problem, and the processor turns it into a dead letter.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from dedup_filter import Decision
+
+SCHEMA_VERSION = 1
+Headers = list[tuple[str, bytes]]
+_URL_HEADER = "url"
+_MAX_URL_CHARS = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class PageMessage:
+    """A fetched page, ready for ``DedupFilter.check_pages``."""
+
+    url: str
+    body: bytes
+    headers: dict[str, str] | None
+    status: int | None = None
+    fetched_at: str | float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """Why a message could not be used."""
+
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where an input record came from."""
+
+    topic: str
+    partition: int
+    offset: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"topic": self.topic, "partition": self.partition, "offset": self.offset}
+
+
+@dataclass(frozen=True, slots=True)
+class OutputRecord:
+    """One record to produce."""
+
+    topic: str
+    key: bytes | None
+    value: bytes
+    headers: Headers
+
+
+def parse_page(
+    key: bytes | None, value: bytes | None, headers: Headers, *, tolerant: bool, max_bytes: int
+) -> PageMessage | Malformed:
+    """A page message (schema 1, or a raw HTML value in tolerant mode) or why it is not one."""
+    if value is None:
+        return Malformed("no value (a tombstone)")
+    if len(value) > max_bytes:
+        return Malformed(f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}")
+    if value.lstrip()[:1] == b"{" or not tolerant:
+        document = _json_object(value)
+        return document if isinstance(document, Malformed) else _page_from_json(document)
+    url = _url_from_record(key, headers)
+    if url is None:
+        return Malformed("not a JSON page message, and no URL in the record key or a 'url' header")
+    content_type = _header(headers, "content-type")
+    return PageMessage(url, value, {"Content-Type": content_type} if content_type else None)
+
+
+def parse_url(value: bytes | None, *, max_bytes: int) -> str | Malformed:
+    """A frontier URL: ``{"url": ...}`` or the bare URL as the value."""
+    if value is None:
+        return Malformed("no value (a tombstone)")
+    if len(value) > max_bytes:
+        return Malformed(f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}")
+    if value.lstrip()[:1] == b"{":
+        document = _json_object(value)
+        if isinstance(document, Malformed):
+            return document
+        return _checked_url(document.get("url"))
+    try:
+        return _checked_url(value.decode("utf-8").strip())
+    except UnicodeDecodeError:
+        return Malformed("a URL value must be UTF-8 text")
+
+
+def verdict_record(topic: str, decision: Decision, source: Source, page: PageMessage) -> OutputRecord:
+    """One JSON verdict per page: the decision, where the page came from, status and fetch time."""
+    document = decision.to_dict() | {"schema": SCHEMA_VERSION, "source": source.to_dict()}
+    if page.status is not None:
+        document["status"] = page.status
+    if page.fetched_at is not None:
+        document["fetched_at"] = page.fetched_at
+    return OutputRecord(topic, decision.url.encode("utf-8", "replace"), _dumps(document), [])
+
+
+def probe_record(topic: str, probe_url: str, requested_by: str) -> OutputRecord:
+    """A URL the mirror detector wants fetched; the fleet sends the page back on pages in."""
+    document = {"schema": SCHEMA_VERSION, "url": probe_url, "requested_by": requested_by}
+    return OutputRecord(topic, probe_url.encode("utf-8", "replace"), _dumps(document), [])
+
+
+def dead_letter_record(
+    topic: str, key: bytes | None, value: bytes | None, headers: Headers, error: str, source: Source,
+    max_bytes: int,
+) -> OutputRecord:
+    """The original bytes (cut to ``max_bytes``) with the error and the source in record headers."""
+    original = value or b""
+    extra = [
+        ("dedup.error", error.encode("utf-8", "replace")),
+        ("dedup.source", f"{source.topic}/{source.partition}/{source.offset}".encode()),
+    ]
+    if len(original) > max_bytes:
+        extra.append(("dedup.original_bytes", str(len(original)).encode()))
+    return OutputRecord(topic, key, original[:max_bytes], [*headers, *extra])
+
+
+def _dumps(document: dict[str, Any]) -> bytes:
+    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _json_object(value: bytes) -> dict[str, Any] | Malformed:
+    try:
+        document = json.loads(value)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        return Malformed(f"not JSON: {_short(error)}")
+    if not isinstance(document, dict):
+        return Malformed(f"JSON {type(document).__name__}, expected an object")
+    return document
+
+
+def _page_from_json(document: dict[str, Any]) -> PageMessage | Malformed:
+    schema = document.get("schema", SCHEMA_VERSION)
+    if schema != SCHEMA_VERSION or isinstance(schema, bool):
+        return Malformed(f"unsupported schema {schema!r} (this processor reads schema {SCHEMA_VERSION})")
+    url = _checked_url(document.get("url"))
+    body = _body(document)
+    headers = _headers(document.get("headers"), document.get("content_type"))
+    status, fetched_at = document.get("status"), document.get("fetched_at")
+    for problem in (url, body, headers):
+        if isinstance(problem, Malformed):
+            return problem
+    if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
+        return Malformed(f"'status' must be an integer, not {type(status).__name__}")
+    if fetched_at is not None and (not isinstance(fetched_at, (str, int, float)) or isinstance(fetched_at, bool)):
+        return Malformed(f"'fetched_at' must be a string or a number, not {type(fetched_at).__name__}")
+    return PageMessage(url, body, headers, status, fetched_at)  # type: ignore[arg-type]
+
+
+def _body(document: dict[str, Any]) -> bytes | Malformed:
+    text, encoded = document.get("body"), document.get("body_b64")
+    if (text is None) == (encoded is None):
+        return Malformed("exactly one of 'body' (text) and 'body_b64' (base64) is required")
+    if text is not None:
+        if not isinstance(text, str):
+            return Malformed(f"'body' must be a string, not {type(text).__name__}")
+        # the BOM makes the core decode the text as UTF-8 whatever charset the headers declare
+        return codecs.BOM_UTF8 + text.encode("utf-8", "replace")
+    if not isinstance(encoded, str):
+        return Malformed(f"'body_b64' must be a base64 string, not {type(encoded).__name__}")
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError) as error:
+        return Malformed(f"'body_b64' is not valid base64: {_short(error)}")
+
+
+def _headers(headers: Any, content_type: Any) -> dict[str, str] | None | Malformed:
+    if headers is not None and not isinstance(headers, dict):
+        return Malformed(f"'headers' must be an object, not {type(headers).__name__}")
+    if content_type is not None and not isinstance(content_type, str):
+        return Malformed(f"'content_type' must be a string, not {type(content_type).__name__}")
+    result: dict[str, str] = {}
+    for name, value in (headers or {}).items():
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            return Malformed(f"header {name[:100]!r} must be a string or a number")
+        result[name] = str(value)
+    if content_type and not any(name.lower() == "content-type" for name in result):
+        result["Content-Type"] = content_type
+    return result or None
+
+
+def _checked_url(url: Any) -> str | Malformed:
+    if not isinstance(url, str) or not url.strip():
+        return Malformed("'url' must be a non-empty string")
+    url = url.strip()
+    if len(url) > _MAX_URL_CHARS or any(char in url for char in "\r\n\x00 "):
+        return Malformed(f"'url' is not a URL: {url[:100]!r}")
+    try:
+        parts = urlsplit(url)
+        has_host = bool(parts.scheme and parts.hostname)
+    except ValueError:
+        has_host = False
+    return url if has_host else Malformed(f"'url' is not an absolute URL: {url[:100]!r}")
+
+
+def _url_from_record(key: bytes | None, headers: Headers) -> str | None:
+    for candidate in (_header(headers, _URL_HEADER), _decode(key)):
+        url = _checked_url(candidate)
+        if isinstance(url, str):
+            return url
+    return None
+
+
+def _header(headers: Headers, name: str) -> str | None:
+    for header_name, value in headers:
+        if header_name.lower() == name:
+            return _decode(value)
+    return None
+
+
+def _decode(data: bytes | None) -> str | None:
+    try:
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _short(error: BaseException) -> str:
+    return str(error)[:200]

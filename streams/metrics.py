@@ -1,0 +1,126 @@
+"""What the processor counts: Prometheus metrics on an optional port, and a periodic log line.
+
+The registry is the processor's own (never the global one), so several processors in one test
+process, or in one program, never collide.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections import Counter as Tally
+from collections.abc import Callable
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+
+from dedup_filter import Decision
+
+logger = logging.getLogger(__name__)
+
+
+class StreamMetrics:
+    """Counters and consumer lag of one processor; ``totals`` holds the same counts for the log line."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.registry = CollectorRegistry()
+        self.totals: Tally[str] = Tally()
+        self._clock = clock
+        self._server: Any = None
+        self._last_log = clock()
+        self._logged_totals: Tally[str] = Tally()
+        self._records = Counter("dedup_stream_records", "Input records consumed", ["topic"], registry=self.registry)
+        self._pages = Counter(
+            "dedup_stream_pages", "Pages decided", ["action", "reason"], registry=self.registry
+        )
+        self._urls = Counter(
+            "dedup_stream_urls", "Frontier URLs decided", ["action", "reason"], registry=self.registry
+        )
+        self._dead_letters = Counter(
+            "dedup_stream_dead_letters", "Input records that could not be parsed", ["topic"], registry=self.registry
+        )
+        self._produced = Counter(
+            "dedup_stream_produced", "Output records acknowledged by the broker", ["topic"], registry=self.registry
+        )
+        self._events = Counter(
+            "dedup_stream_events", "Commits, commit failures and delivery retries", ["event"], registry=self.registry
+        )
+        self._lag = Gauge(
+            "dedup_stream_consumer_lag", "Records behind the partition's high watermark",
+            ["topic", "partition"], registry=self.registry,
+        )
+        self._batch_seconds = Histogram(
+            "dedup_stream_batch_seconds", "Time from poll to offset commit, per batch", registry=self.registry
+        )
+
+    def serve(self, port: int, address: str) -> None:
+        """Expose ``/metrics`` over HTTP on ``address:port`` (a daemon thread)."""
+        self._server, _ = start_http_server(port, addr=address, registry=self.registry)
+        logger.info("Prometheus metrics on http://%s:%d/metrics", address, port)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def consumed(self, topic: str, count: int) -> None:
+        self._records.labels(topic).inc(count)
+        self.totals["records"] += count
+
+    def page_decided(self, decision: Decision) -> None:
+        self._pages.labels(decision.action, decision.reason).inc()
+        self.totals[f"pages_{decision.action}"] += 1
+
+    def url_decided(self, decision: Decision) -> None:
+        self._urls.labels(decision.action, decision.reason).inc()
+        self.totals[f"urls_{decision.action}"] += 1
+
+    def dead_letter(self, topic: str) -> None:
+        self._dead_letters.labels(topic).inc()
+        self.totals["dead_letters"] += 1
+
+    def produced(self, topic: str, count: int) -> None:
+        self._produced.labels(topic).inc(count)
+        self.totals["produced"] += count
+
+    def event(self, name: str) -> None:
+        """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``."""
+        self._events.labels(name).inc()
+        self.totals[name] += 1
+
+    def batch_done(self, seconds: float) -> None:
+        self._batch_seconds.observe(seconds)
+        self.totals["batches"] += 1
+
+    def set_lag(self, topic: str, partition: int, lag: int) -> None:
+        self._lag.labels(topic, str(partition)).set(lag)
+        self.totals[f"lag:{topic}/{partition}"] = lag
+
+    def forget_lag(self, topic: str, partition: int) -> None:
+        """The partition went to another group member: its lag is that member's to report."""
+        with contextlib.suppress(KeyError):  # never measured here
+            self._lag.remove(topic, str(partition))
+        self.totals.pop(f"lag:{topic}/{partition}", None)
+
+    @property
+    def lag(self) -> int:
+        return sum(count for name, count in self.totals.items() if name.startswith("lag:"))
+
+    def maybe_log(self, interval_s: float) -> None:
+        """Log one summary line when ``interval_s`` has passed since the last one."""
+        now = self._clock()
+        elapsed = now - self._last_log
+        if elapsed < interval_s:
+            return
+        recent = self.totals - self._logged_totals
+        logger.info(
+            "stream: %d records in %.0f s (%.1f/s): pages %d kept, %d dropped; urls %d kept, %d dropped;"
+            " %d dead letters; %d commits; lag %d",
+            recent["records"], elapsed, recent["records"] / elapsed, recent["pages_keep"],
+            recent["pages_drop"], recent["urls_keep"], recent["urls_drop"], recent["dead_letters"],
+            recent["commit"], self.lag,
+        )
+        self._last_log = now
+        self._logged_totals = self.totals.copy()

@@ -1,0 +1,232 @@
+"""The consume → decide → produce → commit loop, one poll batch at a time.
+
+Offsets are committed only after every output record of the batch is acknowledged by the broker
+and the batch's LMDB write transaction is committed. A crash between those steps replays the
+batch, and the replay is harmless because the filter never takes a page for a duplicate of itself.
+Outputs may therefore hold replayed records: delivery is at-least-once, never at-most-once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from threading import Event
+from typing import Any
+
+from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
+from kafka.structs import OffsetAndMetadata, TopicPartition
+
+from dedup_filter import Decision, DedupFilter
+
+from .config import StreamConfig
+from .delivery import Backoff, deliver
+from .frontier import Frontier
+from .messages import (
+    Malformed, OutputRecord, PageMessage, Source, dead_letter_record, parse_page, parse_url,
+    probe_record, verdict_record,
+)
+from .metrics import StreamMetrics
+
+logger = logging.getLogger(__name__)
+
+Batch = Mapping[TopicPartition, Sequence[Any]]  # kafka-python ConsumerRecords by partition
+
+
+class Processor:
+    """Pages in → verdicts, kept pages and probes; URLs in → kept URLs; bad records → dead letters.
+
+    The consumer must be subscribed with ``on_partitions_revoked``/``on_partitions_assigned`` as
+    its rebalance callbacks (``kafka_io.subscribe``). Consumer and producer are passed in, so
+    tests can pass recording fakes.
+    """
+
+    def __init__(
+        self, consumer: Any, producer: Any, dedup: DedupFilter, config: StreamConfig,
+        metrics: StreamMetrics | None = None,
+    ) -> None:
+        self.consumer = consumer
+        self.producer = producer
+        self.dedup = dedup
+        self.config = config
+        self.metrics = metrics or StreamMetrics()
+        self._frontier = Frontier(dedup, config.url_dedup_cache_size)
+        self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
+        self._next_offsets: dict[TopicPartition, int] = {}
+        self._bad_partitions_logged: set[TopicPartition] = set()
+
+    def run(self, stop: Event) -> None:
+        """Process batches until ``stop`` is set; the batch in hand is finished first.
+
+        Raises:
+            IndexStoreError: the index failed; the batch is not committed and will be redelivered.
+            DeliveryError: the broker refused an output record for good.
+            KafkaError: a non-retriable consumer error.
+        """
+        backoff = self._backoff()
+        while not stop.is_set():
+            try:
+                batch = self.consumer.poll(
+                    timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_poll_records
+                )
+            except KafkaError as error:
+                if not error.retriable:
+                    raise
+                delay = backoff.next()
+                logger.warning("poll failed (%s); retrying in %.1f s", error, delay)
+                stop.wait(delay)
+                continue
+            if batch:
+                self.process(batch, stop)
+                backoff = self._backoff()
+            self._update_lag()
+            self.metrics.maybe_log(self.config.log_interval_s)
+
+    def process(self, batch: Batch, stop: Event) -> bool:
+        """Decide on one batch, deliver its outputs, then commit its offsets. True if committed."""
+        started = time.monotonic()
+        outputs = self._decide(batch)
+        delivered = deliver(
+            self.producer, outputs, flush_timeout_s=self.config.flush_timeout_s,
+            backoff=self._backoff(), stop=stop, metrics=self.metrics,
+        )
+        if not delivered:
+            logger.warning("stopped before the batch was acknowledged: it will be redelivered")
+            return False
+        offsets = {tp: OffsetAndMetadata(records[-1].offset + 1, "", -1) for tp, records in batch.items() if records}
+        committed = self._commit(offsets, stop)
+        self.metrics.batch_done(time.monotonic() - started)
+        return committed
+
+    def on_partitions_revoked(self, revoked: Iterable[TopicPartition]) -> None:
+        """Commit what was acknowledged but not yet committed on the partitions leaving us."""
+        revoked = set(revoked)
+        pending = {tp: offset for tp, offset in self._uncommitted.items() if tp in revoked}
+        if pending:
+            try:
+                self.consumer.commit(pending, timeout_ms=int(self.config.flush_timeout_s * 1000))
+                self.metrics.event("commit")
+            except KafkaError as error:
+                logger.warning("commit on revocation failed (%s): those records will be redelivered", error)
+        for tp in revoked:
+            self._uncommitted.pop(tp, None)
+            self._next_offsets.pop(tp, None)
+            self.metrics.forget_lag(tp.topic, tp.partition)
+        logger.info("partitions revoked: %s", _names(revoked))
+
+    def on_partitions_assigned(self, assigned: Iterable[TopicPartition]) -> None:
+        logger.info("partitions assigned: %s", _names(assigned))
+
+    def _decide(self, batch: Batch) -> list[OutputRecord]:
+        """Every output of the batch, in input order; the pages are checked in one write transaction."""
+        outputs: list[OutputRecord] = []
+        pages: list[tuple[Any, PageMessage]] = []
+        for tp, records in batch.items():
+            self.metrics.consumed(tp.topic, len(records))
+            if records:
+                self._next_offsets[tp] = records[-1].offset + 1
+            for record in records:
+                if record.topic == self.config.pages_in:
+                    page = parse_page(
+                        record.key, record.value, list(record.headers or ()),
+                        tolerant=self.config.tolerant, max_bytes=self.config.max_message_bytes,
+                    )
+                    if isinstance(page, Malformed):
+                        outputs += self._dead_letter(record, page)
+                    else:
+                        pages.append((record, page))
+                else:
+                    outputs += self._url_outputs(record)
+        decisions = self.dedup.check_pages([(page.url, page.body, page.headers) for _, page in pages])
+        for (record, page), decision in zip(pages, decisions, strict=True):
+            outputs += self._page_outputs(record, page, decision)
+        return outputs
+
+    def _page_outputs(self, record: Any, page: PageMessage, decision: Decision) -> list[OutputRecord]:
+        self.metrics.page_decided(decision)
+        config = self.config
+        outputs = []
+        if config.verdicts:
+            outputs.append(verdict_record(config.verdicts, decision, _source(record), page))
+        if config.pages_keep and not decision.dropped:
+            outputs.append(_forward(config.pages_keep, record))
+        if config.probes:
+            outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
+        return outputs
+
+    def _url_outputs(self, record: Any) -> list[OutputRecord]:
+        url = parse_url(record.value, max_bytes=self.config.max_message_bytes)
+        if isinstance(url, Malformed):
+            return self._dead_letter(record, url)
+        decision = self._frontier.check(url)
+        self.metrics.url_decided(decision)
+        if decision.dropped or not self.config.urls_keep:
+            return []
+        return [_forward(self.config.urls_keep, record)]
+
+    def _dead_letter(self, record: Any, problem: Malformed) -> list[OutputRecord]:
+        tp = TopicPartition(record.topic, record.partition)
+        self.metrics.dead_letter(record.topic)
+        if tp not in self._bad_partitions_logged:
+            self._bad_partitions_logged.add(tp)
+            logger.warning(
+                "unusable record at %s/%d offset %d: %s (further ones on this partition: DEBUG)",
+                record.topic, record.partition, record.offset, problem.error,
+            )
+        else:
+            logger.debug("unusable record at %s/%d offset %d: %s", record.topic, record.partition,
+                         record.offset, problem.error)
+        if not self.config.dead_letters:
+            return []
+        return [dead_letter_record(
+            self.config.dead_letters, record.key, record.value, list(record.headers or ()), problem.error,
+            _source(record), self.config.max_message_bytes,
+        )]
+
+    def _commit(self, offsets: dict[TopicPartition, OffsetAndMetadata], stop: Event) -> bool:
+        """Commit, retrying while the coordinator is away; a rebalance leaves it to the revocation hook."""
+        offsets = self._uncommitted | offsets
+        backoff = self._backoff()
+        while True:
+            try:
+                self.consumer.commit(offsets, timeout_ms=int(self.config.flush_timeout_s * 1000))
+            except (CommitFailedError, RebalanceInProgressError) as error:
+                logger.warning("offset commit refused (%s): the group is rebalancing", error)
+                self.metrics.event("commit_failed")
+                self._uncommitted = offsets
+                return False
+            except KafkaError as error:
+                if not error.retriable:
+                    raise
+                self.metrics.event("commit_retry")
+                delay = backoff.next()
+                logger.warning("offset commit failed (%s); retrying in %.1f s", error, delay)
+                if stop.wait(delay):
+                    self._uncommitted = offsets
+                    return False
+            else:
+                self._uncommitted = {}
+                self.metrics.event("commit")
+                return True
+
+    def _update_lag(self) -> None:
+        for tp, next_offset in self._next_offsets.items():
+            highwater = self.consumer.highwater(tp)
+            if highwater is not None:
+                self.metrics.set_lag(tp.topic, tp.partition, max(highwater - next_offset, 0))
+
+    def _backoff(self) -> Backoff:
+        return Backoff(self.config.retry_backoff_s, self.config.max_retry_backoff_s)
+
+
+def _source(record: Any) -> Source:
+    return Source(record.topic, record.partition, record.offset)
+
+
+def _forward(topic: str, record: Any) -> OutputRecord:
+    """The input record, untouched, onto an output topic."""
+    return OutputRecord(topic, record.key, record.value, list(record.headers or ()))
+
+
+def _names(partitions: Iterable[TopicPartition]) -> str:
+    return ", ".join(sorted(f"{tp.topic}/{tp.partition}" for tp in partitions)) or "none"
