@@ -48,7 +48,7 @@ def document_pairs(draw: st.DrawFn) -> tuple[list[str], list[str]]:
     return original, edited
 
 
-@settings(max_examples=80, derandomize=True, deadline=None)
+@settings(max_examples=80, derandomize=True, deadline=None, database=None)
 @given(document_pairs())
 def test_estimate_agrees_with_exact_jaccard_within_five_standard_errors(pair):
     num_perm = 1024

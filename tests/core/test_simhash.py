@@ -89,7 +89,7 @@ def test_band_keys_count_and_numbering(bits, bands):
     assert [key[0] for key in keys] == list(range(bands))
 
 
-@settings(max_examples=150, derandomize=True, deadline=None)
+@settings(max_examples=150, derandomize=True, deadline=None, database=None)
 @given(
     bits=st.sampled_from(WIDTHS),
     bands=st.integers(min_value=1, max_value=48),
