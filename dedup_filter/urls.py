@@ -24,6 +24,8 @@ def normalize_url(url: str) -> str:
     except ValueError:
         return url
     host = (parts.hostname or "").lower()
+    if ":" in host:  # an IPv6 literal keeps its brackets
+        host = f"[{host}]"
     if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
     return urlunsplit((parts.scheme.lower(), host, parts.path or "/", parts.query, ""))
