@@ -98,14 +98,15 @@ def corpus_section(context: DemoContext) -> None:
 def filter_pages(
     pages: Sequence[LabelledPage], index_dir: Path, config: Config
 ) -> tuple[list[Decision], float]:
-    """Decisions for ``pages`` in order, from a fresh index, and the seconds the filter took."""
+    """Decisions for ``pages`` in order, from a fresh index, and the seconds check_pages took."""
     decisions: list[Decision] = []
-    started = time.perf_counter()
     with DedupFilter.open(index_dir, config) as dedup:
+        started = time.perf_counter()
         for start in range(0, len(pages), BATCH_SIZE):
             batch = pages[start : start + BATCH_SIZE]
             decisions += dedup.check_pages([(page.url, page.body, None) for page in batch])
-    return decisions, time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+    return decisions, elapsed
 
 
 def _corpus_summary(pages: Sequence[LabelledPage]) -> str:
