@@ -1,0 +1,55 @@
+"""Pages and frontier URLs through a processor on a real broker: every output is what the decisions say."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from dedup_filter import Config, DedupFilter
+
+MODULES = ("bisect", "calendar", "csv", "difflib", "heapq", "json", "shlex", "textwrap")
+STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81f3c</p></body>"
+
+
+def index_page(host: str) -> str:
+    links = "".join(f'<li><a href="{name}.html">{name}</a>: documentation of module {name}</li>' for name in MODULES)
+    return f"<html><body><h1>Library reference</h1><p>Modules of the standard library on {host}.</p><ul>{links}</ul></body></html>"
+
+
+def site_pages(stdlib_page) -> list[tuple[str, str]]:
+    """Originals on a.example, a mirrored directory on b.example, near copies and exact copies elsewhere."""
+    pages = [("http://a.example/docs/", index_page("a.example"))]
+    pages += [(f"http://a.example/docs/{name}.html", stdlib_page(name)) for name in MODULES]
+    pages += [("http://b.example/mirror/docs/", index_page("a.example"))]
+    pages += [(f"http://b.example/mirror/docs/{name}.html", stdlib_page(name)) for name in MODULES[:4]]
+    pages += [(f"http://c.example/stamped/{name}.html", stdlib_page(name).replace("</body>", STAMP)) for name in MODULES[4:]]
+    pages += [("http://d.example/copy/csv.html", stdlib_page("csv"))]
+    return pages
+
+
+def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, stdlib_page, tmp_path):
+    pages = site_pages(stdlib_page)
+    urls = [f"http://b.example/mirror/docs/{name}.html" for name in MODULES] + ["http://e.example/new/page.html"]
+    kafka.create_topics(stream_config)
+    with processor_thread(stream_config):
+        values = [json.dumps({"url": url, "body": html, "status": 200}).encode() for url, html in pages]
+        kafka.produce(stream_config.pages_in, values)
+        kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(pages))
+        kafka.produce(stream_config.urls_in, [url.encode() for url in urls])
+        kafka.wait_committed(stream_config.group_id, stream_config.urls_in, len(urls))
+
+    with DedupFilter.open(tmp_path / "reference", Config.default()) as reference:
+        expected = reference.check_pages([(url, html.encode(), None) for url, html in pages])
+        expected_urls = [reference.check_url(url) for url in urls]
+    verdicts = kafka.json_values(stream_config.verdicts)
+    assert [(v["url"], v["action"], v["reason"]) for v in verdicts] == [(d.url, d.action, d.reason) for d in expected]
+    assert [v["source"]["offset"] for v in verdicts] == list(range(len(pages)))
+    kept = [record.value for record in kafka.read_all(stream_config.pages_keep)]
+    assert kept == [value for value, d in zip(values, expected, strict=True) if not d.dropped]
+    assert Counter(v["reason"] for v in verdicts)["exact_duplicate"] >= 5
+    assert Counter(v["reason"] for v in verdicts)["near_duplicate"] >= 1
+    kept_urls = [record.value.decode() for record in kafka.read_all(stream_config.urls_keep)]
+    assert kept_urls == [url for url, d in zip(urls, expected_urls, strict=True) if not d.dropped]
+    probes = [json.loads(record.value)["url"] for record in kafka.read_all(stream_config.probes)]
+    assert probes == [probe for d in expected for probe in d.probes]
+    assert kafka.read_all(stream_config.dead_letters) == []
