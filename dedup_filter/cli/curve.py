@@ -84,8 +84,11 @@ def _draw(path: str, k: int, s: int, r: int, landmarks: dict[float, float]) -> N
     figure, axes = plt.subplots(figsize=(7, 4.5))
     axes.plot(rho, acceptance_probability(rho, k, s, r), label=f"P(k={k}, s={s}, r={r})")
     for probability, at in landmarks.items():
-        axes.axvline(at, linestyle=":", color="grey")
-        axes.annotate(f"P={probability:g} at {at:.3f}", (at, probability), fontsize=8)
+        axes.plot([at], [probability], marker="o", color="grey")
+        axes.annotate(
+            f"P = {probability:g} at {at:.3f}", (at, max(probability, 0.05)),
+            xytext=(-8, 0), textcoords="offset points", ha="right", va="center", fontsize=8,
+        )
     axes.set(xlabel="resemblance", ylabel="probability of acceptance", xlim=(0, 1), ylim=(0, 1))
     axes.legend(loc="upper left")
     figure.savefig(path, dpi=120, bbox_inches="tight")
