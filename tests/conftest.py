@@ -20,7 +20,7 @@ CORPUS_MODULES = (
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pydoc_html(module_name: str) -> str:
     renderer = pydoc.HTMLDoc()
     module = importlib.import_module(module_name)

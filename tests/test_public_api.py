@@ -36,7 +36,9 @@ def test_all_names_every_public_class_and_function_defined_in_the_package(packag
 def test_fixed_names_of_the_core():
     from dedup_filter import Config, Decision, DedupFilter
 
-    assert callable(DedupFilter.open) and callable(Config.load) and callable(Config.default)
+    assert callable(DedupFilter.open)
+    assert callable(Config.load)
+    assert callable(Config.default)
     assert {"check_page", "check_pages", "check_url", "close"} <= set(dir(DedupFilter))
     fields = {"action", "reason", "duplicate_of", "evidence", "probes", "to_json"}
     assert fields <= set(dir(Decision))

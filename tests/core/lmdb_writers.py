@@ -6,6 +6,7 @@ Run as a script, it writes batches until killed and prints the number of each co
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from multiprocessing.synchronize import Barrier
@@ -57,7 +58,7 @@ def write_pages(path: str, prefix: str, batches: int, size: int) -> tuple[int, f
     try:
         for batch in range(batches):
             urls = batch_urls(prefix, batch, size)
-            index.transact(lambda view, urls=urls: put_batch(view, urls))
+            index.transact(functools.partial(put_batch, urls=urls))
             commits.append(time.time())
     finally:
         index.close()
@@ -84,7 +85,7 @@ def write_until_killed(path: str, size: int, max_batches: int) -> None:
     index = LmdbIndex.open(path, Config.default())
     for batch in range(max_batches):
         urls = batch_urls("killed", batch, size)
-        index.transact(lambda view, urls=urls: put_batch(view, urls))
+        index.transact(functools.partial(put_batch, urls=urls))
         print(batch, flush=True)
     index.close()
 
