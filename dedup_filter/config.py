@@ -33,13 +33,13 @@ class TextConfig:
 
     min_tokens: int = 30
     max_body_bytes: int = 5_000_000
-    max_tags: int = 15_000
+    max_depth: int = 1_000
     fallback_encoding: str = "cp1252"
 
     def __post_init__(self) -> None:
         _require(self.min_tokens >= 0, "text.min_tokens", "must be >= 0")
         _require(self.max_body_bytes >= 1024, "text.max_body_bytes", "must be >= 1024")
-        _require(self.max_tags >= 100, "text.max_tags", "must be >= 100")
+        _require(self.max_depth >= 32, "text.max_depth", "must be >= 32")
         _require(_is_codec(self.fallback_encoding), "text.fallback_encoding", "unknown codec")
 
 

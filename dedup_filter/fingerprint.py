@@ -53,7 +53,7 @@ class Fingerprinter:
         decoded = decode_body(body, headers, text_config.fallback_encoding)
         if decoded.text is None:
             return Fingerprint(url, hash64(body, self.config.minhash.seed), 0, (), b"", "binary", truncated)
-        tokens, cut = html_tokens(decoded.text, url, text_config.max_tags)
+        tokens, cut = html_tokens(decoded.text, url, text_config.max_depth)
         hashes = token_hashes(tokens, self.config.minhash.seed)
         exact = sequence_hash(hashes, self.config.minhash.seed)
         if len(tokens) < max(text_config.min_tokens, 1):

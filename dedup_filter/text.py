@@ -10,12 +10,14 @@ host, so that a page and its mirror on another host produce the same tokens.
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import numpy as np
 from selectolax.lexbor import LexborHTMLParser
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
@@ -23,6 +25,12 @@ _TOKEN = re.compile(rf"{_MARK}([^{_MARK}]*){_MARK}|([^\W_]+)")
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]{1,40})", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# tags that open a level of nesting: void and implicitly-closed elements never do
+_NESTING_TAG = re.compile(
+    r"<(/?)(?!(?:area|base|br|col|dd|dt|embed|hr|img|input|li|link|meta|option|p|param|source"
+    r"|td|th|tr|track|wbr)\b)[a-z]",
+    re.IGNORECASE,
+)
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 # Henzinger §2: formatting instructions are ignored rather than turned into white space
 _FORMATTING_TAGS = [
@@ -84,16 +92,18 @@ def _meta_charset(body: bytes) -> str | None:
     return match.group(1).decode("ascii") if match else None
 
 
-def html_tokens(html: str, page_url: str, max_tags: int = 15_000) -> tuple[list[str], bool]:
+def html_tokens(html: str, page_url: str, max_depth: int = 1_000) -> tuple[list[str], bool]:
     """The term sequence of an HTML document (image URLs included in document order).
 
-    Only the first ``max_tags`` tags are parsed: the parser's cost grows with the square of the
-    nesting depth, so a hostile page of nested tags would otherwise stall the crawl.
+    A document is parsed only up to where its tags nest deeper than ``max_depth``: the parser's
+    cost grows with the square of the nesting depth, so a hostile page of nested tags would
+    otherwise stall the crawl. The cut depends on nesting alone, never on length, so a page and
+    its reformatted copy are cut alike.
 
     Returns:
-        The terms, and whether the document was cut at ``max_tags``.
+        The terms, and whether the document was cut at ``max_depth``.
     """
-    html, truncated = _cut_at_tag(html.replace(_MARK, " "), max_tags)
+    html, truncated = _cut_deep_nesting(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
     # merge before anything else is removed: a stripped script still separates its neighbours
     tree.unwrap_tags(_FORMATTING_TAGS)
@@ -107,13 +117,20 @@ def html_tokens(html: str, page_url: str, max_tags: int = 15_000) -> tuple[list[
     return (tokenize(root.text(separator=" ")) if root is not None else []), truncated
 
 
-def _cut_at_tag(html: str, max_tags: int) -> tuple[str, bool]:
-    if html.count("<") <= max_tags:
+def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
+    """Cut before the first tag that nests deeper than ``max_depth`` (an over-estimate of depth).
+
+    Depth never exceeds the number of opening tags, so ordinary pages skip the scan entirely.
+    """
+    if html.count("<") - html.count("</") <= max_depth:
         return html, False
-    position = -1
-    for _ in range(max_tags + 1):
-        position = html.find("<", position + 1)
-    return html[:position], True
+    steps = np.array(_NESTING_TAG.findall(html)) == ""  # True for an opening tag
+    depth = np.cumsum(np.where(steps, 1, -1))
+    too_deep = np.flatnonzero(depth > max_depth)
+    if len(too_deep) == 0:
+        return html, False
+    cut = next(itertools.islice(_NESTING_TAG.finditer(html), int(too_deep[0]), None))
+    return html[: cut.start()], True
 
 
 def tokenize(text: str) -> list[str]:

@@ -195,7 +195,7 @@ def print_mistakes(result: Score, pages: Sequence[LabelledPage], config: Config)
 def _similarity(first: Fingerprint, second: Fingerprint, config: Config) -> str:
     tokens = f"{first.token_count} and {second.token_count} tokens"
     if first.truncated or second.truncated:
-        tokens += " (cut at text.max_tags)"
+        tokens += " (cut at text.max_depth)"
     if not (first.has_features and second.has_features):
         return f"{tokens}, below the token floor"
     shared = len(set(first.features) & set(second.features))

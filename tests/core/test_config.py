@@ -146,7 +146,7 @@ def test_fingerprint_changes_with_persisted_parameters(override):
     [
         {"index.map_size_mb": 128},
         {"index.sync": False},
-        {"text.max_tags": 500},
+        {"text.max_depth": 500},
         {"minhash.min_shared_features": 3},
         {"simhash.same_site_threshold": 360},
         {"simhash.cross_site_threshold": 380},

@@ -211,15 +211,31 @@ def test_fifty_megabytes_of_plain_text_finish():
     assert fingerprint.token_count == Config.default().text.max_body_bytes // len(b"word ")
 
 
-@pytest.mark.parametrize("tag", [b"div", b"b", b"table", b"a", b"li"])
-def test_two_hundred_thousand_nested_tags_are_bounded_by_max_tags(tag):
+@pytest.mark.parametrize("tag", [b"div", b"b", b"table", b"a"])
+def test_two_hundred_thousand_nested_tags_are_bounded_by_max_depth(tag):
     body = b"<" + tag + b">x" + (b"<" + tag + b">") * 200_000 + b"deep"
     fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, body)
     assert fingerprint.truncated
     assert fingerprint.token_count >= 1
 
 
-def test_pages_under_max_tags_are_not_truncated(stdlib_page):
+def test_implicitly_closed_tags_do_not_nest_and_are_parsed_whole():
+    body = b"<ul>" + b"<li>x" * 200_000 + b"<li>last"
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, body)
+    assert not fingerprint.truncated
+    assert fingerprint.token_count == 200_001
+
+
+def test_a_reformatted_copy_is_cut_at_the_same_depth():
+    nested = b"<div>" * 1500 + b"deep text here"
+    reformatted = b"<div>\n  " * 1500 + b"deep text here"
+    first = FINGERPRINTER.fingerprint(PAGE_URL, nested)
+    second = FINGERPRINTER.fingerprint(PAGE_URL, reformatted)
+    assert first.truncated and second.truncated
+    assert first.exact == second.exact
+
+
+def test_pages_under_max_depth_are_not_truncated(stdlib_page):
     fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, stdlib_page("textwrap").encode())
     assert not fingerprint.truncated
     assert fingerprint.token_count > 500
