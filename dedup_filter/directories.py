@@ -113,3 +113,7 @@ class IndexPages:
     def is_index(self, placement: Placement) -> bool:
         """Whether ``placement`` (a URL in its own directory) is that directory's index page."""
         return placement.relative.lower() in self._file_names
+
+    def names_index(self, relative: str) -> bool:
+        """Whether a relative path (``a/b/``, ``a/index.html``, ``""``) names an index page."""
+        return "?" not in relative and relative.rsplit("/", 1)[-1].lower() in self._file_names

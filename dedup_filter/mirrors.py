@@ -143,10 +143,10 @@ class MirrorDetector:
         work = _Work()
         if pair is not None:
             self._open(store, pair, level, now, work)
-        for key in self._concerned(store, places):
+        for key, relative in self._concerned(store, places).items():
             candidate = store.candidate(key)
             if candidate is not None and candidate.state == OPEN:
-                self._advance(store, candidate, now, work)
+                self._advance(store, candidate, now, work, relative)
         return self._annotate(store, decision, places, pair, work)
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
@@ -226,15 +226,15 @@ class MirrorDetector:
         return level
 
     @staticmethod
-    def _concerned(store: MirrorStore, places: list[Placement]) -> list[bytes]:
-        """Keys of the candidates whose mirror or origin is one of the page's directories."""
-        keys: dict[bytes, None] = {}
+    def _concerned(store: MirrorStore, places: list[Placement]) -> dict[bytes, str]:
+        """Candidates whose mirror or origin is one of the page's directories: key -> its path."""
+        concerned: dict[bytes, str] = {}
         for place in places:
             for candidate in store.candidates_of_mirror(place.directory):
-                keys[candidate.key] = None
+                concerned[candidate.key] = place.relative
             for candidate in store.candidates_of_origin(place.directory):
-                keys[candidate.key] = None
-        return list(keys)
+                concerned[candidate.key] = place.relative
+        return concerned
 
     # candidates
     def _open(self, store: MirrorStore, pair: Pair, level: int, now: float, work: _Work) -> None:
@@ -245,8 +245,15 @@ class MirrorDetector:
             )
             self._advance(store, candidate, now, work)
 
-    def _advance(self, store: MirrorStore, candidate: Candidate, now: float, work: _Work) -> None:
-        candidate, probes = self._sampler.advance(store, candidate)
+    def _advance(
+        self,
+        store: MirrorStore,
+        candidate: Candidate,
+        now: float,
+        work: _Work,
+        arrived: str | None = None,
+    ) -> None:
+        candidate, probes = self._sampler.advance(store, candidate, arrived)
         verdict = self._sampler.verdict(candidate)
         if verdict is Verdict.CONFIRMED:
             self._confirm(store, candidate, now, work)

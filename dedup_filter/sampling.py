@@ -1,19 +1,21 @@
 """Coordinate sampling (Zhang, Jia & Li), made online: is a candidate directory pair a mirror?
 
-Samples are relative paths of pages already fetched under the origin directory, taken in the hash
-order of their relative paths (so every process that sees the same index picks the same ones) and
-added as the origin's pages arrive. Each is compared with the page at the same relative path under
-the candidate mirror:
+Samples are relative paths of pages (not index pages) already fetched under the origin directory,
+taken in the hash order of their relative paths (so every process that sees the same index picks
+the same ones) and added as the origin's pages arrive. Each is compared with the page at the same
+relative path under the candidate mirror:
 
 * ``content`` mode: the mirror's page (fetched by the crawl, or as a probe) must be an exact
   duplicate of the origin's page or be represented by the same indexed page (a near-duplicate).
-  A page the mirror lacks (a failed probe) could not be checked and is replaced by another sample.
+  A page the mirror lacks (a failed probe) could not be checked and is replaced by another sample;
+  after ``max_unchecked`` failed probes, only pairs the crawl fetches on both sides anyway are
+  added (no more probes), so a directory with other file names costs a bounded number of fetches.
 * ``url`` mode: the relative path matches when the mirror demonstrably has it (a fetched page or a
   link to it); it mismatches when the mirror's listing of that directory was fetched without it.
 
 The verdict is taken on exactly ``samples`` checked pairs: confirmed when at least
 ``ceil(min_resemblance * samples)`` (and ``min_matched``) match, rejected as soon as that became
-impossible or more than ``max_unchecked`` samples could not be checked.
+impossible.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import replace
 from enum import Enum
 
 from .config import MirrorConfig
-from .directories import own_placement
+from .directories import IndexPages, own_placement
 from .mirror_store import (
     MATCH,
     MISMATCH,
@@ -34,8 +36,6 @@ from .mirror_store import (
     Sample,
     relative_hash,
 )
-
-_OWN_INDEX = relative_hash("")  # a directory's own index page is not a sample of it
 
 
 class Verdict(Enum):
@@ -49,16 +49,22 @@ class CoordinateSampler:
 
     def __init__(self, config: MirrorConfig) -> None:
         self.config = config
+        self._index_pages = IndexPages(config.index_names, config.index_extensions)
         share = math.ceil(config.min_resemblance * config.samples - 1e-9)
         self.required_matches = max(config.min_matched, share)
 
-    def advance(self, store: MirrorStore, candidate: Candidate) -> tuple[Candidate, list[str]]:
-        """Add samples the origin now allows, compare what can be compared.
+    def advance(
+        self, store: MirrorStore, candidate: Candidate, arrived: str | None = None
+    ) -> tuple[Candidate, list[str]]:
+        """Add the samples the origin now allows, compare what can be compared.
+
+        Args:
+            arrived: the relative path (under either directory) of the page that just arrived.
 
         Returns:
             The updated candidate, and the mirror URLs that must be fetched (content mode).
         """
-        candidate = self._fill(store, candidate)
+        candidate = self._fill(store, candidate, arrived)
         probes: list[str] = []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
@@ -75,28 +81,48 @@ class CoordinateSampler:
         wanted = self.config.samples
         if wanted == 0:  # the configuration asks to trust the index pages alone
             return Verdict.CONFIRMED
-        if candidate.count(MISSING) > self.config.max_unchecked:
-            return Verdict.REJECTED
         if matches + (wanted - matches - mismatches) < self.required_matches:
             return Verdict.REJECTED
         if matches + mismatches >= wanted:
             return Verdict.CONFIRMED
         return Verdict.UNDECIDED
 
-    def _fill(self, store: MirrorStore, candidate: Candidate) -> Candidate:
+    def _fill(self, store: MirrorStore, candidate: Candidate, arrived: str | None) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
         wanted = self.config.samples - active
-        if wanted <= 0 or candidate.count(MISSING) > self.config.max_unchecked:
+        if wanted <= 0:
             return candidate
         taken = {sample.relative_hash for sample in candidate.samples}
+        if candidate.count(MISSING) < self.config.max_unchecked:
+            added = self._hash_ordered(store, candidate, taken, wanted)
+        else:  # out of probes: only pairs the crawl fetched on both sides anyway
+            added = self._fetched_pair(store, candidate, taken, arrived)
+        return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
+
+    def _hash_ordered(
+        self, store: MirrorStore, candidate: Candidate, taken: set[int], wanted: int
+    ) -> list[Sample]:
         added: list[Sample] = []
         for rel_hash, entry in store.subtree(candidate.origin.lower()):
-            if rel_hash in taken or rel_hash == _OWN_INDEX:
+            # index pages stand for directories, not content: a server-generated listing names its
+            # host, so the listings of a true mirror differ while its documents replicate
+            if rel_hash in taken or self._index_pages.names_index(entry.relative):
                 continue
             added.append(Sample(entry.relative, rel_hash))
             if len(added) == wanted:
                 break
-        return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
+        return added
+
+    def _fetched_pair(
+        self, store: MirrorStore, candidate: Candidate, taken: set[int], arrived: str | None
+    ) -> list[Sample]:
+        if arrived is None or self._index_pages.names_index(arrived):
+            return []
+        rel_hash = relative_hash(arrived.lower())
+        if rel_hash in taken or store.entry_by_hash(candidate.mirror.lower(), rel_hash) is None:
+            return []
+        original = store.entry_by_hash(candidate.origin.lower(), rel_hash)
+        return [] if original is None else [Sample(original.relative, rel_hash)]
 
     def _compare(self, store: MirrorStore, candidate: Candidate, sample: Sample) -> int:
         original = store.entry_by_hash(candidate.origin.lower(), sample.relative_hash)

@@ -1,0 +1,181 @@
+"""Mirrored directories on the multi-host test web, detected online through the core API.
+
+Each run crawls ``testweb.site.build_web(seed, scale)`` in memory (``testweb.online.crawl``):
+check_url before every request, probes first, links followed from kept pages only; then scores
+the mirror rules against the web's ground truth:
+
+    precision          correct rules / rules (a rule is correct when it lies inside a true
+                       replicated pair with the same relative paths below it)
+    recall             true mirrors with at least one correct rule / true mirrors
+    boundary           true mirrors whose rule is exactly their replica boundary / true mirrors
+    never fetched      mirrored pages never requested / mirrored pages
+    originals lost     originals the unfiltered crawl fetches that this one drops or never fetches
+    probes / rule      probe requests (failed ones included) per rule
+
+Usage:
+    python bench/mirrors.py [--scale small|demo] [--seeds 0,1,2] [--mode content|url|both]
+                            [--order breadth_first|host_round_robin|both] [--samples 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from dedup_filter import Config, DedupFilter
+from testweb.online import ORDERS, CrawlLog, crawl
+from testweb.site import MirrorTruth, TestWeb, build_web
+
+
+@dataclass(frozen=True, slots=True)
+class RunScore:
+    """The figures of one crawl."""
+
+    rules: int
+    correct_rules: int
+    mirrors: int
+    mirrors_found: int
+    boundaries_exact: int
+    mirrored_pages: int
+    mirrored_never_fetched: int
+    originals_lost: int
+    originals_pruned_by_rules: int
+    probes: int
+    failed_probes: int
+    requests: int
+    requests_unfiltered: int
+    seconds: float
+
+
+def correct_rule(rule: dict[str, Any], truths: list[MirrorTruth]) -> bool:
+    """Whether a rule lies inside a true replicated pair, mapping relative paths unchanged."""
+    mirror, origin = rule["mirror"].lower(), rule["origin"].lower()
+    return any(
+        mirror.startswith(truth.d2.lower()) and origin == truth.d1.lower() + mirror[len(truth.d2) :]
+        for truth in truths
+    )
+
+
+def score(
+    web: TestWeb, log: CrawlLog, unfiltered: CrawlLog, rules: list[dict[str, Any]], seconds: float
+) -> RunScore:
+    fetched = log.fetched_set
+    pruned = set(log.pruned)
+    reachable_originals = web.originals & unfiltered.fetched_set
+    lost = {
+        url
+        for url in reachable_originals
+        if url not in fetched or (url in log.decisions and log.decisions[url].dropped)
+    }
+    good = [rule for rule in rules if correct_rule(rule, web.mirrors)]
+    found = [truth for truth in web.mirrors if any(correct_rule(rule, [truth]) for rule in good)]
+    exact = [
+        truth
+        for truth in web.mirrors
+        if any((rule["mirror"], rule["origin"]) == truth.boundary for rule in rules)
+    ]
+    return RunScore(
+        rules=len(rules),
+        correct_rules=len(good),
+        mirrors=len(web.mirrors),
+        mirrors_found=len(found),
+        boundaries_exact=len(exact),
+        mirrored_pages=len(web.mirrored_urls),
+        mirrored_never_fetched=len(web.mirrored_urls - fetched),
+        originals_lost=len(lost),
+        originals_pruned_by_rules=len(reachable_originals & pruned),
+        probes=len(log.probes),
+        failed_probes=len(log.failed_probes),
+        requests=len(log.fetched),
+        requests_unfiltered=len(unfiltered.fetched),
+        seconds=seconds,
+    )
+
+
+def run_once(
+    web: TestWeb, unfiltered: CrawlLog, config: Config, order: str
+) -> tuple[RunScore, list[dict[str, Any]]]:
+    with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory, config) as dedup:
+        started = time.perf_counter()
+        log = crawl(web, dedup, order)
+        seconds = time.perf_counter() - started
+        rules = dedup.mirror_rules()
+    return score(web, log, unfiltered, rules, seconds), rules
+
+
+def _ratio(part: int, whole: int) -> str:
+    return f"{part / whole:.3f}" if whole else "n/a"
+
+
+def _row(mode: str, order: str, scores: list[RunScore]) -> str:
+    total = {
+        name: sum(getattr(item, name) for item in scores) for name in RunScore.__dataclass_fields__
+    }
+    return " | ".join(
+        [
+            mode,
+            order,
+            str(len(scores)),
+            str(total["rules"]),
+            _ratio(total["correct_rules"], total["rules"]),
+            _ratio(total["mirrors_found"], total["mirrors"]),
+            _ratio(total["boundaries_exact"], total["mirrors"]),
+            _ratio(total["mirrored_never_fetched"], total["mirrored_pages"]),
+            str(total["originals_lost"]),
+            str(total["originals_pruned_by_rules"]),
+            f"{total['probes'] / max(total['rules'], 1):.1f} ({total['failed_probes']} failed)",
+            f"{total['requests']} / {total['requests_unfiltered']}",
+            f"{total['seconds']:.1f}",
+        ]
+    )
+
+
+HEADER = (
+    "mode | order | seeds | rules | precision | recall | boundary | mirrored never fetched"
+    " | originals lost | originals pruned | probes / rule | requests / unfiltered | seconds"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", default="small", choices=("small", "demo"))
+    parser.add_argument("--seeds", default="0,1,2", help="comma-separated web seeds")
+    parser.add_argument("--mode", default="both", choices=("content", "url", "both"))
+    parser.add_argument("--order", default="both", choices=(*ORDERS, "both"))
+    parser.add_argument("--samples", type=int, default=4, help="mirror.samples (lambda)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every rule")
+    args = parser.parse_args(argv)
+    modes = ("content", "url") if args.mode == "both" else (args.mode,)
+    orders = ORDERS if args.order == "both" else (args.order,)
+    webs = [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
+    unfiltered = [crawl(web, None) for web in webs]
+    print(f"scale {args.scale}, seeds {args.seeds}, mirror.samples {args.samples}")
+    print(HEADER)
+    print(" | ".join("---" for _ in HEADER.split(" | ")))
+    for mode in modes:
+        config = Config.default().with_overrides(
+            {"mirror.mode": mode, "mirror.samples": args.samples}
+        )
+        for order in orders:
+            scores = []
+            for web, baseline in zip(webs, unfiltered, strict=True):
+                result, rules = run_once(web, baseline, config, order)
+                scores.append(result)
+                if args.verbose:
+                    for rule in rules:
+                        verdict = "ok " if correct_rule(rule, web.mirrors) else "BAD"
+                        print(
+                            f"  {verdict} {rule['mirror']} -> {rule['origin']} ({rule['boundary']},"
+                            f" {rule['matches']}/{rule['samples']})",
+                            file=sys.stderr,
+                        )
+            print(_row(mode, order, scores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""A crawl of the test web simulated in memory, with the filter in the loop like an integration.
+
+Every request asks ``check_url`` first (frontier pruning); every HTML response goes through
+``check_page``; the probes a decision asks for jump the queue, their responses are fed back (a
+404 or a non-HTML body is reported with ``probe_failed``) and kept, so that the crawl's own later
+request for a probed URL is served without a second fetch. Links are followed only from pages the
+filter keeps. Two orders: one breadth-first FIFO over all hosts, or one FIFO per host visited in
+turn (a polite crawler interleaving hosts). The log says what was fetched, probed and pruned.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from dedup_filter import Decision, DedupFilter
+from dedup_filter.links import page_links
+from dedup_filter.urls import normalize_url
+
+from .site import TestWeb
+
+ORDERS = ("breadth_first", "host_round_robin")
+
+
+@dataclass(slots=True)
+class CrawlLog:
+    """What one simulated crawl did."""
+
+    fetched: list[str] = field(default_factory=list)  # every request sent, probes included
+    probes: list[str] = field(default_factory=list)  # requests sent as probes
+    failed_probes: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)  # dropped by check_url before any fetch
+    served_from_probe: list[str] = field(default_factory=list)
+    decisions: dict[str, Decision] = field(default_factory=dict)  # HTML page -> its decision
+
+    @property
+    def fetched_set(self) -> set[str]:
+        return set(self.fetched)
+
+
+class _Frontier:
+    """Discovered URLs in crawl order; probes always come first."""
+
+    def __init__(self, order: str) -> None:
+        if order not in ORDERS:
+            msg = f"order must be one of {ORDERS}, not {order!r}"
+            raise ValueError(msg)
+        self._round_robin = order == "host_round_robin"
+        self._queues: dict[str, deque[str]] = {}
+        self._turn: deque[str] = deque()
+        self.probes: deque[str] = deque()
+        self.seen: set[str] = set()
+
+    def add(self, url: str) -> None:
+        if url in self.seen:
+            return
+        self.seen.add(url)
+        host = urlsplit(url).netloc if self._round_robin else ""
+        if host not in self._queues:
+            self._queues[host] = deque()
+            self._turn.append(host)
+        self._queues[host].append(url)
+
+    def next(self) -> tuple[str, bool] | None:
+        """The next URL and whether it is a probe, or None when the crawl is over."""
+        if self.probes:
+            return self.probes.popleft(), True
+        while self._turn:
+            host = self._turn[0]
+            self._turn.rotate(-1)
+            if self._queues[host]:
+                return self._queues[host].popleft(), False
+            self._turn.remove(host)
+        return None
+
+
+def crawl(
+    web: TestWeb,
+    dedup: DedupFilter | None,
+    order: str = "breadth_first",
+    max_requests: int = 100_000,
+) -> CrawlLog:
+    """Crawl ``web`` from its start URLs; without ``dedup`` every reachable URL is fetched once."""
+    frontier = _Frontier(order)
+    for url in web.start_urls:
+        frontier.add(normalize_url(url))
+    log = CrawlLog()
+    answered: dict[str, Decision | None] = {}  # probed URL -> its decision (None: failed probe)
+    while len(log.fetched) < max_requests and (item := frontier.next()) is not None:
+        url, is_probe = item
+        if is_probe:
+            if url in answered and answered[url] is None and dedup is not None:
+                # asked again by another candidate: the crawler knows the answer, no second fetch
+                frontier.probes.extend(dedup.probe_failed(url, _status(web, url)).probes)
+            elif url not in answered and url not in log.decisions and dedup is not None:
+                answered[url] = _probe(web, dedup, url, frontier, log)
+            continue
+        if dedup is not None:
+            verdict = dedup.check_url(url)
+            frontier.probes.extend(verdict.probes)
+            if verdict.dropped:
+                log.pruned.append(url)
+                continue
+        if url in answered:
+            log.served_from_probe.append(url)
+            decision = answered[url]
+        else:
+            decision = _fetch(web, dedup, url, frontier, log)
+        if decision is not None and not decision.dropped:
+            for link in page_links(url, web.pages[url], None, "utf-8"):
+                if _in_web(web, link):
+                    frontier.add(link)
+    return log
+
+
+def _fetch(
+    web: TestWeb, dedup: DedupFilter | None, url: str, frontier: _Frontier, log: CrawlLog
+) -> Decision | None:
+    """Fetch a URL; the decision on it when it is an HTML page (a keep without a filter)."""
+    log.fetched.append(url)
+    body = web.pages.get(url)
+    if body is None:
+        return None
+    if dedup is None:
+        return Decision(url, "keep", "unfiltered")
+    decision = dedup.check_page(url, body)
+    log.decisions[url] = decision
+    frontier.probes.extend(decision.probes)
+    return decision
+
+
+def _probe(
+    web: TestWeb, dedup: DedupFilter, url: str, frontier: _Frontier, log: CrawlLog
+) -> Decision | None:
+    log.probes.append(url)
+    decision = _fetch(web, dedup, url, frontier, log)
+    if decision is None:
+        log.failed_probes.append(url)
+        frontier.probes.extend(dedup.probe_failed(url, _status(web, url)).probes)
+    return decision
+
+
+def _status(web: TestWeb, url: str) -> int:
+    """The status of a response that is not an HTML page: 200 for a file, else 404."""
+    return 200 if url in web.assets else 404
+
+
+def _in_web(web: TestWeb, url: str) -> bool:
+    """Whether a link points at one of the web's hosts (a missing page there is a 404)."""
+    host = urlsplit(url).netloc
+    return any(start.split("/")[2] == host for start in web.start_urls)
