@@ -216,7 +216,7 @@ class LmdbIndex:
                 sync=settings.sync, metasync=settings.sync, readahead=False, max_readers=256,
             )
             env.set_mapsize(max(env.info()["map_size"], settings.map_size_mb * _MB))
-        except lmdb.Error as error:
+        except (lmdb.Error, OSError) as error:
             msg = f"cannot open LMDB index at {directory}: {error}"
             raise IndexStoreError(msg) from error
         dbs = cls._open_tables(env)
@@ -287,6 +287,10 @@ class LmdbIndex:
 
     def sync(self) -> None:
         self._env.sync(True)
+
+    def map_bytes(self) -> int:
+        """The current map size: the most the data file may grow to before the map grows."""
+        return int(self._env.info()["map_size"])
 
     def disk_bytes(self) -> int:
         """Bytes the data file occupies on disk (allocated blocks, not the sparse map size)."""

@@ -53,18 +53,12 @@ def index_stats(index: LmdbIndex) -> dict[str, Any]:
         "tables": tables,
         "disk_bytes": disk_bytes,
         "bytes_per_page": round(disk_bytes / pages, 1) if pages else None,
-        "map_bytes": _map_bytes(index),
+        "map_bytes": index.map_bytes(),
         "schema": int(schema) if schema is not None else None,
         "created_at": float(created_at) if created_at is not None else None,
         "config_fingerprint": index.config.fingerprint(),
         "params": json.loads(params) if params is not None else None,
     }
-
-
-def _map_bytes(index: LmdbIndex) -> int | None:
-    # LmdbIndex.map_bytes() is requested from the index's owner; until it exists the size is unknown
-    map_bytes = getattr(index, "map_bytes", None)
-    return int(map_bytes()) if callable(map_bytes) else None
 
 
 def collect_garbage(

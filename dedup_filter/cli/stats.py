@@ -42,7 +42,7 @@ def render(stats: dict[str, Any]) -> str:
         f"pages            {stats['pages']:,}",
         f"size on disk     {stats['disk_bytes'] / _MIB:,.2f} MiB ({stats['disk_bytes']:,} bytes)",
         f"bytes per page   {'-' if per_page is None else f'{per_page:,.1f}'}",
-        f"map size         {'unknown' if map_bytes is None else f'{map_bytes / _MIB:,.0f} MiB'}",
+        f"map size         {map_bytes / _MIB:,.0f} MiB",
         f"schema           {stats['schema']}",
         f"created          {_when(stats['created_at'])}",
         f"config           fingerprint {stats['config_fingerprint']}",
