@@ -10,6 +10,8 @@ the mirror rules against the web's ground truth:
     boundary           true mirrors whose rule is exactly their replica boundary / true mirrors
     never fetched      mirrored pages never requested / mirrored pages
     originals lost     originals the unfiltered crawl fetches that this one drops or never fetches
+    of which copy first   ... dropped as exact or near-duplicates of a copy the crawl met first
+                       (page-level dedup keeps the first copy seen; not the mirror detector)
     probes / rule      probe requests (failed ones included) per rule
 
 Usage:
@@ -43,6 +45,7 @@ class RunScore:
     mirrored_pages: int
     mirrored_never_fetched: int
     originals_lost: int
+    originals_copy_first: int
     originals_pruned_by_rules: int
     probes: int
     failed_probes: int
@@ -71,6 +74,12 @@ def score(
         for url in reachable_originals
         if url not in fetched or (url in log.decisions and log.decisions[url].dropped)
     }
+    page_level = {
+        url
+        for url in lost
+        if url in log.decisions
+        and log.decisions[url].reason in ("exact_duplicate", "near_duplicate")
+    }
     good = [rule for rule in rules if correct_rule(rule, web.mirrors)]
     found = [truth for truth in web.mirrors if any(correct_rule(rule, [truth]) for rule in good)]
     exact = [
@@ -87,6 +96,7 @@ def score(
         mirrored_pages=len(web.mirrored_urls),
         mirrored_never_fetched=len(web.mirrored_urls - fetched),
         originals_lost=len(lost),
+        originals_copy_first=len(page_level),
         originals_pruned_by_rules=len(reachable_originals & pruned),
         probes=len(log.probes),
         failed_probes=len(log.failed_probes),
@@ -125,7 +135,7 @@ def _row(mode: str, order: str, scores: list[RunScore]) -> str:
             _ratio(total["mirrors_found"], total["mirrors"]),
             _ratio(total["boundaries_exact"], total["mirrors"]),
             _ratio(total["mirrored_never_fetched"], total["mirrored_pages"]),
-            str(total["originals_lost"]),
+            f"{total['originals_lost']} ({total['originals_copy_first']} copy first)",
             str(total["originals_pruned_by_rules"]),
             f"{total['probes'] / max(total['rules'], 1):.1f} ({total['failed_probes']} failed)",
             f"{total['requests']} / {total['requests_unfiltered']}",

@@ -121,7 +121,9 @@ class MirrorConfig:
 
     enabled: bool = True
     index_names: tuple[str, ...] = ("index", "default", "home", "welcome", "main")
-    index_extensions: tuple[str, ...] = ("", ".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp")
+    index_extensions: tuple[str, ...] = (
+        "", ".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp",
+    )
     samples: int = 4
     # content: identical generated listings over different files fool URL sampling (docs/mirrors.md)
     mode: str = "content"

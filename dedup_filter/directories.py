@@ -86,6 +86,11 @@ def directory_name(directory: str) -> str:
     return directory.rstrip("/").rsplit("/", 1)[-1].lower()
 
 
+def directory_depth(directory: str) -> int:
+    """Path segments below the host root (``https://h/`` -> 0, ``https://h/a/b/`` -> 2)."""
+    return directory.partition("://")[2].count("/") - 1
+
+
 def nested(first: str, second: str) -> bool:
     """Whether one directory contains the other (or they are the same), compared lower-cased."""
     first, second = first.lower(), second.lower()

@@ -21,7 +21,7 @@ from .fingerprint import Fingerprint, Fingerprinter
 from .links import page_links
 from .lmdb_index import IndexView, LmdbIndex, PageRecord
 from .matching import Match, find_exact, find_near
-from .mirrors import CANDIDATE, MirrorDetector
+from .mirrors import CANDIDATE, ORIGIN, MirrorDetector
 from .urls import normalize_url
 
 logger = logging.getLogger(__name__)
@@ -163,33 +163,24 @@ class DedupFilter:
         pair = None
         if own_id is not None and own is not None and own.exact == fingerprint.exact:
             view.touch_page(own, now)
-            decision = Decision(
-                fingerprint.url, "keep", "unchanged", evidence=_page_evidence(fingerprint)
-            )
+            evidence = _page_evidence(fingerprint)
+            decision = Decision(fingerprint.url, "keep", "unchanged", evidence=evidence)
             representative = own_id
-        elif match := find_exact(view, fingerprint, own_id) or find_near(
-            view, fingerprint, own_id, self.config
-        ):
+        elif match := self._match(view, fingerprint, own_id):
             pair = self._mirrors.pair_for(view, fingerprint.url, match.original.url)
             decision = _drop(fingerprint, match)
-            if pair is not None:  # an index page is kept until its directory is confirmed a mirror
-                decision = Decision(
-                    decision.url, "keep", CANDIDATE, decision.duplicate_of, decision.evidence
-                )
             representative = match.original.page_id
+            if pair is not None and not pair.page_is_origin:
+                # an index page is kept (its links followed) until its directory is confirmed
+                decision = _kept(decision, CANDIDATE)
+            elif pair is not None or self._mirrors.protects(
+                view, fingerprint.url, match.original.url
+            ):
+                # the original side of a mirror pair: kept and indexed although seen second
+                decision = _kept(decision, ORIGIN)
+                self._put(view, fingerprint, own_id, now)
         else:
-            representative = own_id if own_id is not None else view.new_page_id()
-            view.put_page(
-                PageRecord(
-                    representative,
-                    fingerprint.url,
-                    fingerprint.exact,
-                    fingerprint.token_count,
-                    fingerprint.features,
-                    fingerprint.simhash,
-                    now,
-                )
-            )
+            representative = self._put(view, fingerprint, own_id, now)
             reason = "changed" if own is not None else "unique"
             decision = Decision(
                 fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint)
@@ -197,6 +188,26 @@ class DedupFilter:
         return self._mirrors.observe(
             view, decision, representative, fingerprint.exact, page.links, pair, now
         )
+
+    def _match(self, view: IndexView, fingerprint: Fingerprint, own_id: int | None) -> Match | None:
+        exact = find_exact(view, fingerprint, own_id)
+        return exact or find_near(view, fingerprint, own_id, self.config)
+
+    @staticmethod
+    def _put(view: IndexView, fingerprint: Fingerprint, own_id: int | None, now: float) -> int:
+        """Index a kept page (under its existing id when it was seen before); its page id."""
+        page_id = own_id if own_id is not None else view.new_page_id()
+        record = PageRecord(
+            page_id,
+            fingerprint.url,
+            fingerprint.exact,
+            fingerprint.token_count,
+            fingerprint.features,
+            fingerprint.simhash,
+            now,
+        )
+        view.put_page(record)
+        return page_id
 
     def _count(self, decision: Decision) -> None:
         self.counters["pages_checked"] += 1
@@ -227,6 +238,11 @@ class DedupFilter:
 def _drop(fingerprint: Fingerprint, match: Match) -> Decision:
     evidence = _page_evidence(fingerprint) | match.evidence
     return Decision(fingerprint.url, "drop", match.reason, match.original.url, evidence)
+
+
+def _kept(drop: Decision, reason: str) -> Decision:
+    """A drop turned into a keep for the mirror detector's sake; it says what it duplicates."""
+    return Decision(drop.url, "keep", reason, drop.duplicate_of, drop.evidence)
 
 
 def _page_evidence(fingerprint: Fingerprint) -> dict[str, Any]:

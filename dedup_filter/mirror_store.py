@@ -299,6 +299,18 @@ class MirrorStore:
         prefix = b"r" + _name(directory)
         return [Rule.decode(value) for _, value in self.view.scan("rules", prefix)]
 
+    def mirrors_of_origin(self, directory: str) -> list[str]:
+        """Mirror sides (lower-cased) of the open candidates and rules with origin ``directory``."""
+        mirrors = [
+            candidate.mirror.lower()
+            for candidate in self.candidates_of_origin(directory)
+            if candidate.state == OPEN
+        ]
+        prefix = b"o" + _name(directory) + _NUL
+        for key, _ in self.view.scan("rules", prefix):
+            mirrors.append(key[len(prefix) :].decode("utf-8", "surrogatepass"))
+        return mirrors
+
     def has_origin_under(self, directory: str) -> bool:
         """Whether some rule's origin side is ``directory`` or lies below it."""
         return next(self.view.scan("rules", b"o" + _name(directory)), None) is not None

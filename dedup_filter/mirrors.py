@@ -25,6 +25,7 @@ from .decision import Decision
 from .directories import (
     IndexPages,
     Placement,
+    directory_depth,
     directory_name,
     nested,
     own_placement,
@@ -50,16 +51,20 @@ from .mirror_store import (
 from .sampling import CoordinateSampler, Verdict
 
 CANDIDATE = "mirror_candidate"
+ORIGIN = "mirror_origin"
 LOOK_ALIKE = "look_alike_index"
 MIRRORED = "mirrored_directory"
 
 
 @dataclass(frozen=True, slots=True)
 class Pair:
-    """An index page (``mirror``) duplicating the index page of another directory (``origin``)."""
+    """Two directories whose index pages duplicate each other, oriented: ``mirror`` is the side a
+    rule would prune, ``origin`` the side it keeps; ``page_is_origin`` says which side the page
+    that made the pair lies in."""
 
     mirror: Placement
     origin: Placement
+    page_is_origin: bool = False
 
 
 @dataclass(slots=True)
@@ -80,22 +85,42 @@ class MirrorDetector:
 
     # questions the filter asks
     def pair_for(self, view: IndexView, url: str, original_url: str) -> Pair | None:
-        """The candidate pair when ``url`` is an index page duplicating another directory's."""
+        """The candidate pair when ``url`` is an index page duplicating another directory's.
+
+        The shallower directory is taken for the origin (copies are usually filed deeper, under
+        ``mirrors/`` or ``pub/``), the one indexed first when both are as deep: in a breadth-first
+        crawl that is the first seen, and in other orders it keeps the original from being pruned.
+        """
         if not self.config.enabled:
             return None
-        mirror = own_placement(url, self.config.max_depth)
-        origin = own_placement(original_url, self.config.max_depth)
-        if mirror is None or origin is None:
+        page = own_placement(url, self.config.max_depth)
+        original = own_placement(original_url, self.config.max_depth)
+        if page is None or original is None:
             return None
-        if not (self._index_pages.is_index(mirror) and self._index_pages.is_index(origin)):
+        if not (self._index_pages.is_index(page) and self._index_pages.is_index(original)):
             return None
-        if nested(mirror.directory, origin.directory):
+        if nested(page.directory, original.directory):
             return None
-        if not (usable_directory(mirror.directory) and usable_directory(origin.directory)):
+        if not (usable_directory(page.directory) and usable_directory(original.directory)):
             return None
         if _rule_over(MirrorStore(view), placements(url, self.config.max_depth)) is not None:
             return None
-        return Pair(mirror, origin)
+        if directory_depth(page.directory) < directory_depth(original.directory):
+            return Pair(original, page, page_is_origin=True)
+        return Pair(page, original)
+
+    def protects(self, view: IndexView, url: str, original_url: str) -> bool:
+        """Whether ``url`` lies in the origin of an open candidate or a rule whose mirror holds
+        ``original_url`` at the same relative path: then it is kept although it duplicates it."""
+        if not self.config.enabled:
+            return False
+        store = MirrorStore(view)
+        original = original_url.lower()
+        for place in placements(url, self.config.max_depth):
+            mirrors = store.mirrors_of_origin(place.directory)
+            if any((mirror + place.relative).lower() == original for mirror in mirrors):
+                return True
+        return False
 
     def check_url(self, view: IndexView, url: str) -> Decision:
         """Drop a URL under the mirror side of a rule, unless it is an outstanding probe."""
@@ -391,7 +416,7 @@ class MirrorDetector:
         found = _rule_over(store, places)
         if found is not None:
             rule, place = found
-            if pair is not None:
+            if pair is not None and not pair.page_is_origin:
                 evidence |= {"mirror_rule": self.describe(store, rule)}
                 counterpart = rule.origin + place.relative
                 return replace(
