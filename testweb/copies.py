@@ -19,6 +19,7 @@ _LISTING_TITLE = re.compile(r"Index of [^<]*")
 _LISTING_ADDRESS = re.compile(r"Server at \S+ Port")
 _ROUTINE_BLOCK = re.compile(r'<dl><dt><a name="[^"]*"><strong>.*?</dl>\n', re.S)
 _PARAGRAPH = re.compile(r"<p>[^<]{80,}?</p>\n")
+_MAX_EDIT_SHARE = 0.1
 
 
 def site_url(host: str, path: str) -> str:
@@ -52,12 +53,14 @@ def with_banner(body: str, banner: str) -> str:
 def older_version(body: str, rng: Random) -> str | None:
     """The page as it was before its last edit: one documented routine or paragraph fewer.
 
-    Returns None when the page has nothing that an edit could have added.
+    Only a small edit is made (a block of at most a tenth of the page). Returns None when the
+    page has no such block.
     """
     blocks = list(_ROUTINE_BLOCK.finditer(body)) or list(_PARAGRAPH.finditer(body))
-    if len(blocks) < 2:
+    small = [block for block in blocks if len(block.group()) <= _MAX_EDIT_SHARE * len(body)]
+    if not small:
         return None
-    removed = rng.choice(blocks)
+    removed = rng.choice(small)
     return body[: removed.start()] + body[removed.end() :]
 
 
@@ -69,7 +72,7 @@ def _href_rewriter(
 
     def rewrite(href: str) -> str:
         absolute = urljoin(source_url, href)
-        if href.startswith("#") or source_dir == target_dir and "://" not in href:
+        if href.startswith("#") or (source_dir == target_dir and "://" not in href):
             return href
         if not absolute.startswith(tree_prefix):
             return absolute

@@ -124,8 +124,11 @@ def _class_pages(name: str, site_map: SiteMap) -> list[Page]:
     pages = []
     for cls in own_pages:
         path = site_map.class_paths[(name, cls.name)]
-        siblings = [(site_map.class_paths[(name, other.name)], other.name, other.summary)
-                    for other in own_pages if other is not cls]
+        siblings = [
+            (site_map.class_paths[(name, other.name)], other.name, other.summary)
+            for other in own_pages
+            if other is not cls
+        ]
         content = (
             f"<h1>Class <code>{name}.{cls.name}</code></h1>\n"
             f'<p>Defined in module <a href="{relative_href(path, module_path)}">{name}</a>.</p>\n'
@@ -152,12 +155,18 @@ def _sibling_navigation(name: str, path: str, site_map: SiteMap) -> str:
 
 def _module_list(name: str, path: str, site_map: SiteMap) -> str:
     children = site_map.children(name)
-    entries = [(site_map.module_paths[child], child, module_doc(child).summary) for child in children]
+    entries = [
+        (site_map.module_paths[child], child, module_doc(child).summary) for child in children
+    ]
     return link_list(path, entries) if entries else ""
 
 
-def _class_list(doc: ModuleDoc, own_pages: tuple[ClassDoc, ...], path: str, site_map: SiteMap) -> str:
-    entries = [(site_map.class_paths[(doc.name, cls.name)], cls.name, cls.summary) for cls in own_pages]
+def _class_list(
+    doc: ModuleDoc, own_pages: tuple[ClassDoc, ...], path: str, site_map: SiteMap
+) -> str:
+    entries = [
+        (site_map.class_paths[(doc.name, cls.name)], cls.name, cls.summary) for cls in own_pages
+    ]
     return link_list(path, entries) if entries else ""
 
 

@@ -17,7 +17,12 @@ _DOUBLE_QUOTED = re.compile(r'="([^"\']*)"')
 
 def session_stamp(rng: Random) -> dict[str, str]:
     """A session id, a timestamp and a visitor count, as a dynamic page would print them."""
-    day, hour, minute, second = rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59)
+    day, hour, minute, second = (
+        rng.randint(1, 28),
+        rng.randint(0, 23),
+        rng.randint(0, 59),
+        rng.randint(0, 59),
+    )
     return {
         "session": f"{rng.getrandbits(64):016x}",
         "time": f"2024-05-{day:02d} {hour:02d}:{minute:02d}:{second:02d} UTC",
@@ -28,7 +33,7 @@ def session_stamp(rng: Random) -> dict[str, str]:
 def with_session(body: str, stamp: dict[str, str]) -> str:
     bar = (
         f'<div class="session">Session {stamp["session"]} &middot; page generated {stamp["time"]} '
-        f'&middot; visitor number {stamp["visitors"]}</div>\n'
+        f"&middot; visitor number {stamp['visitors']}</div>\n"
     )
     return body.replace("<body>\n", f"<body>\n{bar}", 1)
 
@@ -36,7 +41,7 @@ def with_session(body: str, stamp: dict[str, str]) -> str:
 def reposted(body: str, source_url: str, stamp: dict[str, str]) -> str:
     header = (
         f'<div class="repost">Reposted from {source_url} on {stamp["time"]} &middot; '
-        f'{stamp["visitors"]} views</div>\n'
+        f"{stamp['visitors']} views</div>\n"
     )
     return body.replace("<body>\n", f"<body>\n{header}", 1)
 

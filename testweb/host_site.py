@@ -16,10 +16,20 @@ from .pydoc_source import builtin_function_html, module_doc, prose
 from .templates import ListingEntry, SiteStyle, directory_listing, generator_page, site_page
 
 DOWNLOADS = (
-    ("docs-html.tar.bz2", "6.1M"), ("docs-html.zip", "8.4M"), ("docs-pdf-a4.zip", "17M"),
-    ("docs-pdf-letter.zip", "17M"), ("docs-text.tar.bz2", "1.9M"), ("SHA256SUMS", "1K"),
+    ("docs-html.tar.bz2", "6.1M"),
+    ("docs-html.zip", "8.4M"),
+    ("docs-pdf-a4.zip", "17M"),
+    ("docs-pdf-letter.zip", "17M"),
+    ("docs-text.tar.bz2", "1.9M"),
+    ("SHA256SUMS", "1K"),
 )
-GUIDE_CHAPTERS = ("introduction.html", "installation.html", "tutorial.html", "reference.html", "faq.html")
+GUIDE_CHAPTERS = (
+    "introduction.html",
+    "installation.html",
+    "tutorial.html",
+    "reference.html",
+    "faq.html",
+)
 _GENERATOR_WELCOME = (
     "<p>Welcome! This is the documentation of the project. Add your content using "
     "reStructuredText syntax.</p>\n"
@@ -52,8 +62,10 @@ class HostSite:
 
     def listing(self, directory: str, names: list[str]) -> Page:
         """An Apache directory listing of ``directory`` (its entries' dates depend on the seed)."""
-        entries = [ListingEntry(name, _stamp(self.seed, name), "-" if name.endswith("/") else "4K")
-                   for name in names]
+        entries = [
+            ListingEntry(name, _stamp(self.seed, name), "-" if name.endswith("/") else "4K")
+            for name in names
+        ]
         content = directory_listing("/" + directory, entries, self.host, "../" + self.index_name)
         return Page(directory, f"Index of /{directory}", content, templated=False)
 
@@ -70,7 +82,9 @@ class HostSite:
 
     def manual_index(self, directory: str, title: str, manuals: list[Manual]) -> Page:
         path = self.index_of(directory)
-        entries = [(self.index_of(m.root), m.package, module_doc(m.package).summary) for m in manuals]
+        entries = [
+            (self.index_of(m.root), m.package, module_doc(m.package).summary) for m in manuals
+        ]
         return Page(path, title, f"<h1>{html.escape(title)}</h1>\n{link_list(path, entries)}")
 
     def prose_page(
@@ -82,28 +96,38 @@ class HostSite:
         return Page(path, title, f"<h1>{html.escape(title)}</h1>\n{paragraphs}{listed}")
 
     def guide(self, project: str, sources: tuple[str, ...]) -> None:
-        """The generator-skeleton trap: the same index page and chapter names, different chapters."""
+        """The generator-skeleton trap: the same index page and chapter names, other chapters."""
         contents = [(name, name.removesuffix(".html").capitalize()) for name in GUIDE_CHAPTERS]
         toc = "".join(f'<p><a href="{href}">{label}</a></p>\n' for href, label in contents)
         index_page = generator_page(project, "Welcome", _GENERATOR_WELCOME + toc, contents)
         self.add(Page(self.index_of("guide/"), "Welcome", index_page, templated=False))
         for (name, label), source in zip(contents, sources, strict=True):
             body = "".join(f"<p>{html.escape(text)}</p>\n" for text in prose_slice(source))
-            self.add(Page(f"guide/{name}", label, generator_page(project, label, body, contents), False))
+            self.add(
+                Page(f"guide/{name}", label, generator_page(project, label, body, contents), False)
+            )
 
 
 def builtin_function_pages(site: HostSite, names: list[str]) -> list[Page]:
     """The boilerplate trap: a short page per built-in function inside the heavy site template."""
     index_path = site.index_of("functions/")
     entries = [(f"functions/{name}.html", f"{name}()", "") for name in names]
-    pages = [Page(index_path, "Built-in functions", f"<h1>Built-in functions</h1>\n{link_list(index_path, entries)}")]
+    pages = [
+        Page(
+            index_path,
+            "Built-in functions",
+            f"<h1>Built-in functions</h1>\n{link_list(index_path, entries)}",
+        )
+    ]
     for position, name in enumerate(names):
         neighbours = [names[i] for i in (position - 1, position + 1) if 0 <= i < len(names)]
         path = f"functions/{name}.html"
         related = " &middot; ".join(f'<a href="{other}.html">{other}()</a>' for other in neighbours)
-        content = (f"<h1>Built-in function <code>{name}</code></h1>\n{builtin_function_html(name)}\n"
-                   f'<p class="related">See also: {related} &middot; '
-                   f'<a href="{relative_href(path, index_path)}">all functions</a></p>\n')
+        content = (
+            f"<h1>Built-in function <code>{name}</code></h1>\n{builtin_function_html(name)}\n"
+            f'<p class="related">See also: {related} &middot; '
+            f'<a href="{relative_href(path, index_path)}">all functions</a></p>\n'
+        )
         pages.append(Page(path, f"{name}()", content))
     return pages
 
@@ -128,4 +152,10 @@ def _directory_indexed(path: str) -> str:
 
 def _stamp(seed: int, name: str) -> str:
     rng = Random(f"{seed}:{name}")
-    return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d} {rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
+    month, day, hour, minute = (
+        rng.randint(1, 12),
+        rng.randint(1, 28),
+        rng.randint(0, 23),
+        rng.randint(0, 59),
+    )
+    return f"2024-{month:02d}-{day:02d} {hour:02d}:{minute:02d}"

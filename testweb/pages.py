@@ -41,7 +41,7 @@ def relative_href(source: str, target: str) -> str:
 
 
 def rewrite_anchors(html: str, resolve: Callable[[str], str | None]) -> str:
-    """Replace each ``<a href>`` target by ``resolve(href)``; ``None`` keeps only the anchor text."""
+    """Replace each ``<a href>`` target by ``resolve(href)``; None leaves only the anchor text."""
 
     def replace(match: re.Match[str]) -> str:
         target = resolve(match.group(1))

@@ -15,11 +15,12 @@ import inspect
 import pydoc
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
 _ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+")
-_SECTION_END = '</td></tr></table>'
+_SECTION_END = "</td></tr></table>"
 _NOISE_DESCRIPTORS = re.compile(
     r"<dl><dt><strong>__(?:dict|weakref)__</strong></dt>\n<dd>.*?</dd>\n</dl>\n", re.S
 )
@@ -95,17 +96,19 @@ def _import(name: str) -> ModuleType:
         return importlib.import_module(name)
 
 
-def _public_members(module: ModuleType, predicate: object) -> list[tuple[str, object]]:
+def _public_members(
+    module: ModuleType, predicate: Callable[[object], bool]
+) -> list[tuple[str, object]]:
     public = getattr(module, "__all__", None)
     members = []
-    for key, value in inspect.getmembers(module, predicate):  # type: ignore[arg-type]
+    for key, value in inspect.getmembers(module, predicate):
         if _documented_here(module, key, value) and pydoc.visiblename(key, public, value):
             members.append((key, value))
     return sorted(members)
 
 
 def _documented_here(module: ModuleType, key: str, value: object) -> bool:
-    """Defined in the module, or exported by it from a private module (``concurrent.futures._base``).
+    """Defined in the module, or exported by it from a private one (``concurrent.futures._base``).
 
     A member re-exported from a public module is documented there only, so that no two pages
     carry the same class or function text.
@@ -114,7 +117,9 @@ def _documented_here(module: ModuleType, key: str, value: object) -> bool:
     if home == module.__name__:
         return True
     exported = key in getattr(module, "__all__", ())
-    return exported and home.startswith(module.__name__ + ".") and "._" in home[len(module.__name__) :]
+    return (
+        exported and home.startswith(module.__name__ + ".") and "._" in home[len(module.__name__) :]
+    )
 
 
 def _public_data(module: ModuleType) -> list[tuple[str, object]]:

@@ -1,10 +1,10 @@
-"""The multi-host test web: documentation trees, their mirrors, duplicates and traps, with ground truth.
+"""The multi-host test web: documentation trees, mirrors, duplicates and traps, with ground truth.
 
 ``build_web(seed, scale)`` is deterministic: the same arguments give the same bytes in any process.
 The seed picks which pages a partial mirror lacks, which pages a stale mirror has older versions
 of, which pages get duplicated, and the session ids, timestamps and counters; the layout is fixed.
 Ground truth partitions the pages: every page is an original, a mirrored page, the index page of
-a mirror (fetched to detect it), a near-duplicate or an exact duplicate, and nothing is two of these.
+a mirror (fetched to detect it), a near-duplicate or an exact duplicate; never two of these.
 """
 
 from __future__ import annotations
@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from random import Random
 
 from . import catalog
-from .catalog import ALPHA, BETA, DELTA, EPSILON, GAMMA, PARTIAL_MIRROR, RENAMED_MIRROR, STALE_MIRROR, THETA
+from .catalog import (
+    ALPHA,
+    BETA,
+    DELTA,
+    EPSILON,
+    GAMMA,
+    PARTIAL_MIRROR,
+    RENAMED_MIRROR,
+    STALE_MIRROR,
+    THETA,
+)
 from .copies import absolute_links, copy_tree, older_version, site_url, with_banner
 from .duplicates import reformatted, reposted, session_stamp, with_session
 from .host_site import DOWNLOADS, GUIDE_CHAPTERS
@@ -60,7 +70,11 @@ class MirrorTruth:
         if not url.startswith(self.d2):
             return None
         relative = url[len(self.d2) :]
-        return self.d1 + relative if relative in self.relative_paths or relative in self.missing_paths else None
+        return (
+            self.d1 + relative
+            if relative in self.relative_paths or relative in self.missing_paths
+            else None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +83,9 @@ class LookAlikeTrap:
 
     kind: str  # "directory_listing" | "generator_skeleton"
     directories: tuple[str, ...]
-    shared_paths: tuple[str, ...]  # relative paths of HTML pages present, with other text, under each
+    shared_paths: tuple[
+        str, ...
+    ]  # relative paths of HTML pages present, with other text, under each
 
 
 @dataclass
@@ -98,9 +114,14 @@ class TestWeb:
         self.originals = set(self.pages) - derived
 
     def case_counts(self) -> dict[str, int]:
-        counts = {"pages": len(self.pages), "originals": len(self.originals),
-                  "mirrored": len(self.mirrored_urls), "near_duplicates": len(self.near_duplicates),
-                  "exact_duplicates": len(self.exact_duplicates), "boilerplate": len(self.boilerplate_urls)}
+        counts = {
+            "pages": len(self.pages),
+            "originals": len(self.originals),
+            "mirrored": len(self.mirrored_urls),
+            "near_duplicates": len(self.near_duplicates),
+            "exact_duplicates": len(self.exact_duplicates),
+            "boilerplate": len(self.boilerplate_urls),
+        }
         for mirror in self.mirrors:
             counts[f"mirror:{mirror.kind}"] = len(mirror.relative_paths)
         for trap in self.traps:
@@ -136,12 +157,20 @@ def build_web(seed: int = 0, scale: str = "small") -> TestWeb:
     return TestWeb(
         seed=seed,
         scale=scale,
-        pages={site_url(host, path): body.encode() for host, pages in hosts.items() for path, body in pages.items()},
+        pages={
+            site_url(host, path): body.encode()
+            for host, pages in hosts.items()
+            for path, body in pages.items()
+        },
         assets=_assets(),
         start_urls=[site_url(host, "index.html" if host == GAMMA else "") for host in hosts],
         mirrors=mirrors,
         traps=_traps(),
-        boilerplate_urls={site_url(ALPHA, path) for path in alpha if path.startswith("functions/") and path.endswith(".html")},
+        boilerplate_urls={
+            site_url(ALPHA, path)
+            for path in alpha
+            if path.startswith("functions/") and path.endswith(".html")
+        },
         near_duplicates=duplicates.near,
         exact_duplicates=duplicates.exact,
     )
@@ -156,10 +185,13 @@ class _Duplicates:
 
     def __init__(self, alpha: dict[str, str], rng: Random, per_kind: int) -> None:
         candidates = sorted(
-            path for path in alpha
+            path
+            for path in alpha
             if path.startswith("library/") and path.count("/") == 3 and path.endswith(".html")
         )
-        session, repost, alias, copy = (rng.sample(candidates, 4 * per_kind)[i::4] for i in range(4))
+        session, repost, alias, copy = (
+            rng.sample(candidates, 4 * per_kind)[i::4] for i in range(4)
+        )
         self.alpha_pages: dict[str, str] = {}
         self.theta_pages: dict[str, str] = {}
         self.near: dict[str, str] = {}
@@ -172,11 +204,19 @@ class _Duplicates:
             url = self._record(ALPHA, f"{path}?sid={stamp['session']}", body, path, self.near)
             self.bookmarks.append((url, path))
         for path in repost:
-            body = reposted(absolute_links(alpha[path], ALPHA, path), site_url(ALPHA, path), session_stamp(rng))
+            body = reposted(
+                absolute_links(alpha[path], ALPHA, path), site_url(ALPHA, path), session_stamp(rng)
+            )
             url = self._record(THETA, f"{_POSTS}reposts/{_slug(path)}", body, path, self.near)
             self.reading_list.append((url, f"Repost: {path}"))
         for path in alias:
-            url = self._record(ALPHA, path.removesuffix(".html") + ".htm", reformatted(alpha[path]), path, self.exact)
+            url = self._record(
+                ALPHA,
+                path.removesuffix(".html") + ".htm",
+                reformatted(alpha[path]),
+                path,
+                self.exact,
+            )
             self.reading_list.append((url, f"Old link: {path}"))
         for path in copy:
             body = reformatted(absolute_links(alpha[path], ALPHA, path))
@@ -190,10 +230,27 @@ class _Duplicates:
         return url
 
 
-def _mirror(kind: str, host: str, directory: str, source_host: str, source_dir: str, copied: dict[str, str],
-            index_path: str, **extra: tuple[str, ...]) -> MirrorTruth:
-    relative = tuple(sorted(path[len(directory) :] for path in copied if path.startswith(directory)))
-    return MirrorTruth(kind, site_url(host, directory), site_url(source_host, source_dir), index_path, relative, **extra)
+def _mirror(
+    kind: str,
+    host: str,
+    directory: str,
+    source_host: str,
+    source_dir: str,
+    copied: dict[str, str],
+    index_path: str,
+    **extra: tuple[str, ...],
+) -> MirrorTruth:
+    relative = tuple(
+        sorted(path[len(directory) :] for path in copied if path.startswith(directory))
+    )
+    return MirrorTruth(
+        kind,
+        site_url(host, directory),
+        site_url(source_host, source_dir),
+        index_path,
+        relative,
+        **extra,
+    )
 
 
 def _renamed_mirror(alpha: dict[str, str], gamma: dict[str, str]) -> MirrorTruth:
@@ -206,40 +263,52 @@ def _renamed_mirror(alpha: dict[str, str], gamma: dict[str, str]) -> MirrorTruth
 def _partial_mirror(alpha: dict[str, str], delta: dict[str, str], rng: Random) -> MirrorTruth:
     source_dir, host, directory = PARTIAL_MIRROR
     copied = copy_tree(alpha, ALPHA, source_dir, host, directory)
-    leaves = sorted(path for path in copied if path.endswith(".html") and not path.endswith("/index.html"))
+    leaves = sorted(
+        path for path in copied if path.endswith(".html") and not path.endswith("/index.html")
+    )
     missing = rng.sample(leaves, round(_MISSING_SHARE * len(copied)))
     for path in missing:
         del copied[path]
     delta.update(copied)
     missing_paths = tuple(sorted(path[len(directory) :] for path in missing))
-    return _mirror("partial", host, directory, ALPHA, source_dir, copied, "", missing_paths=missing_paths)
+    return _mirror(
+        "partial", host, directory, ALPHA, source_dir, copied, "", missing_paths=missing_paths
+    )
 
 
 def _stale_mirror(alpha: dict[str, str], epsilon: dict[str, str], rng: Random) -> MirrorTruth:
     source_dir, host, directory = STALE_MIRROR
     copied = copy_tree(alpha, ALPHA, source_dir, host, directory)
-    banner = f"Snapshot of {site_url(ALPHA, source_dir)} taken on 2021-06-14; it may be out of date."
+    banner = "Archived copy of 14 June 2021."
     edited = []
-    for path in rng.sample(sorted(path for path in copied if path != directory), round(_EDITED_SHARE * len(copied))):
+    for path in rng.sample(
+        sorted(path for path in copied if path != directory), round(_EDITED_SHARE * len(copied))
+    ):
         older = older_version(copied[path], rng)
         if older is not None:
             copied[path] = older
             edited.append(path[len(directory) :])
     epsilon.update({path: with_banner(body, banner) for path, body in copied.items()})
-    return _mirror("stale", host, directory, ALPHA, source_dir, copied, "", edited_paths=tuple(sorted(edited)))
+    return _mirror(
+        "stale", host, directory, ALPHA, source_dir, copied, "", edited_paths=tuple(sorted(edited))
+    )
 
 
 def _traps() -> list[LookAlikeTrap]:
     listings = tuple(site_url(host, "downloads/") for host in (ALPHA, GAMMA, DELTA, EPSILON))
     guides = (site_url(GAMMA, "guide/"), site_url(DELTA, "guide/"))
-    return [LookAlikeTrap("directory_listing", listings, ()),
-            LookAlikeTrap("generator_skeleton", guides, GUIDE_CHAPTERS)]
+    return [
+        LookAlikeTrap("directory_listing", listings, ()),
+        LookAlikeTrap("generator_skeleton", guides, GUIDE_CHAPTERS),
+    ]
 
 
 def _assets() -> dict[str, tuple[str, bytes]]:
     """robots.txt for every host; the downloads' archives, different bytes on every host."""
-    assets = {site_url(host, "robots.txt"): ("text/plain", b"User-agent: *\nDisallow:\n")
-              for host in (ALPHA, BETA, GAMMA, DELTA, EPSILON, THETA)}
+    assets = {
+        site_url(host, "robots.txt"): ("text/plain", b"User-agent: *\nDisallow:\n")
+        for host in (ALPHA, BETA, GAMMA, DELTA, EPSILON, THETA)
+    }
     for host in (ALPHA, GAMMA, DELTA, EPSILON):
         for name, _ in DOWNLOADS:
             body = hashlib.sha256(f"{host}/{name}".encode()).digest() * 64

@@ -1,0 +1,12 @@
+"""One small test web per session: building it renders pydoc text, which is the slow part."""
+
+from __future__ import annotations
+
+import pytest
+
+from testweb.site import TestWeb, build_web
+
+
+@pytest.fixture(scope="session")
+def web() -> TestWeb:
+    return build_web(seed=0, scale="small")

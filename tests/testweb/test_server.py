@@ -1,0 +1,155 @@
+"""The loopback server: proxy and direct requests, 404, gzip, HEAD, the request log, the process."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from testweb.server import serve
+
+ROOT = "http://docs.alpha.test/"
+
+
+@pytest.fixture(scope="module")
+def server(web):
+    with serve(web) as running:
+        yield running
+
+
+@pytest.fixture
+def fetch(server):
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": server.proxy_url}))
+
+    def get(url, **headers):
+        try:
+            with opener.open(urllib.request.Request(url, headers=headers), timeout=10) as response:
+                return response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    return get
+
+
+def test_proxy_requests_get_the_page(web, fetch):
+    status, headers, body = fetch(ROOT + "library/")
+    assert (status, headers["Content-Type"], body) == (
+        200,
+        "text/html; charset=utf-8",
+        web.pages[ROOT + "library/"],
+    )
+
+
+def test_direct_requests_are_routed_by_host_header(web, server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", "/library/", headers={"Host": "DOCS.alpha.test:80"})
+    response = connection.getresponse()
+    assert (response.status, response.read()) == (200, web.pages[ROOT + "library/"])
+    connection.close()
+
+
+def test_unknown_urls_and_hosts_get_404(fetch):
+    assert fetch(ROOT + "no/such/page.html")[0] == 404
+    assert fetch("http://unknown.test/")[0] == 404
+    assert fetch("http://example.com/")[0] == 404
+
+
+def test_query_strings_address_distinct_pages(web, fetch):
+    session_url = next(url for url in web.near_duplicates if "?sid=" in url)
+    assert fetch(session_url)[2] == web.pages[session_url]
+    assert fetch(session_url.split("?")[0] + "?sid=0")[0] == 404
+
+
+def test_gzip_only_when_accepted(web, fetch):
+    _, headers, body = fetch(ROOT, **{"Accept-Encoding": "gzip, deflate"})
+    assert headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body) == web.pages[ROOT]
+    assert fetch(ROOT, **{"Accept-Encoding": "gzip;q=0, identity"})[1]["Content-Encoding"] is None
+
+
+def test_assets_keep_their_content_type(web, fetch):
+    url = "http://www.gamma.test/downloads/docs-html.zip"
+    status, headers, body = fetch(url)
+    assert (status, headers["Content-Type"], body) == (200, *web.assets[url])
+
+
+def test_the_log_records_method_url_status_and_bytes(server, fetch):
+    url = ROOT + "about.html"
+    server.request_log.clear()
+    fetch(url)
+    fetch(url, **{"Accept-Encoding": "gzip"})
+    fetch(ROOT + "missing.html")
+    plain, compressed, missing = server.request_log.entries()
+    assert (plain.method, plain.url, plain.status, plain.gzip) == ("GET", url, 200, False)
+    assert 0 < compressed.bytes_sent < plain.bytes_sent
+    assert compressed.gzip
+    assert (missing.status, server.request_log.urls(status=404)) == (404, [ROOT + "missing.html"])
+
+
+def test_head_sends_no_body(server):
+    server.request_log.clear()
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("HEAD", ROOT)
+    response = connection.getresponse()
+    assert response.status == 200
+    assert int(response.headers["Content-Length"]) > 0
+    assert response.read() == b""
+    connection.close()
+    assert [(entry.method, entry.bytes_sent) for entry in server.request_log.entries()] == [
+        ("HEAD", 0)
+    ]
+
+
+def test_concurrent_requests_are_all_logged(web, server, fetch):
+    urls = sorted(web.pages)[:60]
+    server.request_log.clear()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        bodies = list(pool.map(lambda url: fetch(url)[2], urls))
+    assert bodies == [web.pages[url] for url in urls]
+    assert sorted(server.request_log.urls()) == urls
+
+
+def test_runs_as_a_process_and_stops_on_sigterm(web, tmp_path):
+    port_file, log_file = tmp_path / "port", tmp_path / "requests.jsonl"
+    command = [
+        sys.executable,
+        "-m",
+        "testweb.server",
+        "--seed",
+        "0",
+        "--scale",
+        "small",
+        "--port-file",
+        str(port_file),
+        "--log",
+        str(log_file),
+    ]
+    process = subprocess.Popen(command, env={**os.environ, "PYTHONHASHSEED": "7"})
+    try:
+        deadline = time.monotonic() + 60
+        while not port_file.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        port = int(port_file.read_text())
+        opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({"http": f"http://127.0.0.1:{port}"})
+        )
+        for url in web.start_urls:  # another process, another hash seed: the same bytes
+            assert opener.open(url, timeout=10).read() == web.pages[url]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        return_code = process.wait(timeout=20)
+    logged = [json.loads(line) for line in log_file.read_text().splitlines()]
+    assert return_code == 0
+    assert [(entry["url"], entry["status"]) for entry in logged] == [
+        (url, 200) for url in web.start_urls
+    ]
