@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dedup_filter import __version__
 from dedup_filter.errors import ConfigError, DedupError
 
-COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "stream")
+COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "stream", "prune", "mirrors")
 
 logger = logging.getLogger(__name__)
 
