@@ -108,11 +108,11 @@ class StreamMetrics:
     def lag(self) -> int:
         return sum(count for name, count in self.totals.items() if name.startswith("lag:"))
 
-    def maybe_log(self, interval_s: float) -> None:
-        """Log one summary line when ``interval_s`` has passed since the last one."""
+    def maybe_log(self, interval_s: float, *, force: bool = False) -> None:
+        """Log one summary line when ``interval_s`` has passed since the last one (or when forced)."""
         now = self._clock()
-        elapsed = now - self._last_log
-        if elapsed < interval_s:
+        elapsed = max(now - self._last_log, 1e-9)
+        if elapsed < interval_s and not force:
             return
         recent = self.totals - self._logged_totals
         logger.info(

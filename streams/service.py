@@ -46,8 +46,11 @@ def serve(stream_config: StreamConfig, config: Config, stop: Event, metrics: Str
                            processor.on_partitions_revoked, processor.on_partitions_assigned)
         logger.info("processing %s as group %r on %s; index %s", ", ".join(stream_config.input_topics),
                     stream_config.group_id, ",".join(stream_config.bootstrap_servers), stream_config.index_dir)
-        processor.run(stop)
-        logger.info("stopped")
+        try:
+            processor.run(stop)
+        finally:
+            metrics.maybe_log(stream_config.log_interval_s, force=True)
+            logger.info("stopping after %d records in total", metrics.totals["records"])
 
 
 def _connect(stream_config: StreamConfig, stop: Event) -> tuple[object, object] | None:

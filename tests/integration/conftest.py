@@ -27,11 +27,16 @@ from kafka.admin import NewTopic
 from dedup_filter import Config
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
+from streams.metrics import StreamMetrics
 from streams.service import serve
 
 # a short session keeps group joins (about half of it on Tansu) and restarts after SIGKILL quick
 SESSION_TIMEOUT_MS = 6000
 RECORD_LIMIT_BYTES = 4 << 20
+MODULES = (
+    "bisect", "calendar", "colorsys", "csv", "difflib", "fnmatch", "glob", "heapq", "json",
+    "keyword", "shlex", "string", "textwrap", "uuid", "wave", "zipimport",
+)
 
 
 @pytest.fixture(scope="session")
@@ -126,6 +131,30 @@ def kafka(kafka_bootstrap: str) -> Kafka:
 
 
 @pytest.fixture
+def kafka_factory() -> Callable[[str], Kafka]:
+    """``kafka_factory(bootstrap_servers)``: a ``Kafka`` helper for a broker of the test's own."""
+    return Kafka
+
+
+@pytest.fixture(scope="session")
+def page_messages(stdlib_page: Callable[[str], str]) -> Callable[..., list[tuple[str, bytes]]]:
+    """``page_messages(hosts=20, modules=16)``: (url, schema-1 message) for every module on every host.
+
+    The same pydoc page on many hosts: one original per module, exact duplicates everywhere else.
+    Messages are ordered host by host, so the first host's copy of each module comes first.
+    """
+
+    def messages(hosts: int = 20, modules: int = len(MODULES)) -> list[tuple[str, bytes]]:
+        return [
+            (url, json.dumps({"schema": 1, "url": url, "body": stdlib_page(name), "status": 200}).encode())
+            for host in range(hosts) for name in MODULES[:modules]
+            for url in [f"http://host{host}.example/lib/{name}.html"]
+        ]
+
+    return messages
+
+
+@pytest.fixture
 def stream_config(kafka_bootstrap: str, tmp_path: Path) -> StreamConfig:
     """Topics and a group of this test's own, an index in ``tmp_path``."""
     suffix = uuid.uuid4().hex[:8]
@@ -140,24 +169,25 @@ def stream_config(kafka_bootstrap: str, tmp_path: Path) -> StreamConfig:
 
 
 @pytest.fixture
-def processor_thread() -> Iterator[Callable[[StreamConfig], contextlib.AbstractContextManager[None]]]:
-    """``with processor_thread(config):`` runs ``serve`` in a thread and stops it at the end."""
+def processor_thread() -> Iterator[Callable[[StreamConfig], contextlib.AbstractContextManager[StreamMetrics]]]:
+    """``with processor_thread(config) as metrics:`` runs ``serve`` in a thread, stopped at the end."""
 
     @contextlib.contextmanager
-    def running(config: StreamConfig) -> Iterator[None]:
+    def running(config: StreamConfig) -> Iterator[StreamMetrics]:
         stop = threading.Event()
         failures: list[BaseException] = []
+        metrics = StreamMetrics()
 
         def target() -> None:
             try:
-                serve(config, Config.default(), stop)
+                serve(config, Config.default(), stop, metrics)
             except BaseException as error:  # reported by the test below
                 failures.append(error)
 
         thread = threading.Thread(target=target, daemon=True)
         thread.start()
         try:
-            yield
+            yield metrics
         finally:
             stop.set()
             thread.join(timeout=30)
