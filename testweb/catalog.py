@@ -39,6 +39,7 @@ _ALPHA_LIBRARY = {
         "data": ("json", "csv", "configparser", "tomllib", "plistlib"),
         "runtime": ("logging", "importlib", "collections", "contextlib", "functools"),
         "files": ("pathlib", "shutil", "tarfile", "zipfile", "fileinput"),
+        "text": ("textwrap", "difflib", "re", "pprint", "reprlib"),
     },
 }
 _GAMMA_HANDBOOK = {
@@ -112,7 +113,7 @@ _THETA_POSTS = (
     ("debugger-notes.html", "Notes on the debugger", "pdb@0:16"),
     ("debugger-commands.html", "Debugger commands, continued", "pdb@16:40"),
     ("subprocesses.html", "Running subprocesses", "subprocess"),
-    ("testing-by-example.html", "Testing by example", "doctest"),
+    ("heap-queues.html", "Heap queues", "heapq"),
     ("random-numbers.html", "Where random numbers come from", "random"),
     ("memory.html", "Collecting garbage", "gc"),
 )

@@ -9,7 +9,7 @@ only), each URL is fetched at most once, and only URLs that are pages of the web
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -41,31 +41,26 @@ def breadth_first_crawl(web: TestWeb, visit: Callable[[str], bool]) -> list[str]
     returns False, and its links are never discovered through it.
 
     Returns:
-        Every visited URL, in visiting order.
+        Every visited page URL, in visiting order.
     """
-    visited = []
-    for url in _walk(web, visit):
-        visited.append(url)
-    return visited
-
-
-def breadth_first_order(web: TestWeb) -> list[str]:
-    """The realistic crawl order of every page reachable from the start URLs."""
-    return breadth_first_crawl(web, lambda url: True)
-
-
-def _walk(web: TestWeb, visit: Callable[[str], bool]) -> Iterator[str]:
     frontier = deque(web.start_urls)
     seen = set(frontier)
+    visited = []
     while frontier:
         url = frontier.popleft()
         body = web.pages.get(url)
         if body is None:
             continue
-        yield url
+        visited.append(url)
         if not visit(url):
             continue
         for link in page_links(url, body):
             if link not in seen:
                 seen.add(link)
                 frontier.append(link)
+    return visited
+
+
+def breadth_first_order(web: TestWeb) -> list[str]:
+    """The realistic crawl order of every page reachable from the start URLs."""
+    return breadth_first_crawl(web, lambda url: True)

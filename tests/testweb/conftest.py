@@ -10,3 +10,8 @@ from testweb.site import TestWeb, build_web
 @pytest.fixture(scope="session")
 def web() -> TestWeb:
     return build_web(seed=0, scale="small")
+
+
+@pytest.fixture(scope="session")
+def demo_web() -> TestWeb:
+    return build_web(seed=0, scale="demo")

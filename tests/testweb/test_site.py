@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -196,10 +196,30 @@ def test_an_ideal_crawler_reaches_every_original_through_originals_only(web):
     assert not visited & web.mirrored_urls
 
 
-def test_demo_scale_has_over_a_thousand_pages():
-    demo = build_web(seed=0, scale="demo")
-    assert 1_000 <= len(demo.pages) <= 2_000
-    assert set(breadth_first_order(demo)) == set(demo.pages)
+def test_demo_scale_has_over_a_thousand_pages(demo_web):
+    assert 1_000 <= len(demo_web.pages) <= 2_000
+    assert set(breadth_first_order(demo_web)) == set(demo_web.pages)
+
+
+@pytest.mark.parametrize("web_fixture", ["web", "demo_web"])
+def test_originals_of_different_hosts_share_no_passage(web_fixture, request):
+    """Only pydoc's stock text (named tuples, enums) may repeat across hosts: <= 25 windows."""
+    web = request.getfixturevalue(web_fixture)
+    trap_indexes = {
+        url for trap in web.traps for url in web.pages if url.startswith(trap.directories)
+    }
+    hosts_of_window = defaultdict(set)
+    windows_of_page = {}
+    for url in web.originals - trap_indexes:
+        terms = _tokens(url, web.pages[url])
+        windows_of_page[url] = {hash(tuple(terms[i : i + 25])) for i in range(len(terms) - 24)}
+        for window in windows_of_page[url]:
+            hosts_of_window[window].add(url.split("/")[2])
+    shared = {
+        url: sum(len(hosts_of_window[w]) > 1 for w in windows)
+        for url, windows in windows_of_page.items()
+    }
+    assert max(shared.values()) <= 25
 
 
 def _links(web, url):
