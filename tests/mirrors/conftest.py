@@ -1,0 +1,145 @@
+"""Hand-built directory trees of real text (pydoc pages) and an online crawl driver for them."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from dedup_filter import Config, Decision, DedupFilter
+from dedup_filter.lmdb_index import LmdbIndex
+
+ORIGIN = "http://docs.origin.test/"
+MIRROR = "http://mirror.copy.test/"
+FIXED_NOW = 1_700_000_000.0
+
+
+def _synopsis(module_name: str) -> str:
+    doc = importlib.import_module(module_name).__doc__ or module_name
+    return " ".join(doc.split()[:12])
+
+
+def table_of_contents(title: str, entries: Iterable[tuple[str, str]]) -> bytes:
+    """A hand-written index page: a title and one linked line per entry, with its synopsis."""
+    items = "".join(
+        f'<li><a href="{href}">{name}</a> {_synopsis(name) if "." not in name else ""}</li>\n'
+        for href, name in entries
+    )
+    return (
+        f"<html><head><title>{title}</title></head><body><h1>{title}</h1>\n"
+        f"<p>Reference pages of the {title}, one page a module.</p><ul>\n{items}</ul></body></html>"
+    ).encode()
+
+
+def docs_tree(
+    corpus: dict[str, str], base: str, modules: list[str], title: str
+) -> dict[str, bytes]:
+    """``base`` with a table of contents, one pydoc page a module, and an ``extra/`` directory
+    holding the last four modules under its own table of contents."""
+    top, extra = modules[:-4], modules[-4:]
+    pages = {
+        base: table_of_contents(
+            title, [(f"{name}.html", name) for name in top] + [("extra/", "extra.html")]
+        )
+    }
+    pages |= {f"{base}{name}.html": corpus[name].encode() for name in top}
+    pages[f"{base}extra/"] = table_of_contents(
+        f"{title}: extras", [(f"{name}.html", name) for name in extra]
+    )
+    pages |= {f"{base}extra/{name}.html": corpus[name].encode() for name in extra}
+    return pages
+
+
+def copy_tree(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, bytes]:
+    return {
+        new_base + url[len(base) :]: body for url, body in pages.items() if url.startswith(base)
+    }
+
+
+class OnlineCrawl:
+    """Visits URLs in a given order as an integration does: ``check_url`` before each fetch (a
+    pruned URL is skipped), ``check_page`` on the body, every probe answered at once from the same
+    pages (a missing page is reported with ``probe_failed``) and never fetched twice."""
+
+    def __init__(self, dedup: DedupFilter, pages: dict[str, bytes]) -> None:
+        self.dedup = dedup
+        self.pages = pages
+        self.decisions: dict[str, Decision] = {}
+        self.pruned: dict[str, Decision] = {}
+        self.fetched: list[str] = []
+        self.probes: list[str] = []
+        self.failed_probes: list[str] = []
+
+    def visit(self, urls: Iterable[str]) -> OnlineCrawl:
+        for url in urls:
+            verdict = self.dedup.check_url(url)
+            if verdict.dropped:
+                self.pruned[url] = verdict
+            elif url not in self.decisions:
+                self._answer(self._fetch(url).probes)
+        return self
+
+    def _fetch(self, url: str) -> Decision:
+        self.fetched.append(url)
+        decision = self.dedup.check_page(url, self.pages[url])
+        self.decisions[url] = decision
+        return decision
+
+    def _answer(self, probes: Iterable[str]) -> None:
+        queue = deque(probes)
+        for _ in range(10_000):  # bounded: a probe never asks for itself
+            if not queue:
+                return
+            url = queue.popleft()
+            self.probes.append(url)
+            if url in self.pages:
+                if url not in self.decisions:
+                    queue.extend(self._fetch(url).probes)
+            else:
+                self.failed_probes.append(url)
+                queue.extend(self.dedup.probe_failed(url, 404).probes)
+        pytest.fail("probes did not settle")
+
+
+def interleave(*orders: list[str]) -> list[str]:
+    """Round-robin over several URL lists (hosts crawled side by side)."""
+    return [url for group in itertools.zip_longest(*orders) for url in group if url is not None]
+
+
+def breadth_first(pages: dict[str, bytes], base: str) -> list[str]:
+    """The URLs under ``base`` by depth, then by name (the order of a breadth-first crawl)."""
+    under = [url for url in pages if url.startswith(base)]
+    return sorted(under, key=lambda url: (url[len(base) :].count("/"), not url.endswith("/"), url))
+
+
+@pytest.fixture(scope="session")
+def modules(corpus: dict[str, str]) -> list[str]:
+    return sorted(corpus)
+
+
+@pytest.fixture
+def origin_tree(corpus: dict[str, str], modules: list[str]) -> dict[str, bytes]:
+    return docs_tree(corpus, ORIGIN, modules, "Standard library notes")
+
+
+@pytest.fixture
+def open_filter(tmp_path: Path) -> Iterator[Callable[..., DedupFilter]]:
+    """Opens DedupFilters (fixed clock) on one index in ``tmp_path``; closes them after the test."""
+    opened: list[DedupFilter] = []
+
+    def open_one(config: Config | None = None, **overrides: object) -> DedupFilter:
+        config = (config or Config.default()).with_overrides(
+            {f"mirror.{k}": v for k, v in overrides.items()}
+        )
+        index = LmdbIndex.open(tmp_path / "index", config)
+        dedup = DedupFilter(index, config, clock=lambda: FIXED_NOW)
+        opened.append(dedup)
+        return dedup
+
+    yield open_one
+    for dedup in opened:
+        dedup.close()

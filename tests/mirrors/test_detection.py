@@ -1,0 +1,262 @@
+"""Mirror detection on hand-built trees of real text, case by case, in content and URL mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.mirror_store import relative_hash
+
+from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+
+COMMUNITY = "http://www.community.test/"
+RENAMED = COMMUNITY + "mirrors/pylib-notes/"
+
+
+def leaves_in_sample_order(pages: dict[str, bytes], base: str) -> list[str]:
+    """The non-index pages under ``base`` in the hash order coordinate sampling takes them in."""
+    relatives = [
+        url[len(base) :] for url in pages if url.startswith(base) and not url.endswith("/")
+    ]
+    return sorted(relatives, key=lambda relative: relative_hash(relative.lower()))
+
+
+def rules_of(dedup) -> list[tuple[str, str, str]]:
+    return [(rule["mirror"], rule["origin"], rule["boundary"]) for rule in dedup.mirror_rules()]
+
+
+def origin_dropped(crawl: OnlineCrawl, base: str = ORIGIN) -> list[str]:
+    dropped = [url for url, decision in crawl.decisions.items() if decision.dropped]
+    return [url for url in dropped + list(crawl.pruned) if url.startswith(base)]
+
+
+@pytest.mark.parametrize("mode", ["content", "url"])
+def test_whole_host_mirror_is_one_rule_at_the_host_root(open_filter, origin_tree, mode):
+    dedup = open_filter(mode=mode)
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    order = interleave(breadth_first(pages, ORIGIN), breadth_first(pages, MIRROR))
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+    assert origin_dropped(crawl) == []
+    mirror_fetched = [url for url in crawl.fetched if url.startswith(MIRROR)]
+    assert len(mirror_fetched) <= 6 < len(crawl.pruned)  # index page, probes, pairs met on the way
+    verdict = dedup.check_url(MIRROR + "extra/json.html")
+    assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
+    assert verdict.duplicate_of == ORIGIN + "extra/json.html"
+    assert verdict.evidence["mirror_rule"]["matches"] == 4
+
+
+def test_content_mode_probes_only_pages_the_crawl_has_not_fetched(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
+    assert crawl.decisions[MIRROR].reason == "mirror_candidate"
+    assert crawl.decisions[MIRROR].duplicate_of == ORIGIN
+    assert sorted(crawl.decisions[MIRROR].probes) == sorted(
+        MIRROR + relative for relative in leaves_in_sample_order(pages, ORIGIN)[:4]
+    )
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+
+
+def test_url_mode_confirms_from_links_without_a_probe(open_filter, origin_tree):
+    dedup = open_filter(mode="url")
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
+    assert crawl.probes == []
+    assert crawl.decisions[MIRROR].reason == "mirrored_directory"
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+
+
+@pytest.mark.parametrize("mode", ["content", "url"])
+def test_renamed_directory_on_a_host_with_its_own_content(
+    open_filter, origin_tree, stdlib_page, mode
+):
+    dedup = open_filter(mode=mode)
+    notes = {
+        url.replace(ORIGIN, ORIGIN + "library/notes/"): body for url, body in origin_tree.items()
+    }
+    own = {
+        COMMUNITY + f"{name}.html": stdlib_page(name).encode()
+        for name in ("fractions", "statistics")
+    }
+    own[COMMUNITY] = docs_tree({}, COMMUNITY, [], "Community pages")[COMMUNITY]
+    pages = notes | own | copy_tree(notes, ORIGIN + "library/notes/", RENAMED)
+    order = breadth_first(pages, ORIGIN) + breadth_first(pages, COMMUNITY)
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert rules_of(dedup) == [(RENAMED, ORIGIN + "library/notes/", "renamed")]
+    assert origin_dropped(crawl) == []
+    assert all(not dedup.check_url(url).dropped for url in own)
+    assert (
+        dedup.check_url(RENAMED + "extra/csv.html").duplicate_of
+        == ORIGIN + "library/notes/extra/csv.html"
+    )
+
+
+def test_partial_mirror_lacking_a_fifth_of_its_pages(open_filter, origin_tree):
+    dedup = open_filter()
+    leaves = leaves_in_sample_order(origin_tree, ORIGIN)
+    lacking = {MIRROR + relative for relative in leaves[: len(leaves) // 5]}  # the first samples
+    mirror = {
+        url: body
+        for url, body in copy_tree(origin_tree, ORIGIN, MIRROR).items()
+        if url not in lacking
+    }
+    crawl = OnlineCrawl(dedup, origin_tree | mirror).visit(
+        [*breadth_first(origin_tree, ORIGIN), MIRROR]
+    )
+    assert set(crawl.failed_probes) == lacking
+    [rule] = dedup.mirror_rules()
+    assert (rule["mirror"], rule["matches"], rule["samples"], rule["unchecked"]) == (
+        MIRROR,
+        4,
+        4,
+        len(lacking),
+    )
+
+
+def snapshot(body: bytes) -> bytes:
+    return body.replace(b"</body>", b"<p>Mirrored 2021-06-14.</p></body>")
+
+
+@pytest.mark.parametrize(("edited", "confirmed"), [(1, True), (2, False)])
+def test_stale_mirror_with_edited_pages(open_filter, origin_tree, stdlib_page, edited, confirmed):
+    dedup = open_filter()
+    mirror = {url: snapshot(body) for url, body in copy_tree(origin_tree, ORIGIN, MIRROR).items()}
+    for relative in leaves_in_sample_order(origin_tree, ORIGIN)[:edited]:
+        mirror[MIRROR + relative] = stdlib_page("fractions").encode()  # rewritten since
+    crawl = OnlineCrawl(dedup, origin_tree | mirror).visit(
+        [*breadth_first(origin_tree, ORIGIN), MIRROR]
+    )
+    rules = dedup.mirror_rules()
+    assert bool(rules) is confirmed
+    if confirmed:
+        assert (rules[0]["matches"], rules[0]["samples"], rules[0]["resemblance"]) == (3, 4, 0.75)
+    else:
+        assert dedup.check_page(MIRROR, mirror[MIRROR]).reason == "look_alike_index"
+        assert crawl.pruned == {}
+
+
+def look_alike_listings(corpus, modules) -> dict[str, bytes]:
+    """Two package directories whose generated listings are identical (same file names) while
+    the files hold other text: the grab-site #43 trap."""
+    first, second = "http://files.one.test/pub/", "http://files.two.test/pub/"
+    names = [f"part{number}.html" for number in range(8)]
+    listing = docs_tree({}, "x/", [], "Index of /pub")["x/"].replace(
+        b"</ul>",
+        b"".join(f'<li><a href="{name}">{name}</a></li>'.encode() for name in names) + b"</ul>",
+    )
+    pages = {first: listing, second: listing}
+    for number, name in enumerate(names):
+        pages[first + name] = corpus[modules[number]].encode()
+        pages[second + name] = corpus[modules[number + 8]].encode()
+    return pages
+
+
+def test_look_alike_listings_are_kept_and_crawled_in_content_mode(open_filter, corpus, modules):
+    dedup = open_filter()
+    pages = look_alike_listings(corpus, modules)
+    order = breadth_first(pages, "http://files.one.test/") + breadth_first(
+        pages, "http://files.two.test/"
+    )
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert dedup.mirror_rules() == []
+    assert crawl.pruned == {}
+    assert sorted(crawl.fetched) == sorted(pages)
+    assert (
+        dedup.check_page("http://files.two.test/pub/", pages["http://files.two.test/pub/"]).action
+        == "keep"
+    )
+
+
+def test_url_mode_is_fooled_by_look_alike_listings(open_filter, corpus, modules):
+    """Why content is the default: URL sampling cannot tell a listing of other files."""
+    dedup = open_filter(mode="url")
+    pages = look_alike_listings(corpus, modules)
+    order = breadth_first(pages, "http://files.one.test/") + breadth_first(
+        pages, "http://files.two.test/"
+    )
+    OnlineCrawl(dedup, pages).visit(order)
+    assert rules_of(dedup) == [
+        ("http://files.two.test/pub/", "http://files.one.test/pub/", "parents_unknown")
+    ]
+
+
+def test_same_site_boilerplate_makes_no_rule(open_filter, corpus, modules):
+    """Two sections of one site share a heavy template and their file names, not their text."""
+    site = "http://www.portal.test/"
+    template = "".join(
+        f"<li><a href='/topics/{name}/'>{name} topic overview and news</a></li>" for name in modules
+    )
+    pages = {}
+    for section, offset in (("alpha/", 0), ("beta/", 6)):
+        toc = "".join(f"<a href='item{number}.html'>item {number}</a>" for number in range(6))
+        pages[site + section] = f"<html><body><ul>{template}</ul>{toc}</body></html>".encode()
+        for number in range(6):
+            text = " ".join(corpus[modules[number + offset]].split()[200:260])
+            body = f"<html><body><ul>{template}</ul><p>{text}</p></body></html>"
+            pages[f"{site}{section}item{number}.html"] = body.encode()
+    crawl = OnlineCrawl(dedup := open_filter(), pages).visit(breadth_first(pages, site))
+    assert dedup.mirror_rules() == []
+    assert crawl.pruned == {}
+
+
+def test_no_rule_from_index_pages_alone(open_filter, origin_tree):
+    dedup = open_filter()
+    mirror_index = {MIRROR: origin_tree[ORIGIN]}  # the index page replicates, nothing else exists
+    crawl = OnlineCrawl(dedup, origin_tree | mirror_index).visit(
+        [*breadth_first(origin_tree, ORIGIN), MIRROR]
+    )
+    assert crawl.decisions[MIRROR].action == "keep"
+    assert len(crawl.failed_probes) >= 4
+    assert dedup.mirror_rules() == []
+    assert not dedup.check_url(MIRROR + "csv.html").dropped
+
+
+def test_zero_samples_trusts_the_index_pages(open_filter, origin_tree):
+    dedup = open_filter(samples=0)
+    crawl = OnlineCrawl(dedup, origin_tree | {MIRROR: origin_tree[ORIGIN]}).visit([ORIGIN, MIRROR])
+    assert (crawl.decisions[MIRROR].action, crawl.decisions[MIRROR].reason) == (
+        "drop",
+        "mirrored_directory",
+    )
+    assert crawl.probes == []
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+
+
+def test_a_candidate_waits_for_pages_of_its_origin(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit([ORIGIN, MIRROR])
+    assert crawl.decisions[MIRROR].reason == "mirror_candidate"
+    assert crawl.probes == []
+    assert dedup.mirror_rules() == []
+    crawl.visit(breadth_first(pages, ORIGIN)[1:3])
+    assert len(crawl.probes) == 2
+
+
+def test_a_deeper_copy_seen_first_is_the_mirror(open_filter, origin_tree):
+    """Orientation: copies are filed deeper, so the shallower directory stays though seen second."""
+    dedup = open_filter()
+    deep = MIRROR + "pub/mirrors/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, deep)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, deep) + breadth_first(pages, ORIGIN)
+    )
+    assert rules_of(dedup) == [(deep, ORIGIN, "host_root")]
+    assert origin_dropped(crawl) == []
+    assert {crawl.decisions[url].reason for url in origin_tree} <= {"mirror_origin"}
+
+
+def test_nested_directories_are_never_a_pair(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | {ORIGIN + "latest/": origin_tree[ORIGIN]}
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*breadth_first(origin_tree, ORIGIN), ORIGIN + "latest/"]
+    )
+    assert crawl.decisions[ORIGIN + "latest/"].reason == "exact_duplicate"
+    assert dedup.mirror_rules() == []
+
+
+def test_probe_failed_for_an_unknown_url_is_harmless(open_filter):
+    decision = open_filter().probe_failed("http://nowhere.test/x.html", 404)
+    assert (decision.action, decision.reason, decision.probes) == ("keep", "probe_failed", ())
+    assert decision.evidence == {"status": 404, "outstanding_probe": False}
