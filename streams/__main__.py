@@ -23,7 +23,8 @@ logger = logging.getLogger("streams")
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=prog, description="Kafka stream processor: pages and frontier URLs through the duplicate filter."
+        prog=prog,
+        description="Kafka stream processor: pages and frontier URLs through the duplicate filter.",
     )
     add_arguments(parser)
     return parser

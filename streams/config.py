@@ -24,7 +24,7 @@ def _require(condition: bool, key: str, problem: str) -> None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StreamConfig:
-    """Broker, topics, batching and retry of the stream processor. An empty topic name disables it."""
+    """Broker, topics, batching and retry of the processor. An empty topic name disables it."""
 
     bootstrap_servers: tuple[str, ...] = ("127.0.0.1:9092",)
     group_id: str = "dedup-filter"
@@ -52,12 +52,21 @@ class StreamConfig:
     log_interval_s: float = 60.0
 
     def __post_init__(self) -> None:
-        _require(bool(self.bootstrap_servers), "bootstrap_servers", "must name at least one host:port")
-        _require(all(":" in server for server in self.bootstrap_servers), "bootstrap_servers",
-                 "every entry must be host:port")
+        _require(
+            bool(self.bootstrap_servers), "bootstrap_servers", "must name at least one host:port"
+        )
+        _require(
+            all(":" in server for server in self.bootstrap_servers),
+            "bootstrap_servers",
+            "every entry must be host:port",
+        )
         _require(bool(self.group_id), "group_id", "must not be empty")
         _require(bool(self.pages_in or self.urls_in), "pages_in", "pages_in or urls_in must be set")
-        _require(self.auto_offset_reset in OFFSET_RESETS, "auto_offset_reset", f"must be one of {OFFSET_RESETS}")
+        _require(
+            self.auto_offset_reset in OFFSET_RESETS,
+            "auto_offset_reset",
+            f"must be one of {OFFSET_RESETS}",
+        )
         _require(self.url_dedup_cache_size >= 0, "url_dedup_cache_size", "must be >= 0 (0: off)")
         _require(self.poll_timeout_ms >= 1, "poll_timeout_ms", "must be >= 1")
         _require(self.max_poll_records >= 1, "max_poll_records", "must be >= 1")
@@ -65,8 +74,11 @@ class StreamConfig:
         _require(self.flush_timeout_s > 0, "flush_timeout_s", "must be > 0")
         _require(self.session_timeout_ms >= 1000, "session_timeout_ms", "must be >= 1000")
         _require(self.retry_backoff_s > 0, "retry_backoff_s", "must be > 0")
-        _require(self.max_retry_backoff_s >= self.retry_backoff_s, "max_retry_backoff_s",
-                 "must be >= stream.retry_backoff_s")
+        _require(
+            self.max_retry_backoff_s >= self.retry_backoff_s,
+            "max_retry_backoff_s",
+            "must be >= stream.retry_backoff_s",
+        )
         _require(0 <= self.metrics_port <= 65535, "metrics_port", "must lie in 0..65535 (0: off)")
         _require(self.log_interval_s > 0, "log_interval_s", "must be > 0")
 
@@ -81,7 +93,7 @@ class StreamConfig:
         return cls(**{key: _checked(key, value) for key, value in table.items()})
 
     def with_overrides(self, overrides: dict[str, Any]) -> StreamConfig:
-        """A copy with keys replaced, e.g. ``{"group_id": "g2"}`` (validated as in ``from_dict``)."""
+        """A copy with keys replaced, e.g. ``{"group_id": "g2"}``, validated as in ``from_dict``."""
         return replace(self, **{key: _checked(key, value) for key, value in overrides.items()})
 
 
@@ -95,8 +107,11 @@ def _checked(key: str, value: Any) -> Any:
     if isinstance(default, tuple):
         if isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
-        _require(isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value),
-                 key, "must be a list of strings")
+        _require(
+            isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value),
+            key,
+            "must be a list of strings",
+        )
         return tuple(value)
     if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
@@ -105,7 +120,7 @@ def _checked(key: str, value: Any) -> Any:
 
 
 def load_stream_config(path: str | Path | None) -> tuple[StreamConfig, Config]:
-    """The ``[stream]`` table and the core's ``[dedup.*]`` tables of one TOML file (defaults if None).
+    """The ``[stream]`` and ``[dedup.*]`` tables of one TOML file (defaults if ``path`` is None).
 
     Raises:
         ConfigError: the file cannot be read, is not TOML, or holds an unknown or invalid key.
@@ -121,4 +136,6 @@ def load_stream_config(path: str | Path | None) -> tuple[StreamConfig, Config]:
     except tomllib.TOMLDecodeError as error:
         msg = f"{path}: not valid TOML: {error}"
         raise ConfigError(msg) from error
-    return StreamConfig.from_dict(document.get("stream", {})), Config.from_dict(document.get("dedup", {}))
+    return StreamConfig.from_dict(document.get("stream", {})), Config.from_dict(
+        document.get("dedup", {})
+    )

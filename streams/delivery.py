@@ -40,8 +40,13 @@ class Backoff:
 
 
 def deliver(
-    producer: Any, records: Sequence[OutputRecord], *, flush_timeout_s: float, backoff: Backoff,
-    stop: Event, metrics: StreamMetrics,
+    producer: Any,
+    records: Sequence[OutputRecord],
+    *,
+    flush_timeout_s: float,
+    backoff: Backoff,
+    stop: Event,
+    metrics: StreamMetrics,
 ) -> bool:
     """Send, flush and ``.get()`` every record, resending the ones that failed retriably.
 
@@ -57,7 +62,9 @@ def deliver(
         if not pending:
             break
         delay = backoff.next()
-        logger.warning("%d output records not acknowledged; resending in %.1f s", len(pending), delay)
+        logger.warning(
+            "%d output records not acknowledged; resending in %.1f s", len(pending), delay
+        )
         metrics.event("delivery_retry")
         if stop.wait(delay):
             return False
@@ -72,9 +79,17 @@ def _send_once(
     futures = []
     for record in records:
         try:
-            futures.append((record, producer.send(
-                record.topic, value=record.value, key=record.key, headers=record.headers or None
-            )))
+            futures.append(
+                (
+                    record,
+                    producer.send(
+                        record.topic,
+                        value=record.value,
+                        key=record.key,
+                        headers=record.headers or None,
+                    ),
+                )
+            )
         except KafkaError as error:  # e.g. no metadata within max_block_ms while the broker is away
             failed.append(_retriable(record, error))
     deadline = time.monotonic() + flush_timeout_s

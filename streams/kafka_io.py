@@ -27,7 +27,7 @@ _LINGER_MS = 5
 
 
 def make_consumer(config: StreamConfig) -> KafkaConsumer:
-    """A group consumer that never commits by itself. Raises ``NoBrokersAvailable`` when unreachable."""
+    """A group consumer that never commits by itself (``NoBrokersAvailable`` if unreachable)."""
     return KafkaConsumer(
         bootstrap_servers=list(config.bootstrap_servers),
         client_id=config.client_id,
@@ -75,7 +75,9 @@ class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]
 
 
 def subscribe(
-    consumer: KafkaConsumer, topics: Iterable[str], on_revoked: PartitionsCallback,
+    consumer: KafkaConsumer,
+    topics: Iterable[str],
+    on_revoked: PartitionsCallback,
     on_assigned: PartitionsCallback,
 ) -> None:
     """Join the group for ``topics``; the callbacks run inside ``poll()`` around each rebalance."""

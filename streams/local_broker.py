@@ -51,13 +51,15 @@ class LocalBroker:
         self.port = port or free_port()
         self.bootstrap_servers = f"127.0.0.1:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the broker; closed in __exit__)
 
     def start(self) -> Self:
         url = f"tcp://{self.bootstrap_servers}"
         self._process = subprocess.Popen(
             [tansu_binary(), "broker", "--listener-url", url, "--advertised-listener-url", url],
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
         )
         self._wait_until_listening()
         return self
@@ -89,8 +91,12 @@ class LocalBroker:
     def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self.stop()
         self._log.close()
 
@@ -100,17 +106,20 @@ class LocalBroker:
             if self._process is not None and self._process.poll() is not None:
                 msg = f"the Tansu broker exited at start-up: {self.log_text()[-2000:]}"
                 raise RuntimeError(msg)
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
+            ):
                 return
             time.sleep(0.05)
         self.stop()
-        msg = f"the Tansu broker did not listen on {self.bootstrap_servers} within {START_TIMEOUT_S} s"
+        msg = f"Tansu is not listening on {self.bootstrap_servers} after {START_TIMEOUT_S} s"
         raise RuntimeError(msg)
 
 
 @contextlib.contextmanager
 def broker_from_environment() -> Iterator[str]:
-    """Bootstrap servers: ``$KAFKA_BOOTSTRAP_SERVERS`` when set, else a local broker for the block."""
+    """``$KAFKA_BOOTSTRAP_SERVERS`` when set, else a local broker's, for the ``with`` block."""
     configured = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
     if configured:
         yield configured

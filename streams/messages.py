@@ -81,7 +81,9 @@ def parse_page(
     if value is None:
         return Malformed("no value (a tombstone)")
     if len(value) > max_bytes:
-        return Malformed(f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}")
+        return Malformed(
+            f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}"
+        )
     if value.lstrip()[:1] == b"{" or not tolerant:
         document = _json_object(value)
         return document if isinstance(document, Malformed) else _page_from_json(document)
@@ -97,7 +99,9 @@ def parse_url(value: bytes | None, *, max_bytes: int) -> str | Malformed:
     if value is None:
         return Malformed("no value (a tombstone)")
     if len(value) > max_bytes:
-        return Malformed(f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}")
+        return Malformed(
+            f"message of {len(value)} bytes exceeds stream.max_message_bytes={max_bytes}"
+        )
     if value.lstrip()[:1] == b"{":
         document = _json_object(value)
         if isinstance(document, Malformed):
@@ -109,7 +113,9 @@ def parse_url(value: bytes | None, *, max_bytes: int) -> str | Malformed:
         return Malformed("a URL value must be UTF-8 text")
 
 
-def verdict_record(topic: str, decision: Decision, source: Source, page: PageMessage) -> OutputRecord:
+def verdict_record(
+    topic: str, decision: Decision, source: Source, page: PageMessage
+) -> OutputRecord:
     """One JSON verdict per page: the decision, where the page came from, status and fetch time."""
     document = decision.to_dict() | {"schema": SCHEMA_VERSION, "source": source.to_dict()}
     if page.status is not None:
@@ -126,7 +132,12 @@ def probe_record(topic: str, probe_url: str, requested_by: str) -> OutputRecord:
 
 
 def dead_letter_record(
-    topic: str, key: bytes | None, value: bytes | None, headers: Headers, error: str, source: Source,
+    topic: str,
+    key: bytes | None,
+    value: bytes | None,
+    headers: Headers,
+    error: str,
+    source: Source,
     max_bytes: int,
 ) -> OutputRecord:
     """The original bytes (cut to ``max_bytes``) with the error and the source in record headers."""
@@ -157,19 +168,28 @@ def _json_object(value: bytes) -> dict[str, Any] | Malformed:
 def _page_from_json(document: dict[str, Any]) -> PageMessage | Malformed:
     schema = document.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION or isinstance(schema, bool):
-        return Malformed(f"unsupported schema {schema!r} (this processor reads schema {SCHEMA_VERSION})")
+        return Malformed(
+            f"unsupported schema {schema!r} (this processor reads schema {SCHEMA_VERSION})"
+        )
     url = _checked_url(document.get("url"))
     body = _body(document)
     headers = _headers(document.get("headers"), document.get("content_type"))
     status, fetched_at = document.get("status"), document.get("fetched_at")
-    for problem in (url, body, headers):
-        if isinstance(problem, Malformed):
-            return problem
+    if isinstance(url, Malformed):
+        return url
+    if isinstance(body, Malformed):
+        return body
+    if isinstance(headers, Malformed):
+        return headers
     if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
         return Malformed(f"'status' must be an integer, not {type(status).__name__}")
-    if fetched_at is not None and (not isinstance(fetched_at, (str, int, float)) or isinstance(fetched_at, bool)):
-        return Malformed(f"'fetched_at' must be a string or a number, not {type(fetched_at).__name__}")
-    return PageMessage(url, body, headers, status, fetched_at)  # type: ignore[arg-type]
+    if fetched_at is not None and (
+        not isinstance(fetched_at, (str, int, float)) or isinstance(fetched_at, bool)
+    ):
+        return Malformed(
+            f"'fetched_at' must be a string or a number, not {type(fetched_at).__name__}"
+        )
+    return PageMessage(url, body, headers, status, fetched_at)
 
 
 def _body(document: dict[str, Any]) -> bytes | Malformed:
@@ -189,7 +209,7 @@ def _body(document: dict[str, Any]) -> bytes | Malformed:
         return Malformed(f"'body_b64' is not valid base64: {_short(error)}")
 
 
-def _headers(headers: Any, content_type: Any) -> dict[str, str] | None | Malformed:
+def _headers(headers: Any, content_type: Any) -> dict[str, str] | Malformed | None:
     if headers is not None and not isinstance(headers, dict):
         return Malformed(f"'headers' must be an object, not {type(headers).__name__}")
     if content_type is not None and not isinstance(content_type, str):

@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 
 class StreamMetrics:
-    """Counters and consumer lag of one processor; ``totals`` holds the same counts for the log line."""
+    """Counters and consumer lag of one processor; ``totals`` repeats them for the log."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.registry = CollectorRegistry()
@@ -30,28 +30,46 @@ class StreamMetrics:
         self._server: Any = None
         self._last_log = clock()
         self._logged_totals: Tally[str] = Tally()
-        self._records = Counter("dedup_stream_records", "Input records consumed", ["topic"], registry=self.registry)
+        self._records = Counter(
+            "dedup_stream_records", "Input records consumed", ["topic"], registry=self.registry
+        )
         self._pages = Counter(
             "dedup_stream_pages", "Pages decided", ["action", "reason"], registry=self.registry
         )
         self._urls = Counter(
-            "dedup_stream_urls", "Frontier URLs decided", ["action", "reason"], registry=self.registry
+            "dedup_stream_urls",
+            "Frontier URLs decided",
+            ["action", "reason"],
+            registry=self.registry,
         )
         self._dead_letters = Counter(
-            "dedup_stream_dead_letters", "Input records that could not be parsed", ["topic"], registry=self.registry
+            "dedup_stream_dead_letters",
+            "Input records that could not be parsed",
+            ["topic"],
+            registry=self.registry,
         )
         self._produced = Counter(
-            "dedup_stream_produced", "Output records acknowledged by the broker", ["topic"], registry=self.registry
+            "dedup_stream_produced",
+            "Output records acknowledged by the broker",
+            ["topic"],
+            registry=self.registry,
         )
         self._events = Counter(
-            "dedup_stream_events", "Commits, commit failures and delivery retries", ["event"], registry=self.registry
+            "dedup_stream_events",
+            "Commits, commit failures and delivery retries",
+            ["event"],
+            registry=self.registry,
         )
         self._lag = Gauge(
-            "dedup_stream_consumer_lag", "Records behind the partition's high watermark",
-            ["topic", "partition"], registry=self.registry,
+            "dedup_stream_consumer_lag",
+            "Records behind the partition's high watermark",
+            ["topic", "partition"],
+            registry=self.registry,
         )
         self._batch_seconds = Histogram(
-            "dedup_stream_batch_seconds", "Time from poll to offset commit, per batch", registry=self.registry
+            "dedup_stream_batch_seconds",
+            "Time from poll to offset commit, per batch",
+            registry=self.registry,
         )
 
     def serve(self, port: int, address: str) -> None:
@@ -109,18 +127,26 @@ class StreamMetrics:
         return sum(count for name, count in self.totals.items() if name.startswith("lag:"))
 
     def maybe_log(self, interval_s: float, *, force: bool = False) -> None:
-        """Log one summary line when ``interval_s`` has passed since the last one (or when forced)."""
+        """Log a summary line if ``interval_s`` has passed since the last one (or when forced)."""
         now = self._clock()
         elapsed = max(now - self._last_log, 1e-9)
         if elapsed < interval_s and not force:
             return
         recent = self.totals - self._logged_totals
         logger.info(
-            "stream: %d records in %.0f s (%.1f/s): pages %d kept, %d dropped; urls %d kept, %d dropped;"
+            "stream: %d records in %.0f s (%.1f/s): pages %d kept, %d dropped; "
+            "urls %d kept, %d dropped;"
             " %d dead letters; %d commits; lag %d",
-            recent["records"], elapsed, recent["records"] / elapsed, recent["pages_keep"],
-            recent["pages_drop"], recent["urls_keep"], recent["urls_drop"], recent["dead_letters"],
-            recent["commit"], self.lag,
+            recent["records"],
+            elapsed,
+            recent["records"] / elapsed,
+            recent["pages_keep"],
+            recent["pages_drop"],
+            recent["urls_keep"],
+            recent["urls_drop"],
+            recent["dead_letters"],
+            recent["commit"],
+            self.lag,
         )
         self._last_log = now
         self._logged_totals = self.totals.copy()

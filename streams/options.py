@@ -1,7 +1,7 @@
-"""Command-line options of the stream processor, shared by ``python -m streams`` and ``dedup-filter stream``.
+"""Command-line options of the processor, for ``python -m streams`` and ``dedup-filter stream``.
 
 This module imports no Kafka client, so the core's command line can build its parser from it.
-Precedence: built-in defaults < the TOML file (``[stream]``, ``[dedup.*]``) < ``--set`` < named flags.
+Precedence: built-in defaults < the TOML file (``[stream]``, ``[dedup.*]``) < ``--set`` < flags.
 """
 
 from __future__ import annotations
@@ -19,19 +19,40 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, metavar="TOML",
-                        help="configuration file: its [stream] and [dedup.*] tables (default: built-in defaults)")
-    parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], dest="overrides",
-                        help="override one key, TOML value syntax: stream.group_id=\"g2\" or "
-                             "simhash.bits=256; repeatable")
-    parser.add_argument("--bootstrap-servers", metavar="HOST:PORT[,HOST:PORT]",
-                        help="Kafka brokers (stream.bootstrap_servers)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="TOML",
+        help="configuration file: its [stream] and [dedup.*] tables (default: built-in defaults)",
+    )
+    parser.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help='override one key, TOML value syntax: stream.group_id="g2" or '
+        "simhash.bits=256; repeatable",
+    )
+    parser.add_argument(
+        "--bootstrap-servers",
+        metavar="HOST:PORT[,HOST:PORT]",
+        help="Kafka brokers (stream.bootstrap_servers)",
+    )
     parser.add_argument("--group-id", metavar="NAME", help="consumer group (stream.group_id)")
     parser.add_argument("--index", metavar="DIR", help="LMDB index directory (stream.index_dir)")
-    parser.add_argument("--metrics-port", type=int, metavar="PORT",
-                        help="serve Prometheus metrics on this port (stream.metrics_port; 0: off)")
-    parser.add_argument("--log-level", choices=LOG_LEVELS, default="INFO",
-                        help="log level (default INFO: start, stop, rebalances, a summary line a minute)")
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics on this port (stream.metrics_port; 0: off)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="INFO",
+        help="log level (default INFO: start, stop, rebalances, a summary line a minute)",
+    )
 
 
 def configs_from_args(args: argparse.Namespace) -> tuple[StreamConfig, Config]:
@@ -50,8 +71,10 @@ def configs_from_args(args: argparse.Namespace) -> tuple[StreamConfig, Config]:
         else:
             core_overrides[key] = value
     flags = {
-        "bootstrap_servers": args.bootstrap_servers, "group_id": args.group_id,
-        "index_dir": args.index, "metrics_port": args.metrics_port,
+        "bootstrap_servers": args.bootstrap_servers,
+        "group_id": args.group_id,
+        "index_dir": args.index,
+        "metrics_port": args.metrics_port,
     }
     stream_overrides |= {key: value for key, value in flags.items() if value is not None}
     if core_overrides:

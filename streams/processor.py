@@ -23,8 +23,15 @@ from .config import StreamConfig
 from .delivery import Backoff, deliver
 from .frontier import Frontier
 from .messages import (
-    Malformed, OutputRecord, PageMessage, Source, dead_letter_record, parse_page, parse_url,
-    probe_record, verdict_record,
+    Malformed,
+    OutputRecord,
+    PageMessage,
+    Source,
+    dead_letter_record,
+    parse_page,
+    parse_url,
+    probe_record,
+    verdict_record,
 )
 from .metrics import StreamMetrics
 
@@ -42,7 +49,11 @@ class Processor:
     """
 
     def __init__(
-        self, consumer: Any, producer: Any, dedup: DedupFilter, config: StreamConfig,
+        self,
+        consumer: Any,
+        producer: Any,
+        dedup: DedupFilter,
+        config: StreamConfig,
         metrics: StreamMetrics | None = None,
     ) -> None:
         self.consumer = consumer
@@ -87,13 +98,21 @@ class Processor:
         started = time.monotonic()
         outputs = self._decide(batch)
         delivered = deliver(
-            self.producer, outputs, flush_timeout_s=self.config.flush_timeout_s,
-            backoff=self._backoff(), stop=stop, metrics=self.metrics,
+            self.producer,
+            outputs,
+            flush_timeout_s=self.config.flush_timeout_s,
+            backoff=self._backoff(),
+            stop=stop,
+            metrics=self.metrics,
         )
         if not delivered:
             logger.warning("stopped before the batch was acknowledged: it will be redelivered")
             return False
-        offsets = {tp: OffsetAndMetadata(records[-1].offset + 1, "", -1) for tp, records in batch.items() if records}
+        offsets = {
+            tp: OffsetAndMetadata(records[-1].offset + 1, "", -1)
+            for tp, records in batch.items()
+            if records
+        }
         committed = self._commit(offsets, stop)
         self.metrics.batch_done(time.monotonic() - started)
         return committed
@@ -107,7 +126,9 @@ class Processor:
                 self.consumer.commit(pending, timeout_ms=int(self.config.flush_timeout_s * 1000))
                 self.metrics.event("commit")
             except KafkaError as error:
-                logger.warning("commit on revocation failed (%s): those records will be redelivered", error)
+                logger.warning(
+                    "commit on revocation failed (%s): those records will be redelivered", error
+                )
         for tp in revoked:
             self._uncommitted.pop(tp, None)
             self._next_offsets.pop(tp, None)
@@ -118,7 +139,7 @@ class Processor:
         logger.info("partitions assigned: %s", _names(assigned))
 
     def _decide(self, batch: Batch) -> list[OutputRecord]:
-        """Every output of the batch, in input order; the pages are checked in one write transaction."""
+        """Every output of the batch, in input order; pages are checked in one write transaction."""
         outputs: list[OutputRecord] = []
         pages: list[tuple[Any, PageMessage]] = []
         for tp, records in batch.items():
@@ -128,8 +149,11 @@ class Processor:
             for record in records:
                 if record.topic == self.config.pages_in:
                     page = parse_page(
-                        record.key, record.value, list(record.headers or ()),
-                        tolerant=self.config.tolerant, max_bytes=self.config.max_message_bytes,
+                        record.key,
+                        record.value,
+                        list(record.headers or ()),
+                        tolerant=self.config.tolerant,
+                        max_bytes=self.config.max_message_bytes,
                     )
                     if isinstance(page, Malformed):
                         outputs += self._dead_letter(record, page)
@@ -137,12 +161,16 @@ class Processor:
                         pages.append((record, page))
                 else:
                     outputs += self._url_outputs(record)
-        decisions = self.dedup.check_pages([(page.url, page.body, page.headers) for _, page in pages])
+        decisions = self.dedup.check_pages(
+            [(page.url, page.body, page.headers) for _, page in pages]
+        )
         for (record, page), decision in zip(pages, decisions, strict=True):
             outputs += self._page_outputs(record, page, decision)
         return outputs
 
-    def _page_outputs(self, record: Any, page: PageMessage, decision: Decision) -> list[OutputRecord]:
+    def _page_outputs(
+        self, record: Any, page: PageMessage, decision: Decision
+    ) -> list[OutputRecord]:
         self.metrics.page_decided(decision)
         config = self.config
         outputs = []
@@ -171,20 +199,35 @@ class Processor:
             self._bad_partitions_logged.add(tp)
             logger.warning(
                 "unusable record at %s/%d offset %d: %s (further ones on this partition: DEBUG)",
-                record.topic, record.partition, record.offset, problem.error,
+                record.topic,
+                record.partition,
+                record.offset,
+                problem.error,
             )
         else:
-            logger.debug("unusable record at %s/%d offset %d: %s", record.topic, record.partition,
-                         record.offset, problem.error)
+            logger.debug(
+                "unusable record at %s/%d offset %d: %s",
+                record.topic,
+                record.partition,
+                record.offset,
+                problem.error,
+            )
         if not self.config.dead_letters:
             return []
-        return [dead_letter_record(
-            self.config.dead_letters, record.key, record.value, list(record.headers or ()), problem.error,
-            _source(record), self.config.max_message_bytes,
-        )]
+        return [
+            dead_letter_record(
+                self.config.dead_letters,
+                record.key,
+                record.value,
+                list(record.headers or ()),
+                problem.error,
+                _source(record),
+                self.config.max_message_bytes,
+            )
+        ]
 
     def _commit(self, offsets: dict[TopicPartition, OffsetAndMetadata], stop: Event) -> bool:
-        """Commit, retrying while the coordinator is away; a rebalance leaves it to the revocation hook."""
+        """Commit, retrying while the broker is away; after a rebalance, the revocation hook's."""
         offsets = self._uncommitted | offsets
         backoff = self._backoff()
         while True:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from threading import Event
+from typing import Any
 
 from kafka.errors import KafkaError
 
@@ -22,7 +23,9 @@ from .processor import Processor
 logger = logging.getLogger(__name__)
 
 
-def serve(stream_config: StreamConfig, config: Config, stop: Event, metrics: StreamMetrics | None = None) -> None:
+def serve(
+    stream_config: StreamConfig, config: Config, stop: Event, metrics: StreamMetrics | None = None
+) -> None:
     """Run a processor until ``stop`` is set. Waits (with back-off) for an unreachable broker.
 
     Raises:
@@ -42,10 +45,19 @@ def serve(stream_config: StreamConfig, config: Config, stop: Event, metrics: Str
         stack.callback(producer.close)
         stack.callback(consumer.close, autocommit=False)  # closed first: we commit ourselves
         processor = Processor(consumer, producer, dedup, stream_config, metrics)
-        kafka_io.subscribe(consumer, stream_config.input_topics,
-                           processor.on_partitions_revoked, processor.on_partitions_assigned)
-        logger.info("processing %s as group %r on %s; index %s", ", ".join(stream_config.input_topics),
-                    stream_config.group_id, ",".join(stream_config.bootstrap_servers), stream_config.index_dir)
+        kafka_io.subscribe(
+            consumer,
+            stream_config.input_topics,
+            processor.on_partitions_revoked,
+            processor.on_partitions_assigned,
+        )
+        logger.info(
+            "processing %s as group %r on %s; index %s",
+            ", ".join(stream_config.input_topics),
+            stream_config.group_id,
+            ",".join(stream_config.bootstrap_servers),
+            stream_config.index_dir,
+        )
         try:
             processor.run(stop)
         finally:
@@ -53,7 +65,7 @@ def serve(stream_config: StreamConfig, config: Config, stop: Event, metrics: Str
             logger.info("stopping after %d records in total", metrics.totals["records"])
 
 
-def _connect(stream_config: StreamConfig, stop: Event) -> tuple[object, object] | None:
+def _connect(stream_config: StreamConfig, stop: Event) -> tuple[Any, Any] | None:
     """Consumer and producer, once the broker answers; None if ``stop`` is set first."""
     backoff = Backoff(stream_config.retry_backoff_s, stream_config.max_retry_backoff_s)
     while not stop.is_set():
@@ -70,6 +82,10 @@ def _connect(stream_config: StreamConfig, stop: Event) -> tuple[object, object] 
                 if not error.retriable:
                     raise
         delay = backoff.next()
-        logger.warning("broker %s unreachable; retrying in %.1f s", ",".join(stream_config.bootstrap_servers), delay)
+        logger.warning(
+            "broker %s unreachable; retrying in %.1f s",
+            ",".join(stream_config.bootstrap_servers),
+            delay,
+        )
         stop.wait(delay)
     return None

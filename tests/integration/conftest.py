@@ -34,8 +34,22 @@ from streams.service import serve
 SESSION_TIMEOUT_MS = 6000
 RECORD_LIMIT_BYTES = 4 << 20
 MODULES = (
-    "bisect", "calendar", "colorsys", "csv", "difflib", "fnmatch", "glob", "heapq", "json",
-    "keyword", "shlex", "string", "textwrap", "uuid", "wave", "zipimport",
+    "bisect",
+    "calendar",
+    "colorsys",
+    "csv",
+    "difflib",
+    "fnmatch",
+    "glob",
+    "heapq",
+    "json",
+    "keyword",
+    "shlex",
+    "string",
+    "textwrap",
+    "uuid",
+    "wave",
+    "zipimport",
 )
 
 
@@ -53,22 +67,45 @@ class Kafka:
 
     def create_topics(self, config: StreamConfig, input_partitions: int = 1) -> None:
         """The processor's topics: inputs with ``input_partitions`` partitions, outputs with one."""
-        outputs = [config.pages_keep, config.verdicts, config.urls_keep, config.probes, config.dead_letters]
+        outputs = [
+            config.pages_keep,
+            config.verdicts,
+            config.urls_keep,
+            config.probes,
+            config.dead_letters,
+        ]
         admin = KafkaAdminClient(bootstrap_servers=self.bootstrap_servers)
         try:
-            admin.create_topics([NewTopic(name, input_partitions, 1) for name in config.input_topics]
-                                + [NewTopic(name, 1, 1) for name in outputs])
+            admin.create_topics(
+                [NewTopic(name, input_partitions, 1) for name in config.input_topics]
+                + [NewTopic(name, 1, 1) for name in outputs]
+            )
         finally:
             admin.close()
 
-    def produce(self, topic: str, values: list[bytes | None], keys: list[bytes | None] | None = None,
-                headers: list[list[tuple[str, bytes]]] | None = None, partition: int | None = None) -> None:
-        producer = KafkaProducer(bootstrap_servers=self.bootstrap_servers, acks="all",
-                                 max_request_size=RECORD_LIMIT_BYTES, linger_ms=5)
+    def produce(
+        self,
+        topic: str,
+        values: list[bytes | None],
+        keys: list[bytes | None] | None = None,
+        headers: list[list[tuple[str, bytes]]] | None = None,
+        partition: int | None = None,
+    ) -> None:
+        producer = KafkaProducer(
+            bootstrap_servers=self.bootstrap_servers,
+            acks="all",
+            max_request_size=RECORD_LIMIT_BYTES,
+            linger_ms=5,
+        )
         try:
             futures = [
-                producer.send(topic, value=value, key=(keys or [None] * len(values))[i],
-                              headers=(headers or [[]] * len(values))[i] or None, partition=partition)
+                producer.send(
+                    topic,
+                    value=value,
+                    key=(keys or [None] * len(values))[i],
+                    headers=(headers or [[]] * len(values))[i] or None,
+                    partition=partition,
+                )
                 for i, value in enumerate(values)
             ]
             producer.flush(timeout=60)
@@ -78,11 +115,16 @@ class Kafka:
             producer.close()
 
     def read_all(self, topic: str, timeout_s: float = 30.0) -> list[Any]:
-        """Every record on ``topic`` up to its high watermark (measured by fetching, see docs/kafka.md)."""
-        consumer = KafkaConsumer(bootstrap_servers=self.bootstrap_servers, enable_auto_commit=False,
-                                 receive_message_max_bytes=64 << 20)
+        """Every record on ``topic`` up to its high watermark (as fetches report it)."""
+        consumer = KafkaConsumer(
+            bootstrap_servers=self.bootstrap_servers,
+            enable_auto_commit=False,
+            receive_message_max_bytes=64 << 20,
+        )
         try:
-            partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or [])]
+            partitions = [
+                TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or [])
+            ]
             consumer.assign(partitions)
             consumer.seek_to_beginning(*partitions)
             records: list[Any] = []
@@ -92,7 +134,7 @@ class Kafka:
                     records.extend(batch)
                 if all(_caught_up(consumer, tp) for tp in partitions):
                     return records
-            msg = f"could not read {topic} to its end within {timeout_s} s ({len(records)} records read)"
+            msg = f"{topic} not read to its end within {timeout_s} s ({len(records)} records read)"
             raise AssertionError(msg)
         finally:
             consumer.close()
@@ -102,20 +144,23 @@ class Kafka:
 
     def committed(self, group_id: str, topic: str) -> int:
         """Records of ``topic`` the group has committed, summed over its partitions."""
-        consumer = KafkaConsumer(bootstrap_servers=self.bootstrap_servers, group_id=group_id,
-                                 enable_auto_commit=False)
+        consumer = KafkaConsumer(
+            bootstrap_servers=self.bootstrap_servers, group_id=group_id, enable_auto_commit=False
+        )
         try:
             partitions = sorted(consumer.partitions_for_topic(topic) or [])
             return sum(consumer.committed(TopicPartition(topic, p)) or 0 for p in partitions)
         finally:
             consumer.close(autocommit=False)
 
-    def wait_committed(self, group_id: str, topic: str, count: int, timeout_s: float = 60.0) -> None:
-        """Until the group has committed ``count`` records of ``topic`` (so their outputs are on the broker)."""
+    def wait_committed(
+        self, group_id: str, topic: str, count: int, timeout_s: float = 60.0
+    ) -> None:
+        """Until the group committed ``count`` records of ``topic`` (so their outputs are out)."""
         deadline = time.monotonic() + timeout_s
         while (done := self.committed(group_id, topic)) < count:
             if time.monotonic() > deadline:
-                msg = f"{group_id} committed {done} of {count} records of {topic} within {timeout_s} s"
+                msg = f"{group_id} committed {done} of {count} records of {topic} in {timeout_s} s"
                 raise AssertionError(msg)
             time.sleep(0.3)
 
@@ -138,7 +183,7 @@ def kafka_factory() -> Callable[[str], Kafka]:
 
 @pytest.fixture(scope="session")
 def page_messages(stdlib_page: Callable[[str], str]) -> Callable[..., list[tuple[str, bytes]]]:
-    """``page_messages(hosts=20, modules=16)``: (url, schema-1 message) for every module on every host.
+    """``page_messages(hosts=20, modules=16)``: (url, schema-1 message), every module on every host.
 
     The same pydoc page on many hosts: one original per module, exact duplicates everywhere else.
     Messages are ordered host by host, so the first host's copy of each module comes first.
@@ -146,8 +191,14 @@ def page_messages(stdlib_page: Callable[[str], str]) -> Callable[..., list[tuple
 
     def messages(hosts: int = 20, modules: int = len(MODULES)) -> list[tuple[str, bytes]]:
         return [
-            (url, json.dumps({"schema": 1, "url": url, "body": stdlib_page(name), "status": 200}).encode())
-            for host in range(hosts) for name in MODULES[:modules]
+            (
+                url,
+                json.dumps(
+                    {"schema": 1, "url": url, "body": stdlib_page(name), "status": 200}
+                ).encode(),
+            )
+            for host in range(hosts)
+            for name in MODULES[:modules]
             for url in [f"http://host{host}.example/lib/{name}.html"]
         ]
 
@@ -159,18 +210,31 @@ def stream_config(kafka_bootstrap: str, tmp_path: Path) -> StreamConfig:
     """Topics and a group of this test's own, an index in ``tmp_path``."""
     suffix = uuid.uuid4().hex[:8]
     return StreamConfig(
-        bootstrap_servers=(kafka_bootstrap,), group_id=f"dedup-{suffix}", index_dir=str(tmp_path / "index"),
-        pages_in=f"pages-{suffix}", pages_keep=f"pages.keep-{suffix}", verdicts=f"verdicts-{suffix}",
-        urls_in=f"urls-{suffix}", urls_keep=f"urls.keep-{suffix}", probes=f"probes-{suffix}",
-        dead_letters=f"dead-{suffix}", session_timeout_ms=SESSION_TIMEOUT_MS, poll_timeout_ms=200,
-        max_poll_records=100, flush_timeout_s=10.0, retry_backoff_s=0.2, max_retry_backoff_s=1.0,
+        bootstrap_servers=(kafka_bootstrap,),
+        group_id=f"dedup-{suffix}",
+        index_dir=str(tmp_path / "index"),
+        pages_in=f"pages-{suffix}",
+        pages_keep=f"pages.keep-{suffix}",
+        verdicts=f"verdicts-{suffix}",
+        urls_in=f"urls-{suffix}",
+        urls_keep=f"urls.keep-{suffix}",
+        probes=f"probes-{suffix}",
+        dead_letters=f"dead-{suffix}",
+        session_timeout_ms=SESSION_TIMEOUT_MS,
+        poll_timeout_ms=200,
+        max_poll_records=100,
+        flush_timeout_s=10.0,
+        retry_backoff_s=0.2,
+        max_retry_backoff_s=1.0,
         max_message_bytes=1_000_000,
     )
 
 
 @pytest.fixture
-def processor_thread() -> Iterator[Callable[[StreamConfig], contextlib.AbstractContextManager[StreamMetrics]]]:
-    """``with processor_thread(config) as metrics:`` runs ``serve`` in a thread, stopped at the end."""
+def processor_thread() -> Iterator[
+    Callable[[StreamConfig], contextlib.AbstractContextManager[StreamMetrics]]
+]:
+    """``with processor_thread(config) as metrics:`` runs ``serve`` in a thread until the end."""
 
     @contextlib.contextmanager
     def running(config: StreamConfig) -> Iterator[StreamMetrics]:
@@ -200,9 +264,11 @@ def processor_thread() -> Iterator[Callable[[StreamConfig], contextlib.AbstractC
 def write_config(config: StreamConfig, path: Path) -> Path:
     """``config`` as a TOML file for ``python -m streams --config``."""
     lines = ["[stream]"]
-    for key, value in config.__class__.__dataclass_fields__.items():
+    for key in config.__class__.__dataclass_fields__:
         current = getattr(config, key)
-        lines.append(f"{key} = {json.dumps(list(current) if isinstance(current, tuple) else current)}")
+        lines.append(
+            f"{key} = {json.dumps(list(current) if isinstance(current, tuple) else current)}"
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -211,9 +277,13 @@ def write_config(config: StreamConfig, path: Path) -> Path:
 def processor_process(config_file: Path, log_file: Path) -> Iterator[subprocess.Popen[bytes]]:
     """``python -m streams`` as a child process; stopped with SIGTERM (then SIGKILL) at the end."""
     with open(log_file, "ab") as log:
-        process = subprocess.Popen([sys.executable, "-m", "streams", "--config", str(config_file)],
-                                   stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streams", "--config", str(config_file)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     try:
         yield process
     finally:
@@ -227,10 +297,16 @@ def processor_process(config_file: Path, log_file: Path) -> Iterator[subprocess.
 
 
 @pytest.fixture
-def spawn_processor(tmp_path: Path) -> Callable[..., contextlib.AbstractContextManager[subprocess.Popen[bytes]]]:
-    """``with spawn_processor(config, name) as process:`` a ``python -m streams`` child, log in tmp_path."""
+def spawn_processor(
+    tmp_path: Path,
+) -> Callable[..., contextlib.AbstractContextManager[subprocess.Popen[bytes]]]:
+    """``with spawn_processor(config, name) as process:`` a ``python -m streams`` child process."""
 
-    def spawn(config: StreamConfig, name: str = "processor") -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
-        return processor_process(write_config(config, tmp_path / f"{name}.toml"), tmp_path / f"{name}.log")
+    def spawn(
+        config: StreamConfig, name: str = "processor"
+    ) -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
+        return processor_process(
+            write_config(config, tmp_path / f"{name}.toml"), tmp_path / f"{name}.log"
+        )
 
     return spawn

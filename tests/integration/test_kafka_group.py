@@ -14,8 +14,12 @@ TOTAL = re.compile(r"stopping after (\d+) records in total")
 
 def last_assignment(log: Path, topic: str) -> set[str]:
     """The partitions of ``topic`` in the processor's latest "partitions assigned" log line."""
-    found = ASSIGNED.findall(log.read_text(encoding="utf-8", errors="replace")) if log.exists() else []
-    return {name for name in found[-1].split(", ") if name.startswith(f"{topic}/")} if found else set()
+    found = (
+        ASSIGNED.findall(log.read_text(encoding="utf-8", errors="replace")) if log.exists() else []
+    )
+    return (
+        {name for name in found[-1].split(", ") if name.startswith(f"{topic}/")} if found else set()
+    )
 
 
 def processed(log: Path) -> int:
@@ -35,8 +39,13 @@ def test_two_processors_split_the_partitions_and_share_the_index(
             if first and second and not first & second and len(first | second) == 4:
                 break
             time.sleep(0.3)
-        assert len(first) == len(second) == 2 and not first & second
-        kafka.produce(stream_config.pages_in, [value for _, value in messages], keys=[url.encode() for url, _ in messages])
+        assert len(first) == len(second) == 2
+        assert not first & second
+        kafka.produce(
+            stream_config.pages_in,
+            [value for _, value in messages],
+            keys=[url.encode() for url, _ in messages],
+        )
         kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(messages))
         for process in (one, two):
             process.send_signal(signal.SIGTERM)
@@ -48,4 +57,6 @@ def test_two_processors_split_the_partitions_and_share_the_index(
     bodies = {url: json.loads(value)["body"] for url, value in messages}
     kept = {bodies[v["url"]]: v["url"] for v in verdicts if v["action"] == "keep"}
     assert len(kept) == sum(v["action"] == "keep" for v in verdicts) == len(set(bodies.values()))
-    assert all(v["duplicate_of"] == kept[bodies[v["url"]]] for v in verdicts if v["action"] == "drop")
+    assert all(
+        v["duplicate_of"] == kept[bodies[v["url"]]] for v in verdicts if v["action"] == "drop"
+    )

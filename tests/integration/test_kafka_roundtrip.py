@@ -1,4 +1,4 @@
-"""Pages and frontier URLs through a processor on a real broker: every output is what the decisions say."""
+"""Pages and frontier URLs through a processor on a real broker: outputs are what decisions say."""
 
 from __future__ import annotations
 
@@ -12,27 +12,40 @@ STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81
 
 
 def index_page(host: str) -> str:
-    links = "".join(f'<li><a href="{name}.html">{name}</a>: documentation of module {name}</li>' for name in MODULES)
-    return f"<html><body><h1>Library reference</h1><p>Modules of the standard library on {host}.</p><ul>{links}</ul></body></html>"
+    links = "".join(
+        f'<li><a href="{name}.html">{name}</a>: documentation of module {name}</li>'
+        for name in MODULES
+    )
+    intro = f"<h1>Library reference</h1><p>Modules of the standard library on {host}.</p>"
+    return f"<html><body>{intro}<ul>{links}</ul></body></html>"
 
 
 def site_pages(stdlib_page) -> list[tuple[str, str]]:
-    """Originals on a.example, a mirrored directory on b.example, near copies and exact copies elsewhere."""
+    """Originals on a.example, a mirrored directory on b.example, near and exact copies."""
     pages = [("http://a.example/docs/", index_page("a.example"))]
     pages += [(f"http://a.example/docs/{name}.html", stdlib_page(name)) for name in MODULES]
     pages += [("http://b.example/mirror/docs/", index_page("a.example"))]
-    pages += [(f"http://b.example/mirror/docs/{name}.html", stdlib_page(name)) for name in MODULES[:4]]
-    pages += [(f"http://c.example/stamped/{name}.html", stdlib_page(name).replace("</body>", STAMP)) for name in MODULES[4:]]
+    pages += [
+        (f"http://b.example/mirror/docs/{name}.html", stdlib_page(name)) for name in MODULES[:4]
+    ]
+    pages += [
+        (f"http://c.example/stamped/{name}.html", stdlib_page(name).replace("</body>", STAMP))
+        for name in MODULES[4:]
+    ]
     pages += [("http://d.example/copy/csv.html", stdlib_page("csv"))]
     return pages
 
 
 def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, stdlib_page, tmp_path):
     pages = site_pages(stdlib_page)
-    urls = [f"http://b.example/mirror/docs/{name}.html" for name in MODULES] + ["http://e.example/new/page.html"]
+    urls = [f"http://b.example/mirror/docs/{name}.html" for name in MODULES] + [
+        "http://e.example/new/page.html"
+    ]
     kafka.create_topics(stream_config)
     with processor_thread(stream_config):
-        values = [json.dumps({"url": url, "body": html, "status": 200}).encode() for url, html in pages]
+        values = [
+            json.dumps({"url": url, "body": html, "status": 200}).encode() for url, html in pages
+        ]
         kafka.produce(stream_config.pages_in, values)
         kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(pages))
         kafka.produce(stream_config.urls_in, [url.encode() for url in urls])
@@ -42,7 +55,9 @@ def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, std
         expected = reference.check_pages([(url, html.encode(), None) for url, html in pages])
         expected_urls = [reference.check_url(url) for url in urls]
     verdicts = kafka.json_values(stream_config.verdicts)
-    assert [(v["url"], v["action"], v["reason"]) for v in verdicts] == [(d.url, d.action, d.reason) for d in expected]
+    assert [(v["url"], v["action"], v["reason"]) for v in verdicts] == [
+        (d.url, d.action, d.reason) for d in expected
+    ]
     assert [v["source"]["offset"] for v in verdicts] == list(range(len(pages)))
     kept = [record.value for record in kafka.read_all(stream_config.pages_keep)]
     assert kept == [value for value, d in zip(values, expected, strict=True) if not d.dropped]

@@ -50,11 +50,15 @@ class FakeProducer:
     """Records every acknowledged send; ``failures`` decides the fate of each send in turn."""
 
     failures: list[Exception | None] = field(default_factory=list)
-    sent: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]] = field(default_factory=list)
+    sent: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]] = field(
+        default_factory=list
+    )
     attempts: int = 0
     flushes: int = 0
 
-    def send(self, topic: str, value: bytes, key: bytes | None = None, headers: Any = None) -> FakeFuture:
+    def send(
+        self, topic: str, value: bytes, key: bytes | None = None, headers: Any = None
+    ) -> FakeFuture:
         self.attempts += 1
         error = self.failures.pop(0) if self.failures else None
         if error is None:
@@ -65,7 +69,11 @@ class FakeProducer:
         self.flushes += 1
 
     def on(self, topic: str) -> list[tuple[bytes | None, bytes, list[tuple[str, bytes]]]]:
-        return [(key, value, headers) for sent_topic, key, value, headers in self.sent if sent_topic == topic]
+        return [
+            (key, value, headers)
+            for sent_topic, key, value, headers in self.sent
+            if sent_topic == topic
+        ]
 
 
 @dataclass
@@ -78,14 +86,18 @@ class FakeConsumer:
     commits: list[dict[TopicPartition, int]] = field(default_factory=list)
     highwaters: dict[TopicPartition, int] = field(default_factory=dict)
 
-    def poll(self, timeout_ms: int = 0, max_records: int | None = None) -> dict[TopicPartition, list[Record]]:
+    def poll(
+        self, timeout_ms: int = 0, max_records: int | None = None
+    ) -> dict[TopicPartition, list[Record]]:
         if self.batches:
             return self.batches.pop(0)
         if self.stop is not None:
             self.stop.set()
         return {}
 
-    def commit(self, offsets: dict[TopicPartition, OffsetAndMetadata], timeout_ms: int | None = None) -> None:
+    def commit(
+        self, offsets: dict[TopicPartition, OffsetAndMetadata], timeout_ms: int | None = None
+    ) -> None:
         if self.commit_errors:
             raise self.commit_errors.pop(0)
         self.commits.append({tp: meta.offset for tp, meta in offsets.items()})
@@ -98,17 +110,30 @@ def page_value(url: str, html: str, **extra: Any) -> bytes:
     return json.dumps({"schema": 1, "url": url, "body": html, **extra}).encode()
 
 
-def batch_of(topic: str, values: list[bytes | None], partition: int = 0, first_offset: int = 0,
-             keys: list[bytes | None] | None = None) -> dict[TopicPartition, list[Record]]:
+def batch_of(
+    topic: str,
+    values: list[bytes | None],
+    partition: int = 0,
+    first_offset: int = 0,
+    keys: list[bytes | None] | None = None,
+) -> dict[TopicPartition, list[Record]]:
     keys = keys or [None] * len(values)
-    records = [Record(topic, partition, first_offset + i, key, value) for i, (key, value) in enumerate(zip(keys, values))]
+    records = [
+        Record(topic, partition, first_offset + i, key, value)
+        for i, (key, value) in enumerate(zip(keys, values, strict=True))
+    ]
     return {TopicPartition(topic, partition): records}
 
 
 @pytest.fixture
 def stream_config() -> StreamConfig:
-    return StreamConfig(pages_in=PAGES, urls_in=URLS, retry_backoff_s=0.01, max_retry_backoff_s=0.02,
-                        flush_timeout_s=1.0)
+    return StreamConfig(
+        pages_in=PAGES,
+        urls_in=URLS,
+        retry_backoff_s=0.01,
+        max_retry_backoff_s=0.02,
+        flush_timeout_s=1.0,
+    )
 
 
 @pytest.fixture
@@ -117,15 +142,22 @@ def index_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def make_processor(index_dir: Path, stream_config: StreamConfig) -> Iterator[Callable[..., Processor]]:
+def make_processor(
+    index_dir: Path, stream_config: StreamConfig
+) -> Iterator[Callable[..., Processor]]:
     """Processors over one real LMDB index in ``tmp_path``, with fake clients."""
     opened: list[DedupFilter] = []
 
-    def make(consumer: FakeConsumer | None = None, producer: FakeProducer | None = None,
-             config: StreamConfig | None = None) -> Processor:
+    def make(
+        consumer: FakeConsumer | None = None,
+        producer: FakeProducer | None = None,
+        config: StreamConfig | None = None,
+    ) -> Processor:
         dedup = DedupFilter.open(index_dir, Config.default())
         opened.append(dedup)
-        return Processor(consumer or FakeConsumer(), producer or FakeProducer(), dedup, config or stream_config)
+        return Processor(
+            consumer or FakeConsumer(), producer or FakeProducer(), dedup, config or stream_config
+        )
 
     yield make
     for dedup in opened:

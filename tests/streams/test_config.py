@@ -31,14 +31,20 @@ def test_unknown_keys_fail_naming_the_key(tmp_path):
         load_stream_config(path)
 
 
-@pytest.mark.parametrize(("table", "message"), [
-    ({"poll_timeout_ms": "500"}, r"stream\.poll_timeout_ms: must be a int"),
-    ({"poll_timeout_ms": 0}, r"stream\.poll_timeout_ms: must be >= 1"),
-    ({"bootstrap_servers": ["localhost"]}, r"stream\.bootstrap_servers: every entry must be host:port"),
-    ({"pages_in": "", "urls_in": ""}, r"stream\.pages_in: pages_in or urls_in must be set"),
-    ({"auto_offset_reset": "none"}, r"stream\.auto_offset_reset"),
-    ({"max_retry_backoff_s": 0.1}, r"stream\.max_retry_backoff_s"),
-])
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"poll_timeout_ms": "500"}, r"stream\.poll_timeout_ms: must be a int"),
+        ({"poll_timeout_ms": 0}, r"stream\.poll_timeout_ms: must be >= 1"),
+        (
+            {"bootstrap_servers": ["localhost"]},
+            r"stream\.bootstrap_servers: every entry must be host:port",
+        ),
+        ({"pages_in": "", "urls_in": ""}, r"stream\.pages_in: pages_in or urls_in must be set"),
+        ({"auto_offset_reset": "none"}, r"stream\.auto_offset_reset"),
+        ({"max_retry_backoff_s": 0.1}, r"stream\.max_retry_backoff_s"),
+    ],
+)
 def test_invalid_values_fail_naming_the_key(table, message):
     with pytest.raises(ConfigError, match=message):
         StreamConfig.from_dict(table)
@@ -46,9 +52,23 @@ def test_invalid_values_fail_naming_the_key(table, message):
 
 def test_flags_override_set_which_overrides_the_file(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text('[stream]\ngroup_id = "file"\nindex_dir = "file-index"\n[dedup.simhash]\nbits = 256\n')
-    args = parse_args("--config", str(path), "--set", 'stream.group_id="set"', "--set", "stream.index_dir=set-index",
-                      "--group-id", "flag", "--bootstrap-servers", "h1:9092,h2:9092", "--set", "minhash.seed=7")
+    path.write_text(
+        '[stream]\ngroup_id = "file"\nindex_dir = "file-index"\n[dedup.simhash]\nbits = 256\n'
+    )
+    args = parse_args(
+        "--config",
+        str(path),
+        "--set",
+        'stream.group_id="set"',
+        "--set",
+        "stream.index_dir=set-index",
+        "--group-id",
+        "flag",
+        "--bootstrap-servers",
+        "h1:9092,h2:9092",
+        "--set",
+        "minhash.seed=7",
+    )
     stream_config, config = configs_from_args(args)
     assert (stream_config.group_id, stream_config.index_dir) == ("flag", "set-index")
     assert stream_config.bootstrap_servers == ("h1:9092", "h2:9092")

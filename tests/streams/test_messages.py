@@ -9,7 +9,13 @@ import pytest
 
 from dedup_filter import Decision
 from streams.messages import (
-    Malformed, PageMessage, Source, dead_letter_record, parse_page, parse_url, verdict_record,
+    Malformed,
+    PageMessage,
+    Source,
+    dead_letter_record,
+    parse_page,
+    parse_url,
+    verdict_record,
 )
 
 LIMIT = 1_000_000
@@ -20,40 +26,69 @@ def parse(value, key=None, headers=(), tolerant=True):
 
 
 def test_a_schema_1_message_becomes_a_page():
-    value = json.dumps({"schema": 1, "url": "https://a.example/x", "status": 200, "fetched_at": 1714564800,
-                        "headers": {"Content-Type": "text/html", "Content-Length": 12}, "body_b64": "PHA+aGk8L3A+"})
+    value = json.dumps(
+        {
+            "schema": 1,
+            "url": "https://a.example/x",
+            "status": 200,
+            "fetched_at": 1714564800,
+            "headers": {"Content-Type": "text/html", "Content-Length": 12},
+            "body_b64": "PHA+aGk8L3A+",
+        }
+    )
     assert parse(value.encode()) == PageMessage(
-        "https://a.example/x", b"<p>hi</p>", {"Content-Type": "text/html", "Content-Length": "12"}, 200, 1714564800
+        "https://a.example/x",
+        b"<p>hi</p>",
+        {"Content-Type": "text/html", "Content-Length": "12"},
+        200,
+        1714564800,
     )
 
 
 def test_a_text_body_decodes_as_utf8_whatever_charset_the_headers_declare():
     from dedup_filter.text import decode_body
 
-    page = parse(json.dumps({"url": "https://a.example/", "body": "café crème", "content_type": "text/html; charset=iso-8859-1"}).encode())
+    page = parse(
+        json.dumps(
+            {
+                "url": "https://a.example/",
+                "body": "café crème",
+                "content_type": "text/html; charset=iso-8859-1",
+            }
+        ).encode()
+    )
     assert page.headers == {"Content-Type": "text/html; charset=iso-8859-1"}
     assert decode_body(page.body, page.headers).text == "café crème"
 
 
-@pytest.mark.parametrize(("value", "problem"), [
-    (b"{not json", "not JSON"),
-    (b"[1, 2]", "no URL in the record key"),
-    (b'{"body": "x"}', "'url' must be a non-empty string"),
-    (b'{"url": "/relative", "body": "x"}', "not an absolute URL"),
-    (b'{"url": "http://a.example/"}', "exactly one of 'body'"),
-    (b'{"url": "http://a.example/", "body": "x", "body_b64": "eA=="}', "exactly one of 'body'"),
-    (b'{"url": "http://a.example/", "body_b64": "%%%"}', "not valid base64"),
-    (b'{"url": "http://a.example/", "body": 1}', "'body' must be a string"),
-    (b'{"url": "http://a.example/", "body": "", "schema": 2}', "unsupported schema 2"),
-    (b'{"url": "http://a.example/", "body": "", "status": "200"}', "'status' must be an integer"),
-    (b'{"url": "http://a.example/", "body": "", "headers": ["a"]}', "'headers' must be an object"),
-    (b'{"url": "http://a.example/", "body": "", "headers": {"a": null}}', "header 'a' must be"),
-    (b'{"url": "http://a.example/", "body": "", "fetched_at": []}', "'fetched_at' must be"),
-    (b'{"url": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "not JSON"),
-    (b"\xff\xfe{", "no URL in the record key"),
-    (None, "tombstone"),
-    (b"x" * (LIMIT + 1), "exceeds stream.max_message_bytes"),
-])
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (b"{not json", "not JSON"),
+        (b"[1, 2]", "no URL in the record key"),
+        (b'{"body": "x"}', "'url' must be a non-empty string"),
+        (b'{"url": "/relative", "body": "x"}', "not an absolute URL"),
+        (b'{"url": "http://a.example/"}', "exactly one of 'body'"),
+        (b'{"url": "http://a.example/", "body": "x", "body_b64": "eA=="}', "exactly one of 'body'"),
+        (b'{"url": "http://a.example/", "body_b64": "%%%"}', "not valid base64"),
+        (b'{"url": "http://a.example/", "body": 1}', "'body' must be a string"),
+        (b'{"url": "http://a.example/", "body": "", "schema": 2}', "unsupported schema 2"),
+        (
+            b'{"url": "http://a.example/", "body": "", "status": "200"}',
+            "'status' must be an integer",
+        ),
+        (
+            b'{"url": "http://a.example/", "body": "", "headers": ["a"]}',
+            "'headers' must be an object",
+        ),
+        (b'{"url": "http://a.example/", "body": "", "headers": {"a": null}}', "header 'a' must be"),
+        (b'{"url": "http://a.example/", "body": "", "fetched_at": []}', "'fetched_at' must be"),
+        (b'{"url": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "not JSON"),
+        (b"\xff\xfe{", "no URL in the record key"),
+        (None, "tombstone"),
+        (b"x" * (LIMIT + 1), "exceeds stream.max_message_bytes"),
+    ],
+)
 def test_bad_messages_are_values_that_say_what_is_wrong(value, problem):
     result = parse(value)
     assert isinstance(result, Malformed)
@@ -62,19 +97,34 @@ def test_bad_messages_are_values_that_say_what_is_wrong(value, problem):
 
 def test_tolerant_mode_takes_raw_html_with_the_url_in_the_key_or_a_header():
     by_key = parse(b"<html>hi</html>", key=b"https://a.example/k")
-    by_header = parse(b"<html>hi</html>", headers=[("URL", b"https://a.example/h"), ("content-type", b"text/html")])
-    assert (by_key.url, by_key.body, by_key.headers) == ("https://a.example/k", b"<html>hi</html>", None)
-    assert (by_header.url, by_header.headers) == ("https://a.example/h", {"Content-Type": "text/html"})
+    by_header = parse(
+        b"<html>hi</html>",
+        headers=[("URL", b"https://a.example/h"), ("content-type", b"text/html")],
+    )
+    assert (by_key.url, by_key.body, by_key.headers) == (
+        "https://a.example/k",
+        b"<html>hi</html>",
+        None,
+    )
+    assert (by_header.url, by_header.headers) == (
+        "https://a.example/h",
+        {"Content-Type": "text/html"},
+    )
 
 
 def test_strict_mode_refuses_raw_html():
-    assert isinstance(parse(b"<html>hi</html>", key=b"https://a.example/k", tolerant=False), Malformed)
+    assert isinstance(
+        parse(b"<html>hi</html>", key=b"https://a.example/k", tolerant=False), Malformed
+    )
 
 
-@pytest.mark.parametrize(("value", "url"), [
-    (b"https://a.example/x\n", "https://a.example/x"),
-    (b'{"url": "https://a.example/y", "depth": 2}', "https://a.example/y"),
-])
+@pytest.mark.parametrize(
+    ("value", "url"),
+    [
+        (b"https://a.example/x\n", "https://a.example/x"),
+        (b'{"url": "https://a.example/y", "depth": 2}', "https://a.example/y"),
+    ],
+)
 def test_frontier_urls_come_bare_or_as_json(value, url):
     assert parse_url(value, max_bytes=LIMIT) == url
 
@@ -85,26 +135,38 @@ def test_bad_frontier_urls_are_malformed(value):
 
 
 def test_a_verdict_is_the_decision_with_its_source():
-    decision = Decision("https://b.example/x", "drop", "exact_duplicate", "https://a.example/x", {"rule": "exact"})
+    decision = Decision(
+        "https://b.example/x", "drop", "exact_duplicate", "https://a.example/x", {"rule": "exact"}
+    )
     page = PageMessage("https://b.example/x", b"", None, 200, "2024-05-01T12:00:00Z")
     record = verdict_record("verdicts", decision, Source("pages", 2, 17), page)
     assert json.loads(record.value) == decision.to_dict() | {
-        "schema": 1, "source": {"topic": "pages", "partition": 2, "offset": 17}, "status": 200,
+        "schema": 1,
+        "source": {"topic": "pages", "partition": 2, "offset": 17},
+        "status": 200,
         "fetched_at": "2024-05-01T12:00:00Z",
     }
     assert record.key == b"https://b.example/x"
 
 
 def test_a_dead_letter_keeps_the_original_bytes_cut_to_the_limit():
-    record = dead_letter_record("dead", b"k", b"x" * 5000, [("trace", b"1")], "too big", Source("pages", 0, 3), 4096)
+    record = dead_letter_record(
+        "dead", b"k", b"x" * 5000, [("trace", b"1")], "too big", Source("pages", 0, 3), 4096
+    )
     assert (record.key, record.value) == (b"k", b"x" * 4096)
-    assert record.headers == [("trace", b"1"), ("dedup.error", b"too big"), ("dedup.source", b"pages/0/3"),
-                              ("dedup.original_bytes", b"5000")]
+    assert record.headers == [
+        ("trace", b"1"),
+        ("dedup.error", b"too big"),
+        ("dedup.source", b"pages/0/3"),
+        ("dedup.original_bytes", b"5000"),
+    ]
 
 
 def test_base64_bodies_round_trip_binary_bytes():
     body = bytes(range(256))
-    value = json.dumps({"url": "https://a.example/bin", "body_b64": base64.b64encode(body).decode()}).encode()
+    value = json.dumps(
+        {"url": "https://a.example/bin", "body_b64": base64.b64encode(body).decode()}
+    ).encode()
     assert parse(value).body == body
 
 

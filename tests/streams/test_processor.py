@@ -19,9 +19,15 @@ def verdicts(producer):
     return [json.loads(value) for _, value, _ in producer.on("pages.verdicts")]
 
 
-def test_commit_is_last_offset_plus_one_per_partition(make_processor, consumer, batch, page, stdlib_page):
-    records = batch(PAGES, [page(f"http://a.example/{i}", stdlib_page("csv")) for i in range(3)], 0, 5)
-    records |= batch(PAGES, [page(f"http://b.example/{i}", stdlib_page("json")) for i in range(2)], 1, 10)
+def test_commit_is_last_offset_plus_one_per_partition(
+    make_processor, consumer, batch, page, stdlib_page
+):
+    records = batch(
+        PAGES, [page(f"http://a.example/{i}", stdlib_page("csv")) for i in range(3)], 0, 5
+    )
+    records |= batch(
+        PAGES, [page(f"http://b.example/{i}", stdlib_page("json")) for i in range(2)], 1, 10
+    )
     assert make_processor(consumer).process(records, threading.Event())
     assert consumer.commits == [{TopicPartition(PAGES, 0): 8, TopicPartition(PAGES, 1): 12}]
 
@@ -30,14 +36,23 @@ def test_exact_and_near_duplicates_give_verdicts_and_keep_only_originals(
     make_processor, producer, batch, page, stdlib_page, near_copy
 ):
     html = stdlib_page("difflib")
-    values = [page("http://a.example/difflib.html", html), page("http://b.example/copy.html", html),
-              page("http://c.example/stamped.html", near_copy(html)), page("http://a.example/csv.html", stdlib_page("csv"))]
+    values = [
+        page("http://a.example/difflib.html", html),
+        page("http://b.example/copy.html", html),
+        page("http://c.example/stamped.html", near_copy(html)),
+        page("http://a.example/csv.html", stdlib_page("csv")),
+    ]
     make_processor(producer=producer).process(batch(PAGES, values), threading.Event())
     decided = [(v["url"], v["action"], v["reason"], v["duplicate_of"]) for v in verdicts(producer)]
     assert decided == [
         ("http://a.example/difflib.html", "keep", "unique", None),
         ("http://b.example/copy.html", "drop", "exact_duplicate", "http://a.example/difflib.html"),
-        ("http://c.example/stamped.html", "drop", "near_duplicate", "http://a.example/difflib.html"),
+        (
+            "http://c.example/stamped.html",
+            "drop",
+            "near_duplicate",
+            "http://a.example/difflib.html",
+        ),
         ("http://a.example/csv.html", "keep", "unique", None),
     ]
     assert [value for _, value, _ in producer.on("pages.keep")] == [values[0], values[3]]
@@ -45,12 +60,28 @@ def test_exact_and_near_duplicates_give_verdicts_and_keep_only_originals(
 
 def test_verdict_names_its_source_record(make_processor, producer, batch, page, stdlib_page):
     make_processor(producer=producer).process(
-        batch(PAGES, [page("http://a.example/x", stdlib_page("csv"), status=200, fetched_at="2024-05-01T12:00:00Z")], 3, 41),
+        batch(
+            PAGES,
+            [
+                page(
+                    "http://a.example/x",
+                    stdlib_page("csv"),
+                    status=200,
+                    fetched_at="2024-05-01T12:00:00Z",
+                )
+            ],
+            3,
+            41,
+        ),
         threading.Event(),
     )
     [verdict] = verdicts(producer)
     assert verdict["source"] == {"topic": PAGES, "partition": 3, "offset": 41}
-    assert (verdict["status"], verdict["fetched_at"], verdict["schema"]) == (200, "2024-05-01T12:00:00Z", 1)
+    assert (verdict["status"], verdict["fetched_at"], verdict["schema"]) == (
+        200,
+        "2024-05-01T12:00:00Z",
+        1,
+    )
 
 
 def test_a_redelivered_batch_gets_the_same_actions_and_never_drops_a_page_as_its_own_duplicate(
@@ -67,60 +98,88 @@ def test_a_redelivered_batch_gets_the_same_actions_and_never_drops_a_page_as_its
     assert second[1]["duplicate_of"] == "http://a.example/h"
 
 
-def test_no_commit_when_a_send_fails_for_good(make_processor, consumer, producer, batch, page, stdlib_page):
+def test_no_commit_when_a_send_fails_for_good(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
     producer.failures = [None, MessageSizeTooLargeError("too big")]
     with pytest.raises(DeliveryError, match="MessageSizeTooLarge"):
-        make_processor(consumer, producer).process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]),
-                                                   threading.Event())
+        make_processor(consumer, producer).process(
+            batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event()
+        )
     assert consumer.commits == []
 
 
-def test_retriable_send_failures_are_resent_then_committed(make_processor, consumer, producer, batch, page, stdlib_page):
+def test_retriable_send_failures_are_resent_then_committed(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
     producer.failures = [KafkaTimeoutError("broker away"), KafkaTimeoutError("broker away")]
     processor = make_processor(consumer, producer)
-    assert processor.process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event())
+    assert processor.process(
+        batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event()
+    )
     assert [topic for topic, *_ in producer.sent] == ["pages.verdicts", "pages.keep"]
     assert producer.attempts == 4
     assert processor.metrics.totals["delivery_retry"] == 1
     assert consumer.commits == [{TopicPartition(PAGES, 0): 1}]
 
 
-def test_stop_during_an_outage_leaves_the_batch_uncommitted(make_processor, consumer, producer, batch, page, stdlib_page):
+def test_stop_during_an_outage_leaves_the_batch_uncommitted(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
     producer.failures = [KafkaTimeoutError("broker away")] * 1000
     stop = threading.Event()
     timer = threading.Timer(0.2, stop.set)
     timer.start()
-    assert not make_processor(consumer, producer).process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), stop)
+    assert not make_processor(consumer, producer).process(
+        batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), stop
+    )
     timer.join()
     assert consumer.commits == []
     assert len(producer.failures) < 1000 - 2  # it kept retrying until stopped
 
 
-def test_store_failure_stops_without_sending_or_committing(make_processor, consumer, producer, batch, page, stdlib_page):
+def test_store_failure_stops_without_sending_or_committing(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
     processor = make_processor(consumer, producer)
     processor.dedup.close()
     with pytest.raises(IndexStoreError):
-        processor.process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event())
+        processor.process(
+            batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event()
+        )
     assert (producer.attempts, consumer.commits) == (0, [])
 
 
 def test_malformed_records_become_dead_letters_and_the_batch_is_committed(
     make_processor, consumer, producer, batch, page, stdlib_page
 ):
-    values = [b"not json", page("http://a.example/", stdlib_page("csv")), b'{"url": 7, "body": ""}', None]
+    values = [
+        b"not json",
+        page("http://a.example/", stdlib_page("csv")),
+        b'{"url": 7, "body": ""}',
+        None,
+    ]
     make_processor(consumer, producer).process(batch(PAGES, values), threading.Event())
     dead = producer.on("dedup.dead-letters")
     assert [value for _, value, _ in dead] == [b"not json", b'{"url": 7, "body": ""}', b""]
-    assert [dict(headers)["dedup.source"] for _, _, headers in dead] == [b"pages-in/0/0", b"pages-in/0/2", b"pages-in/0/3"]
+    assert [dict(headers)["dedup.source"] for _, _, headers in dead] == [
+        b"pages-in/0/0",
+        b"pages-in/0/2",
+        b"pages-in/0/3",
+    ]
     assert b"url" in dict(dead[1][2])["dedup.error"]
     assert len(verdicts(producer)) == 1
     assert consumer.commits == [{TopicPartition(PAGES, 0): 4}]
 
 
-def test_a_refused_commit_is_retried_when_the_partitions_are_revoked(make_processor, consumer, batch, page, stdlib_page):
+def test_a_refused_commit_is_retried_when_the_partitions_are_revoked(
+    make_processor, consumer, batch, page, stdlib_page
+):
     consumer.commit_errors = [CommitFailedError("rebalancing")]
     processor = make_processor(consumer)
-    assert not processor.process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))], 2, 9), threading.Event())
+    assert not processor.process(
+        batch(PAGES, [page("http://a.example/", stdlib_page("csv"))], 2, 9), threading.Event()
+    )
     assert consumer.commits == []
     processor.on_partitions_revoked([TopicPartition(PAGES, 2)])
     assert consumer.commits == [{TopicPartition(PAGES, 2): 10}]
@@ -129,13 +188,19 @@ def test_a_refused_commit_is_retried_when_the_partitions_are_revoked(make_proces
 def test_a_commit_that_times_out_is_retried(make_processor, consumer, batch, page, stdlib_page):
     consumer.commit_errors = [KafkaTimeoutError("coordinator away")]
     processor = make_processor(consumer)
-    assert processor.process(batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event())
+    assert processor.process(
+        batch(PAGES, [page("http://a.example/", stdlib_page("csv"))]), threading.Event()
+    )
     assert consumer.commits == [{TopicPartition(PAGES, 0): 1}]
     assert processor.metrics.totals["commit_retry"] == 1
 
 
 def test_frontier_urls_are_forwarded_untouched(make_processor, producer, batch):
-    values = [b"https://a.example/docs/x.html", b'{"url": "https://a.example/docs/y.html", "depth": 3}', b"not a url"]
+    values = [
+        b"https://a.example/docs/x.html",
+        b'{"url": "https://a.example/docs/y.html", "depth": 3}',
+        b"not a url",
+    ]
     make_processor(producer=producer).process(batch(URLS, values), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == values[:2]
     assert [value for _, value, _ in producer.on("dedup.dead-letters")] == [b"not a url"]
@@ -146,17 +211,28 @@ def test_exact_url_dedup_drops_repeats_and_fetched_pages(
 ):
     config = stream_config.with_overrides({"url_dedup_cache_size": 100})
     processor = make_processor(producer=producer, config=config)
-    processor.process(batch(PAGES, [page("https://a.example/fetched.html", stdlib_page("csv"))]), threading.Event())
-    urls = [b"https://a.example/new.html", b"https://a.example/new.html", b"https://A.example/fetched.html"]
+    processor.process(
+        batch(PAGES, [page("https://a.example/fetched.html", stdlib_page("csv"))]),
+        threading.Event(),
+    )
+    urls = [
+        b"https://a.example/new.html",
+        b"https://a.example/new.html",
+        b"https://A.example/fetched.html",
+    ]
     processor.process(batch(URLS, urls), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [urls[0]]
     assert processor.metrics.totals["urls_drop"] == 2
 
 
-def test_run_processes_every_batch_then_stops(make_processor, consumer, producer, batch, page, stdlib_page):
+def test_run_processes_every_batch_then_stops(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
     stop = threading.Event()
     consumer.stop = stop
-    consumer.batches = [batch(PAGES, [page(f"http://a.example/{i}", stdlib_page("csv"))], 0, i) for i in range(3)]
+    consumer.batches = [
+        batch(PAGES, [page(f"http://a.example/{i}", stdlib_page("csv"))], 0, i) for i in range(3)
+    ]
     consumer.highwaters = {TopicPartition(PAGES, 0): 10}
     processor = make_processor(consumer, producer)
     processor.run(stop)

@@ -1,0 +1,38 @@
+"""``python -m streams`` and ``dedup-filter stream``: exit codes, bad configuration, failures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dedup_filter.cli import main as cli_main
+from streams.__main__ import main
+
+
+def test_an_unknown_key_exits_2_naming_it(capsys):
+    assert main(["--set", "stream.pol_timeout_ms=5"]) == 2
+    assert "stream.pol_timeout_ms: unknown key" in capsys.readouterr().err
+
+
+def test_the_core_command_line_runs_the_processor_with_the_same_options(capsys):
+    assert cli_main(["stream", "--set", "stream.poll_timeout_ms=0"]) == 2
+    assert "stream.poll_timeout_ms: must be >= 1" in capsys.readouterr().err
+
+
+def test_an_index_that_cannot_be_opened_exits_1(tmp_path):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    assert main(["--index", str(blocker / "index"), "--log-level", "ERROR"]) == 1
+
+
+CONSOLE_SCRIPT = str(Path(sys.executable).with_name("dedup-filter"))
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "streams"], [CONSOLE_SCRIPT, "stream"]])
+def test_help_describes_the_options(command):
+    result = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert "--bootstrap-servers" in result.stdout
