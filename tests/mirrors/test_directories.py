@@ -1,0 +1,71 @@
+"""URL coordinates: placements under ancestor directories, index pages, parents and depths."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.directories import (
+    IndexPages,
+    directory_depth,
+    directory_name,
+    nested,
+    own_placement,
+    parent_directory,
+    placements,
+)
+
+INDEX_PAGES = IndexPages(("index", "default"), ("", ".html", ".php"))
+
+
+def test_a_page_sits_under_every_ancestor_from_the_host_root():
+    places = placements("https://h.test/a/B/c.html?x=/y/", max_depth=12)
+    assert [(place.directory, place.relative) for place in places] == [
+        ("https://h.test/", "a/B/c.html?x=/y/"),
+        ("https://h.test/a/", "B/c.html?x=/y/"),
+        ("https://h.test/a/B/", "c.html?x=/y/"),
+    ]
+    assert places[1].relative_key == "b/c.html?x=/y/"
+
+
+def test_directories_deeper_than_max_depth_take_no_part():
+    assert [place.directory for place in placements("http://h.test/1/2/3/p.html", 1)] == [
+        "http://h.test/",
+        "http://h.test/1/",
+    ]
+    assert own_placement("http://h.test/1/2/3/p.html", 1) is None
+    assert own_placement("http://h.test/1/p.html", 1).relative == "p.html"
+
+
+@pytest.mark.parametrize("url", ["", "not a url", "http://", "mailto:x@y.test"])
+def test_strings_without_a_path_have_no_placement(url):
+    assert placements(url, 12) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "is_index"),
+    [
+        ("http://h.test/d/", True),
+        ("http://h.test/d/INDEX.html", True),
+        ("http://h.test/d/default", True),
+        ("http://h.test/d/index.htm", False),
+        ("http://h.test/d/page.html", False),
+        ("http://h.test/d/?sort=name", False),
+    ],
+)
+def test_index_pages_are_recognised_from_the_url(url, is_index):
+    assert INDEX_PAGES.is_index(own_placement(url, 12)) is is_index
+
+
+def test_relative_paths_naming_index_pages():
+    assert INDEX_PAGES.names_index("sub/")
+    assert INDEX_PAGES.names_index("sub/index.php")
+    assert not INDEX_PAGES.names_index("sub/page.html")
+
+
+def test_parents_names_depths_and_nesting():
+    assert parent_directory("http://h.test/a/b/") == "http://h.test/a/"
+    assert parent_directory("http://h.test/") is None
+    assert (directory_name("http://h.test/a/B/"), directory_name("http://h.test/")) == ("b", "")
+    assert (directory_depth("http://h.test/"), directory_depth("http://h.test/a/b/")) == (0, 2)
+    assert nested("http://h.test/A/", "http://h.test/a/b/")
+    assert not nested("http://h.test/a/", "http://h.test/ab/")

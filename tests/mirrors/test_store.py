@@ -1,0 +1,78 @@
+"""The byte layout of the mirror tables: values round-trip, a subtree comes in hash order."""
+
+from __future__ import annotations
+
+from dedup_filter.mirror_store import (
+    MATCH,
+    MISSING,
+    REJECTED,
+    Candidate,
+    DirEntry,
+    MirrorStore,
+    Rule,
+    Sample,
+    relative_hash,
+)
+
+
+def test_candidates_rules_and_entries_round_trip():
+    samples = (Sample("a/\u00e9.html", 7, MATCH), Sample("b.html?q=1", 2**64 - 1, MISSING))
+    candidate = Candidate(
+        "http://m.test/x/",
+        "http://o.test/x/",
+        "http://m.test/x/",
+        "http://o.test/x/index.html",
+        1.5,
+        REJECTED,
+        3,
+        samples,
+    )
+    rule = Rule(
+        "http://m.test/",
+        "http://o.test/",
+        "http://m.test/",
+        "http://o.test/",
+        2.5,
+        "url",
+        4,
+        3,
+        1,
+        2,
+    )
+    entry = DirEntry(2**63, 12345, "Sub/Page.html")
+    assert Candidate.decode(candidate.encode()) == candidate
+    assert Rule.decode(rule.encode()) == rule
+    assert DirEntry.decode(entry.encode()) == entry
+    assert rule.resemblance == 0.75
+
+
+def test_a_directory_subtree_is_one_range_in_hash_order(tmp_index):
+    paths = [f"p{number}.html" for number in range(20)]
+
+    def write(view):
+        store = MirrorStore(view)
+        for path in paths:
+            store.put_entry("http://o.test/d/", path, DirEntry(1, 2, path))
+        store.put_entry("http://o.test/other/", "x.html", DirEntry(1, 2, "x.html"))
+        return [entry.relative for _, entry in store.subtree("http://o.test/d/")]
+
+    listed = tmp_index.transact(write)
+    assert listed == sorted(paths, key=relative_hash)
+
+
+def test_rules_below_a_directory_and_origins_are_prefix_ranges(tmp_index):
+    def write(view):
+        store = MirrorStore(view)
+        for mirror, origin in [
+            ("http://m.test/a/", "http://o.test/a/"),
+            ("http://m.test/a/b/", "http://o.test/a/b/"),
+            ("http://m.test/ab/", "http://o.test/ab/"),
+        ]:
+            store.put_rule(Rule(mirror, origin, mirror, origin, 0.0, "content", 4, 4, 0))
+        return (
+            [rule.mirror for rule in store.rules_under("http://m.test/a/")],
+            store.has_origin_under("http://o.test/a/"),
+            store.has_origin_at("http://o.test/"),
+        )
+
+    assert tmp_index.transact(write) == (["http://m.test/a/", "http://m.test/a/b/"], True, False)
