@@ -1,0 +1,84 @@
+"""``dedup-filter prune`` and ``dedup-filter mirrors`` against an index holding one mirror rule."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from dedup_filter.cli import main
+
+from .conftest import MIRROR, ORIGIN, copy_tree
+from .test_persistence import whole_host_crawl
+
+
+@pytest.fixture
+def index_with_rule(tmp_path, origin_tree):
+    whole_host_crawl(tmp_path / "index", origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR))
+    return tmp_path / "index"
+
+
+def test_prune_writes_the_urls_outside_mirrored_directories(
+    index_with_rule, tmp_path, monkeypatch, capsys
+):
+    urls = [
+        ORIGIN + "csv.html",
+        MIRROR + "csv.html",
+        "# a comment",
+        "",
+        "http://other.test/x",
+        MIRROR,
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(urls)))
+    log = tmp_path / "decisions.jsonl"
+    assert (
+        main(
+            ["prune", "-", "--index", str(index_with_rule), "--log", str(log), "--batch-size", "2"]
+        )
+        == 0
+    )
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [ORIGIN + "csv.html", "http://other.test/x"]
+    assert "urls kept: 2; dropped under mirrored directories: 2" in err
+    dropped = [json.loads(line) for line in log.read_text().splitlines() if '"drop"' in line]
+    assert [(entry["url"], entry["duplicate_of"]) for entry in dropped] == [
+        (MIRROR + "csv.html", ORIGIN + "csv.html"),
+        (MIRROR, ORIGIN),
+    ]
+
+
+def test_prune_reads_a_file(index_with_rule, tmp_path, capsys):
+    frontier = tmp_path / "frontier.txt"
+    frontier.write_text(f"{MIRROR}extra/json.html\n{ORIGIN}extra/json.html\n")
+    assert main(["prune", str(frontier), "--index", str(index_with_rule)]) == 0
+    assert capsys.readouterr().out == f"{ORIGIN}extra/json.html\n"
+
+
+def test_mirrors_lists_rules_with_their_evidence(index_with_rule, capsys):
+    assert main(["mirrors", "--index", str(index_with_rule), "--json"]) == 0
+    [rule] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (rule["mirror"], rule["origin"], rule["samples"], rule["matches"]) == (
+        MIRROR,
+        ORIGIN,
+        4,
+        4,
+    )
+    assert rule["boundary"] == "host_root"
+    assert main(["mirrors", "--index", str(index_with_rule)]) == 0
+    text = capsys.readouterr().out
+    assert f"{MIRROR} -> {ORIGIN}" in text
+    assert "4/4 sampled pairs match" in text
+    assert text.rstrip().endswith("1 mirror rule")
+
+
+def test_mirrors_remove_deletes_a_rule(index_with_rule, capsys):
+    assert main(["mirrors", "--index", str(index_with_rule), "--remove", MIRROR]) == 0
+    assert main(["mirrors", "--index", str(index_with_rule), "--remove", MIRROR]) == 1
+    assert main(["mirrors", "--index", str(index_with_rule), "--json"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"removed {MIRROR}", f"no rule for {MIRROR}"]
+
+
+def test_prune_refuses_a_missing_index(tmp_path, capsys):
+    assert main(["prune", "-", "--index", str(tmp_path / "nothing")]) == 1
+    assert "no index at" in capsys.readouterr().err
