@@ -19,7 +19,7 @@ _LISTING_TITLE = re.compile(r"Index of [^<]*")
 _LISTING_ADDRESS = re.compile(r"Server at \S+ Port")
 _ROUTINE_BLOCK = re.compile(r'<dl><dt><a name="[^"]*"><strong>.*?</dl>\n', re.S)
 _PARAGRAPH = re.compile(r"<p>[^<]{80,}?</p>\n")
-_MAX_EDIT_SHARE = 0.1
+_MIN_EDIT_CHARS, _MAX_EDIT_SHARE = 150, 0.1  # an edit worth noticing, yet a small one
 
 
 def site_url(host: str, path: str) -> str:
@@ -53,11 +53,15 @@ def with_banner(body: str, banner: str) -> str:
 def older_version(body: str, rng: Random) -> str | None:
     """The page as it was before its last edit: one documented routine or paragraph fewer.
 
-    Only a small edit is made (a block of at most a tenth of the page). Returns None when the
-    page has no such block.
+    The block removed is at least 150 characters and at most a tenth of the page. Returns None
+    when the page has no such block.
     """
     blocks = list(_ROUTINE_BLOCK.finditer(body)) or list(_PARAGRAPH.finditer(body))
-    small = [block for block in blocks if len(block.group()) <= _MAX_EDIT_SHARE * len(body)]
+    small = [
+        block
+        for block in blocks
+        if _MIN_EDIT_CHARS <= len(block.group()) <= _MAX_EDIT_SHARE * len(body)
+    ]
     if not small:
         return None
     removed = rng.choice(small)

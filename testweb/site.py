@@ -163,7 +163,7 @@ def build_web(seed: int = 0, scale: str = "small") -> TestWeb:
             for path, body in pages.items()
         },
         assets=_assets(),
-        start_urls=[site_url(host, "index.html" if host == GAMMA else "") for host in hosts],
+        start_urls=[site_url(host, _root_path(pages)) for host, pages in hosts.items()],
         mirrors=mirrors,
         traps=_traps(),
         boilerplate_urls={
@@ -189,9 +189,8 @@ class _Duplicates:
             for path in alpha
             if path.startswith("library/") and path.count("/") == 3 and path.endswith(".html")
         )
-        session, repost, alias, copy = (
-            rng.sample(candidates, 4 * per_kind)[i::4] for i in range(4)
-        )
+        chosen = rng.sample(candidates, 4 * per_kind)
+        session, repost, alias, copy = (chosen[kind::4] for kind in range(4))
         self.alpha_pages: dict[str, str] = {}
         self.theta_pages: dict[str, str] = {}
         self.near: dict[str, str] = {}
@@ -316,6 +315,11 @@ def _assets() -> dict[str, tuple[str, bytes]]:
     for name, _ in DOWNLOADS:  # the whole-host mirror copies the archives byte for byte
         assets[site_url(BETA, f"downloads/{name}")] = assets[site_url(ALPHA, f"downloads/{name}")]
     return assets
+
+
+def _root_path(pages: dict[str, str]) -> str:
+    """The host's home page: ``/index.html`` on hosts that name index pages, else ``/``."""
+    return "" if "" in pages else "index.html"
 
 
 def _slug(path: str) -> str:
