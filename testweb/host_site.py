@@ -91,9 +91,8 @@ class HostSite:
         self, path: str, title: str, source: str, links: list[tuple[str, str, str]] | None = None
     ) -> Page:
         """A page of real paragraphs, optionally followed by a list of (path, label, note) links."""
-        paragraphs = "".join(f"<p>{html.escape(text)}</p>\n" for text in prose_slice(source))
         listed = link_list(path, links) if links else ""
-        return Page(path, title, f"<h1>{html.escape(title)}</h1>\n{paragraphs}{listed}")
+        return Page(path, title, f"<h1>{html.escape(title)}</h1>\n{_paragraphs(source)}{listed}")
 
     def guide(self, project: str, sources: tuple[str, ...]) -> None:
         """The generator-skeleton trap: the same index page and chapter names, other chapters."""
@@ -102,10 +101,8 @@ class HostSite:
         index_page = generator_page(project, "Welcome", _GENERATOR_WELCOME + toc, contents)
         self.add(Page(self.index_of("guide/"), "Welcome", index_page, templated=False))
         for (name, label), source in zip(contents, sources, strict=True):
-            body = "".join(f"<p>{html.escape(text)}</p>\n" for text in prose_slice(source))
-            self.add(
-                Page(f"guide/{name}", label, generator_page(project, label, body, contents), False)
-            )
+            chapter = generator_page(project, label, _paragraphs(source), contents)
+            self.add(Page(f"guide/{name}", label, chapter, templated=False))
 
 
 def builtin_function_pages(site: HostSite, names: list[str]) -> list[Page]:
@@ -140,6 +137,10 @@ def prose_slice(source: str) -> tuple[str, ...]:
         return paragraphs
     first, last = (int(number) for number in span.split(":"))
     return paragraphs[first:last]
+
+
+def _paragraphs(source: str) -> str:
+    return "".join(f"<p>{html.escape(text)}</p>\n" for text in prose_slice(source))
 
 
 def _is_index(path: str) -> bool:
