@@ -1,0 +1,229 @@
+"""Messages/s through the stream processor vs a bare consume-and-forward loop on the same broker.
+
+Both loops read the same page messages from the same topic with the same batch size, produce and
+flush their outputs, wait for every acknowledgement and commit offsets; the processor also parses,
+fingerprints, checks the pages in one LMDB write transaction per batch and produces verdicts. The
+ratio processor/bare is the filter's overhead over the Kafka cost alone. Group joins are not timed:
+a run starts at its first non-empty poll and ends at its last commit.
+
+    python bench/stream_speed.py [--messages 2000] [--rounds 2]
+
+Pages: pydoc HTML of standard-library modules (real text, rendered offline), each module on
+several hosts, so the stream holds unique pages and exact duplicates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import pydoc
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+import warnings
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+from kafka import KafkaProducer
+from kafka.record import util as record_util
+from kafka.structs import OffsetAndMetadata
+
+from dedup_filter import Config, DedupFilter
+from streams import kafka_io
+from streams.config import StreamConfig
+from streams.local_broker import broker_from_environment
+from streams.processor import Processor
+
+MODULES = sorted(
+    name
+    for name in sys.stdlib_module_names
+    if not name.startswith("_")
+    and name
+    not in {
+        "antigravity",
+        "this",
+        "idlelib",
+        "tkinter",
+        "turtle",
+        "turtledemo",
+        "os",
+        "sys",
+        "site",
+        "platform",
+    }
+)
+
+
+def pages(count: int) -> list[bytes]:
+    """``count`` schema-1 page messages; every module's page appears on four hosts."""
+    renderer = pydoc.HTMLDoc()
+    documents: list[str] = []
+    for name in MODULES:
+        if len(documents) * 4 >= count:
+            break
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                module = importlib.import_module(name)
+            documents.append(renderer.page(name, renderer.docmodule(module)))
+        except Exception:  # a module that cannot be imported or rendered here is left out
+            continue
+    messages = [
+        json.dumps(
+            {"schema": 1, "url": f"http://host{host}.example/lib/{index}.html", "body": html}
+        ).encode()
+        for host in range(4)
+        for index, html in enumerate(documents)
+    ]
+    return messages[:count]
+
+
+def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    producer = KafkaProducer(
+        bootstrap_servers=bootstrap, acks="all", linger_ms=5, max_request_size=4 << 20
+    )
+    futures = [producer.send(topic, value=value) for value in values]
+    producer.flush(timeout=300)
+    for future in futures:
+        future.get(timeout=30)
+    producer.close()
+
+
+def timed(loop: Callable[[], int], expected: int) -> tuple[float, int]:
+    started: list[float] = []
+    count = loop_until(loop, expected, started)
+    return time.perf_counter() - started[0], count
+
+
+def loop_until(step: Callable[[], int], expected: int, started: list[float]) -> int:
+    """Run ``step`` (one poll batch: returns records handled) to ``expected`` records, or 10 min."""
+    handled, deadline = 0, time.monotonic() + 600
+    while handled < expected and time.monotonic() < deadline:
+        count = step()
+        if count and not started:
+            started.append(time.perf_counter())
+        handled += count
+    return handled
+
+
+def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[float, int]:
+    consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
+    consumer.subscribe([config.pages_in])
+
+    def step() -> int:
+        batch = consumer.poll(
+            timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
+        )
+        futures = [
+            producer.send(forward_topic, key=record.key, value=record.value)
+            for records in batch.values()
+            for record in records
+        ]
+        producer.flush(timeout=config.flush_timeout_s)
+        for future in futures:
+            future.get(timeout=config.flush_timeout_s)
+        if batch:
+            consumer.commit(
+                {
+                    tp: OffsetAndMetadata(records[-1].offset + 1, "", -1)
+                    for tp, records in batch.items()
+                }
+            )
+        return len(futures)
+
+    try:
+        return timed(step, expected)
+    finally:
+        consumer.close(autocommit=False)
+        producer.close()
+
+
+def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
+    consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
+    with (
+        tempfile.TemporaryDirectory() as index_dir,
+        DedupFilter.open(index_dir, Config.default()) as dedup,
+    ):
+        processor = Processor(consumer, producer, dedup, config)
+        kafka_io.subscribe(
+            consumer,
+            [config.pages_in],
+            processor.on_partitions_revoked,
+            processor.on_partitions_assigned,
+        )
+        stop = threading.Event()
+
+        def step() -> int:
+            batch = consumer.poll(
+                timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
+            )
+            if batch:
+                processor.process(batch, stop)
+            return sum(len(records) for records in batch.values())
+
+        try:
+            return timed(step, expected)
+        finally:
+            consumer.close(autocommit=False)
+            producer.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=500, help="max_poll_records of both loops")
+    args = parser.parse_args()
+    values = pages(args.messages)
+    crc = (
+        "C (crc32c package)"
+        if record_util.crc32c_c is not None
+        else "pure Python (no crc32c package)"
+    )
+    print(
+        f"{len(values)} page messages, {sum(map(len, values)) / len(values) / 1024:.1f} KiB each; "
+        f"kafka-python record CRC: {crc}; {os.cpu_count()} CPUs"
+    )
+    rates: dict[str, list[float]] = {"bare": [], "processor": []}
+    with broker_from_environment() as bootstrap:
+        for _ in range(args.rounds):
+            suffix = uuid.uuid4().hex[:8]
+            config = StreamConfig(
+                bootstrap_servers=(bootstrap,),
+                pages_in=f"bench-{suffix}",
+                urls_in="",
+                pages_keep=f"bench-keep-{suffix}",
+                verdicts=f"bench-verdicts-{suffix}",
+                probes="",
+                dead_letters=f"bench-dead-{suffix}",
+                max_poll_records=args.batch,
+                group_id=f"bench-{suffix}",
+                max_message_bytes=4_000_000,
+            )
+            produce(bootstrap, config.pages_in, values)
+            bare_config = replace(config, group_id=f"bare-{suffix}")
+            runs = (
+                ("bare", partial(bare_loop, bare_config, len(values), f"bare-{suffix}")),
+                ("processor", partial(processor_loop, config, len(values))),
+            )
+            for name, run in runs:
+                seconds, handled = run()
+                rates[name].append(handled / seconds)
+                print(
+                    f"  {name:9s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s"
+                )
+    bare, processed = statistics.median(rates["bare"]), statistics.median(rates["processor"])
+    print(
+        f"median: bare {bare:.1f}/s, processor {processed:.1f}/s, ratio {processed / bare:.0%}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
