@@ -134,7 +134,11 @@ class MirrorDetector:
         if store.probes_for(url):
             return Decision(url, "keep", "probe", evidence={"mirror_rule": rule.mirror})
         return Decision(
-            url, "drop", MIRRORED, rule.origin + place.relative, self.describe(store, rule)
+            url,
+            "drop",
+            MIRRORED,
+            rule.origin + place.relative,
+            {"mirror_rule": self.describe(store, rule)},
         )
 
     # what the filter tells
@@ -161,7 +165,9 @@ class MirrorDetector:
         if not self.config.enabled or not places:
             return decision
         store = MirrorStore(view)
-        self._record(store, places, DirEntry(representative, exact, ""))
+        if decision.reason != "unchanged" or not self._recorded(store, places[-1]):
+            # a replay keeps the representative found the first time (a near-duplicate's original)
+            self._record(store, places, DirEntry(representative, exact, ""))
         for link in links:
             store.add_link(link)
         level = self._answer_probes(store, decision.url)
@@ -232,9 +238,15 @@ class MirrorDetector:
     # recording pages
     def _record(self, store: MirrorStore, places: list[Placement], content: DirEntry) -> None:
         for place in places:
-            is_index = place.is_own and self._index_pages.is_index(place)
             entry = replace(content, relative=place.relative)
-            store.put_entry(place.directory_key, "" if is_index else place.relative_key, entry)
+            store.put_entry(place.directory_key, self._relative_key(place), entry)
+
+    def _recorded(self, store: MirrorStore, place: Placement) -> bool:
+        return store.entry(place.directory_key, self._relative_key(place)) is not None
+
+    def _relative_key(self, place: Placement) -> str:
+        """A directory's own index page is filed under "" whatever its file name."""
+        return "" if place.is_own and self._index_pages.is_index(place) else place.relative_key
 
     def _answer_probes(self, store: MirrorStore, url: str) -> int:
         """Forget the probes of ``url`` (it arrived); the boundary level a parent probe asked."""
