@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
-from kafka.admin import NewTopic
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from dedup_filter import Config
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
 from streams.metrics import StreamMetrics
 from streams.service import serve
+from streams.topics import create_topics, read_to_end
 
 # a short session keeps group joins (about half of it on Tansu) and restarts after SIGKILL quick
 SESSION_TIMEOUT_MS = 6000
@@ -74,14 +74,10 @@ class Kafka:
             config.probes,
             config.dead_letters,
         ]
-        admin = KafkaAdminClient(bootstrap_servers=self.bootstrap_servers)
-        try:
-            admin.create_topics(
-                [NewTopic(name, input_partitions, 1) for name in config.input_topics]
-                + [NewTopic(name, 1, 1) for name in outputs]
-            )
-        finally:
-            admin.close()
+        create_topics(
+            self.bootstrap_servers,
+            {name: input_partitions for name in config.input_topics} | dict.fromkeys(outputs, 1),
+        )
 
     def produce(
         self,
@@ -114,30 +110,8 @@ class Kafka:
         finally:
             producer.close()
 
-    def read_all(self, topic: str, timeout_s: float = 30.0) -> list[Any]:
-        """Every record on ``topic`` up to its high watermark (as fetches report it)."""
-        consumer = KafkaConsumer(
-            bootstrap_servers=self.bootstrap_servers,
-            enable_auto_commit=False,
-            receive_message_max_bytes=64 << 20,
-        )
-        try:
-            partitions = [
-                TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or [])
-            ]
-            consumer.assign(partitions)
-            consumer.seek_to_beginning(*partitions)
-            records: list[Any] = []
-            deadline = time.monotonic() + timeout_s
-            while time.monotonic() < deadline:
-                for batch in consumer.poll(timeout_ms=200).values():
-                    records.extend(batch)
-                if all(_caught_up(consumer, tp) for tp in partitions):
-                    return records
-            msg = f"{topic} not read to its end within {timeout_s} s ({len(records)} records read)"
-            raise AssertionError(msg)
-        finally:
-            consumer.close()
+    def read_all(self, topic: str) -> list[Any]:
+        return read_to_end(self.bootstrap_servers, topic)
 
     def json_values(self, topic: str) -> list[dict[str, Any]]:
         return [json.loads(record.value) for record in self.read_all(topic)]
@@ -163,11 +137,6 @@ class Kafka:
                 msg = f"{group_id} committed {done} of {count} records of {topic} in {timeout_s} s"
                 raise AssertionError(msg)
             time.sleep(0.3)
-
-
-def _caught_up(consumer: KafkaConsumer, tp: TopicPartition) -> bool:
-    highwater = consumer.highwater(tp)
-    return highwater is not None and consumer.position(tp) >= highwater
 
 
 @pytest.fixture
