@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Self
 
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 
 from .probes import ProbeOutcome, Prober
@@ -43,7 +44,7 @@ class DedupMiddleware:
         self._session = session
         self._stats = session.stats
         self._prober = Prober(
-            crawler, self._judge_probe, session.probe_failed, session.settings.probe_cache_size
+            crawler, self._judge_probe, self._probe_failed, session.settings.probe_cache_size
         )
 
     @classmethod
@@ -51,7 +52,14 @@ class DedupMiddleware:
         session = DedupSession.of(crawler)
         if session is None:
             raise NotConfigured("DEDUP_ENABLED is off")
-        return cls(crawler, session)
+        middleware = cls(crawler, session)
+        # connected after the session's own handler, so the index is open when it runs
+        crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
+        return middleware
+
+    def spider_opened(self) -> None:
+        """Re-issue the probes an earlier crawl asked for and never answered."""
+        self._prober.schedule(self._session.pending_probes())
 
     def process_request(self, request: Request) -> Response | Deferred[Response | None] | None:
         if is_exempt(request):
@@ -66,18 +74,27 @@ class DedupMiddleware:
             # the probe of this URL is in flight: decide again once it has landed
             return waiting.addCallback(lambda _: self.process_request(request))
         outcome = self._prober.take(request)
-        return None if outcome is None else self._serve(request, outcome)
+        if outcome is not None:
+            return self._serve(request, outcome)
+        self._prober.crawl_request_sent(request)
+        return None
 
     def process_response(self, request: Request, response: Response) -> Response:
         if is_exempt(request) or request.meta.get(SERVED_FROM_PROBE):
             return response
         if not is_checkable(request, response):
+            self._prober.crawl_response(request, response.status, judged=False)
             return response
         decision = self._check(response)
+        self._prober.crawl_response(request, response.status, judged=decision is not None)
         if decision is not None and decision.dropped:
             self._stats.inc_value("dedup/bytes_not_parsed", len(response.body))
             raise IgnoreRequest(drop_message(response.url, decision.reason, decision.duplicate_of))
         return response
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        if not is_exempt(request):
+            self._prober.crawl_response(request, None, judged=False)
 
     def _check(self, response: Response) -> Decision | None:
         decision = self._session.check_page(response.url, response.body, content_headers(response))
@@ -87,9 +104,14 @@ class DedupMiddleware:
 
     def _judge_probe(self, request: Request, response: Response) -> Decision | None:
         if not is_checkable(request, response):
-            self._session.probe_failed(request.url, response.status)
+            self._probe_failed(request.url, response.status)
             return None
         return self._check(response)
+
+    def _probe_failed(self, url: str, status: int | None) -> None:
+        decision = self._session.probe_failed(url, status)
+        if decision is not None:
+            self._prober.schedule(decision.probes)
 
     def _serve(self, request: Request, outcome: ProbeOutcome) -> Response:
         """The probed response in place of a second fetch (or the probe's drop)."""

@@ -1,11 +1,17 @@
-"""Probes: pages the mirror detector asks for, fetched once and kept for the spider.
+"""Probes: pages the mirror detector asks for, fetched at most once between probe and crawl.
 
 A probe goes straight to the downloader (``engine.download_async``, as RobotsTxtMiddleware fetches
 robots.txt): it skips the scheduler queue, so it is ahead of every queued request, it never meets
 the dupefilter, and its response comes back here instead of to a spider callback (the spider may
-not even want that URL). The outcome waits in a bounded cache keyed by request fingerprint; when
-the spider later asks for the same URL it gets the probed response instead of a second fetch, and
-a request that arrives while the probe is in flight waits for it.
+not even want that URL). Nothing is fetched twice, whichever side asks first:
+
+- probe first: the outcome waits in a bounded cache keyed by request fingerprint, and the spider's
+  own later request gets the probed response (a request arriving while the probe is in flight
+  waits for it);
+- crawl first: a probe of a URL whose crawl request is in flight is answered by that response (a
+  checked page answers it inside the core; anything else is reported as a failed probe), and a
+  probe of a URL the crawl already got as a 404, an error or a non-HTML body is reported failed
+  at once from that status.
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+# a probe answers for its own URL: a redirect is reported as a failed probe, not followed
+_PROBE_META = {PROBE: True, "dont_redirect": True}
+# statuses of crawl responses the core never saw, kept to answer later probes (about 100 B each)
+_UNJUDGED_KEPT = 10_000
+
 
 @dataclass(frozen=True, slots=True)
 class ProbeOutcome:
@@ -44,7 +55,7 @@ class ProbeOutcome:
 
 
 class Prober:
-    """Fetches probes, feeds them to ``check`` and keeps their outcomes for the spider."""
+    """Fetches probes, feeds them to ``judge`` and keeps their outcomes for the spider."""
 
     def __init__(
         self,
@@ -54,6 +65,7 @@ class Prober:
         cache_size: int,
     ) -> None:
         self._crawler = crawler
+        self._stats = crawler.stats
         self._judge = judge
         self._on_failure = on_failure
         self._cache_size = cache_size
@@ -61,27 +73,31 @@ class Prober:
         self._done: OrderedDict[bytes, ProbeOutcome] = OrderedDict()
         self._waiting: dict[bytes, list[Deferred[None]]] = {}
         self._fetches: set[Deferred[None]] = set()
+        self._crawl_in_flight: dict[bytes, bool] = {}  # -> whether a probe waits for its answer
+        self._unjudged: OrderedDict[bytes, int] = OrderedDict()
 
     def schedule(self, urls: Iterable[str]) -> None:
-        """Fetch each URL unless it is already probed, in flight or cached."""
-        for url in urls:
+        """Probe each URL unless it is probed already or the crawl has (or will have) its answer."""
+        for url in dict.fromkeys(urls):
             try:
-                request = Request(url, callback=NO_CALLBACK, dont_filter=True, meta={PROBE: True})
+                request = Request(url, callback=NO_CALLBACK, dont_filter=True, meta=_PROBE_META)
             except ValueError:  # not a URL Scrapy can fetch: a probe that cannot be checked
                 self._on_failure(url, None)
                 continue
             key = self._fingerprint(request)
             if key in self._waiting or key in self._done:
                 continue
-            self._waiting[key] = []
-            self._crawler.stats.inc_value("dedup/probes")  # type: ignore[union-attr]
-            fetch = deferred_from_coro(self._fetch(key, request))
-            self._fetches.add(fetch)
-            fetch.addErrback(_log_failure, request.url)
-            fetch.addBoth(lambda _, fetch=fetch: self._fetches.discard(fetch))
+            if key in self._crawl_in_flight:
+                self._crawl_in_flight[key] = True
+                self._stats.inc_value("dedup/probes_answered_by_crawl")  # type: ignore[union-attr]
+            elif key in self._unjudged:
+                self._stats.inc_value("dedup/probes_answered_by_crawl")  # type: ignore[union-attr]
+                self._on_failure(url, self._unjudged[key])
+            else:
+                self._fetch_later(key, request)
 
     def wait_for(self, request: Request) -> Deferred[None] | None:
-        """A Deferred that fires when the probe of this request's URL lands; ``None`` if none is in flight."""
+        """A Deferred firing when the probe of this request's URL lands; ``None`` if none flies."""
         waiters = self._waiting.get(self._fingerprint(request))
         if waiters is None:
             return None
@@ -92,6 +108,40 @@ class Prober:
     def take(self, request: Request) -> ProbeOutcome | None:
         """The cached outcome of a probe of this request's URL (served once)."""
         return self._done.pop(self._fingerprint(request), None)
+
+    def crawl_request_sent(self, request: Request) -> None:
+        """A crawl request goes to the downloader: a probe of its URL will wait for its answer."""
+        self._crawl_in_flight.setdefault(self._fingerprint(request), False)
+
+    def crawl_response(self, request: Request, status: int | None, judged: bool) -> None:
+        """A crawl request came back (``status`` None: it failed); ``judged``: by ``check_page``."""
+        self._redirected_away(request)
+        key = self._fingerprint(request)
+        probe_waits = self._crawl_in_flight.pop(key, False)
+        if judged:
+            return
+        if probe_waits:
+            self._on_failure(request.url, status)
+        elif status is not None and request.method == "GET":
+            self._unjudged[key] = status
+            while len(self._unjudged) > _UNJUDGED_KEPT:
+                self._unjudged.popitem(last=False)
+
+    def _redirected_away(self, request: Request) -> None:
+        """The URLs this request was redirected from never answer for themselves."""
+        reasons = request.meta.get("redirect_reasons") or []
+        for position, url in enumerate(request.meta.get("redirect_urls") or []):
+            if self._crawl_in_flight.pop(self._fingerprint(Request(url)), False):
+                reason = reasons[position] if position < len(reasons) else None
+                self._on_failure(url, reason if isinstance(reason, int) else None)
+
+    def _fetch_later(self, key: bytes, request: Request) -> None:
+        self._waiting[key] = []
+        self._stats.inc_value("dedup/probes")  # type: ignore[union-attr]
+        fetch = deferred_from_coro(self._fetch(key, request))
+        self._fetches.add(fetch)
+        fetch.addErrback(_log_failure, request.url)
+        fetch.addBoth(lambda _, fetch=fetch: self._fetches.discard(fetch))
 
     async def _fetch(self, key: bytes, request: Request) -> None:
         try:
@@ -114,4 +164,6 @@ class Prober:
 
 
 def _log_failure(failure: Failure, url: str) -> None:
-    logger.error("dedup: handling the probe of %s failed", url, exc_info=failure_to_exc_info(failure))
+    logger.error(
+        "dedup: handling the probe of %s failed", url, exc_info=failure_to_exc_info(failure)
+    )

@@ -101,10 +101,18 @@ class DedupSession:
             self._record(decision)
         return decision
 
-    def probe_failed(self, url: str, status: int | None) -> None:
-        """Tell the mirror detector a probe could not be checked (an error, a 404, not HTML)."""
+    def probe_failed(self, url: str, status: int | None) -> Decision | None:
+        """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
+        not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
-        self._guarded(lambda dedup: dedup.probe_failed(url, status))
+        decision = self._guarded(lambda dedup: dedup.probe_failed(url, status))
+        if decision is not None:
+            self._record(decision)
+        return decision
+
+    def pending_probes(self) -> list[str]:
+        """Probes asked for earlier (maybe by a crawl that stopped) and never answered."""
+        return self._guarded(lambda dedup: dedup.pending_probes()) or []
 
     def summary(self) -> str:
         stats = self.stats.get_stats()
@@ -119,6 +127,9 @@ class DedupSession:
         )
 
     def _record(self, decision: Decision) -> None:
+        confirmed = len(decision.evidence.get("mirrors_confirmed", ()))
+        if confirmed:
+            self.stats.inc_value("dedup/mirror_rules", confirmed)
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:

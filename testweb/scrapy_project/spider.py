@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,12 @@ class TestWebSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.start_urls = Path(start_file).read_text(encoding="utf-8").split()
         self.stats_file = stats_file
+
+    async def start(self) -> AsyncIterator[Any]:
+        # unlike Scrapy's default, start URLs go through the dupefilter: a later link to one of
+        # them is not fetched a second time
+        for url in self.start_urls:
+            yield scrapy.Request(url)
 
     def parse(self, response: Response) -> Iterator[Any]:
         yield {"url": response.url, "bytes": len(response.body)}
