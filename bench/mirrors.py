@@ -17,6 +17,7 @@ the mirror rules against the web's ground truth:
 Usage:
     python bench/mirrors.py [--scale small|demo] [--seeds 0,1,2] [--mode content|url|both]
                             [--order breadth_first|host_round_robin|both] [--samples 4]
+    python bench/mirrors.py --cost --scale demo     # ms and bytes a page, mirrors off and on
 """
 
 from __future__ import annotations
@@ -150,6 +151,25 @@ HEADER = (
 )
 
 
+def cost(web: TestWeb) -> None:
+    """check_page time and disk bytes a page, mirror detection off and on (one page a batch)."""
+    pages = list(web.pages.items())
+    for enabled in (False, True, False, True):  # the first two warm the parser and the page cache
+        config = Config.default().with_overrides({"mirror.enabled": enabled})
+        with (
+            tempfile.TemporaryDirectory() as directory,
+            DedupFilter.open(directory, config) as dedup,
+        ):
+            started = time.perf_counter()
+            for url, body in pages:
+                dedup.check_page(url, body)
+            per_page_ms = 1000 * (time.perf_counter() - started) / len(pages)
+            disk = dedup.index.disk_bytes() / len(pages)
+        print(
+            f"mirror.enabled={enabled}: {per_page_ms:.2f} ms a page, {disk:.0f} disk bytes a page"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", default="small", choices=("small", "demo"))
@@ -158,7 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--order", default="both", choices=(*ORDERS, "both"))
     parser.add_argument("--samples", type=int, default=4, help="mirror.samples (lambda)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every rule")
+    parser.add_argument("--cost", action="store_true", help="measure the cost per page instead")
     args = parser.parse_args(argv)
+    if args.cost:
+        cost(build_web(int(args.seeds.split(",")[0]), args.scale))
+        return 0
     modes = ("content", "url") if args.mode == "both" else (args.mode,)
     orders = ORDERS if args.order == "both" else (args.order,)
     webs = [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
