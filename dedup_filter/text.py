@@ -22,6 +22,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _TOKEN = re.compile(rf"{_MARK}([^{_MARK}]*){_MARK}|([^\W_]+)")
+_WORD = re.compile(r"[^\W_]+")
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]{1,40})", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -135,7 +136,10 @@ def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased maximal alphanumeric runs; image terms marked by ``html_tokens`` stay whole."""
-    return [image or word for image, word in _TOKEN.findall(text.lower())]
+    lowered = text.lower()
+    if _MARK not in lowered:  # most pages have no image: one group, no tuples to unpack
+        return _WORD.findall(lowered)
+    return [image or word for image, word in _TOKEN.findall(lowered)]
 
 
 def image_term(src: str, page_url: str, page_host: str) -> str:
