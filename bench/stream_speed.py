@@ -61,7 +61,7 @@ MODULES = sorted(
 
 
 def pages(count: int) -> list[bytes]:
-    """``count`` schema-1 page messages; every module's page appears on four hosts."""
+    """``count`` schema-1 page messages: each module's page on at least four hosts."""
     renderer = pydoc.HTMLDoc()
     documents: list[str] = []
     for name in MODULES:
@@ -78,7 +78,7 @@ def pages(count: int) -> list[bytes]:
         json.dumps(
             {"schema": 1, "url": f"http://host{host}.example/lib/{index}.html", "body": html}
         ).encode()
-        for host in range(4)
+        for host in range(max(4, -(-count // len(documents))))
         for index, html in enumerate(documents)
     ]
     return messages[:count]

@@ -4,11 +4,11 @@ Page message, schema 1 (a JSON object, UTF-8; unknown keys are ignored, so produ
 
     {"schema": 1,                        optional; when present it must be 1
      "url": "https://a.example/x.html",  required: absolute URL with a scheme and a host
-     "status": 200,                      optional HTTP status (copied into the verdict)
+     "status": 200,                      optional HTTP status; outside 2xx: a failed fetch
      "headers": {"Content-Type": "..."}, optional response headers (strings or numbers)
      "content_type": "text/html; ...",   optional, used when headers carry no Content-Type
      "body": "<html>...",                the body as text, or
-     "body_b64": "PGh0bWw+...",          the body's bytes in base64 (exactly one of the two)
+     "body_b64": "PGh0bWw+...",          its bytes in base64 (exactly one; none for a failed fetch)
      "fetched_at": "2024-05-01T12:00:00Z"}  optional, string or number (copied into the verdict)
 
 Tolerant mode also takes a raw HTML value (anything that does not start with ``{``) whose URL is
@@ -43,6 +43,11 @@ class PageMessage:
     headers: dict[str, str] | None
     status: int | None = None
     fetched_at: str | float | None = None
+
+    @property
+    def fetched(self) -> bool:
+        """False for a fetch that failed (a status outside 2xx): the page is not checked."""
+        return self.status is None or 200 <= self.status < 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +130,7 @@ def verdict_record(
     return OutputRecord(topic, decision.url.encode("utf-8", "replace"), _dumps(document), [])
 
 
-def probe_record(topic: str, probe_url: str, requested_by: str) -> OutputRecord:
+def probe_record(topic: str, probe_url: str, requested_by: str | None) -> OutputRecord:
     """A URL the mirror detector wants fetched; the fleet sends the page back on pages in."""
     document = {"schema": SCHEMA_VERSION, "url": probe_url, "requested_by": requested_by}
     return OutputRecord(topic, probe_url.encode("utf-8", "replace"), _dumps(document), [])
@@ -172,7 +177,9 @@ def _page_from_json(document: dict[str, Any]) -> PageMessage | Malformed:
             f"unsupported schema {schema!r} (this processor reads schema {SCHEMA_VERSION})"
         )
     url = _checked_url(document.get("url"))
-    body = _body(document)
+    failed_fetch = isinstance(document.get("status"), int) and not 200 <= document["status"] < 300
+    no_body = document.get("body") is None and document.get("body_b64") is None
+    body = b"" if failed_fetch and no_body else _body(document)
     headers = _headers(document.get("headers"), document.get("content_type"))
     status, fetched_at = document.get("status"), document.get("fetched_at")
     if isinstance(url, Malformed):

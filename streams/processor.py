@@ -139,7 +139,7 @@ class Processor:
         logger.info("partitions assigned: %s", _names(assigned))
 
     def _decide(self, batch: Batch) -> list[OutputRecord]:
-        """Every output of the batch, in input order; pages are checked in one write transaction."""
+        """Every output of the batch; its pages are checked in one write transaction, in order."""
         outputs: list[OutputRecord] = []
         pages: list[tuple[Any, PageMessage]] = []
         for tp, records in batch.items():
@@ -157,6 +157,8 @@ class Processor:
                     )
                     if isinstance(page, Malformed):
                         outputs += self._dead_letter(record, page)
+                    elif not page.fetched:
+                        outputs += self._failed_fetch_outputs(record, page)
                     else:
                         pages.append((record, page))
                 else:
@@ -181,6 +183,31 @@ class Processor:
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         return outputs
+
+    def _failed_fetch_outputs(self, record: Any, page: PageMessage) -> list[OutputRecord]:
+        """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the
+        mirror detector counts that sample as "could not be checked" and may ask for another."""
+        reported = self.dedup.probe_failed(page.url, page.status)
+        if not reported.evidence.get("outstanding_probe"):
+            reported = Decision(
+                reported.url, "keep", "not_checked", evidence={"status": page.status}
+            )
+        return self._page_outputs(record, page, reported)
+
+    def reissue_pending_probes(self, stop: Event) -> bool:
+        """Probes asked for before a restart and never answered, produced again."""
+        if not self.config.probes:
+            return True
+        pending = self.dedup.pending_probes()
+        records = [probe_record(self.config.probes, url, None) for url in pending]
+        return deliver(
+            self.producer,
+            records,
+            flush_timeout_s=self.config.flush_timeout_s,
+            backoff=self._backoff(),
+            stop=stop,
+            metrics=self.metrics,
+        )
 
     def _url_outputs(self, record: Any) -> list[OutputRecord]:
         url = parse_url(record.value, max_bytes=self.config.max_message_bytes)

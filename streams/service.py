@@ -59,6 +59,7 @@ def serve(
             stream_config.index_dir,
         )
         try:
+            processor.reissue_pending_probes(stop)
             processor.run(stop)
         finally:
             metrics.maybe_log(stream_config.log_interval_s, force=True)

@@ -33,13 +33,16 @@ def site_pages(stdlib_page) -> list[tuple[str, str]]:
         for name in MODULES[4:]
     ]
     pages += [("http://d.example/copy/csv.html", stdlib_page("csv"))]
+    # the answer to the mirror detector's one outstanding probe: it confirms the mirror
+    pages += [("http://b.example/mirror/docs/json.html", stdlib_page("json"))]
     return pages
 
 
 def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, stdlib_page, tmp_path):
     pages = site_pages(stdlib_page)
     urls = [f"http://b.example/mirror/docs/{name}.html" for name in MODULES] + [
-        "http://e.example/new/page.html"
+        "http://b.example/mirror/docs/new/page.html",
+        "http://e.example/new/page.html",
     ]
     kafka.create_topics(stream_config)
     with processor_thread(stream_config):
@@ -63,8 +66,10 @@ def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, std
     assert kept == [value for value, d in zip(values, expected, strict=True) if not d.dropped]
     assert Counter(v["reason"] for v in verdicts)["exact_duplicate"] >= 5
     assert Counter(v["reason"] for v in verdicts)["near_duplicate"] >= 1
+    assert {d.reason for d in expected_urls} == {"mirrored_directory", "not_mirrored"}
     kept_urls = [record.value.decode() for record in kafka.read_all(stream_config.urls_keep)]
     assert kept_urls == [url for url, d in zip(urls, expected_urls, strict=True) if not d.dropped]
     probes = [json.loads(record.value)["url"] for record in kafka.read_all(stream_config.probes)]
     assert probes == [probe for d in expected for probe in d.probes]
+    assert probes
     assert kafka.read_all(stream_config.dead_letters) == []

@@ -238,3 +238,49 @@ def test_run_processes_every_batch_then_stops(
     processor.run(stop)
     assert [commit[TopicPartition(PAGES, 0)] for commit in consumer.commits] == [1, 2, 3]
     assert processor.metrics.lag == 7
+
+
+def test_a_failed_fetch_is_forwarded_unchecked_and_not_indexed(
+    make_processor, producer, batch, page, stdlib_page
+):
+    html = stdlib_page("csv")
+    values = [
+        page("http://a.example/missing", html, status=404),
+        page("http://b.example/csv", html, status=200),
+    ]
+    make_processor(producer=producer).process(batch(PAGES, values), threading.Event())
+    decided = [(v["reason"], v.get("status")) for v in verdicts(producer)]
+    assert decided == [("not_checked", 404), ("unique", 200)]
+    assert [value for _, value, _ in producer.on("pages.keep")] == values
+
+
+def listing(names):
+    items = "".join(
+        f'<li><a href="{name}.html">{name}</a>: the module {name}</li>' for name in names
+    )
+    return f"<html><body><h1>Library reference</h1><ul>{items}</ul></body></html>"
+
+
+def test_probes_are_produced_reissued_after_a_restart_and_failures_reported(
+    make_processor, producer, batch, page, stdlib_page
+):
+    names = ("bisect", "calendar", "csv", "difflib", "heapq")
+    values = [page("http://a.example/docs/", listing(names))]
+    values += [page(f"http://a.example/docs/{name}.html", stdlib_page(name)) for name in names]
+    values += [page("http://b.example/m/docs/", listing(names))]
+    first = make_processor(producer=producer)
+    first.process(batch(PAGES, values), threading.Event())
+    first.dedup.close()
+    asked = [json.loads(value)["url"] for _, value, _ in producer.on("urls.probes")]
+    assert asked
+    assert {json.loads(value)["requested_by"] for _, value, _ in producer.on("urls.probes")} == {
+        "http://b.example/m/docs/"
+    }
+    restarted = type(producer)()
+    processor = make_processor(producer=restarted)
+    assert processor.reissue_pending_probes(threading.Event())
+    assert sorted(
+        json.loads(value)["url"] for _, value, _ in restarted.on("urls.probes")
+    ) == sorted(asked)
+    processor.process(batch(PAGES, [page(asked[0], "", status=404)], 0, 7), threading.Event())
+    assert verdicts(restarted)[-1]["reason"] == "probe_failed"
