@@ -1,0 +1,236 @@
+"""Real ``scrapy crawl`` subprocesses over the served test web, judged by the server's request log.
+
+The ground-truth crawl sends one request at a time, so it meets pages in the breadth-first order
+the ground truth assumes (which copy of a page is seen first decides which one is kept); the
+other crawls run at Scrapy's default concurrency and are held to order-free invariants.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dedup_filter import DedupFilter
+from testweb.scrapy_project.run import DEFAULT_REACTOR, CrawlRun, scrapy_crawl, start_crawl
+from testweb.server import LoggedRequest, RunningServer, serve
+from testweb.site import TestWeb, build_web
+
+INDEX = Path(".scrapy", "dedup-index")
+DECISIONS = "decisions.jsonl"
+
+
+@dataclass(frozen=True)
+class Crawl:
+    """A finished crawl and what the server saw of it."""
+
+    run: CrawlRun
+    fetched: list[LoggedRequest]
+    decisions: list[dict[str, Any]]
+    workdir: Path
+
+    @property
+    def fetched_urls(self) -> set[str]:
+        return {entry.url for entry in self.fetched}
+
+    @property
+    def parsed(self) -> set[str]:
+        return set(self.run.parsed)
+
+    @property
+    def dropped(self) -> dict[str, dict[str, Any]]:
+        return {d["url"]: d for d in self.decisions if d["action"] == "drop"}
+
+    def rules(self) -> list[dict[str, Any]]:
+        with DedupFilter.open(self.workdir / INDEX) as dedup:
+            return dedup.mirror_rules()
+
+
+def crawl(server: RunningServer, web: TestWeb, workdir: Path, name: str, **settings: Any) -> Crawl:
+    server.request_log.clear()
+    run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name,
+                       settings={"DEDUP_DECISION_LOG": f"{name}.{DECISIONS}"} | settings)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stat("log_count/ERROR") == 0, run.log[-3000:]
+    return Crawl(run, server.request_log.entries(), _decisions(workdir / f"{name}.{DECISIONS}"), workdir)
+
+
+def _decisions(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+@pytest.fixture(scope="module")
+def web() -> TestWeb:
+    return build_web(seed=0, scale="small")
+
+
+@pytest.fixture(scope="module")
+def server(web: TestWeb) -> Iterator[RunningServer]:
+    with serve(web) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def workdir() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="scrapy-crawl-") as scratch:
+        yield Path(scratch)
+
+
+@pytest.fixture(scope="module")
+def filtered(server, web, workdir) -> Crawl:
+    """The ground-truth crawl: filter on, one request at a time, asyncio reactor (the default)."""
+    return crawl(server, web, workdir / "ordered", "filtered", CONCURRENT_REQUESTS=1)
+
+
+@pytest.fixture(scope="module")
+def unfiltered(server, web, workdir) -> Crawl:
+    return crawl(server, web, workdir / "ordered", "unfiltered", DEDUP_ENABLED=False)
+
+
+def test_without_the_filter_every_page_is_fetched_and_parsed(unfiltered, web):
+    assert set(web.pages) <= unfiltered.parsed
+    assert unfiltered.run.dedup_stats() == {}
+
+
+def test_nothing_is_fetched_twice(filtered):
+    # probes and crawl requests share their fetches, whichever comes first
+    assert Counter(entry.url for entry in filtered.fetched).most_common(1)[0][1] == 1
+    assert filtered.run.stat("dedup/probes") > 0
+
+
+def test_dropped_pages_are_fetched_but_never_parsed(filtered):
+    dropped_pages = filtered.dropped.keys() & filtered.fetched_urls
+    assert dropped_pages
+    assert not dropped_pages & filtered.parsed
+    reasons = Counter(filtered.dropped[url]["reason"] for url in dropped_pages)
+    assert {"exact_duplicate", "near_duplicate"} <= reasons.keys()
+    assert filtered.run.stat("dedup/bytes_not_parsed") > 0
+
+
+def test_of_each_duplicate_pair_only_the_first_seen_is_parsed(filtered, web, tmp_path):
+    pairs = _pairs_the_core_catches(web, tmp_path)
+    assert pairs
+    for duplicate, original in pairs:
+        assert {duplicate, original} <= filtered.fetched_urls
+        assert len({duplicate, original} & filtered.parsed) == 1, (duplicate, original)
+
+
+def test_every_original_is_fetched_and_its_content_parsed(filtered, web):
+    assert web.originals <= filtered.fetched_urls
+    for url in web.originals - filtered.parsed:
+        # dropped only as a copy of a page the spider did parse: no content is lost
+        assert filtered.dropped[url]["duplicate_of"] in filtered.parsed, url
+
+
+def test_mirrors_are_confirmed_with_their_boundaries(filtered, web):
+    rules = {(rule["mirror"], rule["origin"]) for rule in filtered.rules()}
+    for mirror in web.mirrors:
+        if mirror.kind in {"whole_host", "renamed_subdirectory"}:
+            assert mirror.boundary in rules, mirror.kind
+    assert filtered.run.stat("dedup/mirror_rules") == len(rules)
+
+
+def test_mirrored_directories_are_fetched_only_until_confirmed(filtered, web):
+    probes = {url for decision in filtered.decisions for url in decision["probes"]}
+    for rule in filtered.rules():
+        late = {entry.url for entry in filtered.fetched
+                if entry.url.startswith(rule["mirror"]) and entry.time > rule["created_at"]}
+        # once a mirror is confirmed the crawl fetches none of it; only the core's probes may
+        assert late <= probes, rule["mirror"]
+    whole_host = next(mirror for mirror in web.mirrors if mirror.kind == "whole_host")
+    never_fetched = whole_host.mirrored_urls - filtered.fetched_urls
+    assert len(never_fetched) >= 0.9 * len(whole_host.mirrored_urls)
+
+
+def test_the_filter_saves_fetches_and_bytes(filtered, unfiltered):
+    assert len(filtered.fetched) < len(unfiltered.fetched)
+    saved = sum(entry.bytes_sent for entry in unfiltered.fetched)
+    assert sum(entry.bytes_sent for entry in filtered.fetched) < saved
+
+
+def test_recrawl_keeps_unchanged_pages(filtered, server, web, workdir):
+    # the same index and the same bytes again, under Twisted's default reactor and concurrency
+    again = crawl(server, web, workdir / "ordered", "recrawl", TWISTED_REACTOR=DEFAULT_REACTOR)
+    unique_before = {url for url, decision in _page_decisions(filtered).items()
+                     if decision["reason"] == "unique"}
+    seen_again = _page_decisions(again)
+    refetched = unique_before & seen_again.keys()
+    assert refetched
+    assert {seen_again[url]["reason"] for url in refetched} == {"unchanged"}
+    duplicates = {url for url, d in again.dropped.items() if d["reason"] != "mirrored_directory"}
+    assert not filtered.parsed & duplicates, [again.dropped[u] for u in filtered.parsed & duplicates]
+    assert len(again.fetched) < len(filtered.fetched)  # the rules prune from the first request
+
+
+def test_two_crawls_at_once_share_one_index(server, web, workdir):
+    shared = workdir / "shared"
+    halves = (web.start_urls[::2], web.start_urls[1::2])
+    server.request_log.clear()
+    running = [
+        start_crawl(shared, server.proxy_url, urls, name=f"half{i}",
+                    settings={"DEDUP_DECISION_LOG": f"half{i}.{DECISIONS}"})
+        for i, urls in enumerate(halves)
+    ]
+    runs = [crawl_run.wait() for crawl_run in running]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].log[-2000:] + runs[1].log[-2000:]
+    decisions = [_decisions(shared / f"half{i}.{DECISIONS}") for i in range(2)]
+    parsed = [set(run.parsed) for run in runs]
+    # one process drops pages as copies of pages only the other process indexed
+    across = [d for d in decisions[1] if d["action"] == "drop" and d["duplicate_of"] in parsed[0] - parsed[1]]
+    across += [d for d in decisions[0] if d["action"] == "drop" and d["duplicate_of"] in parsed[1] - parsed[0]]
+    assert across
+    dropped = {d["url"]: d for half in decisions for d in half if d["action"] == "drop"}
+    rules = Crawl(runs[0], [], [], shared).rules()
+    for url in web.originals:  # no content lost between the two crawls
+        assert _has_parsed_copy(url, parsed[0] | parsed[1], dropped, rules), url
+    assert all(run.stat("dedup/index_error") == 0 for run in runs)
+
+
+def test_invalid_configuration_fails_at_start_naming_the_key(server, web, workdir):
+    run = scrapy_crawl(workdir / "bad", server.proxy_url, web.start_urls[:1], name="bad",
+                       settings={"DEDUP_OVERRIDES": {"minhash.num_perm": 85}})
+    assert run.returncode != 0
+    assert "dedup.minhash.num_perm" in run.log
+    assert run.parsed == []
+
+
+def _page_decisions(crawl: Crawl) -> dict[str, dict[str, Any]]:
+    """The last check_page decision of each page (URL checks carry no token count)."""
+    return {d["url"]: d for d in crawl.decisions if "tokens" in d["evidence"]}
+
+
+def _has_parsed_copy(
+    url: str,
+    parsed: set[str],
+    dropped: dict[str, dict[str, Any]],
+    rules: list[dict[str, Any]],
+    hops: int = 4,
+) -> bool:
+    """``url`` was parsed, or dropped as a copy of a page with a parsed copy, or lies under a
+    mirror rule (maybe never discovered: its parents were pruned) whose counterpart has one."""
+    if url in parsed:
+        return True
+    if hops == 0:
+        return False
+    if url in dropped:
+        return _has_parsed_copy(dropped[url]["duplicate_of"], parsed, dropped, rules, hops - 1)
+    counterparts = [rule["origin"] + url[len(rule["mirror"]) :] for rule in rules
+                    if url.startswith(rule["mirror"])]
+    return any(_has_parsed_copy(other, parsed, dropped, rules, hops - 1) for other in counterparts)
+
+
+def _pairs_the_core_catches(web: TestWeb, scratch: Path) -> list[tuple[str, str]]:
+    """Ground-truth duplicate pairs the core drops when it meets them alone, original first."""
+    pairs = []
+    for number, (duplicate, original) in enumerate({**web.near_duplicates, **web.exact_duplicates}.items()):
+        with DedupFilter.open(scratch / f"pair{number}") as dedup:
+            dedup.check_page(original, web.pages[original])
+            if dedup.check_page(duplicate, web.pages[duplicate]).dropped:
+                pairs.append((duplicate, original))
+    return pairs
