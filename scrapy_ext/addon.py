@@ -37,6 +37,6 @@ class DedupAddon:
             settings.set("DUPEFILTER_CLASS", DedupDupeFilter, priority="addon")
         elif not issubclass(current, DedupDupeFilter):
             logger.warning(
-                "dedup: DUPEFILTER_CLASS is %s; URLs under mirror rules are pruned at fetch time only",
+                "dedup: DUPEFILTER_CLASS is %s; mirror rules prune URLs at fetch time only",
                 settings["DUPEFILTER_CLASS"],
             )

@@ -1,4 +1,4 @@
-"""The audit trail: one ``Decision.to_json()`` line per checked URL or page (``DEDUP_DECISION_LOG``).
+"""The audit trail (``DEDUP_DECISION_LOG``): a ``Decision.to_json()`` line per checked URL or page.
 
 The file is opened for appending and written a whole line at a time, so several crawls may share
 one log and a crash loses at most the line being written.

@@ -57,7 +57,9 @@ class DedupDupeFilter(RFPDupeFilter):
         return super().request_seen(request) or self._under_mirror_rule(request)
 
     def log(self, request: Request, spider: Spider) -> None:
-        if request is self._pruned:  # counted and logged as a pruned URL, not as a duplicate request
+        if (
+            request is self._pruned
+        ):  # counted and logged as a pruned URL, not as a duplicate request
             return
         super().log(request, spider)
 
@@ -70,11 +72,15 @@ class DedupDupeFilter(RFPDupeFilter):
         self._session.stats.inc_value("dedup/frontier_pruned")
         self._pruned = request
         if self._pruned_logged:
-            logger.debug("dedup: pruned %s (%s of %s)", request.url, decision.reason, decision.duplicate_of)
+            logger.debug(
+                "dedup: pruned %s (%s of %s)", request.url, decision.reason, decision.duplicate_of
+            )
         else:
             logger.info(
                 "dedup: pruned %s (%s of %s); further pruned URLs not shown, set LOG_LEVEL=DEBUG",
-                request.url, decision.reason, decision.duplicate_of,
+                request.url,
+                decision.reason,
+                decision.duplicate_of,
             )
             self._pruned_logged = True
         return True

@@ -51,7 +51,8 @@ class DedupMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         session = DedupSession.of(crawler)
         if session is None:
-            raise NotConfigured("DEDUP_ENABLED is off")
+            msg = "DEDUP_ENABLED is off"
+            raise NotConfigured(msg)
         middleware = cls(crawler, session)
         # connected after the session's own handler, so the index is open when it runs
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
@@ -68,7 +69,9 @@ class DedupMiddleware:
         if decision is not None:
             self._prober.schedule(decision.probes)
             if decision.dropped:
-                raise IgnoreRequest(drop_message(request.url, decision.reason, decision.duplicate_of))
+                raise IgnoreRequest(
+                    drop_message(request.url, decision.reason, decision.duplicate_of)
+                )
         waiting = self._prober.wait_for(request)
         if waiting is not None:
             # the probe of this URL is in flight: decide again once it has landed

@@ -89,9 +89,9 @@ class Prober:
                 continue
             if key in self._crawl_in_flight:
                 self._crawl_in_flight[key] = True
-                self._stats.inc_value("dedup/probes_answered_by_crawl")  # type: ignore[union-attr]
+                self._stats.inc_value("dedup/probes_answered_by_crawl")
             elif key in self._unjudged:
-                self._stats.inc_value("dedup/probes_answered_by_crawl")  # type: ignore[union-attr]
+                self._stats.inc_value("dedup/probes_answered_by_crawl")
                 self._on_failure(url, self._unjudged[key])
             else:
                 self._fetch_later(key, request)
@@ -137,15 +137,18 @@ class Prober:
 
     def _fetch_later(self, key: bytes, request: Request) -> None:
         self._waiting[key] = []
-        self._stats.inc_value("dedup/probes")  # type: ignore[union-attr]
+        self._stats.inc_value("dedup/probes")
         fetch = deferred_from_coro(self._fetch(key, request))
         self._fetches.add(fetch)
         fetch.addErrback(_log_failure, request.url)
-        fetch.addBoth(lambda _, fetch=fetch: self._fetches.discard(fetch))
+        fetch.addBoth(self._forget, fetch)
+
+    def _forget(self, result: None, fetch: Deferred[None]) -> None:
+        self._fetches.discard(fetch)
 
     async def _fetch(self, key: bytes, request: Request) -> None:
         try:
-            response = await self._crawler.engine.download_async(request)  # type: ignore[union-attr]
+            response = await self._crawler.engine.download_async(request)
         except Exception as error:  # any download failure is a failed probe, never a crash
             logger.debug("dedup: probe %s failed: %r", request.url, error)
             self._on_failure(request.url, None)

@@ -32,6 +32,15 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
+_SUMMARY_COUNTS = (
+    "pages_checked",
+    "urls_checked",
+    "mirror_rules",
+    "probes",
+    "bytes_not_parsed",
+    "index_error",
+)
+
 _sessions: WeakKeyDictionary[Crawler, DedupSession] = WeakKeyDictionary()
 
 
@@ -64,9 +73,12 @@ class DedupSession:
     def spider_opened(self) -> None:
         try:
             self.dedup = registry.acquire(self.settings.index_path, self.settings.config)
-        except DedupError as error:  # unreadable index, other parameters, or a clash in this process
+        except (
+            DedupError
+        ) as error:  # unreadable index, other parameters, or a clash in this process
             self._index_error(error)
-            raise CloseSpider("dedup_index_error") from error
+            reason = "dedup_index_error"
+            raise CloseSpider(reason) from error
         if self.settings.decision_log is not None:
             self._decision_log = DecisionLog(self.settings.decision_log)
         logger.info("dedup: index %s opened", self.settings.index_path)
@@ -116,14 +128,17 @@ class DedupSession:
 
     def summary(self) -> str:
         stats = self.stats.get_stats()
-        dropped = {key.removeprefix("dedup/dropped/"): value for key, value in stats.items()
-                   if key.startswith("dedup/dropped/")}
+        dropped = {
+            key.removeprefix("dedup/dropped/"): value
+            for key, value in stats.items()
+            if key.startswith("dedup/dropped/")
+        }
+        counts = {key: stats.get(f"dedup/{key}", 0) for key in _SUMMARY_COUNTS}
         return (
-            f"{stats.get('dedup/pages_checked', 0)} pages and {stats.get('dedup/urls_checked', 0)} URLs"
-            f" checked, dropped {sum(dropped.values())} {dict(sorted(dropped.items()))},"
-            f" {stats.get('dedup/mirror_rules', 0)} mirror rules, {stats.get('dedup/probes', 0)} probes,"
-            f" {stats.get('dedup/bytes_not_parsed', 0)} bytes not parsed,"
-            f" {stats.get('dedup/index_error', 0)} index errors"
+            f"{counts['pages_checked']} pages and {counts['urls_checked']} URLs checked,"
+            f" dropped {sum(dropped.values())} {dict(sorted(dropped.items()))},"
+            f" {counts['mirror_rules']} mirror rules, {counts['probes']} probes,"
+            f" {counts['bytes_not_parsed']} bytes not parsed, {counts['index_error']} index errors"
         )
 
     def _record(self, decision: Decision) -> None:

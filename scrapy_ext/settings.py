@@ -81,7 +81,8 @@ def _overrides(settings: BaseSettings) -> dict[str, Any]:
     try:
         overrides = json.loads(raw) if isinstance(raw, str) else dict(raw)
     except (ValueError, TypeError) as error:
-        msg = f"DEDUP_OVERRIDES: expected a dict of dotted keys, e.g. {{\"mirror.samples\": 2}}: {error}"
+        example = '{"mirror.samples": 2}'
+        msg = f"DEDUP_OVERRIDES: expected a dict of dotted keys, e.g. {example}: {error}"
         raise ConfigError(msg) from error
     if not isinstance(overrides, dict):
         msg = f"DEDUP_OVERRIDES: expected a dict of dotted keys, got {type(overrides).__name__}"

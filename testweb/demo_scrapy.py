@@ -49,8 +49,9 @@ def run_scrapy_demo(
             ("with_filter", {"DEDUP_DECISION_LOG": DECISION_LOG, **overrides}),
         ):
             server.request_log.clear()
-            run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name,
-                               settings=settings | extra)
+            run = scrapy_crawl(
+                workdir, server.proxy_url, web.start_urls, name=name, settings=settings | extra
+            )
             runs[name] = _summary(run, server.request_log.entries(), web)
     without, with_filter = runs["without_filter"], runs["with_filter"]
     return {
@@ -77,9 +78,13 @@ def mirror_rules(index_dir: Path, config: Config | None = None) -> list[dict[str
 def format_scrapy_demo(result: Mapping[str, Any]) -> str:
     without, with_filter = result["crawls"]["without_filter"], result["crawls"]["with_filter"]
     rows = [("", "without filter", "with filter")]
-    for label, key in (("pages fetched", "fetches"), ("bytes fetched", "bytes"),
-                       ("pages parsed by the spider", "parsed"), ("probes", "probes"),
-                       ("crawl seconds", "seconds")):
+    for label, key in (
+        ("pages fetched", "fetches"),
+        ("bytes fetched", "bytes"),
+        ("pages parsed by the spider", "parsed"),
+        ("probes", "probes"),
+        ("crawl seconds", "seconds"),
+    ):
         rows.append((label, f"{without[key]:,}", f"{with_filter[key]:,}"))
     width = max(len(row[0]) for row in rows)
     lines = [f"{row[0]:<{width}}  {row[1]:>15}  {row[2]:>15}" for row in rows]
@@ -88,8 +93,13 @@ def format_scrapy_demo(result: Mapping[str, Any]) -> str:
         f"saving: {saving['fetches']:,} fetches ({saving['fetch_share']:.0%}), "
         f"{saving['bytes']:,} bytes ({saving['bytes_share']:.0%})"
     )
-    lines.append("dropped by reason: " + (", ".join(
-        f"{reason} {count}" for reason, count in sorted(result["dropped"].items())) or "none"))
+    lines.append(
+        "dropped by reason: "
+        + (
+            ", ".join(f"{reason} {count}" for reason, count in sorted(result["dropped"].items()))
+            or "none"
+        )
+    )
     lines.append(f"mirror rules ({len(result['mirror_rules'])}):")
     lines += [
         f"  {rule['mirror']} -> {rule['origin']}  (boundary: {rule.get('boundary')}, "
@@ -120,8 +130,11 @@ def _summary(run: CrawlRun, fetched: list[LoggedRequest], web: TestWeb) -> dict[
         "parsed": len(run.parsed),
         "seconds": round(run.seconds, 1),
         "probes": run.stat("dedup/probes"),
-        "dropped": {key.removeprefix("dedup/dropped/"): value for key, value in
-                    run.dedup_stats().items() if key.startswith("dedup/dropped/")},
+        "dropped": {
+            key.removeprefix("dedup/dropped/"): value
+            for key, value in run.dedup_stats().items()
+            if key.startswith("dedup/dropped/")
+        },
         "mirrored_pages_fetched": len(web.mirrored_urls & urls),
         "mirrored_pages": len(web.mirrored_urls),
         "statuses": dict(Counter(entry.status for entry in fetched)),
@@ -129,8 +142,11 @@ def _summary(run: CrawlRun, fetched: list[LoggedRequest], web: TestWeb) -> dict[
 
 
 def _dotted(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    return {f"{table}.{key}": json.loads(json.dumps(value))
-            for table, values in tables.items() for key, value in values.items()}
+    return {
+        f"{table}.{key}": json.loads(json.dumps(value))
+        for table, values in tables.items()
+        for key, value in values.items()
+    }
 
 
 def _share(part: int, whole: int) -> float:

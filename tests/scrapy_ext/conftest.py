@@ -62,12 +62,16 @@ def middleware(crawler: Crawler) -> DedupMiddleware:
     return mw
 
 
-def html_response(url: str, body: str | bytes, status: int = 200, method: str = "GET") -> HtmlResponse:
+def html_response(
+    url: str, body: str | bytes, status: int = 200, method: str = "GET"
+) -> HtmlResponse:
     data = body.encode() if isinstance(body, str) else body
     headers = {"Content-Type": "text/html; charset=utf-8"}
-    return HtmlResponse(url, status=status, body=data, headers=headers, request=Request(url, method=method))
+    return HtmlResponse(
+        url, status=status, body=data, headers=headers, request=Request(url, method=method)
+    )
 
 
 def stamped(html: str, stamp: str) -> str:
-    """The page with a time stamp line added: a near-duplicate (Henzinger's commonest difference)."""
+    """The page with a time stamp added: a near-duplicate (Henzinger's commonest difference)."""
     return html.replace("</body>", f"<p>Served at {stamp}</p></body>", 1)

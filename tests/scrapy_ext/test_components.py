@@ -20,7 +20,9 @@ from .conftest import close_spider, open_spider
 def test_dupefilter_still_filters_repeated_requests(crawler):
     dupefilter = build_from_crawler(DedupDupeFilter, crawler)
     open_spider(crawler)
-    seen = [dupefilter.request_seen(Request(url)) for url in ("http://a.test/x", "http://a.test/x#top")]
+    seen = [
+        dupefilter.request_seen(Request(url)) for url in ("http://a.test/x", "http://a.test/x#top")
+    ]
     assert seen == [False, True]
     assert crawler.stats.get_value("dedup/urls_checked") == 1
     assert crawler.stats.get_value("dedup/frontier_pruned") is None
@@ -78,7 +80,7 @@ def test_addon_keeps_a_custom_dupefilter(caplog):
     with caplog.at_level(logging.WARNING):
         DedupAddon().update_settings(settings)
     assert settings["DUPEFILTER_CLASS"] is BaseDupeFilter
-    assert "pruned at fetch time only" in caplog.text
+    assert "mirror rules prune URLs at fetch time only" in caplog.text
 
 
 def test_dupefilter_log_counts_real_duplicates(crawler):

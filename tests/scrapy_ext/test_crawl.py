@@ -54,11 +54,18 @@ class Crawl:
 
 def crawl(server: RunningServer, web: TestWeb, workdir: Path, name: str, **settings: Any) -> Crawl:
     server.request_log.clear()
-    run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name,
-                       settings={"DEDUP_DECISION_LOG": f"{name}.{DECISIONS}"} | settings)
+    run = scrapy_crawl(
+        workdir,
+        server.proxy_url,
+        web.start_urls,
+        name=name,
+        settings={"DEDUP_DECISION_LOG": f"{name}.{DECISIONS}"} | settings,
+    )
     assert run.returncode == 0, run.log[-3000:]
     assert run.stat("log_count/ERROR") == 0, run.log[-3000:]
-    return Crawl(run, server.request_log.entries(), _decisions(workdir / f"{name}.{DECISIONS}"), workdir)
+    return Crawl(
+        run, server.request_log.entries(), _decisions(workdir / f"{name}.{DECISIONS}"), workdir
+    )
 
 
 def _decisions(path: Path) -> list[dict[str, Any]]:
@@ -139,8 +146,11 @@ def test_mirrors_are_confirmed_with_their_boundaries(filtered, web):
 def test_mirrored_directories_are_fetched_only_until_confirmed(filtered, web):
     probes = {url for decision in filtered.decisions for url in decision["probes"]}
     for rule in filtered.rules():
-        late = {entry.url for entry in filtered.fetched
-                if entry.url.startswith(rule["mirror"]) and entry.time > rule["created_at"]}
+        late = {
+            entry.url
+            for entry in filtered.fetched
+            if entry.url.startswith(rule["mirror"]) and entry.time > rule["created_at"]
+        }
         # once a mirror is confirmed the crawl fetches none of it; only the core's probes may
         assert late <= probes, rule["mirror"]
     whole_host = next(mirror for mirror in web.mirrors if mirror.kind == "whole_host")
@@ -157,14 +167,17 @@ def test_the_filter_saves_fetches_and_bytes(filtered, unfiltered):
 def test_recrawl_keeps_unchanged_pages(filtered, server, web, workdir):
     # the same index and the same bytes again, under Twisted's default reactor and concurrency
     again = crawl(server, web, workdir / "ordered", "recrawl", TWISTED_REACTOR=DEFAULT_REACTOR)
-    unique_before = {url for url, decision in _page_decisions(filtered).items()
-                     if decision["reason"] == "unique"}
+    unique_before = {
+        url for url, decision in _page_decisions(filtered).items() if decision["reason"] == "unique"
+    }
     seen_again = _page_decisions(again)
     refetched = unique_before & seen_again.keys()
     assert refetched
     assert {seen_again[url]["reason"] for url in refetched} == {"unchanged"}
     duplicates = {url for url, d in again.dropped.items() if d["reason"] != "mirrored_directory"}
-    assert not filtered.parsed & duplicates, [again.dropped[u] for u in filtered.parsed & duplicates]
+    assert not filtered.parsed & duplicates, [
+        again.dropped[u] for u in filtered.parsed & duplicates
+    ]
     assert len(again.fetched) < len(filtered.fetched)  # the rules prune from the first request
 
 
@@ -173,8 +186,13 @@ def test_two_crawls_at_once_share_one_index(server, web, workdir):
     halves = (web.start_urls[::2], web.start_urls[1::2])
     server.request_log.clear()
     running = [
-        start_crawl(shared, server.proxy_url, urls, name=f"half{i}",
-                    settings={"DEDUP_DECISION_LOG": f"half{i}.{DECISIONS}"})
+        start_crawl(
+            shared,
+            server.proxy_url,
+            urls,
+            name=f"half{i}",
+            settings={"DEDUP_DECISION_LOG": f"half{i}.{DECISIONS}"},
+        )
         for i, urls in enumerate(halves)
     ]
     runs = [crawl_run.wait() for crawl_run in running]
@@ -182,8 +200,16 @@ def test_two_crawls_at_once_share_one_index(server, web, workdir):
     decisions = [_decisions(shared / f"half{i}.{DECISIONS}") for i in range(2)]
     parsed = [set(run.parsed) for run in runs]
     # one process drops pages as copies of pages only the other process indexed
-    across = [d for d in decisions[1] if d["action"] == "drop" and d["duplicate_of"] in parsed[0] - parsed[1]]
-    across += [d for d in decisions[0] if d["action"] == "drop" and d["duplicate_of"] in parsed[1] - parsed[0]]
+    across = [
+        d
+        for d in decisions[1]
+        if d["action"] == "drop" and d["duplicate_of"] in parsed[0] - parsed[1]
+    ]
+    across += [
+        d
+        for d in decisions[0]
+        if d["action"] == "drop" and d["duplicate_of"] in parsed[1] - parsed[0]
+    ]
     assert across
     dropped = {d["url"]: d for half in decisions for d in half if d["action"] == "drop"}
     rules = Crawl(runs[0], [], [], shared).rules()
@@ -193,8 +219,13 @@ def test_two_crawls_at_once_share_one_index(server, web, workdir):
 
 
 def test_invalid_configuration_fails_at_start_naming_the_key(server, web, workdir):
-    run = scrapy_crawl(workdir / "bad", server.proxy_url, web.start_urls[:1], name="bad",
-                       settings={"DEDUP_OVERRIDES": {"minhash.num_perm": 85}})
+    run = scrapy_crawl(
+        workdir / "bad",
+        server.proxy_url,
+        web.start_urls[:1],
+        name="bad",
+        settings={"DEDUP_OVERRIDES": {"minhash.num_perm": 85}},
+    )
     assert run.returncode != 0
     assert "dedup.minhash.num_perm" in run.log
     assert run.parsed == []
@@ -220,15 +251,20 @@ def _has_parsed_copy(
         return False
     if url in dropped:
         return _has_parsed_copy(dropped[url]["duplicate_of"], parsed, dropped, rules, hops - 1)
-    counterparts = [rule["origin"] + url[len(rule["mirror"]) :] for rule in rules
-                    if url.startswith(rule["mirror"])]
+    counterparts = [
+        rule["origin"] + url[len(rule["mirror"]) :]
+        for rule in rules
+        if url.startswith(rule["mirror"])
+    ]
     return any(_has_parsed_copy(other, parsed, dropped, rules, hops - 1) for other in counterparts)
 
 
 def _pairs_the_core_catches(web: TestWeb, scratch: Path) -> list[tuple[str, str]]:
     """Ground-truth duplicate pairs the core drops when it meets them alone, original first."""
     pairs = []
-    for number, (duplicate, original) in enumerate({**web.near_duplicates, **web.exact_duplicates}.items()):
+    for number, (duplicate, original) in enumerate(
+        {**web.near_duplicates, **web.exact_duplicates}.items()
+    ):
         with DedupFilter.open(scratch / f"pair{number}") as dedup:
             dedup.check_page(original, web.pages[original])
             if dedup.check_page(duplicate, web.pages[duplicate]).dropped:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -25,12 +26,19 @@ def test_unique_page_reaches_the_spider(middleware, crawler, stdlib_page):
 
 @pytest.mark.parametrize(
     ("second_url", "reason"),
-    [("http://b.test/heapq.html", "exact_duplicate"), ("http://a.test/copy/heapq.html", "near_duplicate")],
+    [
+        ("http://b.test/heapq.html", "exact_duplicate"),
+        ("http://a.test/copy/heapq.html", "near_duplicate"),
+    ],
 )
 def test_duplicate_never_reaches_the_spider(middleware, crawler, stdlib_page, second_url, reason):
     original = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
     middleware.process_response(original.request, original)
-    body = stdlib_page("heapq") if reason == "exact_duplicate" else stamped(stdlib_page("heapq"), "12:01")
+    body = (
+        stdlib_page("heapq")
+        if reason == "exact_duplicate"
+        else stamped(stdlib_page("heapq"), "12:01")
+    )
     duplicate = html_response(second_url, body)
     with pytest.raises(IgnoreRequest, match=f"{reason} of http://a.test/heapq.html"):
         middleware.process_response(duplicate.request, duplicate)
@@ -60,7 +68,9 @@ def _not_judged() -> list[tuple[str, Response]]:
     ]
 
 
-@pytest.mark.parametrize(("case", "response"), _not_judged(), ids=[case for case, _ in _not_judged()])
+@pytest.mark.parametrize(
+    ("case", "response"), _not_judged(), ids=[case for case, _ in _not_judged()]
+)
 def test_responses_passed_untouched(middleware, crawler, case, response):
     for _ in range(2):  # twice: a judged page would be dropped the second time round
         assert middleware.process_response(response.request, response) is response
@@ -87,10 +97,8 @@ def test_decision_log_has_one_line_per_check(make_crawler, tmp_path, stdlib_page
     middleware.process_request(Request("http://a.test/heapq.html"))
     for url in ("http://a.test/heapq.html", "http://b.test/heapq.html"):
         response = html_response(url, stdlib_page("heapq"))
-        try:
+        with contextlib.suppress(IgnoreRequest):
             middleware.process_response(response.request, response)
-        except IgnoreRequest:
-            pass
     close_spider(crawler)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(line["url"], line["reason"]) for line in lines] == [

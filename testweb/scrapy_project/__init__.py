@@ -1,4 +1,4 @@
-"""A tiny Scrapy project that crawls the test web: what a user's project looks like with the filter on.
+"""A tiny Scrapy project crawling the test web: a user's project with the filter on.
 
 ``settings.py`` carries the settings snippet of docs/scrapy.md; ``spider.py`` follows every link
 on the ``*.test`` hosts and records each page that reaches its callback; ``run.py`` starts it as a

@@ -38,7 +38,9 @@ class CrawlRun:
         return int(self.stats.get(key, 0))
 
     def dedup_stats(self) -> dict[str, int]:
-        return {key: int(value) for key, value in sorted(self.stats.items()) if key.startswith("dedup/")}
+        return {
+            key: int(value) for key, value in sorted(self.stats.items()) if key.startswith("dedup/")
+        }
 
 
 @dataclass(slots=True)
@@ -89,9 +91,19 @@ def start_crawl(
     for key in ("items", "stats"):
         files[key].unlink(missing_ok=True)
     command = [
-        sys.executable, "-m", "scrapy", "crawl", SPIDER,
-        "-a", f"start_file={files['start']}", "-a", f"stats_file={files['stats']}",
-        "-o", f"{files['items']}:jsonlines", "-s", f"LOG_FILE={files['log']}",
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        SPIDER,
+        "-a",
+        f"start_file={files['start']}",
+        "-a",
+        f"stats_file={files['stats']}",
+        "-o",
+        f"{files['items']}:jsonlines",
+        "-s",
+        f"LOG_FILE={files['log']}",
     ]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting(value)}"]
@@ -115,8 +127,12 @@ def scrapy_crawl(
 def _files(workdir: Path, name: str) -> dict[str, Path]:
     return {
         kind: workdir / f"{name}.{suffix}"
-        for kind, suffix in (("start", "start.txt"), ("items", "items.jsonl"),
-                             ("stats", "stats.json"), ("log", "log"))
+        for kind, suffix in (
+            ("start", "start.txt"),
+            ("items", "items.jsonl"),
+            ("stats", "stats.json"),
+            ("log", "log"),
+        )
     }
 
 
@@ -129,8 +145,11 @@ def _setting(value: Any) -> str:
 
 
 def _environment(proxy_url: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if key.lower() not in {"no_proxy", "https_proxy", "scrapy_settings_module"}}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key.lower() not in {"no_proxy", "https_proxy", "scrapy_settings_module"}
+    }
     env["http_proxy"] = proxy_url
     return env
 

@@ -1,4 +1,4 @@
-"""Settings of the test-web project: Scrapy defaults plus the dedup-filter snippet of docs/scrapy.md."""
+"""The test-web project's settings: Scrapy defaults plus the snippet of docs/scrapy.md."""
 
 from __future__ import annotations
 

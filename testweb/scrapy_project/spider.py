@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import scrapy
 from scrapy.http import Response, TextResponse
@@ -15,7 +15,7 @@ class TestWebSpider(scrapy.Spider):
     """Arguments: ``start_file`` (one URL a line) and ``stats_file`` (stats as JSON at close)."""
 
     name = "testweb"
-    allowed_domains = ["test"]
+    allowed_domains: ClassVar[list[str]] = ["test"]
 
     def __init__(self, start_file: str, stats_file: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -36,4 +36,6 @@ class TestWebSpider(scrapy.Spider):
     def closed(self, reason: str) -> None:
         if self.stats_file:
             stats = self.crawler.stats.get_stats() | {"finish_reason": reason}
-            Path(self.stats_file).write_text(json.dumps(stats, default=str, sort_keys=True), "utf-8")
+            Path(self.stats_file).write_text(
+                json.dumps(stats, default=str, sort_keys=True), "utf-8"
+            )
