@@ -96,7 +96,9 @@ class BothPeers:
         self._simhash = SimhashPipeline()
 
     def check(self, url: str, body: bytes) -> PeerVerdict:
-        tokens = page_tokens(url, body)
+        return self.check_tokens(url, page_tokens(url, body))
+
+    def check_tokens(self, url: str, tokens: list[str]) -> PeerVerdict:
         by_minhash = self._minhash.check_tokens(url, tokens)
         by_simhash = self._simhash.check_tokens(url, tokens)
         return by_minhash if by_minhash.duplicate_of else by_simhash

@@ -1,0 +1,125 @@
+"""Bytes on disk per page at scale: fill a fresh index with distinct pages of real text.
+
+    python bench/disk.py [--pages 100000] [--seed S]
+
+Each generated page holds six documentation entries of the corpus (40-150 words each) drawn at
+random, so pages share little text and nearly all are kept; they go through ``check_pages`` in
+batches of 1,000 (one write transaction each). The report gives the data file's allocated size
+per kept page, the size after a compacting copy (``mdb_copy -c``: live pages only), and LMDB's own
+accounting per sub-database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import lmdb
+
+from dedup_filter import Config, DedupFilter
+from testweb.variants import entry_words, main_items
+
+BATCH = 1_000
+ENTRIES_PER_PAGE = 6
+Page = tuple[str, bytes]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pages", type=int, default=100_000, help="pages to index")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the page generator")
+    args = parser.parse_args(argv)
+    print(f"# bench/disk.py --pages {args.pages} --seed {args.seed}\n")
+    scale_run(args.pages, Config.default(), args.seed)
+
+
+def scale_run(count: int, config: Config, seed: int) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        start = time.perf_counter()
+        with DedupFilter.open(directory, config) as dedup:
+            kept = 0
+            for batch in _batches(generated_pages(count, seed), BATCH):
+                kept += sum(not decision.dropped for decision in dedup.check_pages(batch))
+            dedup.index.sync()
+            disk = dedup.index.disk_bytes()
+        elapsed = time.perf_counter() - start
+        compacted = _compacted_bytes(Path(directory))
+        per_page = max(kept, 1)
+        print(
+            f"{count:,} pages in batches of {BATCH} ({count / elapsed:,.0f} pages/s with "
+            f"check_pages), {kept:,} kept\n\n"
+            f"- data.mdb as written: {disk:,} bytes = {disk / per_page:,.0f} bytes/page\n"
+            f"- after a compacting copy: {compacted:,} bytes = {compacted / per_page:,.0f} "
+            "bytes/page\n"
+        )
+        _print_tables(Path(directory), per_page)
+
+
+def generated_pages(count: int, seed: int) -> Iterator[Page]:
+    """Distinct pages of real text: six documentation entries each, plus a serial number."""
+    rng = random.Random(seed)
+    paragraphs = [" ".join(entry_words(item)) for item in main_items()]
+    for number in range(count):
+        text = "</p><p>".join(rng.sample(paragraphs, ENTRIES_PER_PAGE))
+        host = f"host{number % 997}.site{number % 13}.example"
+        url = f"http://{host}/docs/part-{number // 997}/page-{number}.html"
+        yield url, f"<html><body><h1>Page {number}</h1><p>{text}</p></body></html>".encode()
+
+
+def _batches(pages: Iterator[Page], size: int) -> Iterator[list[Page]]:
+    batch: list[Page] = []
+    for page in pages:
+        batch.append(page)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _compacted_bytes(directory: Path) -> int:
+    with tempfile.TemporaryDirectory() as target:
+        env = lmdb.open(str(directory), readonly=True, lock=False, max_dbs=32)
+        env.copy(target, compact=True)
+        env.close()
+        return (Path(target) / "data.mdb").stat().st_size
+
+
+def _print_tables(directory: Path, kept: int) -> None:
+    """LMDB's own accounting per sub-database (4 KB pages in use), read-only."""
+    env = lmdb.open(str(directory), readonly=True, lock=False, max_dbs=32)
+    with env.begin() as txn:
+        names = [bytes(key).decode() for key, _ in txn.cursor()]
+    print("| table | entries | B-tree pages | bytes | bytes/kept page |")
+    print("|---|---:|---:|---:|---:|")
+    total = 0
+    for name in names:
+        stat = _table_stat(env, name)
+        pages = stat["branch_pages"] + stat["leaf_pages"] + stat["overflow_pages"]
+        total += pages * stat["psize"]
+        print(
+            f"| {name} | {stat['entries']:,} | {pages:,} | {pages * stat['psize']:,} "
+            f"| {pages * stat['psize'] / kept:,.0f} |"
+        )
+    print(f"| all tables | | | {total:,} | {total / kept:,.0f} |\n")
+    env.close()
+
+
+def _table_stat(env: lmdb.Environment, name: str) -> dict[str, int]:
+    for flags in ({}, {"dupsort": True, "dupfixed": True}, {"dupsort": True}):
+        try:
+            with env.begin() as txn:
+                return dict(txn.stat(env.open_db(name.encode(), txn=txn, create=False, **flags)))
+        except lmdb.IncompatibleError:
+            continue
+    msg = f"cannot open table {name}"
+    raise RuntimeError(msg)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
