@@ -215,13 +215,9 @@ def main() -> int:
             for name, run in runs:
                 seconds, handled = run()
                 rates[name].append(handled / seconds)
-                print(
-                    f"  {name:9s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s"
-                )
+                print(f"  {name:9s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s")
     bare, processed = statistics.median(rates["bare"]), statistics.median(rates["processor"])
-    print(
-        f"median: bare {bare:.1f}/s, processor {processed:.1f}/s, ratio {processed / bare:.0%}"
-    )
+    print(f"median: bare {bare:.1f}/s, processor {processed:.1f}/s, ratio {processed / bare:.0%}")
     return 0
 
 
