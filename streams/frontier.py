@@ -9,30 +9,35 @@ repeats closer together than ``cache_size`` URLs; memory stays bounded at about 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from dedup_filter import Decision, DedupFilter
 from dedup_filter.hashing import hash64
+from dedup_filter.lmdb_index import IndexView
 
 
 class Frontier:
-    """``check(url)``: keep, or drop with the reason (mirrored directory, already fetched, seen)."""
+    """``check(urls)``: keep, or drop with the reason (mirrored directory, fetched, seen)."""
 
     def __init__(self, dedup: DedupFilter, cache_size: int) -> None:
         self._dedup = dedup
         self._cache_size = cache_size
         self._recent: OrderedDict[int, None] = OrderedDict()
 
-    def check(self, url: str) -> Decision:
-        decision = self._dedup.check_url(url)
-        if decision.dropped or not self._cache_size:
-            return decision
+    def check(self, urls: Sequence[str]) -> list[Decision]:
+        """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup."""
+        decisions = self._dedup.check_urls(urls) if urls else []
+        if not self._cache_size:
+            return decisions
+        with self._dedup.index.read() as view:
+            return [d if d.dropped else self._exact(view, d) for d in decisions]
+
+    def _exact(self, view: IndexView, decision: Decision) -> Decision:
         key = hash64(decision.url, 0)
         if key in self._recent:
             self._recent.move_to_end(key)
             return Decision(decision.url, "drop", "url_seen", evidence={"rule": "exact_url"})
-        with self._dedup.index.read() as view:
-            fetched = view.page_id_for_url(decision.url) is not None
-        if fetched:
+        if view.page_id_for_url(decision.url) is not None:
             return Decision(decision.url, "drop", "url_fetched", evidence={"rule": "exact_url"})
         self._recent[key] = None
         if len(self._recent) > self._cache_size:

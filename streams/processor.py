@@ -142,27 +142,33 @@ class Processor:
         """Every output of the batch; its pages are checked in one write transaction, in order."""
         outputs: list[OutputRecord] = []
         pages: list[tuple[Any, PageMessage]] = []
+        urls: list[tuple[Any, str]] = []
         for tp, records in batch.items():
             self.metrics.consumed(tp.topic, len(records))
             if records:
                 self._next_offsets[tp] = records[-1].offset + 1
             for record in records:
                 if record.topic == self.config.pages_in:
-                    page = parse_page(
+                    parsed: PageMessage | str | Malformed = parse_page(
                         record.key,
                         record.value,
                         list(record.headers or ()),
                         tolerant=self.config.tolerant,
                         max_bytes=self.config.max_message_bytes,
                     )
-                    if isinstance(page, Malformed):
-                        outputs += self._dead_letter(record, page)
-                    elif not page.fetched:
-                        outputs += self._failed_fetch_outputs(record, page)
-                    else:
-                        pages.append((record, page))
                 else:
-                    outputs += self._url_outputs(record)
+                    parsed = parse_url(record.value, max_bytes=self.config.max_message_bytes)
+                if isinstance(parsed, Malformed):
+                    outputs += self._dead_letter(record, parsed)
+                elif isinstance(parsed, str):
+                    urls.append((record, parsed))
+                elif not parsed.fetched:
+                    outputs += self._failed_fetch_outputs(record, parsed)
+                else:
+                    pages.append((record, parsed))
+        decisions = self._frontier.check([url for _, url in urls])
+        for (record, _), decision in zip(urls, decisions, strict=True):
+            outputs += self._url_outputs(record, decision)
         decisions = self.dedup.check_pages(
             [(page.url, page.body, page.headers) for _, page in pages]
         )
@@ -209,11 +215,7 @@ class Processor:
             metrics=self.metrics,
         )
 
-    def _url_outputs(self, record: Any) -> list[OutputRecord]:
-        url = parse_url(record.value, max_bytes=self.config.max_message_bytes)
-        if isinstance(url, Malformed):
-            return self._dead_letter(record, url)
-        decision = self._frontier.check(url)
+    def _url_outputs(self, record: Any, decision: Decision) -> list[OutputRecord]:
         self.metrics.url_decided(decision)
         if decision.dropped or not self.config.urls_keep:
             return []
