@@ -119,6 +119,11 @@ class IndexPages:
         """Whether ``placement`` (a URL in its own directory) is that directory's index page."""
         return placement.relative.lower() in self._file_names
 
+    def entry_key(self, placement: Placement) -> str:
+        """The key a page is filed under in one directory: ``""`` for the directory's own index
+        page whatever its file name (it stands for the directory), else its relative path."""
+        return "" if placement.is_own and self.is_index(placement) else placement.relative_key
+
     def names_index(self, relative: str) -> bool:
         """Whether a relative path (``a/b/``, ``a/index.html``, ``""``) names an index page."""
         return "?" not in relative and relative.rsplit("/", 1)[-1].lower() in self._file_names

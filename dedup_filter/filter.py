@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
+from .candidates import Pair
 from .config import Config
 from .decision import Decision
 from .fingerprint import Fingerprint, Fingerprinter
@@ -27,6 +28,15 @@ from .urls import normalize_url
 logger = logging.getLogger(__name__)
 
 PageInput = tuple[str, bytes, Mapping[Any, Any] | None] | tuple[str, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """A page's decision before the mirror detector's, with the page standing for its content."""
+
+    decision: Decision
+    representative: int
+    pair: Pair | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,34 +170,45 @@ class DedupFilter:
             return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
         own_id = view.page_id_for_url(fingerprint.url)
         own = view.page(own_id) if own_id is not None else None
-        pair = None
-        if own_id is not None and own is not None and own.exact == fingerprint.exact:
+        if own is not None and own.exact == fingerprint.exact:
             view.touch_page(own, now)
-            evidence = _page_evidence(fingerprint)
-            decision = Decision(fingerprint.url, "keep", "unchanged", evidence=evidence)
-            representative = own_id
+            verdict = _Verdict(_kept_page(fingerprint, "unchanged"), own.page_id)
         elif match := self._match(view, fingerprint, own_id):
-            pair = self._mirrors.pair_for(view, fingerprint.url, match.original.url)
-            decision = _drop(fingerprint, match)
-            representative = match.original.page_id
-            if pair is not None and not pair.page_is_origin:
-                # an index page is kept (its links followed) until its directory is confirmed
-                decision = _kept(decision, CANDIDATE)
-            elif pair is not None or self._mirrors.protects(
-                view, fingerprint.url, match.original.url
-            ):
-                # the original side of a mirror pair: kept and indexed although seen second
-                decision = _kept(decision, ORIGIN)
-                self._put(view, fingerprint, own_id, now)
+            verdict = self._duplicate(view, fingerprint, match, own_id, now)
         else:
-            representative = self._put(view, fingerprint, own_id, now)
-            reason = "changed" if own is not None else "unique"
-            decision = Decision(
-                fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint)
+            page_id = self._put(view, fingerprint, own_id, now)
+            verdict = _Verdict(
+                _kept_page(fingerprint, "changed" if own is not None else "unique"), page_id
             )
         return self._mirrors.observe(
-            view, decision, representative, fingerprint.exact, page.links, pair, now
+            view,
+            verdict.decision,
+            verdict.representative,
+            fingerprint.exact,
+            page.links,
+            verdict.pair,
+            now,
         )
+
+    def _duplicate(
+        self,
+        view: IndexView,
+        fingerprint: Fingerprint,
+        match: Match,
+        own_id: int | None,
+        now: float,
+    ) -> _Verdict:
+        """A page that duplicates ``match``: dropped, unless the mirror detector needs it kept."""
+        drop, original = _drop(fingerprint, match), match.original
+        pair = self._mirrors.pair_for(view, fingerprint.url, original.url)
+        if pair is not None and not pair.page_is_origin:
+            # an index page is kept (its links followed) until its directory is confirmed
+            return _Verdict(_kept(drop, CANDIDATE), original.page_id, pair)
+        if pair is not None or self._mirrors.protects(view, fingerprint.url, original.url):
+            # the original side of a mirror pair: kept and indexed although seen second
+            self._put(view, fingerprint, own_id, now)
+            return _Verdict(_kept(drop, ORIGIN), original.page_id, pair)
+        return _Verdict(drop, original.page_id)
 
     def _match(self, view: IndexView, fingerprint: Fingerprint, own_id: int | None) -> Match | None:
         exact = find_exact(view, fingerprint, own_id)
@@ -238,6 +259,10 @@ class DedupFilter:
 def _drop(fingerprint: Fingerprint, match: Match) -> Decision:
     evidence = _page_evidence(fingerprint) | match.evidence
     return Decision(fingerprint.url, "drop", match.reason, match.original.url, evidence)
+
+
+def _kept_page(fingerprint: Fingerprint, reason: str) -> Decision:
+    return Decision(fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint))
 
 
 def _kept(drop: Decision, reason: str) -> Decision:

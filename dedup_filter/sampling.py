@@ -26,16 +26,8 @@ from enum import Enum
 
 from .config import MirrorConfig
 from .directories import IndexPages, own_placement
-from .mirror_store import (
-    MATCH,
-    MISMATCH,
-    MISSING,
-    PENDING,
-    Candidate,
-    MirrorStore,
-    Sample,
-    relative_hash,
-)
+from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, Sample
+from .mirror_store import MirrorStore, relative_hash
 
 
 class Verdict(Enum):

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from dedup_filter.mirror_store import (
-    MATCH,
-    MISSING,
-    REJECTED,
-    Candidate,
-    DirEntry,
-    MirrorStore,
-    Rule,
-    Sample,
-    relative_hash,
-)
+from dedup_filter.mirror_records import MATCH, MISSING, REJECTED, Candidate, DirEntry, Rule, Sample
+from dedup_filter.mirror_store import MirrorStore, relative_hash
 
 
 def test_candidates_rules_and_entries_round_trip():

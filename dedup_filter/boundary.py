@@ -1,0 +1,85 @@
+"""The replica boundary: how far up a confirmed mirror rule may widen (Zhang, Jia & Li).
+
+When a pair is confirmed and both directories have the same name, their parents are tried: if
+the parents' index pages replicate, the parents become a candidate, sampled like any other, and
+a confirmed wider rule absorbs the rules it contains. The topmost confirmed pair is the boundary,
+possibly renamed on one side. Invariant: the search climbs at most ``max_boundary_levels`` levels
+and never pairs a directory with one that contains it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .directories import directory_name, nested, parent_directory
+from .mirror_records import OPEN, Candidate, DirEntry, Rule
+from .mirror_store import MirrorStore, pair_reference
+
+
+@dataclass(frozen=True, slots=True)
+class Widening:
+    """The next step above a rule: a parent candidate to sample, or a parent index page to
+    probe before the parents can be compared (neither when the search stops here)."""
+
+    candidate: Candidate | None = None
+    probe: str | None = None
+
+
+def parent_pair(rule: Rule, max_levels: int) -> tuple[str, str] | str:
+    """The parent pair (mirror, origin) to try next, or why the boundary cannot lie above."""
+    mirror_parent, origin_parent = parent_directory(rule.mirror), parent_directory(rule.origin)
+    if mirror_parent is None or origin_parent is None:
+        return "host_root"
+    if directory_name(rule.mirror) != directory_name(rule.origin):
+        return "renamed"
+    if rule.level >= max_levels:
+        return "level_limit"
+    if nested(mirror_parent, origin_parent):
+        return "nested_parents"
+    return mirror_parent, origin_parent
+
+
+def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Widening:
+    """What to do next above a newly confirmed ``rule``."""
+    parents = parent_pair(rule, max_levels)
+    if isinstance(parents, str) or store.candidate(pair_reference(*parents)) is not None:
+        return Widening()
+    mirror_index, origin_index = _index_entries(store, parents)
+    if origin_index is None:
+        return Widening()
+    if mirror_index is None:
+        return Widening(probe=parents[0])
+    if not mirror_index.same_content(origin_index):
+        return Widening()
+    mirror_parent, origin_parent = parents
+    candidate = Candidate(
+        mirror_parent,
+        origin_parent,
+        mirror_parent + mirror_index.relative,
+        origin_parent + origin_index.relative,
+        now,
+        level=rule.level + 1,
+    )
+    return Widening(candidate=candidate)
+
+
+def boundary_reason(store: MirrorStore, rule: Rule, max_levels: int) -> str:
+    """Why the rule's pair is (so far) the topmost: the state of the search above it."""
+    parents = parent_pair(rule, max_levels)
+    if isinstance(parents, str):
+        return parents
+    candidate = store.candidate(pair_reference(*parents))
+    if candidate is not None:
+        return "parents_pending" if candidate.state == OPEN else "parents_look_alike"
+    mirror_index, origin_index = _index_entries(store, parents)
+    if mirror_index is None or origin_index is None:
+        return "parents_unknown"
+    return "parents_pending" if mirror_index.same_content(origin_index) else "parents_differ"
+
+
+def _index_entries(
+    store: MirrorStore, directories: tuple[str, str]
+) -> tuple[DirEntry | None, DirEntry | None]:
+    """The recorded index pages of two directories (filed under the relative path "")."""
+    first, second = directories
+    return store.entry(first.lower(), ""), store.entry(second.lower(), "")

@@ -1,0 +1,124 @@
+"""Candidate pairs of directories: which index pages make one, and how each is settled.
+
+An index page whose content duplicates the index page of another directory makes the two
+directories a candidate pair. Coordinate sampling (``sampling.py``) then confirms it into a rule
+(``mirror_rules.py``), which tries to widen to the parents (``boundary.py``), or rejects it.
+Invariants: the shallower directory is the origin (copies are filed deeper, under ``mirrors/`` or
+``pub/``), the one indexed first when both are as deep; nested directories are never a pair;
+every change happens in the caller's write transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .boundary import widen
+from .config import MirrorConfig
+from .directories import (
+    IndexPages,
+    Placement,
+    directory_depth,
+    nested,
+    own_placement,
+    usable_directory,
+)
+from .mirror_records import REJECTED, Candidate, Rule
+from .mirror_rules import collapse_origin, conflicts, install
+from .mirror_store import MirrorStore, pair_reference
+from .probes import ask_parent, ask_sample, forget_samples
+from .sampling import CoordinateSampler, Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Two directories whose index pages duplicate each other, oriented: ``mirror`` is the side a
+    rule would prune, ``origin`` the side it keeps; ``page_is_origin`` says which side the page
+    that made the pair lies in."""
+
+    mirror: Placement
+    origin: Placement
+    page_is_origin: bool = False
+
+    @property
+    def reference(self) -> bytes:
+        return pair_reference(self.mirror.directory, self.origin.directory)
+
+
+def index_pair(url: str, original_url: str, index_pages: IndexPages, max_depth: int) -> Pair | None:
+    """The oriented pair when both URLs are index pages of unrelated, usable directories."""
+    page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
+    if page is None or original is None:
+        return None
+    if not (index_pages.is_index(page) and index_pages.is_index(original)):
+        return None
+    if nested(page.directory, original.directory):
+        return None
+    if not (usable_directory(page.directory) and usable_directory(original.directory)):
+        return None
+    if directory_depth(page.directory) < directory_depth(original.directory):
+        return Pair(original, page, page_is_origin=True)
+    return Pair(page, original)
+
+
+class CandidateUpdate:
+    """The candidates one call moves inside its write transaction, and what that produced: the
+    probes to hand out and the rules confirmed."""
+
+    def __init__(
+        self, store: MirrorStore, config: MirrorConfig, sampler: CoordinateSampler, now: float
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.now = now
+        self.probes: list[str] = []
+        self.confirmed: list[Rule] = []
+        self._sampler = sampler
+
+    def open(self, pair: Pair, level: int) -> None:
+        """Start sampling a new pair (a pair already known is moved by ``advance`` instead)."""
+        if self.store.candidate(pair.reference) is None:
+            mirror, origin = pair.mirror, pair.origin
+            candidate = Candidate(
+                mirror.directory, origin.directory, mirror.url, origin.url, self.now, level=level
+            )
+            self.advance(candidate)
+
+    def advance(self, candidate: Candidate, arrived: str | None = None) -> None:
+        """Sample what can be sampled now (``arrived``: the relative path of a page that just
+        arrived), then confirm, reject, or store the candidate with the probes it needs."""
+        candidate, wanted = self._sampler.advance(self.store, candidate, arrived)
+        verdict = self._sampler.verdict(candidate)
+        if verdict is Verdict.CONFIRMED:
+            self._confirm(candidate)
+            return
+        if verdict is Verdict.REJECTED:
+            self._reject(candidate)
+            return
+        for url in wanted:
+            if ask_sample(self.store, url, candidate):
+                self.probes.append(url)
+        self.store.put_candidate(candidate)
+
+    def evidence(self) -> dict[str, Any]:
+        """What a decision says about this update: the mirror sides of the rules it confirmed."""
+        if not self.confirmed:
+            return {}
+        return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
+
+    def _reject(self, candidate: Candidate) -> None:
+        forget_samples(self.store, candidate)
+        self.store.put_candidate(replace(candidate, state=REJECTED))
+
+    def _confirm(self, candidate: Candidate) -> None:
+        collapsed = collapse_origin(self.store, candidate, self.config.max_depth)
+        if conflicts(self.store, collapsed.mirror, collapsed.origin, self.config.max_depth):
+            self._reject(candidate)  # under its own name: the pair as found can never be a rule
+            return
+        rule = install(self.store, collapsed, self.config.mode, self.now)
+        self.confirmed.append(rule)
+        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
+        if step.probe is not None and ask_parent(self.store, step.probe, rule):
+            self.probes.append(step.probe)
+        if step.candidate is not None:
+            self.advance(step.candidate)

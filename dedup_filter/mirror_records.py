@@ -1,0 +1,157 @@
+"""The values of the mirror tables (pages under directories, candidates, rules) and their bytes.
+
+Invariant: every value is ``struct``-packed, big-endian, with length-prefixed UTF-8 strings
+(lone surrogates kept), never pickle, so an index written by one process reads the same in any
+other.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field, replace
+
+_U32 = struct.Struct(">I")
+_ENTRY_HEAD = struct.Struct(">QQ")  # representative page id, exact hash
+_SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
+_CANDIDATE_HEAD = struct.Struct(">dBBH")  # created_at, state, level, number of samples
+_RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, missing, level
+
+PENDING, MATCH, MISMATCH, MISSING = 0, 1, 2, 3  # sample outcomes
+OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
+OPEN, REJECTED = 0, 1  # candidate states (a confirmed candidate becomes a Rule)
+MODES = ("url", "content")
+
+
+def _texts(*values: str) -> bytes:
+    encoded = (value.encode("utf-8", "surrogatepass") for value in values)
+    return b"".join(_U32.pack(len(data)) + data for data in encoded)
+
+
+def _read_texts(data: bytes, offset: int, count: int) -> tuple[list[str], int]:
+    texts = []
+    for _ in range(count):
+        (size,) = _U32.unpack_from(data, offset)
+        offset += _U32.size + size
+        texts.append(data[offset - size : offset].decode("utf-8", "surrogatepass"))
+    return texts, offset
+
+
+@dataclass(frozen=True, slots=True)
+class DirEntry:
+    """A fetched page as seen from one ancestor directory."""
+
+    representative: int  # page id of the indexed page standing for its content (its own, if kept)
+    exact: int
+    relative: str  # original case, to build the URL of the counterpart
+
+    def same_content(self, other: DirEntry) -> bool:
+        """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
+        return self.exact == other.exact or self.representative == other.representative
+
+    def encode(self) -> bytes:
+        return _ENTRY_HEAD.pack(self.representative, self.exact) + _texts(self.relative)
+
+    @classmethod
+    def decode(cls, data: bytes) -> DirEntry:
+        representative, exact = _ENTRY_HEAD.unpack_from(data)
+        (relative,), _ = _read_texts(data, _ENTRY_HEAD.size, 1)
+        return cls(representative, exact, relative)
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One sampled relative path of a candidate pair and what comparing it showed."""
+
+    relative: str
+    relative_hash: int
+    outcome: int = PENDING
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryPair:
+    """What candidates and rules share: the two directories, their index pages, and when the
+    pair was made."""
+
+    mirror: str
+    origin: str
+    mirror_index: str
+    origin_index: str
+    created_at: float
+
+    def _encode_sides(self) -> bytes:
+        return _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)
+
+
+def _read_sides(data: bytes, offset: int) -> tuple[tuple[str, str, str, str], int]:
+    (mirror, origin, mirror_index, origin_index), offset = _read_texts(data, offset, 4)
+    return (mirror, origin, mirror_index, origin_index), offset
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate(DirectoryPair):
+    """A directory (``mirror``) whose index page replicates the index page of ``origin``."""
+
+    state: int = OPEN
+    level: int = 0  # how many levels above an index-page candidate the boundary search created it
+    samples: tuple[Sample, ...] = field(default=())
+
+    def count(self, outcome: int) -> int:
+        return sum(1 for sample in self.samples if sample.outcome == outcome)
+
+    def with_outcome(self, relative_hash: int, outcome: int) -> Candidate:
+        samples = tuple(
+            replace(sample, outcome=outcome) if sample.relative_hash == relative_hash else sample
+            for sample in self.samples
+        )
+        return replace(self, samples=samples)
+
+    def encode(self) -> bytes:
+        head = _CANDIDATE_HEAD.pack(self.created_at, self.state, self.level, len(self.samples))
+        samples = b"".join(
+            _SAMPLE_HEAD.pack(sample.relative_hash, sample.outcome) + _texts(sample.relative)
+            for sample in self.samples
+        )
+        return head + self._encode_sides() + samples
+
+    @classmethod
+    def decode(cls, data: bytes) -> Candidate:
+        created_at, state, level, count = _CANDIDATE_HEAD.unpack_from(data)
+        sides, offset = _read_sides(data, _CANDIDATE_HEAD.size)
+        samples = []
+        for _ in range(count):
+            rel_hash, outcome = _SAMPLE_HEAD.unpack_from(data, offset)
+            (relative,), offset = _read_texts(data, offset + _SAMPLE_HEAD.size, 1)
+            samples.append(Sample(relative, rel_hash, outcome))
+        return cls(*sides, created_at, state, level, tuple(samples))
+
+
+@dataclass(frozen=True, slots=True)
+class Rule(DirectoryPair):
+    """A confirmed mirror: every URL under ``mirror`` has its counterpart under ``origin``."""
+
+    mode: str
+    checked: int
+    matches: int
+    missing: int
+    level: int = 0
+
+    @property
+    def resemblance(self) -> float:
+        return self.matches / self.checked if self.checked else 1.0
+
+    def encode(self) -> bytes:
+        head = _RULE_HEAD.pack(
+            self.created_at,
+            MODES.index(self.mode),
+            self.checked,
+            self.matches,
+            self.missing,
+            self.level,
+        )
+        return head + self._encode_sides()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Rule:
+        created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
+        sides, _ = _read_sides(data, _RULE_HEAD.size)
+        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level)

@@ -1,0 +1,98 @@
+"""Mirror rules: a confirmed pair mirror -> origin, what it prunes and what it absorbs.
+
+Invariants: no rule prunes a directory that is, contains or lies within the origin of another
+rule (pages of an origin are never dropped by a rule); a rule's origin is never itself the mirror
+side of a rule (it is pointed at that rule's origin instead); a wider rule replaces the rules and
+candidates below its mirror side, which are one key range (containment is a partial order: one
+prefix scan, as in the paper).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .boundary import boundary_reason
+from .directories import Placement, nested, placements
+from .mirror_records import MATCH, MISMATCH, MISSING, Candidate, Rule
+from .mirror_store import MirrorStore
+from .probes import forget_samples
+
+
+def rule_over(store: MirrorStore, places: list[Placement]) -> tuple[Rule, Placement] | None:
+    """The rule whose mirror side holds the URL these places describe, widest first."""
+    for place in places:
+        rule = store.rule(place.directory)
+        if rule is not None:
+            return rule, place
+    return None
+
+
+def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> bool:
+    """Whether a rule mirror -> origin would prune an origin, or is already implied."""
+    if nested(mirror, origin) or store.has_origin_under(mirror):
+        return True
+    return any(
+        store.has_origin_at(place.directory) or store.rule(place.directory) is not None
+        for place in placements(mirror, max_depth)
+    )
+
+
+def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) -> Candidate:
+    """If the origin was ruled a mirror meanwhile, point at that rule's origin instead."""
+    found = rule_over(store, placements(candidate.origin, max_depth))
+    if found is None:
+        return candidate
+    rule, place = found
+    origin = rule.origin + place.relative
+    return replace(
+        candidate,
+        origin=origin,
+        origin_index=origin + candidate.origin_index[len(candidate.origin) :],
+    )
+
+
+def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> Rule:
+    """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it."""
+    _absorb(store, candidate.mirror)
+    rule = Rule(
+        candidate.mirror,
+        candidate.origin,
+        candidate.mirror_index,
+        candidate.origin_index,
+        now,
+        mode,
+        candidate.count(MATCH) + candidate.count(MISMATCH),
+        candidate.count(MATCH),
+        candidate.count(MISSING),
+        candidate.level,
+    )
+    store.put_rule(rule)
+    return rule
+
+
+def _absorb(store: MirrorStore, directory: str) -> None:
+    """Delete the rules and candidates (with their probes) whose mirror side is in ``directory``."""
+    for contained in store.rules_under(directory):
+        store.delete_rule(contained)
+    for candidate in store.candidates_under(directory):
+        forget_samples(store, candidate)
+        store.delete_candidate(candidate)
+
+
+def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
+    """A rule with its evidence, as decisions and the ``mirrors`` command show it."""
+    return {
+        "mirror": rule.mirror,
+        "origin": rule.origin,
+        "mirror_index": rule.mirror_index,
+        "origin_index": rule.origin_index,
+        "mode": rule.mode,
+        "samples": rule.checked,
+        "matches": rule.matches,
+        "unchecked": rule.missing,
+        "resemblance": round(rule.resemblance, 4),
+        "created_at": rule.created_at,
+        "level": rule.level,
+        "boundary": boundary_reason(store, rule, max_levels),
+    }

@@ -1,0 +1,73 @@
+"""Probes: pages the mirror detector asks the crawl to fetch, and what their arrival settles.
+
+A probe is asked for one reason, recorded with it (``probes`` table): a sample of a candidate
+pair whose mirror page the crawl has not fetched (``SAMPLE_PROBE``, naming the pair), or the
+index page of a mirror's parent directory that the replica boundary search needs
+(``PARENT_PROBE``, naming the rule). Invariant: a probe stays outstanding until its page arrives
+or is reported failed, so ``pending_probes`` can re-issue it after a restart, and no pair asks
+twice for the same URL.
+"""
+
+from __future__ import annotations
+
+from .mirror_records import MISSING, OPEN, PENDING, Candidate, Rule
+from .mirror_store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
+
+
+def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
+    """Record a sample probe of ``url`` for ``candidate``; whether it was not asked already."""
+    reference = pair_reference(candidate.mirror, candidate.origin)
+    if (SAMPLE_PROBE, reference) in store.probes_for(url):
+        return False
+    store.add_probe(url, SAMPLE_PROBE, reference)
+    return True
+
+
+def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
+    """Record a probe of the mirror's parent index page for ``rule``, unless ``url`` is already
+    being fetched for any reason; whether it was asked now."""
+    if store.probes_for(url):
+        return False
+    store.add_probe(url, PARENT_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    return True
+
+
+def answer(store: MirrorStore, url: str) -> int:
+    """Forget the probes of ``url`` (it arrived); the boundary level a parent probe asked for."""
+    level = 0
+    for kind, reference in store.probes_for(url):
+        store.delete_probe(url, kind, reference)
+        child = (
+            store.rule(reference.decode("utf-8", "surrogatepass")) if kind == PARENT_PROBE else None
+        )
+        if child is not None:
+            level = max(level, child.level + 1)
+    return level
+
+
+def withdraw_failed(store: MirrorStore, url: str, kind: int, reference: bytes) -> Candidate | None:
+    """Forget one outstanding probe of ``url``, which could not be fetched.
+
+    Returns:
+        The open candidate that asked for it, with that sample marked missing ("could not be
+        checked", not a mismatch); None for a parent probe or a candidate settled meanwhile.
+    """
+    store.delete_probe(url, kind, reference)
+    candidate = store.candidate(reference) if kind == SAMPLE_PROBE else None
+    if candidate is None or candidate.state != OPEN:
+        return None
+    for sample in candidate.samples:
+        if (
+            sample.outcome == PENDING
+            and (candidate.mirror + sample.relative).lower() == url.lower()
+        ):
+            candidate = candidate.with_outcome(sample.relative_hash, MISSING)
+    return candidate
+
+
+def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
+    """Withdraw the probes still asked for ``candidate`` (it was settled or absorbed)."""
+    reference = pair_reference(candidate.mirror, candidate.origin)
+    for sample in candidate.samples:
+        if sample.outcome == PENDING:
+            store.delete_probe(candidate.mirror + sample.relative, SAMPLE_PROBE, reference)

@@ -1,0 +1,46 @@
+"""Settling candidate pairs directly on the mirror tables: orientation and conflicts."""
+
+from __future__ import annotations
+
+from dedup_filter import Config
+from dedup_filter.candidates import CandidateUpdate, index_pair
+from dedup_filter.directories import IndexPages
+from dedup_filter.mirror_records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirror_store import MirrorStore, pair_reference
+from dedup_filter.sampling import CoordinateSampler
+
+INDEX_PAGES = IndexPages(("index",), ("", ".html"))
+
+
+def test_the_shallower_directory_is_the_origin_whichever_page_came_second():
+    deep, shallow = "http://m.test/pub/notes/", "http://o.test/notes/"
+    first = index_pair(deep, shallow, INDEX_PAGES, 12)
+    second = index_pair(shallow, deep, INDEX_PAGES, 12)
+    assert (first.mirror.directory, first.origin.directory, first.page_is_origin) == (
+        deep,
+        shallow,
+        False,
+    )
+    assert (second.mirror.directory, second.page_is_origin) == (deep, True)
+    assert index_pair(shallow, shallow + "a/", INDEX_PAGES, 12) is None  # nested
+    assert index_pair(shallow + "a.html", deep, INDEX_PAGES, 12) is None  # not an index page
+
+
+def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_its_own_name(
+    tmp_index,
+):
+    """o.test/ became a mirror of p.test/, so the open pair p.test/sub/ -> o.test/ would make a
+    directory of p.test/ a mirror of p.test/ itself: the pair as recorded is rejected."""
+    config = Config.default().with_overrides({"mirror.samples": 0}).mirror
+    mirror, origin = "http://p.test/sub/", "http://o.test/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule("http://o.test/", "http://p.test/", "", "", 0.0, "content", 4, 4, 0))
+        store.put_candidate(Candidate(mirror, origin, mirror, origin, 0.0, OPEN))
+        update = CandidateUpdate(store, config, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(mirror, origin)))
+        collapsed = store.candidate(pair_reference(mirror, "http://p.test/"))
+        return store.candidate(pair_reference(mirror, origin)).state, collapsed, update.confirmed
+
+    assert tmp_index.transact(settle) == (REJECTED, None, [])
