@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
 from array import array
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from .lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
+from .mirror_store import MirrorStore
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PAGE_TABLES = ("pages", "urls", "exact", "features", "bands")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
@@ -85,14 +91,46 @@ def collect_garbage(
     cutoff = now - older_than_s
     with index.read() as view:
         stale = array("Q", (record.page_id for record in view.pages() if record.last_seen < cutoff))
-    removed = 0
-    for start in range(0, len(stale), batch_size):
-        batch = stale[start : start + batch_size]
-        removed += index.transact(functools.partial(_delete_stale, page_ids=batch, cutoff=cutoff))
+    delete = functools.partial(_delete_stale, cutoff=cutoff)
+    removed = _in_batches(index, stale, batch_size, delete)
+    forgotten = forget_orphaned_entries(index, batch_size)
+    logger.info(
+        "gc: %d pages removed, %d mirror entries of removed pages forgotten", removed, forgotten
+    )
     return removed
 
 
-def _delete_stale(view: IndexView, *, page_ids: array[int], cutoff: float) -> int:
+def forget_orphaned_entries(index: LmdbIndex, batch_size: int = 1000) -> int:
+    """Forget the mirror detector's records of pages (``dirs`` entries) whose representative page
+    is no longer indexed, so sampling never compares against a deleted page.
+
+    Found in a read snapshot, deleted in write transactions of ``batch_size``; an entry recorded
+    again meanwhile survives. Returns how many were forgotten.
+    """
+    with index.read() as view:
+        orphans = MirrorStore(view).orphaned_entries()
+    return _in_batches(index, orphans, batch_size, _forget_orphans)
+
+
+def _in_batches(
+    index: LmdbIndex,
+    items: Sequence[T],
+    batch_size: int,
+    work: Callable[[Sequence[T], IndexView], int],
+) -> int:
+    """Run ``work`` on ``items``, one write transaction a batch; the sum of what it counts."""
+    done = 0
+    for start in range(0, len(items), batch_size):
+        done += index.transact(functools.partial(work, items[start : start + batch_size]))
+    return done
+
+
+def _forget_orphans(keys: Sequence[bytes], view: IndexView) -> int:
+    store = MirrorStore(view)
+    return sum(store.forget_orphaned(key) for key in keys)
+
+
+def _delete_stale(page_ids: Sequence[int], view: IndexView, cutoff: float) -> int:
     removed = 0
     for page_id in page_ids:
         record = view.page(page_id)

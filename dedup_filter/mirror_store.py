@@ -19,7 +19,7 @@ import struct
 from collections.abc import Iterator
 
 from .hashing import hash64
-from .lmdb_index import IndexView
+from .lmdb_index import IndexView, encode_id
 from .mirror_records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
@@ -74,6 +74,33 @@ class MirrorStore:
         value = entry.encode()
         if self.view.get("dirs", key) != value:
             self.view.put("dirs", key, value)
+
+    def orphaned_entries(self) -> list[bytes]:
+        """Keys of the entries whose representative page is no longer indexed (``gc`` deleted it).
+
+        One scan of ``dirs``; each representative is looked up once.
+        """
+        indexed: dict[int, bool] = {}
+        orphans = []
+        for key, value in self.view.scan("dirs", b""):
+            representative = DirEntry.decode(value).representative
+            if representative not in indexed:
+                indexed[representative] = self._indexed(representative)
+            if not indexed[representative]:
+                orphans.append(key)
+        return orphans
+
+    def forget_orphaned(self, key: bytes) -> bool:
+        """Delete the entry at ``key`` if its representative is still not indexed (it may have
+        been recorded again since the scan); whether it was deleted."""
+        value = self.view.get("dirs", key)
+        if value is None or self._indexed(DirEntry.decode(value).representative):
+            return False
+        self.view.delete("dirs", key)
+        return True
+
+    def _indexed(self, page_id: int) -> bool:
+        return self.view.get("pages", encode_id(page_id)) is not None
 
     def subtree(self, directory_key: str) -> Iterator[tuple[int, DirEntry]]:
         """The pages under a directory (at any depth), in the hash order of their relative paths."""

@@ -1,7 +1,8 @@
-"""The byte layout of the mirror tables: values round-trip, a subtree comes in hash order."""
+"""The mirror tables: values round-trip, a subtree comes in hash order, orphans are found."""
 
 from __future__ import annotations
 
+from dedup_filter.lmdb_index import PageRecord
 from dedup_filter.mirror_records import MATCH, MISSING, REJECTED, Candidate, DirEntry, Rule, Sample
 from dedup_filter.mirror_store import MirrorStore, relative_hash
 
@@ -67,3 +68,22 @@ def test_rules_below_a_directory_and_origins_are_prefix_ranges(tmp_index):
         )
 
     assert tmp_index.transact(write) == (["http://m.test/a/", "http://m.test/a/b/"], True, False)
+
+
+def test_an_orphaned_entry_recorded_again_meanwhile_is_not_forgotten(tmp_index):
+    def write(view):
+        store = MirrorStore(view)
+        live = view.new_page_id()
+        view.put_page(PageRecord(live, "http://o.test/live.html", 1, 0, (), b"", 0.0))
+        store.put_entry("http://o.test/", "a.html", DirEntry(live + 1, 2, "a.html"))  # no page
+        store.put_entry("http://o.test/", "b.html", DirEntry(live + 2, 3, "b.html"))
+        orphans = store.orphaned_entries()
+        store.put_entry("http://o.test/", "a.html", DirEntry(live, 2, "a.html"))  # seen again
+        forgotten = [store.forget_orphaned(key) for key in orphans]
+        return (
+            len(orphans),
+            forgotten,
+            [entry.relative for _, entry in store.subtree("http://o.test/")],
+        )
+
+    assert tmp_index.transact(write) == (2, [False, True], ["a.html"])
