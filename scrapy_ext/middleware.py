@@ -118,10 +118,10 @@ class DedupMiddleware:
 
     def _serve(self, request: Request, outcome: ProbeOutcome) -> Response:
         """The probed response in place of a second fetch (or the probe's drop)."""
+        self._stats.inc_value("dedup/probes_served")
         decision = outcome.decision
         if decision is not None and decision.dropped:
             self._stats.inc_value("dedup/bytes_not_parsed", len(outcome.response.body))
             raise IgnoreRequest(drop_message(request.url, decision.reason, decision.duplicate_of))
-        self._stats.inc_value("dedup/probes_served")
         request.meta[SERVED_FROM_PROBE] = True
         return outcome.response.replace(request=request)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from dedup_filter import DedupFilter
+from testweb.crawl import breadth_first_order
 from testweb.scrapy_project.run import DEFAULT_REACTOR, CrawlRun, scrapy_crawl, start_crawl
 from testweb.server import LoggedRequest, RunningServer, serve
 from testweb.site import TestWeb, build_web
@@ -216,6 +217,31 @@ def test_two_crawls_at_once_share_one_index(server, web, workdir):
     for url in web.originals:  # no content lost between the two crawls
         assert _has_parsed_copy(url, parsed[0] | parsed[1], dropped, rules), url
     assert all(run.stat("dedup/index_error") == 0 for run in runs)
+
+
+def test_pending_probes_are_fetched_once_and_serve_the_spider(server, web, workdir):
+    index = workdir / "pending" / "index"
+    with DedupFilter.open(index) as dedup:  # a crawl that stopped with a probe outstanding
+        probes: tuple[str, ...] = ()
+        for url in breadth_first_order(web):
+            probes = dedup.check_page(url, web.pages[url]).probes
+            if probes:
+                break
+    assert probes
+    mirror_start = next(url for url in web.start_urls if probes[0].startswith(url))
+    server.request_log.clear()
+    run = scrapy_crawl(
+        workdir / "pending",
+        server.proxy_url,
+        [mirror_start],
+        name="pending",
+        settings={"DEDUP_INDEX_PATH": str(index), "DEPTH_LIMIT": 1},
+    )
+    assert run.returncode == 0, run.log[-3000:]
+    assert server.request_log.urls().count(probes[0]) == 1
+    assert run.stat("dedup/probes_served") >= 1  # the spider's request got the probe's response
+    with DedupFilter.open(index) as dedup:
+        assert probes[0] not in dedup.pending_probes()
 
 
 def test_invalid_configuration_fails_at_start_naming_the_key(server, web, workdir):
