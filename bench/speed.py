@@ -4,9 +4,11 @@
 
 Pages come from the labelled real-text corpus (testweb.labelled: pydoc pages of the standard
 library in site templates, with their near-duplicates and hard negatives), in crawl order, each
-checked once on a fresh index. The process is pinned to one CPU. The peers (bench/peers.py) get
-their tokens from the core's own decoder and tokenizer, so parsing costs the same on both sides;
-a second table compares what each pipeline does after parsing. The scale run is bench/disk.py.
+checked once on a fresh index. The process is pinned to one CPU, and the pipelines take turns page
+by page, so the load of a shared machine falls on all of them alike. The peers (bench/peers.py)
+get their tokens from the core's own decoder and tokenizer, so parsing costs the same on both
+sides; a second table compares what each pipeline does after parsing. The scale run is
+bench/disk.py.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from disk import scale_run
@@ -37,18 +38,12 @@ from testweb.labelled import labelled_corpus
 SMALL_PAGE_BYTES = 100_000
 BATCH = 64
 TOKEN_CLASSES = ((0, 1_000), (1_000, 3_000), (3_000, 10**9))
-Page = tuple[str, bytes]
 PEERS = (DatasketchPipeline, SimhashPipeline, BothPeers)
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """Per-page latencies of one pipeline over the corpus (ms), and what it left on disk."""
-
-    name: str
-    latencies_ms: np.ndarray
-    disk_bytes: int = 0
-    kept: int = 0
+OURS = "dedup-filter check_page (B + C + LMDB, sync=true)"
+OURS_UNSYNCED = "dedup-filter check_page, index.sync=false"
+FEATURES_ONLY = "dedup-filter features only (no index)"
+AFTER_PARSING = ", after parsing"
+Page = tuple[str, bytes]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -67,24 +62,30 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{np.mean(sizes <= SMALL_PAGE_BYTES):.0%} of pages <= 100 KB\n"
     )
     config = Config.default()
-    ours = _run_filter("dedup-filter check_page (B + C + LMDB, sync=true)", pages, config)
-    unsynced = config.with_overrides({"index.sync": False})
-    runs = [ours, _run_filter("dedup-filter check_page, index.sync=false", pages, unsynced)]
-    runs += [Run(peer.name, _latencies(pages, peer().check)) for peer in PEERS]
-    _print_throughput(runs, sizes)
+    unsynced_config = config.with_overrides({"index.sync": False})
+    with (
+        tempfile.TemporaryDirectory() as synced_dir,
+        tempfile.TemporaryDirectory() as unsynced_dir,
+        DedupFilter.open(synced_dir, config) as synced,
+        DedupFilter.open(unsynced_dir, unsynced_config) as unsynced,
+    ):
+        times = _interleaved(len(pages), _pipelines(pages, tokens, config, synced, unsynced))
+        synced.index.sync()
+        with synced.index.read() as view:
+            kept = view.count("pages")
+        disk = synced.index.disk_bytes()
+    _print_throughput(times, sizes)
     rate = _batch_rate(pages, config)
     print(f"dedup-filter check_pages in batches of {BATCH} (sync=true): {rate:,.0f} pages/s\n")
     stages = _stage_times(pages, config)
-    stages["index transaction (check_page - fingerprint)"] = ours.latencies_ms - _latencies(
-        pages, _fingerprinter(config)
-    )
-    _print_stages(stages, ours.latencies_ms)
+    stages["index transaction (check_page - features)"] = times[OURS] - times[FEATURES_ONLY]
+    _print_stages(stages, times[OURS])
     parse_ms = stages["decode"] + stages["parse (lexbor tree)"] + stages["text + tokenizer"]
-    _print_after_parsing(ours, parse_ms, pages, tokens)
-    _print_by_size(runs, counts)
+    _print_after_parsing(times, parse_ms.mean())
+    _print_by_size(times, counts)
     print(
-        f"bytes on disk after the corpus: {ours.disk_bytes:,} for {ours.kept} kept pages = "
-        f"{ours.disk_bytes / max(ours.kept, 1):,.0f} bytes/page\n"
+        f"bytes on disk after the corpus: {disk:,} for {kept} kept pages = "
+        f"{disk / max(kept, 1):,.0f} bytes/page\n"
     )
     if args.scale_pages:
         print(f"## Scale run (bench/disk.py --pages {args.scale_pages})\n")
@@ -103,17 +104,45 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _run_filter(name: str, pages: list[Page], config: Config) -> Run:
-    with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory, config) as dedup:
-        kept = 0
+def _pipelines(
+    pages: list[Page],
+    tokens: list[list[str]],
+    config: Config,
+    synced: DedupFilter,
+    unsynced: DedupFilter,
+) -> dict[str, Callable[[int], object]]:
+    """Every timed pipeline, as a function of the page's position in the corpus."""
+    fingerprinter = Fingerprinter(config)
 
-        def check(url: str, body: bytes) -> None:
-            nonlocal kept
-            kept += not dedup.check_page(url, body).dropped
+    def features(index: int) -> object:
+        url, body = pages[index]
+        return fingerprinter.fingerprint(normalize_url(url), body)
 
-        latencies = _latencies(pages, check)
-        dedup.index.sync()
-        return Run(name, latencies, dedup.index.disk_bytes(), kept)
+    pipelines: dict[str, Callable[[int], object]] = {
+        OURS: lambda index: synced.check_page(*pages[index]),
+        OURS_UNSYNCED: lambda index: unsynced.check_page(*pages[index]),
+        FEATURES_ONLY: features,
+    }
+    for peer in PEERS:
+        whole, after_parsing = peer(), peer()
+        pipelines[peer.name] = lambda index, whole=whole: whole.check(*pages[index])
+        pipelines[peer.name + AFTER_PARSING] = lambda index, peer=after_parsing: peer.check_tokens(
+            pages[index][0], tokens[index]
+        )
+    return pipelines
+
+
+def _interleaved(
+    count: int, pipelines: dict[str, Callable[[int], object]]
+) -> dict[str, np.ndarray]:
+    """Per-page latencies in ms; every pipeline takes page i before any takes page i + 1."""
+    times: dict[str, list[float]] = {name: [] for name in pipelines}
+    for index in range(count):
+        for name, check in pipelines.items():
+            start = time.perf_counter()
+            check(index)
+            times[name].append(time.perf_counter() - start)
+    return {name: np.array(values) * 1000 for name, values in times.items()}
 
 
 def _batch_rate(pages: list[Page], config: Config) -> float:
@@ -124,33 +153,18 @@ def _batch_rate(pages: list[Page], config: Config) -> float:
         return len(pages) / (time.perf_counter() - start)
 
 
-def _fingerprinter(config: Config) -> Callable[[str, bytes], object]:
-    """What ``check_page`` computes before it opens a transaction: the page's features."""
-    fingerprinter = Fingerprinter(config)
-    return lambda url, body: fingerprinter.fingerprint(normalize_url(url), body)
-
-
-def _latencies(items: Sequence[tuple[str, object]], check: Callable[..., object]) -> np.ndarray:
-    latencies = []
-    for url, payload in items:
-        start = time.perf_counter()
-        check(url, payload)
-        latencies.append(time.perf_counter() - start)
-    return np.array(latencies) * 1000
-
-
-def _print_throughput(runs: list[Run], sizes: np.ndarray) -> None:
-    reference = runs[0].latencies_ms.mean()
+def _print_throughput(times: dict[str, np.ndarray], sizes: np.ndarray) -> None:
+    reference = times[OURS].mean()
     small = sizes <= SMALL_PAGE_BYTES
     print(
         "| pipeline (one core, same parser and tokens) | pages/s | p50 ms | p99 ms "
         "| p99 ms, pages <= 100 KB | time relative to dedup-filter |"
     )
     print("|---|---:|---:|---:|---:|---:|")
-    for run in runs:
-        latencies = run.latencies_ms
+    for name in (OURS, OURS_UNSYNCED, *(peer.name for peer in PEERS)):
+        latencies = times[name]
         print(
-            f"| {run.name} | {1000 / latencies.mean():,.0f} | {np.percentile(latencies, 50):.2f} "
+            f"| {name} | {1000 / latencies.mean():,.0f} | {np.percentile(latencies, 50):.2f} "
             f"| {np.percentile(latencies, 99):.2f} | {np.percentile(latencies[small], 99):.2f} "
             f"| {latencies.mean() / reference:.2f}x |"
         )
@@ -205,31 +219,28 @@ def _print_stages(stages: dict[str, np.ndarray], check_ms: np.ndarray) -> None:
     print(f"| check_page total | {total} |\n")
 
 
-def _print_after_parsing(
-    ours: Run, parse_ms: np.ndarray, pages: list[Page], tokens: list[list[str]]
-) -> None:
+def _print_after_parsing(times: dict[str, np.ndarray], parse_ms: float) -> None:
     """What each pipeline costs once the page is tokens (parsing is the same for all)."""
-    ours_after = ours.latencies_ms.mean() - parse_ms.mean()
-    items = [(url, terms) for (url, _), terms in zip(pages, tokens, strict=True)]
+    ours = times[OURS].mean() - parse_ms
     print("| after parsing (mean ms/page) | ms | dedup-filter speed-up |")
     print("|---|---:|---:|")
-    print(f"| dedup-filter: hashes, B, C, LMDB (check_page - parse) | {ours_after:.3f} | 1.00x |")
+    print(f"| dedup-filter: hashes, B, C, LMDB (check_page - parse) | {ours:.3f} | 1.00x |")
     for peer in PEERS:
-        after = _latencies(items, peer().check_tokens).mean()
-        print(f"| {peer.name} | {after:.3f} | {after / ours_after:.2f}x |")
+        after = times[peer.name + AFTER_PARSING].mean()
+        print(f"| {peer.name} | {after:.3f} | {after / ours:.2f}x |")
     print()
 
 
-def _print_by_size(runs: list[Run], counts: np.ndarray) -> None:
-    print("| pages by token count | pages | " + " | ".join(run.name for run in runs) + " |")
-    print("|---|---:|" + "---:|" * len(runs))
+def _print_by_size(times: dict[str, np.ndarray], counts: np.ndarray) -> None:
+    names = (OURS, OURS_UNSYNCED, *(peer.name for peer in PEERS))
+    print("| pages by token count | pages | " + " | ".join(names) + " |")
+    print("|---|---:|" + "---:|" * len(names))
     for low, high in TOKEN_CLASSES:
         chosen = (counts >= low) & (counts < high)
         if not chosen.any():
             continue
-        reference = runs[0].latencies_ms[chosen].mean()
-        means = [run.latencies_ms[chosen].mean() for run in runs]
-        cells = [f"{mean:.2f} ms ({mean / reference:.1f}x)" for mean in means]
+        means = [times[name][chosen].mean() for name in names]
+        cells = [f"{mean:.2f} ms ({mean / means[0]:.1f}x)" for mean in means]
         label = f"{low:,}-{high - 1:,}" if high < 10**9 else f">= {low:,}"
         print(f"| {label} | {int(chosen.sum())} | " + " | ".join(cells) + " |")
     print()
