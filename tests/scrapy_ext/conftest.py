@@ -11,11 +11,19 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.reactor import install_reactor, is_reactor_installed
 from scrapy.utils.test import get_crawler
 
 from scrapy_ext import DedupMiddleware
 
 MakeCrawler = Callable[..., Crawler]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _reactor() -> None:
+    """Crawler objects want a reactor installed (Scrapy < 2.19 refuses to build them without)."""
+    if not is_reactor_installed():
+        install_reactor("twisted.internet.selectreactor.SelectReactor")
 
 
 @pytest.fixture
