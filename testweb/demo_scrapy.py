@@ -3,15 +3,19 @@ filter, compared from the server's own request log.
 
 ``run_scrapy_demo(web, workdir)`` serves the web on loopback, runs both crawls as subprocesses
 through the server's proxy and returns the table data; ``format_scrapy_demo`` renders it and
-``scrapy_section`` is the demo section (``testweb.demo_scrapy:scrapy_section``).
+``scrapy_section`` is the demo section (``testweb.demo_scrapy:scrapy_section``). Alone::
+
+    python -m testweb.demo_scrapy --scale demo --seed 0 --concurrent-requests 1
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +123,19 @@ def scrapy_section(context: DemoContext) -> None:
     print(format_scrapy_demo(result))
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m testweb.demo_scrapy", description=__doc__)
+    parser.add_argument("--scale", choices=("small", "demo"), default="demo")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--concurrent-requests", type=int, default=1)
+    args = parser.parse_args(argv)
+    web = build_web(seed=args.seed, scale=args.scale)
+    with tempfile.TemporaryDirectory(prefix="dedup-scrapy-") as scratch:
+        result = run_scrapy_demo(web, Path(scratch), concurrent_requests=args.concurrent_requests)
+    print(format_scrapy_demo(result))
+    return 0
+
+
 def _summary(run: CrawlRun, fetched: list[LoggedRequest], web: TestWeb) -> dict[str, Any]:
     if run.returncode != 0:
         msg = f"scrapy crawl {run.name} exited with {run.returncode}:\n{run.log[-2000:]}"
@@ -151,3 +168,7 @@ def _dotted(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 def _share(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
