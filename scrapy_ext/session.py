@@ -10,7 +10,7 @@ open) rather than losing pages.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from scrapy import signals
@@ -57,7 +57,7 @@ class DedupSession:
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
-    def of(cls, crawler: Crawler) -> Self | None:
+    def of(cls, crawler: Crawler) -> DedupSession | None:
         """The crawler's session, created on first use; ``None`` when ``DEDUP_ENABLED`` is off.
 
         Raises:
@@ -68,14 +68,12 @@ class DedupSession:
         session = _sessions.get(crawler)
         if session is None:
             session = _sessions[crawler] = cls(crawler, read_settings(crawler.settings))
-        return session  # type: ignore[return-value]
+        return session
 
     def spider_opened(self) -> None:
         try:
             self.dedup = registry.acquire(self.settings.index_path, self.settings.config)
-        except (
-            DedupError
-        ) as error:  # unreadable index, other parameters, or a clash in this process
+        except DedupError as error:  # unreadable, other parameters, or a clash in this process
             self._index_error(error)
             reason = "dedup_index_error"
             raise CloseSpider(reason) from error
