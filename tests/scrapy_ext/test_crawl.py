@@ -166,7 +166,7 @@ def test_the_filter_saves_fetches_and_bytes(filtered, unfiltered):
 
 
 def test_recrawl_keeps_unchanged_pages(filtered, server, web, workdir):
-    # the same index and the same bytes again, under Twisted's default reactor and concurrency
+    # the same index and bytes again, on a plain Twisted reactor (not asyncio), 16 at a time
     again = crawl(server, web, workdir / "ordered", "recrawl", TWISTED_REACTOR=DEFAULT_REACTOR)
     unique_before = {
         url for url, decision in _page_decisions(filtered).items() if decision["reason"] == "unique"
