@@ -12,7 +12,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Self
 
 from .candidates import Pair
@@ -21,8 +21,9 @@ from .decision import Decision
 from .fingerprint import Fingerprint, Fingerprinter
 from .links import page_links
 from .lmdb_index import IndexView, LmdbIndex, PageRecord
-from .matching import Match, find_exact, find_near
-from .mirrors import CANDIDATE, ORIGIN, MirrorDetector
+from .matching import Match, duplicates, find_exact, find_near
+from .mirror_records import DirEntry
+from .mirrors import CANDIDATE, ORIGIN, CheckedPage, MirrorDetector
 from .urls import normalize_url
 
 logger = logging.getLogger(__name__)
@@ -168,26 +169,33 @@ class DedupFilter:
         fingerprint = page.fingerprint
         if fingerprint.token_count == 0 and not fingerprint.binary:
             return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
-        own_id = view.page_id_for_url(fingerprint.url)
-        own = view.page(own_id) if own_id is not None else None
-        if own is not None and own.exact == fingerprint.exact:
-            view.touch_page(own, now)
-            verdict = _Verdict(_kept_page(fingerprint, "unchanged"), own.page_id)
-        elif match := self._match(view, fingerprint, own_id):
-            verdict = self._duplicate(view, fingerprint, match, own_id, now)
-        else:
-            page_id = self._put(view, fingerprint, own_id, now)
-            verdict = _Verdict(
-                _kept_page(fingerprint, "changed" if own is not None else "unique"), page_id
-            )
-        return self._mirrors.observe(
-            view,
+        recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
+        verdict = self._verdict(view, fingerprint, recorded, now)
+        checked = CheckedPage(
             verdict.decision,
             verdict.representative,
             fingerprint.exact,
-            page.links,
             verdict.pair,
-            now,
+            recorded,
+            page.links,
+        )
+        return self._mirrors.observe(view, checked, now)
+
+    def _verdict(
+        self, view: IndexView, fingerprint: Fingerprint, recorded: DirEntry | None, now: float
+    ) -> _Verdict:
+        """The page's decision before the mirror detector's; indexes it when it is kept."""
+        own_id = view.page_id_for_url(fingerprint.url)
+        own = view.page(own_id) if own_id is not None else None
+        first = _first_original(view, recorded, own_id)
+        if own is not None and own.exact == fingerprint.exact:
+            view.touch_page(own, now)
+            return _unchanged(fingerprint, own, first)
+        if match := self._match(view, fingerprint, own_id, first):
+            return self._duplicate(view, fingerprint, match, own_id, now)
+        page_id = self._put(view, fingerprint, own_id, now)
+        return _Verdict(
+            _kept_page(fingerprint, "changed" if own is not None else "unique"), page_id
         )
 
     def _duplicate(
@@ -210,7 +218,15 @@ class DedupFilter:
             return _Verdict(_kept(drop, ORIGIN), original.page_id, pair)
         return _Verdict(drop, original.page_id)
 
-    def _match(self, view: IndexView, fingerprint: Fingerprint, own_id: int | None) -> Match | None:
+    def _match(
+        self,
+        view: IndexView,
+        fingerprint: Fingerprint,
+        own_id: int | None,
+        first: PageRecord | None,
+    ) -> Match | None:
+        if first is not None and (match := duplicates(fingerprint, first, self.config)):
+            return match  # a replay names the page it duplicated the first time
         exact = find_exact(view, fingerprint, own_id)
         return exact or find_near(view, fingerprint, own_id, self.config)
 
@@ -259,6 +275,24 @@ class DedupFilter:
 def _drop(fingerprint: Fingerprint, match: Match) -> Decision:
     evidence = _page_evidence(fingerprint) | match.evidence
     return Decision(fingerprint.url, "drop", match.reason, match.original.url, evidence)
+
+
+def _first_original(
+    view: IndexView, recorded: DirEntry | None, own_id: int | None
+) -> PageRecord | None:
+    """The indexed page a replayed page duplicated the first time (None: its own, or gone)."""
+    if recorded is None or recorded.representative == own_id:
+        return None
+    return view.page(recorded.representative)
+
+
+def _unchanged(fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None) -> _Verdict:
+    """An indexed page seen again as it was (an original kept although met second names, again,
+    the copy it duplicates)."""
+    decision = _kept_page(fingerprint, "unchanged")
+    if first is None:
+        return _Verdict(decision, own.page_id)
+    return _Verdict(replace(decision, duplicate_of=first.url), first.page_id)
 
 
 def _kept_page(fingerprint: Fingerprint, reason: str) -> Decision:

@@ -18,7 +18,8 @@ from .lmdb_index import IndexView, PageRecord
 from .simhash import agreement, band_keys
 from .urls import site_of
 
-_MAX_CANDIDATES = 256  # most-shared candidates verified per page; bounds work on template-heavy sites
+# most-shared candidates verified per page: bounds the work on template-heavy sites
+_MAX_CANDIDATES = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,34 +35,61 @@ def find_exact(view: IndexView, fingerprint: Fingerprint, own_id: int | None) ->
     for page_id in view.postings("exact", fingerprint.exact.to_bytes(8, "big")):
         original = view.page(page_id) if page_id != own_id else None
         if original is not None:
-            evidence = {"rule": "exact", "site_relation": _relation(fingerprint.url, original.url)}
-            return Match(original, "exact_duplicate", evidence)
+            return _exact(fingerprint, original)
     return None
 
 
-def find_near(view: IndexView, fingerprint: Fingerprint, own_id: int | None, config: Config) -> Match | None:
+def find_near(
+    view: IndexView, fingerprint: Fingerprint, own_id: int | None, config: Config
+) -> Match | None:
+    """The indexed page this one near-duplicates best (most agreeing simhash bits), if any."""
     if not fingerprint.has_features:
         return None
     shared = _candidates(view, fingerprint, config)
     shared.pop(own_id, None)  # type: ignore[arg-type]
     best: Match | None = None
     best_rank: tuple[int, int, int] = (-1, -1, 0)
-    for page_id, _ in sorted(shared.items(), key=lambda item: (-item[1][0] - item[1][1], item[0]))[:_MAX_CANDIDATES]:
+    most_shared = sorted(shared.items(), key=lambda item: (-item[1][0] - item[1][1], item[0]))
+    for page_id, _ in most_shared[:_MAX_CANDIDATES]:
         original = view.page(page_id)
         if original is None or not original.simhash:
             continue
         match = _judge(fingerprint, original, shared[page_id][0], config)
-        rank = (match.evidence["c_agree_bits"], match.evidence["b_shared"], -page_id) if match else best_rank
-        if match and rank > best_rank:
+        if match is None:
+            continue
+        rank = (match.evidence["c_agree_bits"], match.evidence["b_shared"], -page_id)
+        if rank > best_rank:
             best, best_rank = match, rank
     return best
+
+
+def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -> Match | None:
+    """Whether a page duplicates one given indexed page, by the rules of ``find_exact`` and
+    ``find_near`` (exact first), without searching the index.
+
+    The caller excludes the page's own record (a page never duplicates itself). Unlike the search,
+    the cross-site rule is applied even when the two fingerprints share no simhash band.
+    """
+    if original.exact == fingerprint.exact:
+        return _exact(fingerprint, original)
+    if not (fingerprint.has_features and original.simhash):
+        return None
+    features = set(original.features)
+    b_shared = sum(1 for feature in fingerprint.features if feature in features)
+    return _judge(fingerprint, original, b_shared, config)
+
+
+def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
+    evidence = {"rule": "exact", "site_relation": _relation(fingerprint.url, original.url)}
+    return Match(original, "exact_duplicate", evidence)
 
 
 def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> dict[int, list[int]]:
     """page id -> [shared super-shingles, shared simhash bands]."""
     shared: dict[int, list[int]] = {}
     feature_counts = Counter(
-        page_id for feature in fingerprint.features
+        page_id
+        for feature in fingerprint.features
         for page_id in view.postings("features", feature.to_bytes(8, "big"))
     )
     for page_id, count in feature_counts.items():
@@ -72,13 +100,17 @@ def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> di
     return shared
 
 
-def _judge(fingerprint: Fingerprint, original: PageRecord, b_shared: int, config: Config) -> Match | None:
+def _judge(
+    fingerprint: Fingerprint, original: PageRecord, b_shared: int, config: Config
+) -> Match | None:
     simhash_config = config.simhash
     c_agree = agreement(fingerprint.simhash, original.simhash)
     relation = _relation(fingerprint.url, original.url)
     b_similar = b_shared >= config.minhash.min_shared_features
     combined = b_similar and c_agree >= simhash_config.scaled(simhash_config.same_site_threshold)
-    cross_site = relation == "cross_site" and c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
+    cross_site = relation == "cross_site" and c_agree >= simhash_config.scaled(
+        simhash_config.cross_site_threshold
+    )
     if not (combined or cross_site):
         return None
     evidence = {

@@ -20,6 +20,9 @@ PENDING, MATCH, MISMATCH, MISSING = 0, 1, 2, 3  # sample outcomes
 OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
 OPEN, REJECTED = 0, 1  # candidate states (a confirmed candidate becomes a Rule)
 MODES = ("url", "content")
+# what the mirror detector made of a page: nothing special, kept as the index page of a candidate
+# pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
+ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR = 0, 1, 2
 
 
 def _texts(*values: str) -> bytes:
@@ -43,19 +46,23 @@ class DirEntry:
     representative: int  # page id of the indexed page standing for its content (its own, if kept)
     exact: int
     relative: str  # original case, to build the URL of the counterpart
+    role: int = ORDINARY  # what the mirror detector made of the page when it was recorded
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
         return self.exact == other.exact or self.representative == other.representative
 
     def encode(self) -> bytes:
-        return _ENTRY_HEAD.pack(self.representative, self.exact) + _texts(self.relative)
+        data = _ENTRY_HEAD.pack(self.representative, self.exact) + _texts(self.relative)
+        # most pages play no role: their entries keep the layout without the role byte
+        return data + bytes([self.role]) if self.role != ORDINARY else data
 
     @classmethod
     def decode(cls, data: bytes) -> DirEntry:
         representative, exact = _ENTRY_HEAD.unpack_from(data)
-        (relative,), _ = _read_texts(data, _ENTRY_HEAD.size, 1)
-        return cls(representative, exact, relative)
+        (relative,), offset = _read_texts(data, _ENTRY_HEAD.size, 1)
+        role = data[offset] if len(data) > offset else ORDINARY
+        return cls(representative, exact, relative, role)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ to the shared index; no rule is made from index pages alone unless ``mirror.samp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .candidates import CandidateUpdate, Pair, index_pair
@@ -25,7 +25,17 @@ from .config import Config
 from .decision import Decision
 from .directories import IndexPages, Placement, placements
 from .lmdb_index import IndexView
-from .mirror_records import OPEN, OUTCOME_NAMES, REJECTED, Candidate, DirEntry, Rule
+from .mirror_records import (
+    DROPPED_AS_MIRROR,
+    KEPT_AS_CANDIDATE,
+    OPEN,
+    ORDINARY,
+    OUTCOME_NAMES,
+    REJECTED,
+    Candidate,
+    DirEntry,
+    Rule,
+)
 from .mirror_rules import describe, rule_over
 from .mirror_store import MirrorStore, pair_reference
 from .probes import answer, withdraw_failed
@@ -35,6 +45,18 @@ CANDIDATE = "mirror_candidate"
 ORIGIN = "mirror_origin"
 LOOK_ALIKE = "look_alike_index"
 MIRRORED = "mirrored_directory"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedPage:
+    """What the filter tells the detector about a page it decided on."""
+
+    decision: Decision  # so far (``mirror_candidate`` when ``pair`` is given)
+    representative: int  # the indexed page standing for its content (its own id when kept)
+    exact: int  # its exact fingerprint
+    pair: Pair | None = None  # the candidate pair it heads, from ``pair_for``
+    recorded: DirEntry | None = None  # from ``recorded``: it was checked before as it is
+    links: Sequence[str] = ()  # absolute URLs it links to (URL mode only)
 
 
 class MirrorDetector:
@@ -81,41 +103,37 @@ class MirrorDetector:
         evidence = {"mirror_rule": self.describe(store, rule)}
         return Decision(url, "drop", MIRRORED, rule.origin + place.relative, evidence)
 
-    # what the filter tells
-    def observe(
-        self,
-        view: IndexView,
-        decision: Decision,
-        representative: int,
-        exact: int,
-        links: Iterable[str] = (),
-        pair: Pair | None = None,
-        now: float = 0.0,
-    ) -> Decision:
-        """Record a checked page under its directories and move the candidates it concerns.
-
-        Args:
-            decision: the page's decision so far (``mirror_candidate`` when ``pair`` is given).
-            representative: the indexed page standing for its content (its own id when kept).
-            exact: its exact fingerprint.
-            links: absolute URLs it links to (URL mode only).
-            pair: the candidate pair it heads, from ``pair_for``.
-        """
-        places = placements(decision.url, self.config.max_depth)
+    def recorded(self, view: IndexView, url: str, exact: int) -> DirEntry | None:
+        """The page's record when ``url`` was checked before with this very content (a replay,
+        or a recrawl of an unchanged page): it names what the page duplicated and its role."""
+        places = placements(url, self.config.max_depth)
         if not self.config.enabled or not places:
-            return decision
+            return None
+        place = places[-1]
+        entry = MirrorStore(view).entry(place.directory_key, self._index_pages.entry_key(place))
+        if entry is None or entry.exact != exact or entry.relative != place.relative:
+            return None
+        return entry
+
+    # what the filter tells
+    def observe(self, view: IndexView, page: CheckedPage, now: float) -> Decision:
+        """Record a checked page under its directories and move the candidates it concerns."""
+        places = placements(page.decision.url, self.config.max_depth)
+        if not self.config.enabled or not places:
+            return page.decision
         store = MirrorStore(view)
-        if decision.reason != "unchanged" or not self._recorded(store, places[-1]):
-            # a replay keeps the representative found the first time (a near-duplicate's original)
-            self._record(store, places, DirEntry(representative, exact, ""))
-        for link in links:
+        self._record(store, places, page, _role(page))
+        for link in page.links:
             store.add_link(link)
         update = CandidateUpdate(store, self.config, self._sampler, now)
-        level = answer(store, decision.url)
-        if pair is not None:
-            update.open(pair, level)
+        level = answer(store, page.decision.url)
+        if page.pair is not None:
+            update.open(page.pair, level)
         self._advance_concerned(update, places)
-        return self._annotate(store, decision, places, pair, update)
+        decision = self._annotate(store, page, places, update)
+        if page.recorded is None and decision.reason == MIRRORED:  # replays will drop it again
+            self._record(store, places, page, DROPPED_AS_MIRROR)
+        return decision
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
         """A probe could not be fetched: its sample could not be checked; maybe probe another."""
@@ -149,13 +167,12 @@ class MirrorDetector:
         return describe(store, rule, self.config.max_boundary_levels)
 
     # recording pages
-    def _record(self, store: MirrorStore, places: list[Placement], content: DirEntry) -> None:
+    def _record(
+        self, store: MirrorStore, places: list[Placement], page: CheckedPage, role: int
+    ) -> None:
         for place in places:
-            entry = replace(content, relative=place.relative)
+            entry = DirEntry(page.representative, page.exact, place.relative, role)
             store.put_entry(place.directory_key, self._index_pages.entry_key(place), entry)
-
-    def _recorded(self, store: MirrorStore, place: Placement) -> bool:
-        return store.entry(place.directory_key, self._index_pages.entry_key(place)) is not None
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:
@@ -178,26 +195,39 @@ class MirrorDetector:
     def _annotate(
         self,
         store: MirrorStore,
-        decision: Decision,
+        page: CheckedPage,
         places: list[Placement],
-        pair: Pair | None,
         update: CandidateUpdate,
     ) -> Decision:
         decision = replace(
-            decision,
-            evidence=decision.evidence | update.evidence(),
-            probes=decision.probes + tuple(update.probes),
+            page.decision,
+            evidence=page.decision.evidence | update.evidence(),
+            probes=page.decision.probes + tuple(update.probes),
         )
         found = rule_over(store, places)
-        if found is not None and pair is not None and not pair.page_is_origin:
+        if found is None:
+            return self._with_pair_state(store, decision, page.pair)
+        first = page.recorded.role if page.recorded is not None else None
+        if first == DROPPED_AS_MIRROR or (page.pair is not None and not page.pair.page_is_origin):
+            # the page's directory was confirmed a mirror by this very page (now or the first time)
             return self._dropped_as_mirror(store, decision, *found)
-        extra: dict[str, Any] = {"mirror_rule": found[0].mirror} if found is not None else {}
+        if first == KEPT_AS_CANDIDATE and decision.dropped:
+            # a replay of a page kept as a candidate the first time, whose rule came since
+            decision = replace(decision, action="keep", reason=CANDIDATE)
+        evidence = decision.evidence | {"mirror_rule": found[0].mirror}
+        return self._with_pair_state(store, replace(decision, evidence=evidence), page.pair)
+
+    def _with_pair_state(
+        self, store: MirrorStore, decision: Decision, pair: Pair | None
+    ) -> Decision:
+        """The state of the candidate pair the page heads, if any (rejected: a look-alike)."""
         candidate = store.candidate(pair.reference) if pair is not None else None
-        if candidate is not None:
-            extra["mirror"] = _summary(candidate)
-        rejected = candidate is not None and candidate.state == REJECTED
-        reason = LOOK_ALIKE if rejected else decision.reason
-        return replace(decision, reason=reason, evidence=decision.evidence | extra)
+        if candidate is None:
+            return decision
+        reason = LOOK_ALIKE if candidate.state == REJECTED else decision.reason
+        return replace(
+            decision, reason=reason, evidence=decision.evidence | {"mirror": _summary(candidate)}
+        )
 
     def _dropped_as_mirror(
         self, store: MirrorStore, decision: Decision, rule: Rule, place: Placement
@@ -208,6 +238,13 @@ class MirrorDetector:
         return replace(
             decision, action="drop", reason=MIRRORED, duplicate_of=counterpart, evidence=evidence
         )
+
+
+def _role(page: CheckedPage) -> int:
+    """A replay keeps the role it had the first time; a new page takes it from its decision."""
+    if page.recorded is not None:
+        return page.recorded.role
+    return KEPT_AS_CANDIDATE if page.decision.reason == CANDIDATE else ORDINARY
 
 
 def _summary(candidate: Candidate) -> dict[str, Any]:

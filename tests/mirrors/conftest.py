@@ -105,6 +105,16 @@ class OnlineCrawl:
         pytest.fail("probes did not settle")
 
 
+DEEP_COPY = MIRROR + "pub/mirrors/notes/"
+
+
+def deeper_copy_first(dedup: DedupFilter, origin_tree: dict[str, bytes]) -> OnlineCrawl:
+    """A copy of the origin filed deeper on another host, crawled before the origin."""
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    order = breadth_first(pages, DEEP_COPY) + breadth_first(pages, ORIGIN)
+    return OnlineCrawl(dedup, pages).visit(order)
+
+
 def interleave(*orders: list[str]) -> list[str]:
     """Round-robin over several URL lists (hosts crawled side by side)."""
     return [url for group in itertools.zip_longest(*orders) for url in group if url is not None]

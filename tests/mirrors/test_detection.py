@@ -6,7 +6,17 @@ import pytest
 
 from dedup_filter.mirror_store import relative_hash
 
-from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+from .conftest import (
+    DEEP_COPY,
+    MIRROR,
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    deeper_copy_first,
+    docs_tree,
+    interleave,
+)
 
 COMMUNITY = "http://www.community.test/"
 RENAMED = COMMUNITY + "mirrors/pylib-notes/"
@@ -235,13 +245,8 @@ def test_a_candidate_waits_for_pages_of_its_origin(open_filter, origin_tree):
 
 def test_a_deeper_copy_seen_first_is_the_mirror(open_filter, origin_tree):
     """Orientation: copies are filed deeper, so the shallower directory stays though seen second."""
-    dedup = open_filter()
-    deep = MIRROR + "pub/mirrors/notes/"
-    pages = origin_tree | copy_tree(origin_tree, ORIGIN, deep)
-    crawl = OnlineCrawl(dedup, pages).visit(
-        breadth_first(pages, deep) + breadth_first(pages, ORIGIN)
-    )
-    assert rules_of(dedup) == [(deep, ORIGIN, "host_root")]
+    crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
+    assert rules_of(dedup) == [(DEEP_COPY, ORIGIN, "host_root")]
     assert origin_dropped(crawl) == []
     assert {crawl.decisions[url].reason for url in origin_tree} <= {"mirror_origin"}
 

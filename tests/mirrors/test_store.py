@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from dedup_filter.lmdb_index import PageRecord
-from dedup_filter.mirror_records import MATCH, MISSING, REJECTED, Candidate, DirEntry, Rule, Sample
+from dedup_filter.mirror_records import (
+    KEPT_AS_CANDIDATE,
+    MATCH,
+    MISSING,
+    ORDINARY,
+    REJECTED,
+    Candidate,
+    DirEntry,
+    Rule,
+    Sample,
+)
 from dedup_filter.mirror_store import MirrorStore, relative_hash
 
 
@@ -87,3 +97,10 @@ def test_an_orphaned_entry_recorded_again_meanwhile_is_not_forgotten(tmp_index):
         )
 
     assert tmp_index.transact(write) == (2, [False, True], ["a.html"])
+
+
+def test_an_entry_keeps_its_role_and_an_ordinary_entry_its_older_layout():
+    ordinary, candidate = DirEntry(7, 8, "a/b.html"), DirEntry(7, 8, "a/b.html", KEPT_AS_CANDIDATE)
+    assert DirEntry.decode(candidate.encode()) == candidate
+    assert DirEntry.decode(ordinary.encode()).role == ORDINARY
+    assert candidate.encode() == ordinary.encode() + bytes([KEPT_AS_CANDIDATE])
