@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-_ADDRESS = re.compile(r"\s+at\s+0x[0-9a-fA-F]+")
+_ADDRESS = re.compile(r"(?:\s|&nbsp;)+at(?:\s|&nbsp;)+0x[0-9a-fA-F]+")
 _SECTION_END = "</td></tr></table>"
 _NOISE_DESCRIPTORS = re.compile(
     r"<dl><dt><strong>__(?:dict|weakref)__</strong></dt>\n<dd>.*?</dd>\n</dl>\n", re.S
