@@ -26,7 +26,11 @@ from dedup_filter.simhash import agreement
 from .labelled import LabelledPage, labelled_corpus
 from .scoring import CROSS_SITE, OVERALL, SAME_SITE, Score, Tally, score
 
-SECTIONS: tuple[str, ...] = ("testweb.demo:corpus_section",)
+SECTIONS: tuple[str, ...] = (
+    "testweb.demo:corpus_section",
+    "testweb.demo_scrapy:scrapy_section",
+    "testweb.demo_stream:stream_section",
+)
 BATCH_SIZE = 64
 EXAMPLES = 3
 

@@ -15,16 +15,21 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka import KafkaProducer
 
 from dedup_filter import Config, DedupFilter
+from testweb.crawl import breadth_first_order
+from testweb.site import build_web
 from streams import kafka_io
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
 from streams.processor import Processor
 from streams.topics import read_to_end
+
+if TYPE_CHECKING:
+    from testweb.demo import DemoContext
 
 TIMEOUT_S = 300.0
 
@@ -120,3 +125,18 @@ def _process(stream_config: StreamConfig, dedup: DedupFilter, expected: int) -> 
         consumer.close(autocommit=False)
         producer.close()
     return processor.metrics
+
+
+def stream_section(context: DemoContext) -> None:
+    """Demo section: the test web's pages, in crawl order, through the Kafka stream processor."""
+    print("\n== Kafka: the same web's pages through the stream processor on an embedded broker ==")
+    web = build_web(seed=context.seed, scale="demo")
+    pages = [(url, web.pages[url]) for url in breadth_first_order(web)]
+    result = run_stream_demo(pages, context.workdir / "stream-index", context.config)
+    print(
+        f"{result['messages']} messages in {result['seconds']} s: {result['verdicts']} verdicts, "
+        f"{result['forwarded_to_keep']} forwarded to the keep topic, "
+        f"{result['dead_letters']} dead letters, {result['commits']} offset commits"
+    )
+    for reason, count in sorted(result["reasons"].items()):
+        print(f"  {reason:<32} {count:>6}")
