@@ -44,7 +44,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name, result in _rows(pages, config, with_peers=not args.no_peers):
             rows.setdefault(name, []).append(result)
     filter_scores = rows[_FILTER]
-    print(f"\n## {_FILTER}, default configuration: counts pooled over seeds {_span(seeds)}\n")
+    setting = args.config or "embedded defaults"
+    print(f"\n## {_FILTER} ({setting}): counts pooled over seeds {_span(seeds)}\n")
     _print_relations(filter_scores)
     _print_kinds(filter_scores)
     print(f"## Other rules and peers on the same pages (pooled over seeds {_span(seeds)})\n")
@@ -117,9 +118,10 @@ def _rows(
     prints = [fingerprinter.fingerprint(normalize_url(page.url), page.body) for page in pages]
     same_site_bits = config.simhash.scaled(config.simhash.same_site_threshold)
     cross_site_bits = config.simhash.scaled(config.simhash.cross_site_threshold)
-    b_similar = _b_similar(config.minhash.min_shared_features)
+    shared, features = config.minhash.min_shared_features, config.minhash.features
+    b_similar = _b_similar(shared)
     rules: list[tuple[str, Rule]] = [
-        ("Algorithm B alone (>= 2 of 6 super-shingles)", b_similar),
+        (f"Algorithm B alone (>= {shared} of {features} super-shingles)", b_similar),
         (f"Algorithm C alone (>= {cross_site_bits} bits)", _c_similar(cross_site_bits)),
         (
             f"combined rule everywhere (B and >= {same_site_bits} bits)",
