@@ -19,7 +19,7 @@ from .candidates import Pair
 from .config import Config
 from .decision import Decision
 from .fingerprint import Fingerprint, Fingerprinter
-from .links import page_links
+from .links import resolve_links
 from .lmdb_index import IndexView, LmdbIndex, PageRecord
 from .matching import Match, duplicates, find_exact, find_near
 from .mirror_records import DirEntry
@@ -157,13 +157,13 @@ class DedupFilter:
     def _prepare(
         self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> _Prepared:
-        fingerprint = self.fingerprint(url, body, headers)
-        links = []
-        if self._url_mode:
-            links = page_links(
-                fingerprint.url, body or b"", headers, self.config.text.fallback_encoding
-            )
-        return _Prepared(fingerprint, links)
+        normal = normalize_url(url)
+        if not self._url_mode:
+            return _Prepared(self._fingerprinter.fingerprint(normal, body or b"", headers), [])
+        fingerprint, anchors = self._fingerprinter.fingerprint_with_anchors(
+            normal, body or b"", headers
+        )
+        return _Prepared(fingerprint, resolve_links(fingerprint.url, anchors))
 
     def _decide(self, view: IndexView, page: _Prepared, now: float) -> Decision:
         fingerprint = page.fingerprint

@@ -15,7 +15,9 @@ from .hashing import hash64, sequence_hash, token_hashes
 from .minhash import MinHasher, super_shingles
 from .shingles import shingle_hashes
 from .simhash import simhash
-from .text import decode_body, html_tokens
+from .text import Anchors, decode_body, html_tokens
+
+NO_ANCHORS = Anchors(None, ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,26 +48,49 @@ class Fingerprinter:
         self.config = config
         self._minhasher = MinHasher(config.minhash.num_perm, config.minhash.seed)
 
-    def fingerprint(self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None) -> Fingerprint:
+    def fingerprint(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> Fingerprint:
+        return self._fingerprint(url, body, headers, with_anchors=False)[0]
+
+    def fingerprint_with_anchors(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> tuple[Fingerprint, Anchors]:
+        """``fingerprint`` and the page's anchors, read from the same parse."""
+        return self._fingerprint(url, body, headers, with_anchors=True)
+
+    def _fingerprint(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None, with_anchors: bool
+    ) -> tuple[Fingerprint, Anchors]:
         text_config = self.config.text
         truncated = len(body) > text_config.max_body_bytes
         body = body[: text_config.max_body_bytes]
         decoded = decode_body(body, headers, text_config.fallback_encoding)
         if decoded.text is None:
-            return Fingerprint(url, hash64(body, self.config.minhash.seed), 0, (), b"", "binary", truncated)
-        tokens, cut = html_tokens(decoded.text, url, text_config.max_depth)
+            exact = hash64(body, self.config.minhash.seed)
+            return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
+        text, max_depth = decoded.text, text_config.max_depth
+        if with_anchors:
+            tokens, cut, anchors = html_tokens(text, url, max_depth, anchors=True)
+        else:
+            (tokens, cut), anchors = html_tokens(text, url, max_depth), NO_ANCHORS
+        return self._from_tokens(url, tokens, decoded.encoding, truncated or cut), anchors
+
+    def _from_tokens(
+        self, url: str, tokens: list[str], encoding: str, truncated: bool
+    ) -> Fingerprint:
         hashes = token_hashes(tokens, self.config.minhash.seed)
         exact = sequence_hash(hashes, self.config.minhash.seed)
-        if len(tokens) < max(text_config.min_tokens, 1):
-            return Fingerprint(url, exact, len(tokens), (), b"", decoded.encoding, truncated or cut)
+        if len(tokens) < max(self.config.text.min_tokens, 1):
+            return Fingerprint(url, exact, len(tokens), (), b"", encoding, truncated)
         return Fingerprint(
             url,
             exact,
             len(tokens),
             tuple(self._features(hashes)),
             simhash(hashes, self.config.simhash.bits, self.config.simhash.seed),
-            decoded.encoding,
-            truncated or cut,
+            encoding,
+            truncated,
         )
 
     def _features(self, hashes: Any) -> list[int]:

@@ -2,7 +2,8 @@
 
 Only ``a[href]`` and ``area[href]`` count, resolved against ``<base href>`` or the page URL and
 normalised like every URL the index keys; a page's links are capped so a hostile page cannot make
-one write transaction unbounded.
+one write transaction unbounded. The anchors come from the parse that tokenizes the page
+(``text.html_tokens``), so a page is parsed once.
 """
 
 from __future__ import annotations
@@ -11,33 +12,32 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin
 
-from selectolax.lexbor import LexborHTMLParser
-
-from .text import decode_body
+from .text import Anchors, decode_body, html_anchors
 from .urls import normalize_url
 
 MAX_LINKS = 2000
 _SCHEMES = ("http://", "https://")
 
 
-def page_links(
-    url: str, body: bytes, headers: Mapping[Any, Any] | None, fallback_encoding: str
-) -> list[str]:
-    """Absolute, normalised http(s) URLs a page links to, in document order, without repeats."""
-    decoded = decode_body(body, headers, fallback_encoding)
-    if decoded.text is None:
-        return []
-    tree = LexborHTMLParser(decoded.text)
-    base = tree.css_first("base[href]")
-    base_url = _join(url, base.attributes.get("href") or "") if base is not None else url
+def resolve_links(page_url: str, anchors: Anchors) -> list[str]:
+    """Absolute, normalised http(s) URLs of a page's anchors, in document order, without repeats."""
+    base_url = page_url if anchors.base is None else _join(page_url, anchors.base)
     links: dict[str, None] = {}
-    for anchor in tree.css("a[href], area[href]"):
-        target = _join(base_url, anchor.attributes.get("href") or "")
+    for href in anchors.hrefs:
+        target = _join(base_url, href)
         if target.startswith(_SCHEMES):
             links[normalize_url(target)] = None
             if len(links) >= MAX_LINKS:
                 break
     return list(links)
+
+
+def page_links(
+    url: str, body: bytes, headers: Mapping[Any, Any] | None, fallback_encoding: str
+) -> list[str]:
+    """``resolve_links`` for a body that is not fingerprinted (a crawler following links)."""
+    decoded = decode_body(body, headers, fallback_encoding)
+    return [] if decoded.text is None else resolve_links(url, html_anchors(decoded.text))
 
 
 def _join(base: str, href: str) -> str:

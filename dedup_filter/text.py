@@ -14,7 +14,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import urljoin, urlsplit
 
 import numpy as np
@@ -93,7 +93,29 @@ def _meta_charset(body: bytes) -> str | None:
     return match.group(1).decode("ascii") if match else None
 
 
-def html_tokens(html: str, page_url: str, max_depth: int = 1_000) -> tuple[list[str], bool]:
+@dataclass(frozen=True, slots=True)
+class Anchors:
+    """Where a document links to, as written: its ``<base href>`` and every ``a``/``area`` href."""
+
+    base: str | None  # None without a <base href> element
+    hrefs: tuple[str, ...]
+
+
+@overload
+def html_tokens(
+    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[False] = False
+) -> tuple[list[str], bool]: ...
+
+
+@overload
+def html_tokens(
+    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[True]
+) -> tuple[list[str], bool, Anchors]: ...
+
+
+def html_tokens(
+    html: str, page_url: str, max_depth: int = 1_000, *, anchors: bool = False
+) -> tuple[list[str], bool] | tuple[list[str], bool, Anchors]:
     """The term sequence of an HTML document (image URLs included in document order).
 
     A document is parsed only up to where its tags nest deeper than ``max_depth``: the parser's
@@ -101,11 +123,16 @@ def html_tokens(html: str, page_url: str, max_depth: int = 1_000) -> tuple[list[
     otherwise stall the crawl. The cut depends on nesting alone, never on length, so a page and
     its reformatted copy are cut alike.
 
+    Args:
+        anchors: also return the document's ``Anchors``, read from the same parse (the default
+            pays nothing for them).
+
     Returns:
-        The terms, and whether the document was cut at ``max_depth``.
+        The terms, whether the document was cut at ``max_depth``, and the anchors if asked.
     """
     html, truncated = _cut_deep_nesting(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
+    found = _anchors(tree) if anchors else None  # before the tree is edited below
     # merge before anything else is removed: a stripped script still separates its neighbours
     tree.unwrap_tags(_FORMATTING_TAGS)
     tree.merge_text_nodes()
@@ -115,7 +142,19 @@ def html_tokens(html: str, page_url: str, max_depth: int = 1_000) -> tuple[list[
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
-    return (tokenize(root.text(separator=" ")) if root is not None else []), truncated
+    tokens = tokenize(root.text(separator=" ")) if root is not None else []
+    return (tokens, truncated) if found is None else (tokens, truncated, found)
+
+
+def html_anchors(html: str) -> Anchors:
+    """The anchors of a document that is not tokenized (``html_tokens`` reads them in passing)."""
+    return _anchors(LexborHTMLParser(html))
+
+
+def _anchors(tree: LexborHTMLParser) -> Anchors:
+    base = tree.css_first("base[href]")
+    hrefs = tuple(node.attributes.get("href") or "" for node in tree.css("a[href], area[href]"))
+    return Anchors(None if base is None else base.attributes.get("href") or "", hrefs)
 
 
 def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:

@@ -1,0 +1,62 @@
+"""A page's links for URL-mode sampling, read from the parse that tokenizes it."""
+
+from __future__ import annotations
+
+from dedup_filter import Config
+from dedup_filter.fingerprint import Fingerprinter
+from dedup_filter.links import MAX_LINKS, page_links, resolve_links
+from dedup_filter.text import Anchors, html_anchors, html_tokens
+
+PAGE = "http://docs.origin.test/lib/index.html"
+LINKS_PAGE = """<html><head><base href="/other/"></head><body><p>Guide to <b>the</b> modules</p>
+<a href="csv.html">csv</a> <a href=" ../JSON.html#top ">json</a> <a href="csv.html">again</a>
+<a href="mailto:me@origin.test">mail</a> <a href="javascript:void(0)">js</a>
+<map><area href="http://Img.Origin.test:80/map.html"></map>
+<noscript><a href="/plain/">plain version</a></noscript><a name="no-href">anchor</a>
+</body></html>"""
+
+
+def test_asking_for_anchors_changes_no_token(corpus):
+    for html in corpus.values():
+        tokens, truncated, _ = html_tokens(html, PAGE, anchors=True)
+        assert (tokens, truncated) == html_tokens(html, PAGE)
+
+
+def test_anchors_are_read_before_invisible_elements_are_stripped():
+    _, _, anchors = html_tokens(LINKS_PAGE, PAGE, anchors=True)
+    assert anchors == html_anchors(LINKS_PAGE)
+    assert anchors.base == "/other/"
+    assert anchors.hrefs == (
+        "csv.html",
+        " ../JSON.html#top ",
+        "csv.html",
+        "mailto:me@origin.test",
+        "javascript:void(0)",
+        "http://Img.Origin.test:80/map.html",
+        "/plain/",
+    )
+
+
+def test_links_resolve_against_the_base_normalised_once_each_in_document_order():
+    assert page_links(PAGE, LINKS_PAGE.encode(), None, "cp1252") == [
+        "http://docs.origin.test/other/csv.html",
+        "http://docs.origin.test/JSON.html",
+        "http://img.origin.test/map.html",
+        "http://docs.origin.test/plain/",
+    ]
+
+
+def test_a_hostile_page_gives_at_most_max_links():
+    hrefs = tuple(f"p{number}.html" for number in range(MAX_LINKS + 50))
+    links = resolve_links(PAGE, Anchors(None, hrefs))
+    assert len(links) == MAX_LINKS
+    assert links[-1] == f"http://docs.origin.test/lib/p{MAX_LINKS - 1}.html"
+
+
+def test_the_fingerprint_read_with_anchors_is_the_fingerprint(corpus):
+    fingerprinter = Fingerprinter(Config.default())
+    body = corpus["csv"].encode()
+    fingerprint, anchors = fingerprinter.fingerprint_with_anchors(PAGE, body)
+    assert fingerprint == fingerprinter.fingerprint(PAGE, body)
+    assert len(anchors.hrefs) > 10
+    assert fingerprinter.fingerprint_with_anchors(PAGE, b"\x00\x01binary")[1].hrefs == ()
