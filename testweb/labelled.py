@@ -18,6 +18,7 @@ import html as html_escaping
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dedup_filter.hashing import token_hashes
@@ -161,7 +162,7 @@ class _Builder:
         self._entries: list[tuple[float, int, LabelledPage]] = []
         self._urls: set[str] = set()
         self._negatives: list[set[str]] = []  # the words of every hard negative's replaced text
-        self._kinds = iter(())  # refilled with a shuffled round of DUPLICATE_KINDS when empty
+        self._kinds: Iterator[str] = iter(())  # refilled with a shuffled round when empty
         self._span = 1.0
 
     def pages(self) -> list[LabelledPage]:
