@@ -23,6 +23,7 @@ from .directories import (
     own_placement,
     usable_directory,
 )
+from .fingerprint import Fingerprint
 from .mirror_records import REJECTED, Candidate, Rule
 from .mirror_rules import collapse_origin, conflicts, install
 from .mirror_store import MirrorStore, pair_reference
@@ -66,11 +67,17 @@ class CandidateUpdate:
     probes to hand out and the rules confirmed."""
 
     def __init__(
-        self, store: MirrorStore, config: MirrorConfig, sampler: CoordinateSampler, now: float
+        self,
+        store: MirrorStore,
+        config: MirrorConfig,
+        sampler: CoordinateSampler,
+        now: float,
+        page: Fingerprint | None = None,
     ) -> None:
         self.store = store
         self.config = config
         self.now = now
+        self.page = page  # the page this call checks, if any
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
         self._sampler = sampler
@@ -87,7 +94,7 @@ class CandidateUpdate:
     def advance(self, candidate: Candidate, arrived: str | None = None) -> None:
         """Sample what can be sampled now (``arrived``: the relative path of a page that just
         arrived), then confirm, reject, or store the candidate with the probes it needs."""
-        candidate, wanted = self._sampler.advance(self.store, candidate, arrived)
+        candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.page)
         verdict = self._sampler.verdict(candidate)
         if verdict is Verdict.CONFIRMED:
             self._confirm(candidate)

@@ -174,7 +174,7 @@ class DedupFilter:
         checked = CheckedPage(
             verdict.decision,
             verdict.representative,
-            fingerprint.exact,
+            fingerprint,
             verdict.pair,
             recorded,
             page.links,

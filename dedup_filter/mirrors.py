@@ -24,6 +24,7 @@ from .candidates import CandidateUpdate, Pair, index_pair
 from .config import Config
 from .decision import Decision
 from .directories import IndexPages, Placement, placements
+from .fingerprint import Fingerprint
 from .lmdb_index import IndexView
 from .mirror_records import (
     DROPPED_AS_MIRROR,
@@ -53,7 +54,7 @@ class CheckedPage:
 
     decision: Decision  # so far (``mirror_candidate`` when ``pair`` is given)
     representative: int  # the indexed page standing for its content (its own id when kept)
-    exact: int  # its exact fingerprint
+    fingerprint: Fingerprint
     pair: Pair | None = None  # the candidate pair it heads, from ``pair_for``
     recorded: DirEntry | None = None  # from ``recorded``: it was checked before as it is
     links: Sequence[str] = ()  # absolute URLs it links to (URL mode only)
@@ -65,7 +66,7 @@ class MirrorDetector:
     def __init__(self, config: Config) -> None:
         self.config = config.mirror
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
-        self._sampler = CoordinateSampler(self.config)
+        self._sampler = CoordinateSampler(config)
 
     # questions the filter asks
     def pair_for(self, view: IndexView, url: str, original_url: str) -> Pair | None:
@@ -125,7 +126,7 @@ class MirrorDetector:
         self._record(store, places, page, _role(page))
         for link in page.links:
             store.add_link(link)
-        update = CandidateUpdate(store, self.config, self._sampler, now)
+        update = CandidateUpdate(store, self.config, self._sampler, now, page.fingerprint)
         level = answer(store, page.decision.url)
         if page.pair is not None:
             update.open(page.pair, level)
@@ -171,7 +172,7 @@ class MirrorDetector:
         self, store: MirrorStore, places: list[Placement], page: CheckedPage, role: int
     ) -> None:
         for place in places:
-            entry = DirEntry(page.representative, page.exact, place.relative, role)
+            entry = DirEntry(page.representative, page.fingerprint.exact, place.relative, role)
             store.put_entry(place.directory_key, self._index_pages.entry_key(place), entry)
 
     @staticmethod

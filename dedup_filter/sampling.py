@@ -6,7 +6,9 @@ the same ones) and added as the origin's pages arrive. Each is compared with the
 relative path under the candidate mirror:
 
 * ``content`` mode: the mirror's page (fetched by the crawl, or as a probe) must be an exact
-  duplicate of the origin's page or be represented by the same indexed page (a near-duplicate).
+  duplicate of the origin's page or be represented by the same indexed page (a near-duplicate);
+  compared in the call that checks one of the two, that page is also judged directly against the
+  page standing for the other side, since a near-duplicate's best match may be a third page.
   A page the mirror lacks (a failed probe) could not be checked and is replaced by another sample;
   after ``max_unchecked`` failed probes, only pairs the crawl fetches on both sides anyway are
   added (no more probes), so a directory with other file names costs a bounded number of fetches.
@@ -24,9 +26,11 @@ import math
 from dataclasses import replace
 from enum import Enum
 
-from .config import MirrorConfig
+from .config import Config
 from .directories import IndexPages, own_placement
-from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, Sample
+from .fingerprint import Fingerprint
+from .matching import duplicates
+from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, DirEntry, Sample
 from .mirror_store import MirrorStore, relative_hash
 
 
@@ -39,19 +43,25 @@ class Verdict(Enum):
 class CoordinateSampler:
     """Chooses, compares and judges the samples of candidate pairs under one configuration."""
 
-    def __init__(self, config: MirrorConfig) -> None:
-        self.config = config
-        self._index_pages = IndexPages(config.index_names, config.index_extensions)
-        share = math.ceil(config.min_resemblance * config.samples - 1e-9)
-        self.required_matches = max(config.min_matched, share)
+    def __init__(self, config: Config) -> None:
+        self.config = config.mirror
+        self._page_rules = config  # what makes two pages duplicates
+        self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
+        share = math.ceil(self.config.min_resemblance * self.config.samples - 1e-9)
+        self.required_matches = max(self.config.min_matched, share)
 
     def advance(
-        self, store: MirrorStore, candidate: Candidate, arrived: str | None = None
+        self,
+        store: MirrorStore,
+        candidate: Candidate,
+        arrived: str | None = None,
+        page: Fingerprint | None = None,
     ) -> tuple[Candidate, list[str]]:
         """Add the samples the origin now allows, compare what can be compared.
 
         Args:
             arrived: the relative path (under either directory) of the page that just arrived.
+            page: the page that just arrived, if any.
 
         Returns:
             The updated candidate, and the mirror URLs that must be fetched (content mode).
@@ -61,7 +71,7 @@ class CoordinateSampler:
         for sample in candidate.samples:
             if sample.outcome != PENDING:
                 continue
-            outcome = self._compare(store, candidate, sample)
+            outcome = self._compare(store, candidate, sample, page)
             if outcome == PENDING and self.config.mode == "content":
                 probes.append(candidate.mirror + sample.relative)
             elif outcome != PENDING:
@@ -116,7 +126,9 @@ class CoordinateSampler:
         original = store.entry_by_hash(candidate.origin.lower(), rel_hash)
         return [] if original is None else [Sample(original.relative, rel_hash)]
 
-    def _compare(self, store: MirrorStore, candidate: Candidate, sample: Sample) -> int:
+    def _compare(
+        self, store: MirrorStore, candidate: Candidate, sample: Sample, page: Fingerprint | None
+    ) -> int:
         original = store.entry_by_hash(candidate.origin.lower(), sample.relative_hash)
         if original is None:
             return MISSING
@@ -124,11 +136,35 @@ class CoordinateSampler:
         if self.config.mode == "content":
             if copy is None:
                 return PENDING
-            return MATCH if copy.same_content(original) else MISMATCH
+            same = copy.same_content(original) or self._arrived_duplicate(
+                store, candidate, sample, page, (copy, original)
+            )
+            return MATCH if same else MISMATCH
         url = candidate.mirror + sample.relative
         if copy is not None or store.has_link(url):
             return MATCH
         return MISMATCH if _listing_fetched(store, url) else PENDING
+
+    def _arrived_duplicate(
+        self,
+        store: MirrorStore,
+        candidate: Candidate,
+        sample: Sample,
+        page: Fingerprint | None,
+        entries: tuple[DirEntry, DirEntry],
+    ) -> bool:
+        """Whether the page that just arrived on one side of the sample duplicates the page that
+        stands for the other side, although its own best match was another page (a near-duplicate
+        of both, closer to a third)."""
+        if page is None:
+            return False
+        url = page.url.lower()
+        sides = (candidate.mirror + sample.relative, candidate.origin + sample.relative)
+        if url not in (side.lower() for side in sides):
+            return False
+        other = entries[1] if url == sides[0].lower() else entries[0]
+        record = store.view.page(other.representative)
+        return record is not None and duplicates(page, record, self._page_rules) is not None
 
 
 def _listing_fetched(store: MirrorStore, url: str) -> bool:

@@ -31,14 +31,14 @@ def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_it
 ):
     """o.test/ became a mirror of p.test/, so the open pair p.test/sub/ -> o.test/ would make a
     directory of p.test/ a mirror of p.test/ itself: the pair as recorded is rejected."""
-    config = Config.default().with_overrides({"mirror.samples": 0}).mirror
+    config = Config.default().with_overrides({"mirror.samples": 0})
     mirror, origin = "http://p.test/sub/", "http://o.test/"
 
     def settle(view):
         store = MirrorStore(view)
         store.put_rule(Rule("http://o.test/", "http://p.test/", "", "", 0.0, "content", 4, 4, 0))
         store.put_candidate(Candidate(mirror, origin, mirror, origin, 0.0, OPEN))
-        update = CandidateUpdate(store, config, CoordinateSampler(config), 1.0)
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
         update.advance(store.candidate(pair_reference(mirror, origin)))
         collapsed = store.candidate(pair_reference(mirror, "http://p.test/"))
         return store.candidate(pair_reference(mirror, origin)).state, collapsed, update.confirmed
