@@ -39,6 +39,14 @@ class _Verdict:
     representative: int
     pair: Pair | None = None
 
+    def checked(
+        self, fingerprint: Fingerprint, recorded: DirEntry | None, links: list[str]
+    ) -> CheckedPage:
+        """What the mirror detector is told about the page."""
+        return CheckedPage(
+            self.decision, self.representative, fingerprint, self.pair, recorded, links
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
@@ -171,14 +179,7 @@ class DedupFilter:
             return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
         recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
         verdict = self._verdict(view, fingerprint, recorded, now)
-        checked = CheckedPage(
-            verdict.decision,
-            verdict.representative,
-            fingerprint,
-            verdict.pair,
-            recorded,
-            page.links,
-        )
+        checked = verdict.checked(fingerprint, recorded, page.links)
         return self._mirrors.observe(view, checked, now)
 
     def _verdict(
