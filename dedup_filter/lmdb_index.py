@@ -213,7 +213,7 @@ class LmdbIndex:
             directory.mkdir(parents=True, exist_ok=True)
             env = lmdb.open(
                 str(directory), map_size=settings.map_size_mb * _MB, max_dbs=_MAX_DBS,
-                sync=settings.sync, metasync=settings.sync, readahead=False, max_readers=256,
+                sync=settings.sync, metasync=False, readahead=False, max_readers=256,
             )
             env.set_mapsize(max(env.info()["map_size"], settings.map_size_mb * _MB))
         except (lmdb.Error, OSError) as error:

@@ -32,6 +32,7 @@ _NESTING_TAG = re.compile(
     r"|td|th|tr|track|wbr)\b)[a-z]",
     re.IGNORECASE,
 )
+_SCAN_FACTOR = 4
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 # Henzinger §2: formatting instructions are ignored rather than turned into white space
 _FORMATTING_TAGS = [
@@ -160,9 +161,11 @@ def _anchors(tree: LexborHTMLParser) -> Anchors:
 def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
     """Cut before the first tag that nests deeper than ``max_depth`` (an over-estimate of depth).
 
-    Depth never exceeds the number of opening tags, so ordinary pages skip the scan entirely.
+    Depth never exceeds the number of unclosed tags, so a page with at most ``_SCAN_FACTOR`` times
+    ``max_depth`` of them skips the scan: its worst case (4,000 levels) still parses in ~30 ms,
+    while scanning every such page would cost more than parsing it.
     """
-    if html.count("<") - html.count("</") <= max_depth:
+    if html.count("<") - html.count("</") <= _SCAN_FACTOR * max_depth:
         return html, False
     steps = np.array(_NESTING_TAG.findall(html)) == ""  # True for an opening tag
     depth = np.cumsum(np.where(steps, 1, -1))

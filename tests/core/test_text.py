@@ -227,8 +227,8 @@ def test_implicitly_closed_tags_do_not_nest_and_are_parsed_whole():
 
 
 def test_a_reformatted_copy_is_cut_at_the_same_depth():
-    nested = b"<div>" * 1500 + b"deep text here"
-    reformatted = b"<div>\n  " * 1500 + b"deep text here"
+    nested = b"<div>" * 5000 + b"deep text here"
+    reformatted = b"<div>\n  " * 5000 + b"deep text here"
     first = FINGERPRINTER.fingerprint(PAGE_URL, nested)
     second = FINGERPRINTER.fingerprint(PAGE_URL, reformatted)
     assert first.truncated and second.truncated
