@@ -122,7 +122,14 @@ class MirrorConfig:
     enabled: bool = True
     index_names: tuple[str, ...] = ("index", "default", "home", "welcome", "main")
     index_extensions: tuple[str, ...] = (
-        "", ".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp",
+        "",
+        ".html",
+        ".htm",
+        ".shtml",
+        ".php",
+        ".asp",
+        ".aspx",
+        ".jsp",
     )
     samples: int = 4
     # content: identical generated listings over different files fool URL sampling (docs/mirrors.md)
@@ -158,7 +165,7 @@ _SECTIONS: dict[str, type] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
-    """Every parameter of the core. Build with ``Config.default()``, ``load()`` or ``from_dict()``."""
+    """Every parameter of the core: ``Config.default()``, ``load()`` or ``from_dict()``."""
 
     text: TextConfig = field(default_factory=TextConfig)
     minhash: MinHashConfig = field(default_factory=MinHashConfig)
@@ -191,10 +198,15 @@ class Config:
         _require(isinstance(data, dict), "", "must be a table")
         unknown = sorted(set(data) - set(_SECTIONS))
         _require(not unknown, ",".join(unknown), f"unknown table (known: {sorted(_SECTIONS)})")
-        return cls(**{name: _section(section, data.get(name, {}), name) for name, section in _SECTIONS.items()})
+        return cls(
+            **{
+                name: _section(section, data.get(name, {}), name)
+                for name, section in _SECTIONS.items()
+            }
+        )
 
     def with_overrides(self, overrides: dict[str, Any]) -> Config:
-        """A copy with dotted keys replaced, e.g. ``{"simhash.bits": 256}`` (validated as in load)."""
+        """A copy with dotted keys replaced (e.g. ``{"simhash.bits": 256}``), validated."""
         data = self.to_dict()
         for dotted, value in overrides.items():
             section, _, key = dotted.removeprefix("dedup.").partition(".")
@@ -235,11 +247,17 @@ def _section(section: type, table: Any, name: str) -> Any:
             _require(is_list, f"{name}.{key}", f"must be a list of {item_type.__name__}")
             table = table | {key: tuple(value)}
         elif isinstance(default, bool) or not isinstance(default, (int, float)):
-            _require(type(value) is type(default), f"{name}.{key}", f"must be a {type(default).__name__}")
+            _require(
+                type(value) is type(default), f"{name}.{key}", f"must be a {type(default).__name__}"
+            )
         else:
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
             _require(numeric, f"{name}.{key}", "must be a number")
-            _require(isinstance(default, float) or isinstance(value, int), f"{name}.{key}", "must be an integer")
+            _require(
+                isinstance(default, float) or isinstance(value, int),
+                f"{name}.{key}",
+                "must be an integer",
+            )
             if isinstance(default, float):
                 table = table | {key: float(value)}
     return section(**table)
@@ -251,4 +269,3 @@ def _is_codec(name: str) -> bool:
     except LookupError:
         return False
     return True
-

@@ -62,7 +62,7 @@ class PageRecord:
         return head + features + self.simhash + self.url.encode("utf-8", "surrogatepass")
 
     @classmethod
-    def decode(cls, page_id: int, data: bytes) -> PageRecord:
+    def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
         exact, last_seen, token_count, n_features, n_simhash = _RECORD_HEAD.unpack_from(data)
         start = _RECORD_HEAD.size
         features = struct.unpack_from(f">{n_features}Q", data, start)
@@ -76,7 +76,7 @@ def encode_id(page_id: int) -> bytes:
     return _ID.pack(page_id)
 
 
-def decode_id(data: bytes) -> int:
+def decode_id(data: bytes | memoryview) -> int:
     return int(_ID.unpack(data)[0])
 
 
@@ -88,7 +88,9 @@ def url_key(url: str) -> bytes:
 class IndexView:
     """Typed access to the tables inside one transaction (read-only or write)."""
 
-    def __init__(self, txn: lmdb.Transaction, dbs: dict[str, lmdb._Database], config: Config) -> None:
+    def __init__(
+        self, txn: lmdb.Transaction, dbs: dict[str, lmdb._Database], config: Config
+    ) -> None:
         self._txn = txn
         self._dbs = dbs
         self._shard_id = config.index.shard_id
@@ -123,8 +125,13 @@ class IndexView:
     def touch_page(self, record: PageRecord, seen_at: float) -> None:
         """Record that an unchanged page was seen again (``gc`` measures age from here)."""
         fresh = PageRecord(
-            record.page_id, record.url, record.exact, record.token_count,
-            record.features, record.simhash, seen_at,
+            record.page_id,
+            record.url,
+            record.exact,
+            record.token_count,
+            record.features,
+            record.simhash,
+            seen_at,
         )
         self._txn.put(encode_id(record.page_id), fresh.encode(), db=self._dbs["pages"])
 
@@ -169,7 +176,7 @@ class IndexView:
             if not cursor.set_range(prefix):
                 return
             for key, value in cursor:
-                if not key.startswith(prefix):
+                if not bytes(key).startswith(prefix):
                     return
                 yield bytes(key), bytes(value)
 
@@ -193,7 +200,9 @@ class LmdbIndex:
         >>> index.transact(lambda view: view.count("pages"))  # doctest: +SKIP
     """
 
-    def __init__(self, env: lmdb.Environment, dbs: dict[str, lmdb._Database], path: Path, config: Config) -> None:
+    def __init__(
+        self, env: lmdb.Environment, dbs: dict[str, lmdb._Database], path: Path, config: Config
+    ) -> None:
         self._env = env
         self._dbs = dbs
         self.path = path
@@ -212,8 +221,13 @@ class LmdbIndex:
         try:
             directory.mkdir(parents=True, exist_ok=True)
             env = lmdb.open(
-                str(directory), map_size=settings.map_size_mb * _MB, max_dbs=_MAX_DBS,
-                sync=settings.sync, metasync=False, readahead=False, max_readers=256,
+                str(directory),
+                map_size=settings.map_size_mb * _MB,
+                max_dbs=_MAX_DBS,
+                sync=settings.sync,
+                metasync=False,
+                readahead=False,
+                max_readers=256,
             )
             env.set_mapsize(max(env.info()["map_size"], settings.map_size_mb * _MB))
         except (lmdb.Error, OSError) as error:
@@ -243,7 +257,8 @@ class LmdbIndex:
         if stored != params or schema != str(SCHEMA_VERSION).encode():
             differing = _differing_keys(json.loads(stored), self.config.persisted())
             msg = (
-                f"index at {self.path} was built with other parameters ({', '.join(differing) or 'schema'});"
+                f"index at {self.path} was built with other parameters"
+                f" ({', '.join(differing) or 'schema'});"
                 " use another index directory or the parameters it was built with"
             )
             raise IndexMismatchError(msg)
@@ -279,10 +294,18 @@ class LmdbIndex:
         current = self._env.info()["map_size"]
         limit = self.config.index.max_map_size_mb * _MB
         if current >= limit:
-            msg = f"LMDB index {self.path} is full at {current // _MB} MB (dedup.index.max_map_size_mb)"
+            msg = (
+                f"LMDB index {self.path} is full at {current // _MB} MB"
+                " (dedup.index.max_map_size_mb)"
+            )
             raise IndexFullError(msg)
         new_size = min(current * 2, limit)
-        logger.info("LMDB index %s full: growing map %d MB -> %d MB", self.path, current // _MB, new_size // _MB)
+        logger.info(
+            "LMDB index %s full: growing map %d MB -> %d MB",
+            self.path,
+            current // _MB,
+            new_size // _MB,
+        )
         self._env.set_mapsize(new_size)
 
     def sync(self) -> None:
@@ -302,4 +325,6 @@ class LmdbIndex:
 
 
 def _differing_keys(stored: dict[str, object], current: dict[str, object]) -> list[str]:
-    return sorted(key for key in stored.keys() | current.keys() if stored.get(key) != current.get(key))
+    return sorted(
+        key for key in stored.keys() | current.keys() if stored.get(key) != current.get(key)
+    )

@@ -56,9 +56,12 @@ class MinHasher:
 
 
 def super_shingles(signature: U64, features: int, seed: int) -> list[int]:
-    """Broder's features: the signature in ``features`` groups, each hashed with its group number."""
+    """Broder's features: the signature in ``features`` groups, each hashed with its number."""
     groups = signature.astype(">u8").reshape(features, -1)
-    return [hash64(struct.pack(">I", number) + group.tobytes(), seed) for number, group in enumerate(groups)]
+    return [
+        hash64(struct.pack(">I", number) + group.tobytes(), seed)
+        for number, group in enumerate(groups)
+    ]
 
 
 def estimated_resemblance(first: U64, second: U64) -> float:

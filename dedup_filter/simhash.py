@@ -8,6 +8,7 @@ multisets give fingerprints that agree in most bits.
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 
@@ -48,5 +49,5 @@ def band_keys(fingerprint: bytes, bands: int) -> list[bytes]:
     edges = np.linspace(0, len(bit_array), bands + 1).astype(int)
     return [
         bytes([number]) + np.packbits(bit_array[start:stop]).tobytes()
-        for number, (start, stop) in enumerate(zip(edges[:-1], edges[1:], strict=True))
+        for number, (start, stop) in enumerate(itertools.pairwise(edges))
     ]

@@ -23,9 +23,15 @@ from selectolax.lexbor import LexborHTMLParser
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _TOKEN = re.compile(rf"{_MARK}([^{_MARK}]*){_MARK}|([^\W_]+)")
 _WORD = re.compile(r"[^\W_]+")
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I)
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I
+)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]{1,40})", re.I)
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 # tags that open a level of nesting: void and implicitly-closed elements never do
 _NESTING_TAG = re.compile(
     r"<(/?)(?!(?:area|base|br|col|dd|dt|embed|hr|img|input|li|link|meta|option|p|param|source"
@@ -36,8 +42,22 @@ _SCAN_FACTOR = 4
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 # Henzinger §2: formatting instructions are ignored rather than turned into white space
 _FORMATTING_TAGS = [
-    "b", "big", "em", "font", "i", "mark", "s", "small", "span", "strike", "strong", "sub", "sup",
-    "tt", "u", "wbr",
+    "b",
+    "big",
+    "em",
+    "font",
+    "i",
+    "mark",
+    "s",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "sub",
+    "sup",
+    "tt",
+    "u",
+    "wbr",
 ]
 _SNIFF_BYTES = 4096
 
@@ -51,8 +71,10 @@ class DecodedBody:
     replaced: bool  # some bytes were undecodable and became U+FFFD
 
 
-def decode_body(body: bytes, headers: Mapping[Any, Any] | None, fallback: str = "cp1252") -> DecodedBody:
-    """Decode with the BOM, then the HTTP charset, then ``<meta charset>``, then UTF-8, then fallback.
+def decode_body(
+    body: bytes, headers: Mapping[Any, Any] | None, fallback: str = "cp1252"
+) -> DecodedBody:
+    """Decode with the BOM, the HTTP charset, ``<meta charset>``, UTF-8, then the fallback.
 
     A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None.
     """

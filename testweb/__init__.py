@@ -1,1 +1,4 @@
-"""A multi-host test web built from real text (pydoc HTML of the standard library): mirrors, near-duplicates and traps, for tests, benchmarks and the demo."""
+"""A multi-host test web built from real text (pydoc HTML of the standard library).
+
+Mirrors, near-duplicates and traps, for tests, benchmarks and the demo.
+"""

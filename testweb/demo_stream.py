@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 from kafka import KafkaProducer
 
 from dedup_filter import Config, DedupFilter
-from testweb.crawl import breadth_first_order
-from testweb.site import build_web
 from streams import kafka_io
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
 from streams.processor import Processor
 from streams.topics import read_to_end
+from testweb.crawl import breadth_first_order
+from testweb.site import build_web
 
 if TYPE_CHECKING:
     from testweb.demo import DemoContext

@@ -231,7 +231,8 @@ def test_a_reformatted_copy_is_cut_at_the_same_depth():
     reformatted = b"<div>\n  " * 5000 + b"deep text here"
     first = FINGERPRINTER.fingerprint(PAGE_URL, nested)
     second = FINGERPRINTER.fingerprint(PAGE_URL, reformatted)
-    assert first.truncated and second.truncated
+    assert first.truncated
+    assert second.truncated
     assert first.exact == second.exact
 
 
