@@ -21,10 +21,37 @@ SIMHASH_WIDTHS = (64, 128, 256, 384)
 MIRROR_MODES = ("url", "content")
 
 
-def _require(condition: bool, key: str, problem: str) -> None:
+def require(condition: bool, dotted_key: str, problem: str) -> None:
+    """Raise ``ConfigError`` naming ``dotted_key`` unless ``condition`` holds."""
     if not condition:
-        msg = f"dedup.{key}: {problem}"
+        msg = f"{dotted_key}: {problem}"
         raise ConfigError(msg)
+
+
+def _require(condition: bool, key: str, problem: str) -> None:
+    require(condition, f"dedup.{key}", problem)
+
+
+def coerce_value(dotted_key: str, default: Any, value: Any) -> Any:
+    """``value`` as the type of a field's ``default`` (TOML gives ints for whole floats).
+
+    Raises:
+        ConfigError: the value cannot stand for the default's type; the message names the key.
+    """
+    if isinstance(default, tuple):
+        item_type = type(default[0]) if default else str
+        is_list = isinstance(value, (list, tuple)) and all(
+            type(item) is item_type for item in value
+        )
+        require(is_list, dotted_key, f"must be a list of {item_type.__name__}")
+        return tuple(value)
+    if isinstance(default, bool) or not isinstance(default, (int, float)):
+        require(type(value) is type(default), dotted_key, f"must be a {type(default).__name__}")
+        return value
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    require(numeric, dotted_key, "must be a number")
+    require(isinstance(default, float) or isinstance(value, int), dotted_key, "must be an integer")
+    return float(value) if isinstance(default, float) else value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,32 +262,15 @@ class Config:
 
 def _section(section: type, table: Any, name: str) -> Any:
     _require(isinstance(table, dict), name, "must be a table")
-    known = {spec.name: spec for spec in fields(section)}
-    for key, value in table.items():
+    known = {spec.name: spec.default for spec in fields(section)}
+    for key in table:
         _require(key in known, f"{name}.{key}", f"unknown key (known: {sorted(known)})")
-        default = known[key].default
-        if isinstance(default, tuple):
-            item_type = type(default[0]) if default else str
-            is_list = isinstance(value, (list, tuple)) and all(
-                type(item) is item_type for item in value
-            )
-            _require(is_list, f"{name}.{key}", f"must be a list of {item_type.__name__}")
-            table = table | {key: tuple(value)}
-        elif isinstance(default, bool) or not isinstance(default, (int, float)):
-            _require(
-                type(value) is type(default), f"{name}.{key}", f"must be a {type(default).__name__}"
-            )
-        else:
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            _require(numeric, f"{name}.{key}", "must be a number")
-            _require(
-                isinstance(default, float) or isinstance(value, int),
-                f"{name}.{key}",
-                "must be an integer",
-            )
-            if isinstance(default, float):
-                table = table | {key: float(value)}
-    return section(**table)
+    return section(
+        **{
+            key: coerce_value(f"dedup.{name}.{key}", known[key], value)
+            for key, value in table.items()
+        }
+    )
 
 
 def _is_codec(name: str) -> bool:

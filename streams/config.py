@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from dedup_filter import Config, ConfigError
+from dedup_filter.config import coerce_value, require
 
 OFFSET_RESETS = ("earliest", "latest")
 
 
 def _require(condition: bool, key: str, problem: str) -> None:
-    if not condition:
-        msg = f"stream.{key}: {problem}"
-        raise ConfigError(msg)
+    require(condition, f"stream.{key}", problem)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -104,19 +103,9 @@ def _checked(key: str, value: Any) -> Any:
     """``value`` converted to the type of the field's default, or ``ConfigError`` naming the key."""
     _require(key in _FIELDS, key, f"unknown key (known: {sorted(_FIELDS)})")
     default = _FIELDS[key].default
-    if isinstance(default, tuple):
-        if isinstance(value, str):
-            value = [part.strip() for part in value.split(",") if part.strip()]
-        _require(
-            isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value),
-            key,
-            "must be a list of strings",
-        )
-        return tuple(value)
-    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    _require(type(value) is type(default), key, f"must be a {type(default).__name__}")
-    return value
+    if isinstance(default, tuple) and isinstance(value, str):  # a CLI flag: comma-separated
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    return coerce_value(f"stream.{key}", default, value)
 
 
 def load_stream_config(path: str | Path | None) -> tuple[StreamConfig, Config]:

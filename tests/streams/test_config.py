@@ -34,7 +34,7 @@ def test_unknown_keys_fail_naming_the_key(tmp_path):
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ({"poll_timeout_ms": "500"}, r"stream\.poll_timeout_ms: must be a int"),
+        ({"poll_timeout_ms": "500"}, r"stream\.poll_timeout_ms: must be a number"),
         ({"poll_timeout_ms": 0}, r"stream\.poll_timeout_ms: must be >= 1"),
         (
             {"bootstrap_servers": ["localhost"]},
