@@ -21,11 +21,12 @@ from .directories import (
     directory_depth,
     nested,
     own_placement,
+    placements,
     usable_directory,
 )
 from .fingerprint import Fingerprint
 from .mirror_records import REJECTED, Candidate, Rule
-from .mirror_rules import collapse_origin, conflicts, install
+from .mirror_rules import collapse_origin, conflicts, install, rule_over
 from .mirror_store import MirrorStore, pair_reference
 from .probes import ask_parent, ask_sample, forget_samples
 from .sampling import CoordinateSampler, Verdict
@@ -94,6 +95,8 @@ class CandidateUpdate:
     def advance(self, candidate: Candidate, arrived: str | None = None) -> None:
         """Sample what can be sampled now (``arrived``: the relative path of a page that just
         arrived), then confirm, reject, or store the candidate with the probes it needs."""
+        if self._covered(candidate):
+            return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.page)
         verdict = self._sampler.verdict(candidate)
         if verdict is Verdict.CONFIRMED:
@@ -107,11 +110,25 @@ class CandidateUpdate:
                 self.probes.append(url)
         self.store.put_candidate(candidate)
 
+    def handed_out(self) -> tuple[str, ...]:
+        """The probes to hand to the crawler: each once, and only those still outstanding (a rule
+        confirmed later in the same call may have withdrawn some)."""
+        return tuple(url for url in dict.fromkeys(self.probes) if self.store.probes_for(url))
+
     def evidence(self) -> dict[str, Any]:
         """What a decision says about this update: the mirror sides of the rules it confirmed."""
         if not self.confirmed:
             return {}
         return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
+
+    def _covered(self, candidate: Candidate) -> bool:
+        """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
+        sampling inside a confirmed mirror would only waste probes."""
+        if rule_over(self.store, placements(candidate.mirror, self.config.max_depth)) is None:
+            return False
+        forget_samples(self.store, candidate)
+        self.store.delete_candidate(candidate)
+        return True
 
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)

@@ -71,12 +71,13 @@ class MirrorDetector:
     # questions the filter asks
     def pair_for(self, view: IndexView, url: str, original_url: str) -> Pair | None:
         """The candidate pair when ``url`` is an index page duplicating another directory's
-        (none when a rule already prunes ``url``)."""
+        (none when a rule already prunes ``url`` or the pair's mirror side)."""
         if not self.config.enabled:
             return None
         pair = index_pair(url, original_url, self._index_pages, self.config.max_depth)
-        if pair is None or self._rule_over(MirrorStore(view), url) is not None:
-            return None
+        store = MirrorStore(view)
+        if pair is None or any(self._rule_over(store, side) for side in (url, pair.mirror.url)):
+            return None  # a rule prunes the page, or the directory that would be sampled
         return pair
 
     def protects(self, view: IndexView, url: str, original_url: str) -> bool:
@@ -146,7 +147,7 @@ class MirrorDetector:
             if candidate is not None:
                 update.advance(candidate)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
-        return Decision(url, "keep", "probe_failed", evidence=evidence, probes=tuple(update.probes))
+        return Decision(url, "keep", "probe_failed", evidence=evidence, probes=update.handed_out())
 
     # listing and maintenance
     def rules(self, view: IndexView) -> list[dict[str, Any]]:
@@ -203,7 +204,7 @@ class MirrorDetector:
         decision = replace(
             page.decision,
             evidence=page.decision.evidence | update.evidence(),
-            probes=page.decision.probes + tuple(update.probes),
+            probes=page.decision.probes + update.handed_out(),
         )
         found = rule_over(store, places)
         if found is None:

@@ -4,8 +4,8 @@ A probe is asked for one reason, recorded with it (``probes`` table): a sample o
 pair whose mirror page the crawl has not fetched (``SAMPLE_PROBE``, naming the pair), or the
 index page of a mirror's parent directory that the replica boundary search needs
 (``PARENT_PROBE``, naming the rule). Invariant: a probe stays outstanding until its page arrives
-or is reported failed, so ``pending_probes`` can re-issue it after a restart, and no pair asks
-twice for the same URL.
+or is reported failed, so ``pending_probes`` can re-issue it after a restart; a URL is handed to
+the crawler only while no probe of it is outstanding, and never twice in one decision.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from .mirror_store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_referenc
 
 
 def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
-    """Record a sample probe of ``url`` for ``candidate``; whether it was not asked already."""
+    """Record a sample probe of ``url`` for ``candidate``; whether the crawler must be asked (no
+    probe of ``url`` was outstanding for any reason: a URL in flight is not asked twice)."""
     reference = pair_reference(candidate.mirror, candidate.origin)
-    if (SAMPLE_PROBE, reference) in store.probes_for(url):
-        return False
-    store.add_probe(url, SAMPLE_PROBE, reference)
-    return True
+    asked = store.probes_for(url)
+    if (SAMPLE_PROBE, reference) not in asked:
+        store.add_probe(url, SAMPLE_PROBE, reference)
+    return not asked
 
 
 def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:

@@ -1,0 +1,34 @@
+"""Probes are worth their fetch: never asked twice at once, never inside a confirmed mirror."""
+
+from __future__ import annotations
+
+from .conftest import DEEP_COPY, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
+
+
+def test_a_decision_never_lists_a_probe_twice(open_filter, origin_tree):
+    """Two nested candidates (the host roots and their ``extra/``) sample the same page."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    extra = [url for url in breadth_first(pages, ORIGIN + "extra/") if not url.endswith("/")]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [ORIGIN, ORIGIN + "extra/", MIRROR, MIRROR + "extra/", *extra]
+    )
+    asked = [decision.probes for decision in crawl.decisions.values()]
+    assert any(probes for probes in asked)
+    assert all(len(set(probes)) == len(probes) for probes in asked)
+    assert len(set(crawl.probes)) == len(crawl.probes)
+
+
+def test_no_probe_inside_a_directory_already_confirmed_a_mirror(open_filter, origin_tree):
+    """The deeper copy's ``extra/`` index page came first; the origin's ``extra/`` index page
+    arrives after the copy was confirmed, duplicating it: no pair, no probe under the rule."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    top = [url for url in breadth_first(origin_tree, ORIGIN) if "/extra/" not in url]
+    crawl = OnlineCrawl(dedup, pages).visit([DEEP_COPY + "extra/", *top, DEEP_COPY])
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [DEEP_COPY]
+    confirmed_at = len(crawl.probes)
+    crawl.visit(breadth_first(origin_tree, ORIGIN + "extra/"))
+    assert crawl.decisions[ORIGIN + "extra/"].reason == "mirror_origin"
+    assert [url for url in crawl.probes[confirmed_at:] if url.startswith(DEEP_COPY)] == []
+    assert dedup.pending_probes() == []
