@@ -139,3 +139,18 @@ def test_index_built_with_other_parameters_stops_filtering(make_crawler, tmp_pat
 
 def test_index_is_created_under_the_given_path(middleware, tmp_path: Path):
     assert (tmp_path / "index" / "data.mdb").exists()
+
+
+def test_a_full_index_fails_open_and_the_crawl_goes_on(make_crawler, stdlib_page):
+    crawler = make_crawler(DEDUP_OVERRIDES={"index.map_size_mb": 1, "index.max_map_size_mb": 1})
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    open_spider(crawler)
+    page = stdlib_page("heapq")
+    for number in range(3000):  # distinct pages until the 1 MB map cannot hold another batch
+        url = f"http://host{number}.test/heapq.html"
+        response = html_response(url, stamped(page, f"edition {number} " * 40 + url * 20))
+        assert middleware.process_response(response.request, response) is response
+        if crawler.stats.get_value("dedup/index_error"):
+            break
+    assert crawler.stats.get_value("dedup/index_error") == 1
+    close_spider(crawler)
