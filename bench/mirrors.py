@@ -12,7 +12,10 @@ the mirror rules against the web's ground truth:
     originals lost     originals the unfiltered crawl fetches that this one drops or never fetches
     of which copy first   ... dropped as exact or near-duplicates of a copy the crawl met first
                        (page-level dedup keeps the first copy seen; not the mirror detector)
-    probes / rule      probe requests (failed ones included) per rule
+    probes / rule      probe requests (failed ones included) per rule; "crawled anyway": those of
+                       pages the unfiltered crawl fetches outside the mirrors (an origin's page, a
+                       trap's page), which the crawl is served later instead of fetching again
+    by kind (-v)       mirrored pages never fetched, per kind of mirror
 
 Usage:
     python bench/mirrors.py [--scale small|demo] [--seeds 0,1,2] [--mode content|url|both]
@@ -50,9 +53,11 @@ class RunScore:
     originals_pruned_by_rules: int
     probes: int
     failed_probes: int
+    probes_crawled_anyway: int
     requests: int
     requests_unfiltered: int
     seconds: float
+    by_kind: tuple[tuple[str, int, int], ...] = ()  # (kind, never fetched, mirrored pages)
 
 
 def correct_rule(rule: dict[str, Any], truths: list[MirrorTruth]) -> bool:
@@ -101,9 +106,16 @@ def score(
         originals_pruned_by_rules=len(reachable_originals & pruned),
         probes=len(log.probes),
         failed_probes=len(log.failed_probes),
+        probes_crawled_anyway=len(
+            [url for url in log.probes if url in unfiltered.fetched_set - web.mirrored_urls]
+        ),
         requests=len(log.fetched),
         requests_unfiltered=len(unfiltered.fetched),
         seconds=seconds,
+        by_kind=tuple(
+            (truth.kind, len(truth.mirrored_urls - fetched), len(truth.mirrored_urls))
+            for truth in web.mirrors
+        ),
     )
 
 
@@ -124,7 +136,9 @@ def _ratio(part: int, whole: int) -> str:
 
 def _row(mode: str, order: str, scores: list[RunScore]) -> str:
     total = {
-        name: sum(getattr(item, name) for item in scores) for name in RunScore.__dataclass_fields__
+        name: sum(getattr(item, name) for item in scores)
+        for name in RunScore.__dataclass_fields__
+        if name != "by_kind"
     }
     return " | ".join(
         [
@@ -138,7 +152,8 @@ def _row(mode: str, order: str, scores: list[RunScore]) -> str:
             _ratio(total["mirrored_never_fetched"], total["mirrored_pages"]),
             f"{total['originals_lost']} ({total['originals_copy_first']} copy first)",
             str(total["originals_pruned_by_rules"]),
-            f"{total['probes'] / max(total['rules'], 1):.1f} ({total['failed_probes']} failed)",
+            f"{total['probes'] / max(total['rules'], 1):.1f} ({total['failed_probes']} failed,"
+            f" {total['probes_crawled_anyway'] / max(total['rules'], 1):.1f} crawled anyway)",
             f"{total['requests']} / {total['requests_unfiltered']}",
             f"{total['seconds']:.1f}",
         ]
@@ -177,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", default="both", choices=("content", "url", "both"))
     parser.add_argument("--order", default="both", choices=(*ORDERS, "both"))
     parser.add_argument("--samples", type=int, default=4, help="mirror.samples (lambda)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="print every rule")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print every rule and the figures by kind"
+    )
     parser.add_argument("--cost", action="store_true", help="measure the cost per page instead")
     args = parser.parse_args(argv)
     if args.cost:
@@ -208,7 +225,19 @@ def main(argv: list[str] | None = None) -> int:
                             file=sys.stderr,
                         )
             print(_row(mode, order, scores))
+            if args.verbose:
+                print(f"  never fetched by kind: {_by_kind(scores)}", file=sys.stderr)
     return 0
+
+
+def _by_kind(scores: list[RunScore]) -> str:
+    kinds: dict[str, list[int]] = {}
+    for item in scores:
+        for kind, never, pages in item.by_kind:
+            counts = kinds.setdefault(kind, [0, 0])
+            counts[0] += never
+            counts[1] += pages
+    return ", ".join(f"{kind} {_ratio(never, pages)}" for kind, (never, pages) in kinds.items())
 
 
 if __name__ == "__main__":

@@ -24,12 +24,11 @@ from .directories import (
     placements,
     usable_directory,
 )
-from .fingerprint import Fingerprint
 from .mirror_records import REJECTED, Candidate, Rule
 from .mirror_rules import collapse_origin, conflicts, install, rule_over
 from .mirror_store import MirrorStore, pair_reference
 from .probes import ask_parent, ask_sample, forget_samples
-from .sampling import CoordinateSampler, Verdict
+from .sampling import Arrival, CoordinateSampler, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +72,12 @@ class CandidateUpdate:
         config: MirrorConfig,
         sampler: CoordinateSampler,
         now: float,
-        page: Fingerprint | None = None,
+        arrival: Arrival | None = None,
     ) -> None:
         self.store = store
         self.config = config
         self.now = now
-        self.page = page  # the page this call checks, if any
+        self.arrival = arrival  # the page this call checks, if any
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
         self._sampler = sampler
@@ -97,7 +96,7 @@ class CandidateUpdate:
         arrived), then confirm, reject, or store the candidate with the probes it needs."""
         if self._covered(candidate):
             return
-        candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.page)
+        candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
         verdict = self._sampler.verdict(candidate)
         if verdict is Verdict.CONFIRMED:
             self._confirm(candidate)

@@ -111,6 +111,7 @@ class IndexPages:
 
     def __init__(self, names: Iterable[str], extensions: Iterable[str]) -> None:
         suffixes = tuple(extensions)
+        self._extensions = frozenset(suffix.lower() for suffix in suffixes)
         self._file_names = frozenset(
             f"{name}{suffix}".lower() for name in names for suffix in suffixes
         ) | {""}
@@ -123,6 +124,19 @@ class IndexPages:
         """The key a page is filed under in one directory: ``""`` for the directory's own index
         page whatever its file name (it stands for the directory), else its relative path."""
         return "" if placement.is_own and self.is_index(placement) else placement.relative_key
+
+    def names_document(self, relative: str) -> bool:
+        """Whether a linked relative path may name a document worth a probe: a file with a page
+        extension (a listing also links archives, images and extensionless files such as README
+        or SHA256SUMS), no query (sort links of generated listings), not an index page."""
+        name = relative.rsplit("/", 1)[-1].lower()
+        extension = name[name.rfind(".") :] if "." in name else ""
+        return (
+            bool(extension)
+            and "?" not in relative
+            and extension in self._extensions
+            and name not in self._file_names
+        )
 
     def names_index(self, relative: str) -> bool:
         """Whether a relative path (``a/b/``, ``a/index.html``, ``""``) names an index page."""

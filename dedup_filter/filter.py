@@ -74,7 +74,6 @@ class DedupFilter:
         self.counters: Counter[str] = Counter()
         self._fingerprinter = Fingerprinter(config)
         self._mirrors = MirrorDetector(config)
-        self._url_mode = config.mirror.enabled and config.mirror.mode == "url"
         self._clock = clock
         self._duplicates_logged = 0
 
@@ -166,7 +165,7 @@ class DedupFilter:
         self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> _Prepared:
         normal = normalize_url(url)
-        if not self._url_mode:
+        if not self._mirrors.wants_links(normal):
             return _Prepared(self._fingerprinter.fingerprint(normal, body or b"", headers), [])
         fingerprint, anchors = self._fingerprinter.fingerprint_with_anchors(
             normal, body or b"", headers

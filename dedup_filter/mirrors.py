@@ -23,7 +23,7 @@ from typing import Any
 from .candidates import CandidateUpdate, Pair, index_pair
 from .config import Config
 from .decision import Decision
-from .directories import IndexPages, Placement, placements
+from .directories import IndexPages, Placement, own_placement, placements
 from .fingerprint import Fingerprint
 from .lmdb_index import IndexView
 from .mirror_records import (
@@ -40,7 +40,7 @@ from .mirror_records import (
 from .mirror_rules import describe, rule_over
 from .mirror_store import MirrorStore, pair_reference
 from .probes import answer, withdraw_failed
-from .sampling import CoordinateSampler
+from .sampling import Arrival, CoordinateSampler
 
 CANDIDATE = "mirror_candidate"
 ORIGIN = "mirror_origin"
@@ -57,7 +57,7 @@ class CheckedPage:
     fingerprint: Fingerprint
     pair: Pair | None = None  # the candidate pair it heads, from ``pair_for``
     recorded: DirEntry | None = None  # from ``recorded``: it was checked before as it is
-    links: Sequence[str] = ()  # absolute URLs it links to (URL mode only)
+    links: Sequence[str] = ()  # absolute URLs it links to (those ``wants_links`` asks for)
 
 
 class MirrorDetector:
@@ -80,16 +80,28 @@ class MirrorDetector:
             return None  # a rule prunes the page, or the directory that would be sampled
         return pair
 
+    def wants_links(self, url: str) -> bool:
+        """Whether the page's links are needed: every page's in URL mode (its links show what the
+        mirror has), an index page's in content mode (its listing names documents to sample)."""
+        if not self.config.enabled:
+            return False
+        if self.config.mode == "url":
+            return True
+        place = own_placement(url, self.config.max_depth)
+        return place is not None and self._index_pages.is_index(place)
+
     def protects(self, view: IndexView, url: str, original_url: str) -> bool:
         """Whether ``url`` lies in the origin of an open candidate or a rule whose mirror holds
-        ``original_url`` at the same relative path: then it is kept although it duplicates it."""
+        ``original_url``: then it is kept although it duplicates it (a copy met first never cuts
+        an original off, even one that duplicates another page of its directory)."""
         if not self.config.enabled:
             return False
         store = MirrorStore(view)
         original = original_url.lower()
         for place in placements(url, self.config.max_depth):
-            mirrors = store.mirrors_of_origin(place.directory)
-            if any((mirror + place.relative).lower() == original for mirror in mirrors):
+            if any(
+                original.startswith(mirror) for mirror in store.mirrors_of_origin(place.directory)
+            ):
                 return True
         return False
 
@@ -125,9 +137,11 @@ class MirrorDetector:
             return page.decision
         store = MirrorStore(view)
         self._record(store, places, page, _role(page))
-        for link in page.links:
-            store.add_link(link)
-        update = CandidateUpdate(store, self.config, self._sampler, now, page.fingerprint)
+        if self.config.mode == "url":
+            for link in page.links:
+                store.add_link(link)
+        arrival = Arrival(page.fingerprint, page.links)
+        update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         level = answer(store, page.decision.url)
         if page.pair is not None:
             update.open(page.pair, level)

@@ -1,7 +1,7 @@
 """Probes: pages the mirror detector asks the crawl to fetch, and what their arrival settles.
 
 A probe is asked for one reason, recorded with it (``probes`` table): a sample of a candidate
-pair whose mirror page the crawl has not fetched (``SAMPLE_PROBE``, naming the pair), or the
+pair whose page on one side the crawl has not fetched (``SAMPLE_PROBE``, naming the pair), or the
 index page of a mirror's parent directory that the replica boundary search needs
 (``PARENT_PROBE``, naming the rule). Invariant: a probe stays outstanding until its page arrives
 or is reported failed, so ``pending_probes`` can re-issue it after a restart; a URL is handed to
@@ -58,10 +58,7 @@ def withdraw_failed(store: MirrorStore, url: str, kind: int, reference: bytes) -
     if candidate is None or candidate.state != OPEN:
         return None
     for sample in candidate.samples:
-        if (
-            sample.outcome == PENDING
-            and (candidate.mirror + sample.relative).lower() == url.lower()
-        ):
+        if sample.outcome == PENDING and url.lower() in _sides(candidate, sample.relative):
             candidate = candidate.with_outcome(sample.relative_hash, MISSING)
     return candidate
 
@@ -71,4 +68,10 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
     reference = pair_reference(candidate.mirror, candidate.origin)
     for sample in candidate.samples:
         if sample.outcome == PENDING:
-            store.delete_probe(candidate.mirror + sample.relative, SAMPLE_PROBE, reference)
+            for url in _sides(candidate, sample.relative):
+                store.delete_probe(url, SAMPLE_PROBE, reference)
+
+
+def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:
+    """The URLs of a sample under the mirror and under the origin, lower-cased."""
+    return (candidate.mirror + relative).lower(), (candidate.origin + relative).lower()

@@ -1,19 +1,25 @@
 """Coordinate sampling (Zhang, Jia & Li), made online: is a candidate directory pair a mirror?
 
-Samples are relative paths of pages (not index pages) already fetched under the origin directory,
-taken in the hash order of their relative paths (so every process that sees the same index picks
-the same ones) and added as the origin's pages arrive. Each is compared with the page at the same
-relative path under the candidate mirror:
+Samples are relative paths of documents (not index pages), added as pages arrive, chosen by what
+the index holds when they are added, so every process that commits the same pages in the same
+order picks the same ones:
 
-* ``content`` mode: the mirror's page (fetched by the crawl, or as a probe) must be an exact
-  duplicate of the origin's page or be represented by the same indexed page (a near-duplicate);
-  compared in the call that checks one of the two, that page is also judged directly against the
-  page standing for the other side, since a near-duplicate's best match may be a third page.
-  A page the mirror lacks (a failed probe) could not be checked and is replaced by another sample;
-  after ``max_unchecked`` failed probes, only pairs the crawl fetches on both sides anyway are
-  added (no more probes), so a directory with other file names costs a bounded number of fetches.
-* ``url`` mode: the relative path matches when the mirror demonstrably has it (a fetched page or a
-  link to it); it mismatches when the mirror's listing of that directory was fetched without it.
+* ``content`` mode: documents either directory is known to hold: fetched under the origin or
+  under the mirror, or linked from an index page that arrives under either (a listing names its
+  directory's documents before the crawl fetches them). Those fetched on both sides come first,
+  then those fetched on one side, then those only listed, in the hash order of their relative
+  paths within each. A side whose page was not fetched yet is probed, the origin's included: a
+  mirror is often crawled before or beside its origin (same link depth, several processes), and
+  the origin's pages are fetched anyway. The mirror's page must then be an exact duplicate of the
+  origin's page or be represented by the same indexed page (a near-duplicate); compared in the
+  call that checks one of the two, that page is also judged directly against the page standing
+  for the other side, since a near-duplicate's best match may be a third page. A page one side
+  lacks (a failed probe) could not be checked and is replaced by another sample; after
+  ``max_unchecked`` failed probes, only pairs the crawl fetches on both sides anyway are added (no
+  more probes), so a directory with other file names costs a bounded number of fetches.
+* ``url`` mode: documents fetched under the origin, in hash order. The relative path matches when
+  the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
+  mirror's listing of that directory was fetched without it.
 
 The verdict is taken on exactly ``samples`` checked pairs: confirmed when at least
 ``ceil(min_resemblance * samples)`` (and ``min_matched``) match, rejected as soon as that became
@@ -22,8 +28,10 @@ impossible.
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .config import Config
@@ -33,11 +41,24 @@ from .matching import duplicates
 from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, DirEntry, Sample
 from .mirror_store import MirrorStore, relative_hash
 
+# documents considered from each side (and from a listing) when samples are added: bounds the
+# work of a call on a candidate over a large directory
+_POOL_SIDE = 64
+
 
 class Verdict(Enum):
     UNDECIDED = "undecided"
     CONFIRMED = "confirmed"
     REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """The page the current call checks, and its links when it is an index page (a listing of
+    its directory, whose documents the candidates above it may sample)."""
+
+    fingerprint: Fingerprint
+    links: Sequence[str] = ()
 
 
 class CoordinateSampler:
@@ -49,31 +70,32 @@ class CoordinateSampler:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         share = math.ceil(self.config.min_resemblance * self.config.samples - 1e-9)
         self.required_matches = max(self.config.min_matched, share)
+        self._content = self.config.mode == "content"
 
     def advance(
         self,
         store: MirrorStore,
         candidate: Candidate,
         arrived: str | None = None,
-        page: Fingerprint | None = None,
+        arrival: Arrival | None = None,
     ) -> tuple[Candidate, list[str]]:
-        """Add the samples the origin now allows, compare what can be compared.
+        """Add the samples the two directories now allow, compare what can be compared.
 
         Args:
             arrived: the relative path (under either directory) of the page that just arrived.
-            page: the page that just arrived, if any.
+            arrival: the page that just arrived, if any.
 
         Returns:
-            The updated candidate, and the mirror URLs that must be fetched (content mode).
+            The updated candidate, and the URLs that must be fetched (content mode).
         """
-        candidate = self._fill(store, candidate, arrived)
+        candidate = self._fill(store, candidate, arrived, arrival)
         probes: list[str] = []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
                 continue
-            outcome = self._compare(store, candidate, sample, page)
-            if outcome == PENDING and self.config.mode == "content":
-                probes.append(candidate.mirror + sample.relative)
+            outcome = self._compare(store, candidate, sample, arrival)
+            if outcome == PENDING and self._content:
+                probes += [side + sample.relative for side in _unfetched(store, candidate, sample)]
             elif outcome != PENDING:
                 candidate = candidate.with_outcome(sample.relative_hash, outcome)
         return candidate, probes
@@ -89,31 +111,69 @@ class CoordinateSampler:
             return Verdict.CONFIRMED
         return Verdict.UNDECIDED
 
-    def _fill(self, store: MirrorStore, candidate: Candidate, arrived: str | None) -> Candidate:
+    def _fill(
+        self, store: MirrorStore, candidate: Candidate, arrived: str | None, arrival: Arrival | None
+    ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
         wanted = self.config.samples - active
         if wanted <= 0:
             return candidate
         taken = {sample.relative_hash for sample in candidate.samples}
         if candidate.count(MISSING) < self.config.max_unchecked:
-            added = self._hash_ordered(store, candidate, taken, wanted)
+            links = arrival.links if arrival is not None else ()
+            added = self._cheapest(store, candidate, self._known(store, candidate, taken, links))
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
+        added = added[:wanted]
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
 
-    def _hash_ordered(
-        self, store: MirrorStore, candidate: Candidate, taken: set[int], wanted: int
+    def _known(
+        self, store: MirrorStore, candidate: Candidate, taken: set[int], links: Sequence[str]
+    ) -> dict[int, str]:
+        """Documents (not index pages) one side is known to hold, not sampled yet: the first few
+        in hash order that each side fetched (content mode: either side; URL mode: the origin)
+        and that the arriving listing names; relative-path hash -> relative path."""
+        known: dict[int, str] = {}
+        sides = (candidate.origin, candidate.mirror) if self._content else (candidate.origin,)
+        for side in sides:
+            documents = (
+                (rel_hash, entry.relative)
+                for rel_hash, entry in store.subtree(side.lower())
+                if rel_hash not in taken and not self._index_pages.names_index(entry.relative)
+            )
+            for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
+                known.setdefault(rel_hash, relative)
+        if self._content:
+            for rel_hash, relative in self._listed(candidate, links):
+                if rel_hash not in taken:
+                    known.setdefault(rel_hash, relative)
+        return known
+
+    def _listed(self, candidate: Candidate, links: Sequence[str]) -> list[tuple[int, str]]:
+        """The documents under either directory that a listing links, the first few by hash."""
+        relatives: dict[int, str] = {}
+        for side in (candidate.origin, candidate.mirror):
+            prefix = side.lower()
+            for link in links:
+                if not link.lower().startswith(prefix):
+                    continue
+                relative = link[len(side) :]
+                if self._index_pages.names_document(relative):
+                    relatives.setdefault(relative_hash(relative.lower()), relative)
+        return sorted(relatives.items())[:_POOL_SIDE]
+
+    def _cheapest(
+        self, store: MirrorStore, candidate: Candidate, known: dict[int, str]
     ) -> list[Sample]:
-        added: list[Sample] = []
-        for rel_hash, entry in store.subtree(candidate.origin.lower()):
-            # index pages stand for directories, not content: a server-generated listing names its
-            # host, so the listings of a true mirror differ while its documents replicate
-            if rel_hash in taken or self._index_pages.names_index(entry.relative):
-                continue
-            added.append(Sample(entry.relative, rel_hash))
-            if len(added) == wanted:
-                break
-        return added
+        """Known documents, those fetched on both sides first, then on one side (hash order
+        within each): a sample costs as many probes as it has sides the crawl has not fetched."""
+        samples = [Sample(relative, rel_hash) for rel_hash, relative in known.items()]
+        if not self._content:
+            return sorted(samples, key=lambda sample: sample.relative_hash)
+        return sorted(
+            samples,
+            key=lambda sample: (len(_unfetched(store, candidate, sample)), sample.relative_hash),
+        )
 
     def _fetched_pair(
         self, store: MirrorStore, candidate: Candidate, taken: set[int], arrived: str | None
@@ -127,19 +187,19 @@ class CoordinateSampler:
         return [] if original is None else [Sample(original.relative, rel_hash)]
 
     def _compare(
-        self, store: MirrorStore, candidate: Candidate, sample: Sample, page: Fingerprint | None
+        self, store: MirrorStore, candidate: Candidate, sample: Sample, arrival: Arrival | None
     ) -> int:
         original = store.entry_by_hash(candidate.origin.lower(), sample.relative_hash)
-        if original is None:
-            return MISSING
         copy = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash)
-        if self.config.mode == "content":
-            if copy is None:
+        if self._content:
+            if original is None or copy is None:
                 return PENDING
             same = copy.same_content(original) or self._arrived_duplicate(
-                store, candidate, sample, page, (copy, original)
+                store, candidate, sample, arrival, (copy, original)
             )
             return MATCH if same else MISMATCH
+        if original is None:
+            return MISSING
         url = candidate.mirror + sample.relative
         if copy is not None or store.has_link(url):
             return MATCH
@@ -150,14 +210,15 @@ class CoordinateSampler:
         store: MirrorStore,
         candidate: Candidate,
         sample: Sample,
-        page: Fingerprint | None,
+        arrival: Arrival | None,
         entries: tuple[DirEntry, DirEntry],
     ) -> bool:
         """Whether the page that just arrived on one side of the sample duplicates the page that
         stands for the other side, although its own best match was another page (a near-duplicate
         of both, closer to a third)."""
-        if page is None:
+        if arrival is None:
             return False
+        page = arrival.fingerprint
         url = page.url.lower()
         sides = (candidate.mirror + sample.relative, candidate.origin + sample.relative)
         if url not in (side.lower() for side in sides):
@@ -165,6 +226,15 @@ class CoordinateSampler:
         other = entries[1] if url == sides[0].lower() else entries[0]
         record = store.view.page(other.representative)
         return record is not None and duplicates(page, record, self._page_rules) is not None
+
+
+def _unfetched(store: MirrorStore, candidate: Candidate, sample: Sample) -> list[str]:
+    """The directories (mirror first) whose page at the sample's relative path was not fetched."""
+    return [
+        side
+        for side in (candidate.mirror, candidate.origin)
+        if store.entry_by_hash(side.lower(), sample.relative_hash) is None
+    ]
 
 
 def _listing_fetched(store: MirrorStore, url: str) -> bool:

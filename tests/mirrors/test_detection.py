@@ -232,15 +232,37 @@ def test_zero_samples_trusts_the_index_pages(open_filter, origin_tree):
     assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
 
 
-def test_a_candidate_waits_for_pages_of_its_origin(open_filter, origin_tree):
+def test_a_candidate_samples_the_listing_before_its_origin_is_crawled(open_filter, origin_tree):
+    """Both index pages came first (a mirror crawled beside its origin): the listing names the
+    documents to sample, and both sides of each are probed."""
     dedup = open_filter()
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
     crawl = OnlineCrawl(dedup, pages).visit([ORIGIN, MIRROR])
+    leaves = leaves_in_sample_order(origin_tree, ORIGIN)
+    listed = [relative for relative in leaves if "/" not in relative]
     assert crawl.decisions[MIRROR].reason == "mirror_candidate"
-    assert crawl.probes == []
-    assert dedup.mirror_rules() == []
-    crawl.visit(breadth_first(pages, ORIGIN)[1:3])
-    assert len(crawl.probes) == 2
+    assert sorted(crawl.probes) == sorted(
+        side + relative for relative in listed[:4] for side in (MIRROR, ORIGIN)
+    )
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+    assert origin_dropped(crawl) == []
+
+
+def test_a_copy_crawled_before_its_origin_is_confirmed_by_probing_the_origin(
+    open_filter, origin_tree
+):
+    """The copy's top directory was crawled before the origin's index page was met (a small host
+    crawled side by side with a large one): its fetched pages are the samples, the origin's
+    counterparts are probed (the crawl fetches them anyway), and the copy's ``extra/`` is pruned."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    top = [url for url in breadth_first(pages, DEEP_COPY) if "/extra/" not in url]
+    extra = breadth_first(pages, DEEP_COPY + "extra/")
+    crawl = OnlineCrawl(dedup, pages).visit([*top, ORIGIN, *extra])
+    assert crawl.probes and all(url.startswith(ORIGIN) for url in crawl.probes)
+    assert rules_of(dedup) == [(DEEP_COPY, ORIGIN, "host_root")]
+    assert sorted(crawl.pruned) == sorted(extra)
+    assert origin_dropped(crawl) == []
 
 
 def test_a_deeper_copy_seen_first_is_the_mirror(open_filter, origin_tree):

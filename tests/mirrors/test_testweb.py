@@ -29,4 +29,8 @@ def test_breadth_first_crawl_prunes_the_mirrors_and_loses_no_original(tmp_path, 
     assert not any(log.decisions[url].dropped for url in web.originals if url in log.decisions)
     never_fetched = web.mirrored_urls - log.fetched_set
     assert len(never_fetched) >= 0.9 * len(web.mirrored_urls)
-    assert len(log.probes) <= 8 * len(rules)
+    # a probe of a page the crawl fetches anyway (an origin's, a trap's) is served to it later
+    extra_probes = [
+        url for url in log.probes if url not in unfiltered.fetched_set - web.mirrored_urls
+    ]
+    assert len(extra_probes) <= 5 * len(rules)
