@@ -86,8 +86,16 @@ class CandidateUpdate:
         """Start sampling a new pair (a pair already known is moved by ``advance`` instead)."""
         if self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
+            links = self.arrival.links if self.arrival is not None else ()
+            closed = self._sampler.listing_closed((mirror.directory, origin.directory), links)
             candidate = Candidate(
-                mirror.directory, origin.directory, mirror.url, origin.url, self.now, level=level
+                mirror.directory,
+                origin.directory,
+                mirror.url,
+                origin.url,
+                self.now,
+                level=level,
+                closed=closed,
             )
             self.advance(candidate)
 

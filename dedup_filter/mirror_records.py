@@ -101,6 +101,9 @@ class Candidate(DirectoryPair):
     state: int = OPEN
     level: int = 0  # how many levels above an index-page candidate the boundary search created it
     samples: tuple[Sample, ...] = field(default=())
+    # its listing names every document of the directory, fewer than the samples wanted, and no
+    # subdirectory: once all of them are checked the verdict needs no more
+    closed: bool = False
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -118,7 +121,8 @@ class Candidate(DirectoryPair):
             _SAMPLE_HEAD.pack(sample.relative_hash, sample.outcome) + _texts(sample.relative)
             for sample in self.samples
         )
-        return head + self._encode_sides() + samples
+        # most candidates are not closed: their values keep the layout without the flag byte
+        return head + self._encode_sides() + samples + (b"\x01" if self.closed else b"")
 
     @classmethod
     def decode(cls, data: bytes) -> Candidate:
@@ -129,7 +133,8 @@ class Candidate(DirectoryPair):
             rel_hash, outcome = _SAMPLE_HEAD.unpack_from(data, offset)
             (relative,), offset = _read_texts(data, offset + _SAMPLE_HEAD.size, 1)
             samples.append(Sample(relative, rel_hash, outcome))
-        return cls(*sides, created_at, state, level, tuple(samples))
+        closed = len(data) > offset and data[offset] == 1
+        return cls(*sides, created_at, state, level, tuple(samples), closed)
 
 
 @dataclass(frozen=True, slots=True)

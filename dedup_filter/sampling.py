@@ -105,11 +105,39 @@ class CoordinateSampler:
         wanted = self.config.samples
         if wanted == 0:  # the configuration asks to trust the index pages alone
             return Verdict.CONFIRMED
+        if candidate.closed and 0 < matches + mismatches < wanted:
+            return self._small_verdict(candidate, matches, mismatches)
         if matches + (wanted - matches - mismatches) < self.required_matches:
             return Verdict.REJECTED
         if matches + mismatches >= wanted:
             return Verdict.CONFIRMED
         return Verdict.UNDECIDED
+
+    def listing_closed(self, directories: Sequence[str], links: Sequence[str]) -> bool:
+        """Whether an index page of a pair with these links lists a small closed world: under
+        either directory, documents only (no subdirectory, nothing deeper), fewer than the samples
+        wanted."""
+        documents = 0
+        for link in links:
+            side = next((d for d in directories if link.lower().startswith(d.lower())), None)
+            if side is None:
+                continue
+            relative = link[len(side) :]
+            if "?" in relative or ("/" not in relative and self._index_pages.names_index(relative)):
+                continue  # the listing itself, or one of its sort orders
+            if "/" in relative:
+                return False
+            documents += self._index_pages.names_document(relative)
+        return documents < self.config.samples
+
+    def _small_verdict(self, candidate: Candidate, matches: int, mismatches: int) -> Verdict:
+        """The verdict on a closed candidate (fewer documents than samples), once every document
+        it could sample was checked: Zhang's resemblance over the m < lambda pairs there are."""
+        if candidate.count(PENDING) > 0:
+            return Verdict.UNDECIDED
+        share = math.ceil(self.config.min_resemblance * (matches + mismatches) - 1e-9)
+        enough = matches >= max(1, self.config.min_matched, share)
+        return Verdict.CONFIRMED if enough else Verdict.REJECTED
 
     def _fill(
         self, store: MirrorStore, candidate: Candidate, arrived: str | None, arrival: Arrival | None

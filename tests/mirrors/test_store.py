@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dedup_filter.lmdb_index import PageRecord
 from dedup_filter.mirror_records import (
     KEPT_AS_CANDIDATE,
@@ -43,6 +45,9 @@ def test_candidates_rules_and_entries_round_trip():
     )
     entry = DirEntry(2**63, 12345, "Sub/Page.html")
     assert Candidate.decode(candidate.encode()) == candidate
+    closed = replace(candidate, closed=True)
+    assert Candidate.decode(closed.encode()) == closed
+    assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
     assert DirEntry.decode(entry.encode()) == entry
     assert rule.resemblance == 0.75

@@ -1,0 +1,53 @@
+"""An origin with fewer documents than samples: confirmed once every document it lists matched."""
+
+from __future__ import annotations
+
+from .conftest import MIRROR, ORIGIN, OnlineCrawl, table_of_contents
+
+NAMES = ["calendar", "shlex"]
+
+
+def small_tree(corpus, base: str, names: list[str], subdirectory: bool = False) -> dict[str, bytes]:
+    entries = [(f"{name}.html", name) for name in NAMES] + (
+        [("more/", "more.html")] if subdirectory else []
+    )
+    pages = {base: table_of_contents("Two modules", entries)}
+    pages |= {
+        f"{base}{listed}.html": corpus[name].encode()
+        for listed, name in zip(NAMES, names, strict=True)
+    }
+    return pages
+
+
+def crawl_both(dedup, origin: dict[str, bytes], mirror: dict[str, bytes]) -> OnlineCrawl:
+    return OnlineCrawl(dedup, origin | mirror).visit([*origin, MIRROR])
+
+
+def test_a_mirror_of_a_small_origin_is_confirmed_on_all_its_documents(open_filter, corpus):
+    dedup = open_filter()
+    crawl = crawl_both(dedup, small_tree(corpus, ORIGIN, NAMES), small_tree(corpus, MIRROR, NAMES))
+    [rule] = dedup.mirror_rules()
+    assert (rule["mirror"], rule["samples"], rule["matches"], rule["resemblance"]) == (
+        MIRROR,
+        2,
+        2,
+        1.0,
+    )
+    assert sorted(crawl.probes) == sorted(MIRROR + f"{name}.html" for name in NAMES)
+
+
+def test_a_small_look_alike_is_rejected(open_filter, corpus):
+    dedup = open_filter()
+    other = small_tree(corpus, MIRROR, ["heapq", "shlex"])  # same listing, one other text
+    crawl = crawl_both(dedup, small_tree(corpus, ORIGIN, NAMES), other)
+    assert dedup.mirror_rules() == []
+    assert dedup.check_page(MIRROR, other[MIRROR]).reason == "look_alike_index"
+    assert crawl.pruned == {}
+
+
+def test_a_listing_with_a_subdirectory_is_not_a_small_origin(open_filter, corpus):
+    dedup = open_filter()
+    origin = small_tree(corpus, ORIGIN, NAMES, subdirectory=True)
+    crawl_both(dedup, origin, small_tree(corpus, MIRROR, NAMES, subdirectory=True))
+    assert dedup.mirror_rules() == []
+    assert dedup.check_page(MIRROR, origin[ORIGIN]).reason == "mirror_candidate"
