@@ -3,8 +3,10 @@
 An index page whose content duplicates the index page of another directory makes the two
 directories a candidate pair. Coordinate sampling (``sampling.py``) then confirms it into a rule
 (``mirror_rules.py``), which tries to widen to the parents (``boundary.py``), or rejects it.
-Invariants: the shallower directory is the origin (copies are filed deeper, under ``mirrors/`` or
-``pub/``), the one indexed first when both are as deep; nested directories are never a pair;
+Invariants: a directory named a mirror (``mirror1.example.org``, ``/pub/mirrors/``) is the mirror
+side when its counterpart is not; otherwise the shallower directory is the origin (copies are
+filed deeper, under ``mirrors/`` or ``pub/``), the one indexed first when both are as deep (the
+only signal that depends on the order of commits); nested directories are never a pair;
 every change happens in the caller's write transaction.
 """
 
@@ -19,6 +21,7 @@ from .directories import (
     IndexPages,
     Placement,
     directory_depth,
+    named_as_copy,
     nested,
     own_placement,
     placements,
@@ -57,9 +60,19 @@ def index_pair(url: str, original_url: str, index_pages: IndexPages, max_depth: 
         return None
     if not (usable_directory(page.directory) and usable_directory(original.directory)):
         return None
-    if directory_depth(page.directory) < directory_depth(original.directory):
+    if _looks_original(page.directory, original.directory):
         return Pair(original, page, page_is_origin=True)
     return Pair(page, original)
+
+
+def _looks_original(page: str, original: str) -> bool:
+    """Whether the directory of the page checked now, rather than that of the indexed page it
+    duplicates, is the original: the one not named a mirror when exactly one is, else the
+    shallower; when neither tells, the one indexed first (the indexed page's)."""
+    page_copy, original_copy = named_as_copy(page), named_as_copy(original)
+    if page_copy != original_copy:
+        return original_copy
+    return directory_depth(page) < directory_depth(original)
 
 
 class CandidateUpdate:

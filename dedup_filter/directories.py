@@ -9,12 +9,15 @@ identical relative paths compared that way, and the rest rename only their top d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 # Directories longer than this are left out of mirror detection: their names are LMDB keys
 # (511 bytes at most, and a candidate key holds two), and such depths are crawler traps anyway.
 MAX_DIRECTORY_BYTES = 240
+# a host label or path segment that names a copy: mirror, mirrors, mirror2, docs-mirror, mirrored
+_COPY_NAME = re.compile(r"(?<![a-z])mirror(?:s|ed)?\d*(?![a-z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,12 @@ def directory_name(directory: str) -> str:
 def directory_depth(directory: str) -> int:
     """Path segments below the host root (``https://h/`` -> 0, ``https://h/a/b/`` -> 2)."""
     return directory.partition("://")[2].count("/") - 1
+
+
+def named_as_copy(directory: str) -> bool:
+    """Whether the host or path of a directory calls it a mirror (``mirror1.example.org/``,
+    ``/pub/mirrors/``): the name a copy is filed under, and one an original rarely carries."""
+    return _COPY_NAME.search(directory.partition("://")[2].lower()) is not None
 
 
 def nested(first: str, second: str) -> bool:

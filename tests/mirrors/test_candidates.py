@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dedup_filter import Config
 from dedup_filter.candidates import CandidateUpdate, index_pair
 from dedup_filter.directories import IndexPages
@@ -24,6 +26,30 @@ def test_the_shallower_directory_is_the_origin_whichever_page_came_second():
     assert (second.mirror.directory, second.page_is_origin) == (deep, True)
     assert index_pair(shallow, shallow + "a/", INDEX_PAGES, 12) is None  # nested
     assert index_pair(shallow + "a.html", deep, INDEX_PAGES, 12) is None  # not an index page
+
+
+@pytest.mark.parametrize(
+    ("copy", "original"),
+    [
+        ("http://mirror1.b.test/", "http://docs.a.test/"),  # as deep: arrival order no longer
+        ("http://b.test/pub/mirrors/x/", "http://a.test/x/"),
+        ("http://docs-mirror.b.test/x/", "http://a.test/library/x/"),  # named beats shallower
+        ("http://b.test/pub/x/", "http://a.test/x/"),  # unnamed: the shallower is the origin
+    ],
+)
+def test_a_directory_named_a_mirror_is_the_mirror_whichever_page_came_second(copy, original):
+    for page, indexed in ((copy, original), (original, copy)):
+        pair = index_pair(page, indexed, INDEX_PAGES, 12)
+        assert (pair.mirror.directory, pair.origin.directory) == (copy, original)
+
+
+def test_when_nothing_tells_the_directory_indexed_first_is_the_origin():
+    first, second = "http://a.test/x/", "http://b.test/x/"
+    pair = index_pair(second, first, INDEX_PAGES, 12)
+    assert (pair.mirror.directory, pair.page_is_origin) == (second, False)
+    # a name that merely starts with "mirror" says nothing
+    assert index_pair("http://mirrorbits.test/x/", first, INDEX_PAGES, 12).page_is_origin is False
+    assert index_pair(first, "http://mirrorbits.test/x/", INDEX_PAGES, 12).page_is_origin is False
 
 
 def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_its_own_name(

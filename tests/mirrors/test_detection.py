@@ -266,6 +266,17 @@ def test_a_copy_crawled_before_its_origin_is_confirmed_by_probing_the_origin(
     assert origin_dropped(crawl) == []
 
 
+def test_a_host_named_a_mirror_is_the_mirror_although_committed_first(open_filter, origin_tree):
+    """Concurrent crawls commit the two host roots in any order: the name decides, not the order."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    order = interleave(breadth_first(pages, MIRROR), breadth_first(pages, ORIGIN))
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
+    assert origin_dropped(crawl) == []
+    assert crawl.decisions[ORIGIN].reason == "mirror_origin"
+
+
 def test_a_deeper_copy_seen_first_is_the_mirror(open_filter, origin_tree):
     """Orientation: copies are filed deeper, so the shallower directory stays though seen second."""
     crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
