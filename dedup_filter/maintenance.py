@@ -13,6 +13,7 @@ import logging
 import re
 from array import array
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
@@ -22,6 +23,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PAGE_TABLES = ("pages", "urls", "exact", "features", "bands")
+_TIED_TABLES = ("dirs", "links")  # mirror tables whose rows belong to a page
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
 
@@ -67,19 +69,32 @@ def index_stats(index: LmdbIndex) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What one garbage collection removed."""
+
+    pages: int
+    mirror_entries: int  # ``dirs`` entries of removed pages (theirs and their copies')
+    links: int  # links recorded from removed pages (URL mode)
+
+
 def collect_garbage(
     index: LmdbIndex, older_than_s: float, now: float, batch_size: int = 1000
 ) -> int:
-    """Delete the pages last seen before ``now - older_than_s``, with their features.
+    """Delete the pages last seen before ``now - older_than_s``; how many (``sweep`` also says
+    what else went with them)."""
+    return sweep(index, older_than_s, now, batch_size).pages
+
+
+def sweep(index: LmdbIndex, older_than_s: float, now: float, batch_size: int = 1000) -> Sweep:
+    """Delete the pages last seen before ``now - older_than_s``, with their features, then the
+    mirror detector's records tied to them.
 
     Args:
         index: an open index.
         older_than_s: age in seconds; a page seen this recently or later stays.
         now: the current time (seconds since the epoch; injected so tests need no clock).
-        batch_size: pages deleted per write transaction.
-
-    Returns:
-        How many pages were removed.
+        batch_size: pages (or records) deleted per write transaction.
 
     Raises:
         ValueError: a negative age or a batch size below 1.
@@ -93,23 +108,27 @@ def collect_garbage(
         stale = array("Q", (record.page_id for record in view.pages() if record.last_seen < cutoff))
     delete = functools.partial(_delete_stale, cutoff=cutoff)
     removed = _in_batches(index, stale, batch_size, delete)
-    forgotten = forget_orphaned_entries(index, batch_size)
+    done = Sweep(removed, *(forget_orphans(index, table, batch_size) for table in _TIED_TABLES))
     logger.info(
-        "gc: %d pages removed, %d mirror entries of removed pages forgotten", removed, forgotten
+        "gc: %d pages removed; forgotten with them: %d mirror entries, %d links",
+        done.pages,
+        done.mirror_entries,
+        done.links,
     )
-    return removed
+    return done
 
 
-def forget_orphaned_entries(index: LmdbIndex, batch_size: int = 1000) -> int:
-    """Forget the mirror detector's records of pages (``dirs`` entries) whose representative page
-    is no longer indexed, so sampling never compares against a deleted page.
+def forget_orphans(index: LmdbIndex, table: str, batch_size: int = 1000) -> int:
+    """Forget the mirror detector's rows of ``table`` (``dirs`` entries or ``links``) whose page
+    is no longer indexed, so sampling never compares against a deleted page and recorded links
+    do not outlive the pages that made them.
 
-    Found in a read snapshot, deleted in write transactions of ``batch_size``; an entry recorded
+    Found in a read snapshot, deleted in write transactions of ``batch_size``; a row recorded
     again meanwhile survives. Returns how many were forgotten.
     """
     with index.read() as view:
-        orphans = MirrorStore(view).orphaned_entries()
-    return _in_batches(index, orphans, batch_size, _forget_orphans)
+        orphans = MirrorStore(view).orphans(table)
+    return _in_batches(index, orphans, batch_size, functools.partial(_forget, table=table))
 
 
 def _in_batches(
@@ -125,9 +144,9 @@ def _in_batches(
     return done
 
 
-def _forget_orphans(keys: Sequence[bytes], view: IndexView) -> int:
+def _forget(keys: Sequence[bytes], view: IndexView, table: str) -> int:
     store = MirrorStore(view)
-    return sum(store.forget_orphaned(key) for key in keys)
+    return sum(store.forget_orphan(table, key) for key in keys)
 
 
 def _delete_stale(page_ids: Sequence[int], view: IndexView, cutoff: float) -> int:

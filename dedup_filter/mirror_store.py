@@ -7,7 +7,8 @@ directory are one key range by name (``rules``, ``candidates``); values are the 
 
 Tables:
     dirs        H(directory) H(relative path) -> representative page id, exact hash, path
-    links       H(url) -> ""                  (URL mode: URLs that fetched pages link to)
+    links       H(url) -> page id             (URL mode: URLs that fetched pages link to; the id
+                                              of the indexed page that linked it last)
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> ""
     probes      H(url) kind reference -> probe URL
@@ -19,7 +20,7 @@ import struct
 from collections.abc import Iterator
 
 from .hashing import hash64
-from .lmdb_index import IndexView, encode_id
+from .lmdb_index import IndexView, decode_id, encode_id
 from .mirror_records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
@@ -45,6 +46,13 @@ def url_hash(url: str) -> bytes:
 def pair_reference(mirror: str, origin: str) -> bytes:
     """How a candidate pair is named in keys (and in the probes asked for it)."""
     return _name(mirror) + _NUL + _name(origin)
+
+
+def _source(table: str, key: bytes, value: bytes) -> int | None:
+    """The page a ``dirs`` entry or a link belongs to (None for an untied link: older layout)."""
+    if table == "dirs":
+        return DirEntry.decode(value).representative
+    return decode_id(value) if len(value) == 8 else None
 
 
 def _name(directory: str) -> bytes:
@@ -75,28 +83,30 @@ class MirrorStore:
         if self.view.get("dirs", key) != value:
             self.view.put("dirs", key, value)
 
-    def orphaned_entries(self) -> list[bytes]:
-        """Keys of the entries whose representative page is no longer indexed (``gc`` deleted it).
-
-        One scan of ``dirs``; each representative is looked up once.
-        """
+    def orphans(self, table: str) -> list[bytes]:
+        """Keys of ``dirs`` entries or ``links`` whose page is no longer indexed (``gc`` deleted
+        it), and links written before links were tied to pages. One scan; each page looked up
+        once."""
         indexed: dict[int, bool] = {}
         orphans = []
-        for key, value in self.view.scan("dirs", b""):
-            representative = DirEntry.decode(value).representative
-            if representative not in indexed:
-                indexed[representative] = self._indexed(representative)
-            if not indexed[representative]:
+        for key, value in self.view.scan(table, b""):
+            page_id = _source(table, key, value)
+            if page_id is not None and page_id not in indexed:
+                indexed[page_id] = self._indexed(page_id)
+            if page_id is None or not indexed[page_id]:
                 orphans.append(key)
         return orphans
 
-    def forget_orphaned(self, key: bytes) -> bool:
-        """Delete the entry at ``key`` if its representative is still not indexed (it may have
-        been recorded again since the scan); whether it was deleted."""
-        value = self.view.get("dirs", key)
-        if value is None or self._indexed(DirEntry.decode(value).representative):
+    def forget_orphan(self, table: str, key: bytes) -> bool:
+        """Delete the ``table`` row at ``key`` if its page is still not indexed (it may have been
+        recorded again since the scan); whether it was deleted."""
+        value = self.view.get(table, key)
+        if value is None:
             return False
-        self.view.delete("dirs", key)
+        page_id = _source(table, key, value)
+        if page_id is not None and self._indexed(page_id):
+            return False
+        self.view.delete(table, key)
         return True
 
     def _indexed(self, page_id: int) -> bool:
@@ -108,8 +118,11 @@ class MirrorStore:
             yield _U64.unpack_from(key, 8)[0], DirEntry.decode(value)
 
     # links (URL mode)
-    def add_link(self, url: str) -> None:
-        self.view.put("links", url_hash(url), b"")
+    def add_link(self, url: str, page_id: int) -> None:
+        """Record that the indexed page ``page_id`` (or a page it stands for) links ``url``: the
+        page seen last wins, so the row lives as long as the most recently seen page linking it
+        (``gc`` deletes the least recently seen pages first)."""
+        self.view.put("links", url_hash(url), encode_id(page_id))
 
     def has_link(self, url: str) -> bool:
         return self.view.get("links", url_hash(url)) is not None

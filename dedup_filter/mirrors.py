@@ -139,7 +139,7 @@ class MirrorDetector:
         self._record(store, places, page, _role(page))
         if self.config.mode == "url":
             for link in page.links:
-                store.add_link(link)
+                store.add_link(link, page.representative)
         arrival = Arrival(page.fingerprint, page.links)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         level = answer(store, page.decision.url)

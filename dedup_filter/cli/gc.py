@@ -1,4 +1,5 @@
-"""``dedup-filter gc``: delete the records of pages not seen for a while, with their features."""
+"""``dedup-filter gc``: delete the records of pages not seen for a while, with their features and
+the mirror detector's records tied to them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dedup_filter.maintenance import collect_garbage, parse_duration
+from dedup_filter.maintenance import parse_duration, sweep
 
 from .options import config_options, load_config, open_existing_index
 
@@ -19,7 +20,8 @@ def add_parser(subparsers: Any) -> None:
         help="delete pages not seen for DURATION (e.g. 30d, 12h, 90m, 45s)",
         description=(
             "Pages last kept or seen unchanged longer ago than DURATION are deleted with their "
-            "features, in write transactions of --batch-size pages; crawls may keep running."
+            "features, then the mirror detector's directory entries and recorded links of those "
+            "pages, in write transactions of --batch-size; crawls may keep running."
         ),
     )
     parser.add_argument("--index", type=Path, required=True, metavar="DIR", help="index directory")
@@ -42,11 +44,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     index = open_existing_index(args.index, load_config(args))
     try:
-        removed = collect_garbage(index, older_than_s, time.time(), args.batch_size)
+        done = sweep(index, older_than_s, time.time(), args.batch_size)
         with index.read() as view:
             remaining = view.count("pages")
     finally:
         index.close()
     age = args.older_than
-    print(f"pages removed: {removed} (not seen for {age}); pages remaining: {remaining}")
+    print(f"pages removed: {done.pages} (not seen for {age}); pages remaining: {remaining}")
+    # the first line is what scripts read; what went with the pages is a detail, on stderr
+    print(
+        f"forgotten with them: {done.mirror_entries} mirror directory entries,"
+        f" {done.links} recorded links",
+        file=sys.stderr,
+    )
     return 0

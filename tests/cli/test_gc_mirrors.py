@@ -7,7 +7,7 @@ import pytest
 from dedup_filter import Config, DedupFilter
 from dedup_filter.cli import main
 from dedup_filter.lmdb_index import LmdbIndex
-from dedup_filter.maintenance import collect_garbage
+from dedup_filter.maintenance import collect_garbage, sweep
 from dedup_filter.mirror_store import MirrorStore
 
 DAY = 86_400.0
@@ -53,7 +53,7 @@ def test_gc_forgets_the_mirror_records_of_a_deleted_page_and_of_its_copies(index
         assert collect_garbage(dedup.index, 30 * DAY, now) == 1
         with dedup.index.read() as view:
             store = MirrorStore(view)
-            assert store.orphaned_entries() == []
+            assert store.orphans("dirs") == []
             assert sorted(entry.relative for _, entry in store.subtree(DOCS)) == [
                 "csv.html",
                 "json.html",
@@ -64,5 +64,31 @@ def test_gc_forgets_the_mirror_records_of_a_deleted_page_and_of_its_copies(index
 def test_gc_command_forgets_every_record_when_it_removes_every_page(index_path, capsys):
     path, _ = index_path
     assert main(["gc", "--index", str(path), "--older-than", "1d"]) == 0
-    assert "pages removed: 3" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "pages removed: 3" in out
+    # csv, heapq, json under docs/ and the host root; the copy under copy/ and its host root
+    assert "forgotten with them: 8 mirror directory entries, 0 recorded links" in err
     assert recorded(path, [(DOCS, "csv.html"), *HEAPQ_PLACES]) == set()
+
+
+def test_gc_forgets_the_links_of_deleted_pages_in_url_mode(tmp_path, stdlib_page):
+    """URL mode records every link of every page: they go with the page that made them."""
+    config = Config.default().with_overrides({"mirror.mode": "url"})
+    listing = (
+        b'<html><body><a href="csv.html">csv</a> <a href="/x/json.html">json</a></body></html>'
+    )
+    pages = [(DOCS, listing), (DOCS + "csv.html", stdlib_page("csv").encode())]
+    with DedupFilter(
+        LmdbIndex.open(tmp_path / "index", config), config, clock=lambda: 0.0
+    ) as dedup:
+        dedup.check_pages(pages)
+        with dedup.index.read() as view:
+            assert MirrorStore(view).has_link(DOCS + "csv.html")
+            recorded_links = view.count("links")
+        done = sweep(dedup.index, 30 * DAY, 31 * DAY)
+        with dedup.index.read() as view:
+            assert (view.count("links"), MirrorStore(view).has_link(DOCS + "csv.html")) == (
+                0,
+                False,
+            )
+    assert (done.pages, done.links) == (2, recorded_links)

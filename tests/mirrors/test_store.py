@@ -16,7 +16,7 @@ from dedup_filter.mirror_records import (
     Rule,
     Sample,
 )
-from dedup_filter.mirror_store import MirrorStore, relative_hash
+from dedup_filter.mirror_store import MirrorStore, relative_hash, url_hash
 
 
 def test_candidates_rules_and_entries_round_trip():
@@ -92,9 +92,9 @@ def test_an_orphaned_entry_recorded_again_meanwhile_is_not_forgotten(tmp_index):
         view.put_page(PageRecord(live, "http://o.test/live.html", 1, 0, (), b"", 0.0))
         store.put_entry("http://o.test/", "a.html", DirEntry(live + 1, 2, "a.html"))  # no page
         store.put_entry("http://o.test/", "b.html", DirEntry(live + 2, 3, "b.html"))
-        orphans = store.orphaned_entries()
+        orphans = store.orphans("dirs")
         store.put_entry("http://o.test/", "a.html", DirEntry(live, 2, "a.html"))  # seen again
-        forgotten = [store.forget_orphaned(key) for key in orphans]
+        forgotten = [store.forget_orphan("dirs", key) for key in orphans]
         return (
             len(orphans),
             forgotten,
@@ -109,3 +109,20 @@ def test_an_entry_keeps_its_role_and_an_ordinary_entry_its_older_layout():
     assert DirEntry.decode(candidate.encode()) == candidate
     assert DirEntry.decode(ordinary.encode()).role == ORDINARY
     assert candidate.encode() == ordinary.encode() + bytes([KEPT_AS_CANDIDATE])
+
+
+def test_links_belong_to_the_page_that_made_them(tmp_index):
+    def write(view):
+        store = MirrorStore(view)
+        live = view.new_page_id()
+        view.put_page(PageRecord(live, "http://o.test/live.html", 1, 0, (), b"", 0.0))
+        store.add_link("http://m.test/kept.html", live + 1)
+        store.add_link("http://m.test/kept.html", live)  # linked again by a page still indexed
+        store.add_link("http://m.test/gone.html", live + 1)  # its page was deleted
+        view.put("links", url_hash("http://m.test/old.html"), b"")  # the untied older layout
+        orphans = store.orphans("links")
+        forgotten = [store.forget_orphan("links", key) for key in orphans]
+        links = ("kept", "gone", "old")
+        return forgotten, [store.has_link(f"http://m.test/{name}.html") for name in links]
+
+    assert tmp_index.transact(write) == ([True, True], [True, False, False])
