@@ -20,6 +20,7 @@ the mirror rules against the web's ground truth:
 Usage:
     python bench/mirrors.py [--scale small|demo] [--seeds 0,1,2] [--mode content|url|both]
                             [--order breadth_first|host_round_robin|both] [--samples 4]
+    python bench/mirrors.py --web patterns          # documentation patterns (testweb.doc_patterns)
     python bench/mirrors.py --cost --scale demo     # ms and bytes a page, mirrors off and on
 """
 
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dedup_filter import Config, DedupFilter
+from testweb.doc_patterns import PATTERNS, pattern_web
+from testweb.doc_traps import theme_trap_web
 from testweb.online import ORDERS, CrawlLog, crawl
 from testweb.site import MirrorTruth, TestWeb, build_web
 
@@ -187,6 +190,12 @@ def cost(web: TestWeb) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--web",
+        default="testweb",
+        choices=("testweb", "patterns"),
+        help="the multi-host test web, or the documentation-pattern webs and the theme trap",
+    )
     parser.add_argument("--scale", default="small", choices=("small", "demo"))
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated web seeds")
     parser.add_argument("--mode", default="both", choices=("content", "url", "both"))
@@ -202,9 +211,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     modes = ("content", "url") if args.mode == "both" else (args.mode,)
     orders = ORDERS if args.order == "both" else (args.order,)
-    webs = [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
+    if args.web == "patterns":
+        webs = [*(pattern_web(name) for name in PATTERNS), theme_trap_web()]
+        print(f"documentation patterns {', '.join(PATTERNS)} and the same-theme trap", end=", ")
+    else:
+        webs = [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
+        print(f"scale {args.scale}, seeds {args.seeds}", end=", ")
     unfiltered = [crawl(web, None) for web in webs]
-    print(f"scale {args.scale}, seeds {args.seeds}, mirror.samples {args.samples}")
+    print(f"mirror.samples {args.samples}")
     print(HEADER)
     print(" | ".join("---" for _ in HEADER.split(" | ")))
     for mode in modes:

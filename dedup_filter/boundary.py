@@ -1,8 +1,9 @@
 """The replica boundary: how far up a confirmed mirror rule may widen (Zhang, Jia & Li).
 
 When a pair is confirmed and both directories have the same name, their parents are tried: if
-the parents' index pages replicate, the parents become a candidate, sampled like any other, and
-a confirmed wider rule absorbs the rules it contains. The topmost confirmed pair is the boundary,
+the parents' index pages replicate, or another rule already pairs two children of the same
+parents, the parents become a candidate, sampled like any other, and a confirmed wider rule
+absorbs the rules it contains. The topmost confirmed pair is the boundary,
 possibly renamed on one side. Invariant: the search climbs at most ``max_boundary_levels`` levels
 and never pairs a directory with one that contains it.
 """
@@ -49,7 +50,7 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
         return Widening()
     if mirror_index is None:
         return Widening(probe=parents[0])
-    if not mirror_index.same_content(origin_index):
+    if not (mirror_index.same_content(origin_index) or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents
     candidate = Candidate(
@@ -61,6 +62,19 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
         level=rule.level + 1,
     )
     return Widening(candidate=candidate)
+
+
+def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> bool:
+    """Whether another rule pairs two children of the same parents: then the parents are worth
+    sampling although their index pages differ (a mirror's banner, its own header), since two
+    replicated subdirectories side by side are as good a hint as two replicated index pages."""
+    mirror_parent, origin_parent = (parent.lower() for parent in parents)
+    return any(
+        other.mirror.lower() != rule.mirror.lower()
+        and (parent_directory(other.mirror) or "").lower() == mirror_parent
+        and (parent_directory(other.origin) or "").lower() == origin_parent
+        for other in store.rules_under(mirror_parent)
+    )
 
 
 def boundary_reason(store: MirrorStore, rule: Rule, max_levels: int) -> str:

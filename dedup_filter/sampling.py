@@ -6,9 +6,10 @@ order picks the same ones:
 
 * ``content`` mode: documents either directory is known to hold: fetched under the origin or
   under the mirror, or linked from an index page that arrives under either (a listing names its
-  directory's documents before the crawl fetches them). Those fetched on both sides come first,
-  then those fetched on one side, then those only listed, in the hash order of their relative
-  paths within each. A side whose page was not fetched yet is probed, the origin's included: a
+  directory's documents before the crawl fetches them), in the hash order of their relative paths.
+  Not cheapest first: the pages both sides fetched first are those every page links (a theme's
+  search, copyright and license pages), alike on unrelated sites; pages below the token floor
+  never count either way. A side whose page was not fetched yet is probed, the origin's included: a
   mirror is often crawled before or beside its origin (same link depth, several processes), and
   the origin's pages are fetched anyway. The mirror's page must then be an exact duplicate of the
   origin's page or be represented by the same indexed page (a near-duplicate); compared in the
@@ -149,7 +150,8 @@ class CoordinateSampler:
         taken = {sample.relative_hash for sample in candidate.samples}
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
-            added = self._cheapest(store, candidate, self._known(store, candidate, taken, links))
+            known = self._known(store, candidate, taken, links)
+            added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
         added = added[:wanted]
@@ -167,7 +169,9 @@ class CoordinateSampler:
             documents = (
                 (rel_hash, entry.relative)
                 for rel_hash, entry in store.subtree(side.lower())
-                if rel_hash not in taken and not self._index_pages.names_index(entry.relative)
+                if rel_hash not in taken
+                and not self._index_pages.names_index(entry.relative)
+                and not (self._content and self._too_small(store, entry))
             )
             for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
                 known.setdefault(rel_hash, relative)
@@ -190,19 +194,6 @@ class CoordinateSampler:
                     relatives.setdefault(relative_hash(relative.lower()), relative)
         return sorted(relatives.items())[:_POOL_SIDE]
 
-    def _cheapest(
-        self, store: MirrorStore, candidate: Candidate, known: dict[int, str]
-    ) -> list[Sample]:
-        """Known documents, those fetched on both sides first, then on one side (hash order
-        within each): a sample costs as many probes as it has sides the crawl has not fetched."""
-        samples = [Sample(relative, rel_hash) for rel_hash, relative in known.items()]
-        if not self._content:
-            return sorted(samples, key=lambda sample: sample.relative_hash)
-        return sorted(
-            samples,
-            key=lambda sample: (len(_unfetched(store, candidate, sample)), sample.relative_hash),
-        )
-
     def _fetched_pair(
         self, store: MirrorStore, candidate: Candidate, taken: set[int], arrived: str | None
     ) -> list[Sample]:
@@ -222,6 +213,8 @@ class CoordinateSampler:
         if self._content:
             if original is None or copy is None:
                 return PENDING
+            if self._too_small(store, original):
+                return MISSING
             same = copy.same_content(original) or self._arrived_duplicate(
                 store, candidate, sample, arrival, (copy, original)
             )
@@ -232,6 +225,13 @@ class CoordinateSampler:
         if copy is not None or store.has_link(url):
             return MATCH
         return MISMATCH if _listing_fetched(store, url) else PENDING
+
+    def _too_small(self, store: MirrorStore, entry: DirEntry) -> bool:
+        """Whether a page is too small to tell two directories apart (below the token floor:
+        a search form, a redirect stub, a theme's empty page are alike on unrelated sites), or
+        no longer indexed."""
+        record = store.view.page(entry.representative)
+        return record is None or record.token_count < self._page_rules.text.min_tokens
 
     def _arrived_duplicate(
         self,
