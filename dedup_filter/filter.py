@@ -19,7 +19,7 @@ from .candidates import Pair
 from .config import Config
 from .decision import Decision
 from .fingerprint import Fingerprint, Fingerprinter
-from .links import resolve_links
+from .links import LazyLinks
 from .lmdb_index import IndexView, LmdbIndex, PageRecord
 from .matching import Match, duplicates, find_exact, find_near
 from .mirror_records import DirEntry
@@ -40,7 +40,7 @@ class _Verdict:
     pair: Pair | None = None
 
     def checked(
-        self, fingerprint: Fingerprint, recorded: DirEntry | None, links: list[str]
+        self, fingerprint: Fingerprint, recorded: DirEntry | None, links: Iterable[str]
     ) -> CheckedPage:
         """What the mirror detector is told about the page."""
         return CheckedPage(
@@ -53,7 +53,7 @@ class _Prepared:
     """What is computed from a page before the write transaction starts."""
 
     fingerprint: Fingerprint
-    links: list[str]
+    links: Iterable[str]  # resolved when the mirror detector reads them
 
 
 class DedupFilter:
@@ -170,7 +170,7 @@ class DedupFilter:
         fingerprint, anchors = self._fingerprinter.fingerprint_with_anchors(
             normal, body or b"", headers
         )
-        return _Prepared(fingerprint, resolve_links(fingerprint.url, anchors))
+        return _Prepared(fingerprint, LazyLinks(fingerprint.url, anchors))
 
     def _decide(self, view: IndexView, page: _Prepared, now: float) -> Decision:
         fingerprint = page.fingerprint

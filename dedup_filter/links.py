@@ -3,12 +3,12 @@
 Only ``a[href]`` and ``area[href]`` count, resolved against ``<base href>`` or the page URL and
 normalised like every URL the index keys; a page's links are capped so a hostile page cannot make
 one write transaction unbounded. The anchors come from the parse that tokenizes the page
-(``text.html_tokens``), so a page is parsed once.
+(``text.html_tokens``), so a page is parsed once; they are resolved only when read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urljoin
 
@@ -30,6 +30,22 @@ def resolve_links(page_url: str, anchors: Anchors) -> list[str]:
             if len(links) >= MAX_LINKS:
                 break
     return list(links)
+
+
+class LazyLinks:
+    """``resolve_links`` of a page, computed when first iterated: resolving a listing costs about
+    as much as tokenizing it, and in content mode the mirror detector reads the links of the few
+    index pages that concern a candidate."""
+
+    def __init__(self, page_url: str, anchors: Anchors) -> None:
+        self._page_url = page_url
+        self._anchors = anchors
+        self._links: list[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._links is None:
+            self._links = resolve_links(self._page_url, self._anchors)
+        return iter(self._links)
 
 
 def page_links(

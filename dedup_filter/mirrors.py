@@ -16,7 +16,7 @@ to the shared index; no rule is made from index pages alone unless ``mirror.samp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -57,7 +57,7 @@ class CheckedPage:
     fingerprint: Fingerprint
     pair: Pair | None = None  # the candidate pair it heads, from ``pair_for``
     recorded: DirEntry | None = None  # from ``recorded``: it was checked before as it is
-    links: Sequence[str] = ()  # absolute URLs it links to (those ``wants_links`` asks for)
+    links: Iterable[str] = ()  # absolute URLs it links to (those ``wants_links`` asks for)
 
 
 class MirrorDetector:

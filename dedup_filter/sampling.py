@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -59,7 +59,7 @@ class Arrival:
     its directory, whose documents the candidates above it may sample)."""
 
     fingerprint: Fingerprint
-    links: Sequence[str] = ()
+    links: Iterable[str] = ()
 
 
 class CoordinateSampler:
@@ -114,7 +114,7 @@ class CoordinateSampler:
             return Verdict.CONFIRMED
         return Verdict.UNDECIDED
 
-    def listing_closed(self, directories: Sequence[str], links: Sequence[str]) -> bool:
+    def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
         either directory, documents only (no subdirectory, nothing deeper), fewer than the samples
         wanted."""
@@ -158,7 +158,7 @@ class CoordinateSampler:
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
 
     def _known(
-        self, store: MirrorStore, candidate: Candidate, taken: set[int], links: Sequence[str]
+        self, store: MirrorStore, candidate: Candidate, taken: set[int], links: Iterable[str]
     ) -> dict[int, str]:
         """Documents (not index pages) one side is known to hold, not sampled yet: the first few
         in hash order that each side fetched (content mode: either side; URL mode: the origin)
@@ -181,7 +181,7 @@ class CoordinateSampler:
                     known.setdefault(rel_hash, relative)
         return known
 
-    def _listed(self, candidate: Candidate, links: Sequence[str]) -> list[tuple[int, str]]:
+    def _listed(self, candidate: Candidate, links: Iterable[str]) -> list[tuple[int, str]]:
         """The documents under either directory that a listing links, the first few by hash."""
         relatives: dict[int, str] = {}
         for side in (candidate.origin, candidate.mirror):
