@@ -211,12 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     modes = ("content", "url") if args.mode == "both" else (args.mode,)
     orders = ORDERS if args.order == "both" else (args.order,)
-    if args.web == "patterns":
-        webs = [*(pattern_web(name) for name in PATTERNS), theme_trap_web()]
-        print(f"documentation patterns {', '.join(PATTERNS)} and the same-theme trap", end=", ")
-    else:
-        webs = [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
-        print(f"scale {args.scale}, seeds {args.seeds}", end=", ")
+    webs = _webs(args)
     unfiltered = [crawl(web, None) for web in webs]
     print(f"mirror.samples {args.samples}")
     print(HEADER)
@@ -242,6 +237,15 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 print(f"  never fetched by kind: {_by_kind(scores)}", file=sys.stderr)
     return 0
+
+
+def _webs(args: argparse.Namespace) -> list[TestWeb]:
+    """The webs to crawl (and say which)."""
+    if args.web == "patterns":
+        print(f"documentation patterns {', '.join(PATTERNS)} and the same-theme trap", end=", ")
+        return [*(pattern_web(name) for name in PATTERNS), theme_trap_web()]
+    print(f"scale {args.scale}, seeds {args.seeds}", end=", ")
+    return [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
 
 
 def _by_kind(scores: list[RunScore]) -> str:

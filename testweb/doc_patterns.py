@@ -54,23 +54,11 @@ def pattern_web(name: str) -> TestWeb:
     if name not in PATTERNS:
         msg = f"pattern must be one of {', '.join(PATTERNS)}, not {name!r}"
         raise ValueError(msg)
-    aliases = name == "index_aliases"
-    manual = manual_pages(aliases)
+    manual = manual_pages(aliases=name == "index_aliases")
     copy_directory = _COPY_DIRECTORY.get(name, "pub/docs/manual/")
-    copied = dict(manual)
-    if name == "banner_index":  # the top index page, under both of its names
-        copied[""] = copied["index.html"] = with_banner(copied[""], _BANNER)
-    pages = {site_url(ORIGIN, MANUAL + path): body for path, body in manual.items()}
-    pages |= {site_url(MIRROR, copy_directory + path): body for path, body in copied.items()}
-    pages |= _home(ORIGIN, [(MANUAL, "Python module manual")])
-    featured = DEEP + "index.html" if name == "deep_entry" else ""
-    pages |= _home(MIRROR, [(copy_directory + featured, "Manuals we mirror")])
+    pages = _hosts(name, manual, copy_directory)
     truth = MirrorTruth(
-        name,
-        site_url(MIRROR, copy_directory),
-        site_url(ORIGIN, MANUAL),
-        "",
-        tuple(sorted(manual)),
+        name, site_url(MIRROR, copy_directory), site_url(ORIGIN, MANUAL), "", tuple(sorted(manual))
     )
     aliased = {  # the origin's index pages reached by their second name
         site_url(ORIGIN, MANUAL + path + "index.html"): site_url(ORIGIN, MANUAL + path)
@@ -89,6 +77,18 @@ def pattern_web(name: str) -> TestWeb:
         near_duplicates={},
         exact_duplicates={url: index for url, index in aliased.items() if url in pages},
     )
+
+
+def _hosts(name: str, manual: dict[str, str], copy_directory: str) -> dict[str, str]:
+    """URL -> HTML of both hosts: the manual, its copy as the pattern makes it, their home pages."""
+    copied = dict(manual)
+    if name == "banner_index":  # the top index page, under both of its names
+        copied[""] = copied["index.html"] = with_banner(copied[""], _BANNER)
+    pages = {site_url(ORIGIN, MANUAL + path): body for path, body in manual.items()}
+    pages |= {site_url(MIRROR, copy_directory + path): body for path, body in copied.items()}
+    pages |= _home(ORIGIN, [(MANUAL, "Python module manual")])
+    featured = DEEP + "index.html" if name == "deep_entry" else ""
+    return pages | _home(MIRROR, [(copy_directory + featured, "Manuals we mirror")])
 
 
 def manual_pages(aliases: bool = False) -> dict[str, str]:
