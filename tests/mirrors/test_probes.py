@@ -32,3 +32,25 @@ def test_no_probe_inside_a_directory_already_confirmed_a_mirror(open_filter, ori
     assert crawl.decisions[ORIGIN + "extra/"].reason == "mirror_origin"
     assert [url for url in crawl.probes[confirmed_at:] if url.startswith(DEEP_COPY)] == []
     assert dedup.pending_probes() == []
+
+
+def test_a_probe_withdrawn_by_a_wider_rule_is_pruned_by_check_url(open_filter, origin_tree):
+    """A crawler may still hold probes of a candidate that a wider rule absorbed: asking
+    check_url before fetching one tells it the probe is no longer wanted."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    for url in (ORIGIN, ORIGIN + "extra/"):
+        dedup.check_page(url, pages[url])
+    inner = dedup.check_page(MIRROR + "extra/", pages[MIRROR + "extra/"]).probes
+    held = [url for url in inner if url.startswith(MIRROR)]
+    assert held
+    assert not any(dedup.check_url(url).dropped for url in held)  # outstanding: never pruned
+    queue = list(dedup.check_page(MIRROR, pages[MIRROR]).probes)
+    for _ in range(100):  # answer the host roots' probes only (bounded: each asks a few more)
+        if not queue:
+            break
+        url = queue.pop(0)
+        if "/extra/" not in url:
+            queue += dedup.check_page(url, pages[url]).probes
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+    assert {dedup.check_url(url).reason for url in held} == {"mirrored_directory"}
