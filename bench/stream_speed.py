@@ -8,24 +8,21 @@ a run starts at its first non-empty poll and ends at its last commit.
 
     python bench/stream_speed.py [--messages 2000] [--rounds 2]
 
-Pages: pydoc HTML of standard-library modules (real text, rendered offline), each module on
+Pages: pydoc HTML of standard-library modules (testweb.corpus: real text, rendered offline), each on
 several hosts, so the stream holds unique pages and exact duplicates.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
-import pydoc
 import statistics
 import sys
 import tempfile
 import threading
 import time
 import uuid
-import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -39,41 +36,12 @@ from streams import kafka_io
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
 from streams.processor import Processor
-
-MODULES = sorted(
-    name
-    for name in sys.stdlib_module_names
-    if not name.startswith("_")
-    and name
-    not in {
-        "antigravity",
-        "this",
-        "idlelib",
-        "tkinter",
-        "turtle",
-        "turtledemo",
-        "os",
-        "sys",
-        "site",
-        "platform",
-    }
-)
+from testweb.corpus import documentation_pages
 
 
 def pages(count: int) -> list[bytes]:
-    """``count`` schema-1 page messages: each module's page on at least four hosts."""
-    renderer = pydoc.HTMLDoc()
-    documents: list[str] = []
-    for name in MODULES:
-        if len(documents) * 4 >= count:
-            break
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                module = importlib.import_module(name)
-            documents.append(renderer.page(name, renderer.docmodule(module)))
-        except Exception:  # a module that cannot be imported or rendered here is left out
-            continue
+    """``count`` schema-1 page messages: each documentation page on at least four hosts."""
+    documents = [page.html.decode() for page in documentation_pages()]
     messages = [
         json.dumps(
             {"schema": 1, "url": f"http://host{host}.example/lib/{index}.html", "body": html}
