@@ -59,6 +59,8 @@ _FORMATTING_TAGS = [
     "u",
     "wbr",
 ]
+# one selector for them all: a single tree walk instead of one per tag name
+_FORMATTING_SELECTOR = ",".join(_FORMATTING_TAGS)
 _SNIFF_BYTES = 4096
 
 
@@ -157,7 +159,8 @@ def html_tokens(
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
     # merge before anything else is removed: a stripped script still separates its neighbours
-    tree.unwrap_tags(_FORMATTING_TAGS)
+    for node in tree.css(_FORMATTING_SELECTOR):
+        node.unwrap()
     tree.merge_text_nodes()
     page_host = _host(page_url)
     for image in tree.css("img[src]"):
