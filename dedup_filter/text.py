@@ -20,6 +20,8 @@ from urllib.parse import urljoin, urlsplit
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser
 
+from .urls import host_of
+
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _TOKEN = re.compile(rf"{_MARK}([^{_MARK}]*){_MARK}|([^\W_]+)")
 _WORD = re.compile(r"[^\W_]+")
@@ -162,7 +164,7 @@ def html_tokens(
     for node in tree.css(_FORMATTING_SELECTOR):
         node.unwrap()
     tree.merge_text_nodes()
-    page_host = _host(page_url)
+    page_host = host_of(page_url)
     for image in tree.css("img[src]"):
         term = _well_formed(image_term(image.attributes.get("src") or "", page_url, page_host))
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
@@ -225,10 +227,3 @@ def image_term(src: str, page_url: str, page_host: str) -> str:
 def _well_formed(text: str) -> str:
     """Lone surrogates (from a malformed page URL) as U+FFFD: the parser accepts only UTF-8."""
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-
-
-def _host(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
