@@ -249,7 +249,7 @@ class Config:
         minhash = {f"minhash.{key}": value for key, value in asdict(self.minhash).items()}
         del minhash["minhash.min_shared_features"]  # applied at lookup time, never stored
         return minhash | {
-            "text.tokenizer": 2,  # bump whenever tokens change for the same body
+            "text.tokenizer": 3,  # bump whenever tokens or their hashes change for the same body
             "simhash.bits": self.simhash.bits,
             "simhash.bands": self.simhash.bands,
             "simhash.seed": self.simhash.seed,

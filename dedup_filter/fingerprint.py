@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import Config
-from .hashing import hash64, sequence_hash, token_hashes
+from .hashing import U64, hash64, sequence_hash, span_hashes
 from .minhash import MinHasher, super_shingles
 from .shingles import shingle_hashes
 from .simhash import simhash
-from .text import Anchors, decode_body, html_tokens
+from .text import Anchors, decode_body, html_text, token_spans
 
 NO_ANCHORS = Anchors(None, ())
 
@@ -71,29 +71,28 @@ class Fingerprinter:
             return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
         text, max_depth = decoded.text, text_config.max_depth
         if with_anchors:
-            tokens, cut, anchors = html_tokens(text, url, max_depth, anchors=True)
+            visible, cut, anchors = html_text(text, url, max_depth, anchors=True)
         else:
-            (tokens, cut), anchors = html_tokens(text, url, max_depth), NO_ANCHORS
-        return self._from_tokens(url, tokens, decoded.encoding, truncated or cut), anchors
+            (visible, cut), anchors = html_text(text, url, max_depth), NO_ANCHORS
+        codes, starts, ends = token_spans(visible.lower())
+        hashes = span_hashes(codes, starts, ends, self.config.minhash.seed)
+        return self._from_hashes(url, hashes, decoded.encoding, truncated or cut), anchors
 
-    def _from_tokens(
-        self, url: str, tokens: list[str], encoding: str, truncated: bool
-    ) -> Fingerprint:
-        hashes = token_hashes(tokens, self.config.minhash.seed)
+    def _from_hashes(self, url: str, hashes: U64, encoding: str, truncated: bool) -> Fingerprint:
         exact = sequence_hash(hashes, self.config.minhash.seed)
-        if len(tokens) < max(self.config.text.min_tokens, 1):
-            return Fingerprint(url, exact, len(tokens), (), b"", encoding, truncated)
+        if len(hashes) < max(self.config.text.min_tokens, 1):
+            return Fingerprint(url, exact, len(hashes), (), b"", encoding, truncated)
         return Fingerprint(
             url,
             exact,
-            len(tokens),
+            len(hashes),
             tuple(self._features(hashes)),
             simhash(hashes, self.config.simhash.bits, self.config.simhash.seed),
             encoding,
             truncated,
         )
 
-    def _features(self, hashes: Any) -> list[int]:
+    def _features(self, hashes: U64) -> list[int]:
         minhash = self.config.minhash
         shingles = shingle_hashes(hashes, minhash.shingle_width, minhash.seed)
         signature = self._minhasher.signature(shingles)

@@ -10,21 +10,24 @@ host, so that a page and its mirror on another host produce the same tokens.
 from __future__ import annotations
 
 import codecs
+import functools
 import itertools
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 from urllib.parse import urljoin, urlsplit
 
 import numpy as np
+import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
+from .hashing import I64, U32
 from .urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
-_TOKEN = re.compile(rf"{_MARK}([^{_MARK}]*){_MARK}|([^\W_]+)")
-_WORD = re.compile(r"[^\W_]+")
+_ALPHANUMERIC = re.compile(r"[^\W_]")
 _META_CHARSET = re.compile(
     rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I
 )
@@ -145,6 +148,32 @@ def html_tokens(
 ) -> tuple[list[str], bool] | tuple[list[str], bool, Anchors]:
     """The term sequence of an HTML document (image URLs included in document order).
 
+    ``html_text`` followed by ``tokenize``: see there.
+    """
+    if anchors:
+        text, truncated, found = html_text(html, page_url, max_depth, anchors=True)
+        return tokenize(text), truncated, found
+    text, truncated = html_text(html, page_url, max_depth)
+    return tokenize(text), truncated
+
+
+@overload
+def html_text(
+    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[False] = False
+) -> tuple[str, bool]: ...
+
+
+@overload
+def html_text(
+    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[True]
+) -> tuple[str, bool, Anchors]: ...
+
+
+def html_text(
+    html: str, page_url: str, max_depth: int = 1_000, *, anchors: bool = False
+) -> tuple[str, bool] | tuple[str, bool, Anchors]:
+    """The visible text of an HTML document, its image terms marked for ``token_spans``.
+
     A document is parsed only up to where its tags nest deeper than ``max_depth``: the parser's
     cost grows with the square of the nesting depth, so a hostile page of nested tags would
     otherwise stall the crawl. The cut depends on nesting alone, never on length, so a page and
@@ -155,7 +184,7 @@ def html_tokens(
             pays nothing for them).
 
     Returns:
-        The terms, whether the document was cut at ``max_depth``, and the anchors if asked.
+        The text, whether the document was cut at ``max_depth``, and the anchors if asked.
     """
     html, truncated = _cut_deep_nesting(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
@@ -170,8 +199,8 @@ def html_tokens(
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
-    tokens = tokenize(root.text(separator=" ")) if root is not None else []
-    return (tokens, truncated) if found is None else (tokens, truncated, found)
+    text = root.text(separator=" ") if root is not None else ""
+    return (text, truncated) if found is None else (text, truncated, found)
 
 
 def html_anchors(html: str) -> Anchors:
@@ -204,11 +233,40 @@ def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased maximal alphanumeric runs; image terms marked by ``html_tokens`` stay whole."""
+    """Lower-cased maximal alphanumeric runs; image terms marked by ``html_text`` stay whole."""
     lowered = text.lower()
-    if _MARK not in lowered:  # most pages have no image: one group, no tuples to unpack
-        return _WORD.findall(lowered)
-    return [image or word for image, word in _TOKEN.findall(lowered)]
+    _, starts, ends = token_spans(lowered)
+    return [lowered[start:end] for start, end in zip(starts.tolist(), ends.tolist(), strict=True)]
+
+
+def token_spans(lowered: str) -> tuple[U32, I64, I64]:
+    """The terms of lower-cased text as spans of its code points: (code points, starts, ends).
+
+    A term is a maximal run of Unicode letters and digits (``str.isalnum``), or everything between
+    a pair of image marks. Found with array operations over the code points, so a page's terms
+    never become Python objects on the way to their hashes.
+    """
+    codes = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    in_term = _alphanumeric_table()[codes]
+    marks = np.flatnonzero(codes == ord(_MARK))
+    if len(marks) >= 2:  # marks come in pairs; whatever lies between a pair is one term
+        pairs = marks[: len(marks) // 2 * 2].reshape(-1, 2)
+        steps = np.zeros(len(codes) + 1, dtype=np.int64)
+        np.add.at(steps, pairs[:, 0] + 1, 1)
+        np.add.at(steps, pairs[:, 1], -1)
+        in_term |= np.cumsum(steps[:-1]) > 0
+    edges = np.flatnonzero(np.diff(in_term.view(np.int8), prepend=0, append=0))
+    return codes, edges[0::2], edges[1::2]
+
+
+@functools.cache
+def _alphanumeric_table() -> npt.NDArray[np.bool_]:
+    """Whether each code point continues a term: the regex class ``[^\\W_]``, read-only."""
+    every = "".join(map(chr, range(sys.maxunicode + 1))).replace("\x01", "\x02")
+    marked = _ALPHANUMERIC.sub("\x01", every).encode("utf-32-le", "surrogatepass")
+    table: npt.NDArray[np.bool_] = np.frombuffer(marked, dtype="<u4") == 1
+    table.flags.writeable = False
+    return table
 
 
 def image_term(src: str, page_url: str, page_host: str) -> str:
