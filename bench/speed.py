@@ -27,11 +27,11 @@ from selectolax.lexbor import LexborHTMLParser
 
 from dedup_filter import Config, DedupFilter
 from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.hashing import sequence_hash, token_hashes
+from dedup_filter.hashing import sequence_hash, span_hashes
 from dedup_filter.minhash import MinHasher, super_shingles
 from dedup_filter.shingles import shingle_hashes
 from dedup_filter.simhash import simhash
-from dedup_filter.text import decode_body, html_tokens
+from dedup_filter.text import decode_body, html_text, token_spans
 from dedup_filter.urls import normalize_url
 from testweb.labelled import labelled_corpus
 
@@ -80,7 +80,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     stages = _stage_times(pages, config)
     stages["index transaction (check_page - features)"] = times[OURS] - times[FEATURES_ONLY]
     _print_stages(stages, times[OURS])
-    parse_ms = stages["decode"] + stages["parse (lexbor tree)"] + stages["text + tokenizer"]
+    parse_ms = (
+        stages["decode"]
+        + stages["parse (lexbor tree)"]
+        + stages["visible text (formatting tags, images, scripts)"]
+    )
     _print_after_parsing(times, parse_ms.mean())
     _print_by_size(times, counts)
     print(
@@ -178,8 +182,8 @@ def _stage_times(pages: list[Page], config: Config) -> dict[str, np.ndarray]:
     names = (
         "decode",
         "parse (lexbor tree)",
-        "text + tokenizer",
-        "token hashes + exact hash",
+        "visible text (formatting tags, images, scripts)",
+        "terms + their hashes + exact hash",
         "shingles + min-hash + super-shingles",
         "simhash",
     )
@@ -190,9 +194,9 @@ def _stage_times(pages: list[Page], config: Config) -> dict[str, np.ndarray]:
         marks.append(time.perf_counter())
         LexborHTMLParser(text)
         marks.append(time.perf_counter())
-        tokens, _ = html_tokens(text, url)
+        visible, _ = html_text(text, url)
         marks.append(time.perf_counter())
-        hashes = token_hashes(tokens, minhash.seed)
+        hashes = span_hashes(*token_spans(visible.lower()), minhash.seed)
         sequence_hash(hashes, minhash.seed)
         marks.append(time.perf_counter())
         shingles = shingle_hashes(hashes, minhash.shingle_width, minhash.seed)
@@ -201,7 +205,7 @@ def _stage_times(pages: list[Page], config: Config) -> dict[str, np.ndarray]:
         simhash(hashes, simhash_config.bits, simhash_config.seed)
         marks.append(time.perf_counter())
         durations = np.diff(marks) * 1000
-        durations[2] -= durations[1]  # html_tokens parses again: keep only what it adds
+        durations[2] -= durations[1]  # html_text parses again: keep only what it adds
         for name, duration in zip(names, durations, strict=True):
             times[name].append(duration)
     return {name: np.array(values) for name, values in times.items()}
