@@ -1,6 +1,7 @@
 """The façade every integration calls: a URL or a fetched page in, a ``Decision`` out.
 
-Features are computed outside the write transaction (no lock held while hashing); the decisions
+Features are computed outside the write transaction (no lock held while hashing), by a
+``PagePreparer`` that needs no index, so they may be computed in other processes; the decisions
 of a batch are taken inside one write transaction, so they depend only on the order of commits
 to the shared index, never on which process saw a page first.
 """
@@ -24,6 +25,7 @@ from .lmdb_index import IndexView, LmdbIndex, PageRecord
 from .matching import Match, duplicates, find_exact, find_near
 from .mirror_records import DirEntry
 from .mirrors import CANDIDATE, ORIGIN, CheckedPage, MirrorDetector
+from .text import Anchors
 from .urls import normalize_url
 
 logger = logging.getLogger(__name__)
@@ -49,11 +51,35 @@ class _Verdict:
 
 
 @dataclass(frozen=True, slots=True)
-class _Prepared:
-    """What is computed from a page before the write transaction starts."""
+class PreparedPage:
+    """What is computed from a page before the write transaction starts: a plain value, so a
+    worker process can compute it and send it back to the process that decides."""
 
     fingerprint: Fingerprint
-    links: Iterable[str]  # resolved when the mirror detector reads them
+    anchors: Anchors | None = None  # only for a page whose links the mirror detector reads
+
+    def links(self) -> Iterable[str]:
+        """The page's links, resolved when the mirror detector reads them."""
+        return () if self.anchors is None else LazyLinks(self.fingerprint.url, self.anchors)
+
+
+class PagePreparer:
+    """Prepares pages under one configuration. It needs no index, so each process of a pool can
+    hold one; build it from the deciding filter's ``config`` (features computed under another
+    configuration would be compared with the index's as if they were alike)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.fingerprinter = Fingerprinter(config)
+        self._mirrors = MirrorDetector(config)
+
+    def prepare(
+        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> PreparedPage:
+        normal, body = normalize_url(url), body or b""
+        if not self._mirrors.wants_links(normal):
+            return PreparedPage(self.fingerprinter.fingerprint(normal, body, headers))
+        return PreparedPage(*self.fingerprinter.fingerprint_with_anchors(normal, body, headers))
 
 
 class DedupFilter:
@@ -72,7 +98,7 @@ class DedupFilter:
         self.index = index
         self.config = config
         self.counters: Counter[str] = Counter()
-        self._fingerprinter = Fingerprinter(config)
+        self._preparer = PagePreparer(config)
         self._mirrors = MirrorDetector(config)
         self._clock = clock
         self._duplicates_logged = 0
@@ -105,7 +131,15 @@ class DedupFilter:
         decision's action): fetch each and feed it back through ``check_page`` under the probe URL,
         or report ``probe_failed`` when it cannot be fetched as a 2xx page.
         """
-        prepared = [self._prepare(url, body, *headers) for url, body, *headers in pages]
+        return self.check_prepared(
+            [self._preparer.prepare(url, body, *headers) for url, body, *headers in pages]
+        )
+
+    def check_prepared(self, pages: Iterable[PreparedPage]) -> list[Decision]:
+        """``check_pages`` for pages prepared beforehand, possibly in other processes, by a
+        ``PagePreparer`` of this filter's configuration: the same decisions, in order, in one
+        write transaction."""
+        prepared = list(pages)
         now = self._clock()
         decisions = self.index.transact(
             lambda view: [self._decide(view, page, now) for page in prepared]
@@ -159,26 +193,15 @@ class DedupFilter:
     def fingerprint(
         self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> Fingerprint:
-        return self._fingerprinter.fingerprint(normalize_url(url), body or b"", headers)
+        return self._preparer.fingerprinter.fingerprint(normalize_url(url), body or b"", headers)
 
-    def _prepare(
-        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
-    ) -> _Prepared:
-        normal = normalize_url(url)
-        if not self._mirrors.wants_links(normal):
-            return _Prepared(self._fingerprinter.fingerprint(normal, body or b"", headers), [])
-        fingerprint, anchors = self._fingerprinter.fingerprint_with_anchors(
-            normal, body or b"", headers
-        )
-        return _Prepared(fingerprint, LazyLinks(fingerprint.url, anchors))
-
-    def _decide(self, view: IndexView, page: _Prepared, now: float) -> Decision:
+    def _decide(self, view: IndexView, page: PreparedPage, now: float) -> Decision:
         fingerprint = page.fingerprint
         if fingerprint.token_count == 0 and not fingerprint.binary:
             return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
         recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
         verdict = self._verdict(view, fingerprint, recorded, now)
-        checked = verdict.checked(fingerprint, recorded, page.links)
+        checked = verdict.checked(fingerprint, recorded, page.links())
         return self._mirrors.observe(view, checked, now)
 
     def _verdict(
