@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import functools
-import itertools
 import re
 import sys
 from collections.abc import Mapping
@@ -23,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
-from .hashing import I64, U32
+from .hashing import I64, U32, U64
 from .urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
@@ -37,12 +36,12 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
-# tags that open a level of nesting: void and implicitly-closed elements never do
-_NESTING_TAG = re.compile(
-    r"<(/?)(?!(?:area|base|br|col|dd|dt|embed|hr|img|input|li|link|meta|option|p|param|source"
-    r"|td|th|tr|track|wbr)\b)[a-z]",
-    re.IGNORECASE,
-)
+# void and implicitly-closed elements: they never open a level of nesting
+_FLAT_TAGS = (
+    "area", "base", "br", "col", "dd", "dt", "embed", "hr", "img", "input", "li", "link", "meta",
+    "option", "p", "param", "source", "td", "th", "tr", "track", "wbr",
+)  # fmt: skip
+_NAME_BYTES = 8  # longer than any name in _FLAT_TAGS
 _SCAN_FACTOR = 4
 _INVISIBLE_TAGS = ["script", "style", "noscript", "template"]
 # Henzinger §2: formatting instructions are ignored rather than turned into white space
@@ -218,18 +217,52 @@ def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
     """Cut before the first tag that nests deeper than ``max_depth`` (an over-estimate of depth).
 
     Depth never exceeds the number of unclosed tags, so a page with at most ``_SCAN_FACTOR`` times
-    ``max_depth`` of them skips the scan: its worst case (4,000 levels) still parses in ~30 ms,
-    while scanning every such page would cost more than parsing it.
+    ``max_depth`` of them skips the scan: its worst case (4,000 levels) still parses in ~30 ms.
+    The scan reads tag names with array operations: opening tags nest, closing tags unnest, and
+    the names of ``_FLAT_TAGS`` (void or implicitly closed elements) do neither.
     """
     if html.count("<") - html.count("</") <= _SCAN_FACTOR * max_depth:
         return html, False
-    steps = np.array(_NESTING_TAG.findall(html)) == ""  # True for an opening tag
-    depth = np.cumsum(np.where(steps, 1, -1))
+    data = np.frombuffer(html.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    opens = np.flatnonzero(data[:-1] == ord("<"))
+    closing = data[opens + 1] == ord("/")
+    names = _tag_names(data, opens + 1 + closing)
+    nesting = _is_ascii_letter(names[:, 0]) & ~np.isin(_name_keys(names), _flat_keys())
+    depth = np.cumsum(np.where(closing, -1, 1) * nesting)
     too_deep = np.flatnonzero(depth > max_depth)
     if len(too_deep) == 0:
         return html, False
-    cut = next(itertools.islice(_NESTING_TAG.finditer(html), int(too_deep[0]), None))
-    return html[: cut.start()], True
+    cut = int(opens[too_deep[0]])
+    return data[:cut].tobytes().decode("utf-8", "surrogatepass"), True
+
+
+def _tag_names(data: npt.NDArray[np.uint8], starts: I64) -> npt.NDArray[np.uint8]:
+    """The first ``_NAME_BYTES`` bytes from each start, lower-cased, zero from the first byte that
+    ends the name (a name runs through word characters, as the regex ``\\b`` reads them)."""
+    window = starts[:, None] + np.arange(_NAME_BYTES)[None, :]
+    names = np.where(window < len(data), data[np.minimum(window, len(data) - 1)], 0)
+    letters = _is_ascii_letter(names)
+    digits = (names >= ord("0")) & (names <= ord("9"))
+    in_name = letters | digits | (names == ord("_")) | (names >= 0x80)
+    lowered = names | (letters * np.uint8(0x20))
+    return np.where(np.cumprod(in_name, axis=1) > 0, lowered, 0).astype(np.uint8)
+
+
+def _is_ascii_letter(codes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    folded = codes | np.uint8(0x20)
+    return (folded >= ord("a")) & (folded <= ord("z"))
+
+
+def _name_keys(names: npt.NDArray[np.uint8]) -> U64:
+    """One integer per name (its bytes, big-endian); a name that fills every byte matches none."""
+    keys = np.ascontiguousarray(names).view(">u8")[:, 0].astype(np.uint64)
+    return np.where(names[:, -1] != 0, np.uint64(0), keys)
+
+
+@functools.cache
+def _flat_keys() -> U64:
+    padded = [name.encode().ljust(_NAME_BYTES, b"\0") for name in _FLAT_TAGS]
+    return np.frombuffer(b"".join(padded), dtype=">u8").astype(np.uint64)
 
 
 def tokenize(text: str) -> list[str]:

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import codecs
+import re
 import time
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dedup_filter import Config
 from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.text import decode_body, html_tokens, tokenize
+from dedup_filter.text import (
+    _FLAT_TAGS,
+    _SCAN_FACTOR,
+    _cut_deep_nesting,
+    decode_body,
+    html_tokens,
+    tokenize,
+)
 
 PAGE_URL = "http://www.example.com/docs/page.html"
 CAFE_LATIN1 = "café".encode("latin-1")
@@ -240,3 +251,29 @@ def test_pages_under_max_depth_are_not_truncated(stdlib_page):
     fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, stdlib_page("textwrap").encode())
     assert not fingerprint.truncated
     assert fingerprint.token_count > 500
+
+
+# the depth scan's definition as a regex: tag names outside _FLAT_TAGS nest when opened
+NESTING_TAG = re.compile(rf"<(/?)(?!(?:{'|'.join(_FLAT_TAGS)})\b)[a-z]", re.IGNORECASE)
+MARKUP = st.lists(
+    st.sampled_from(
+        ["<div>", "</div>", "<P>", "<pre>", "</p>", "<td>", "<p_x>", "<tdx>", "<b >", "</B>",
+         "<param>", "<a-b>", "<br/>", "<!--", "< ", "<1>", "x", "é", "<li>", "</span>", "<"]
+    ),
+    max_size=200,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(MARKUP, st.integers(min_value=1, max_value=6))
+def test_the_depth_scan_follows_its_regex_definition(parts, max_depth):
+    html = "".join(parts)
+    cut, truncated = _cut_deep_nesting(html, max_depth)
+    if html.count("<") - html.count("</") <= _SCAN_FACTOR * max_depth:
+        assert (cut, truncated) == (html, False)
+        return
+    tags = list(NESTING_TAG.finditer(html))
+    depth = np.cumsum([-1 if tag.group(1) else 1 for tag in tags])
+    deeper = np.flatnonzero(depth > max_depth)
+    expected = html[: tags[deeper[0]].start()] if len(deeper) else html
+    assert (cut, truncated) == (expected, len(deeper) > 0)
