@@ -49,8 +49,11 @@ class Pair:
         return pair_reference(self.mirror.directory, self.origin.directory)
 
 
-def index_pair(url: str, original_url: str, index_pages: IndexPages, max_depth: int) -> Pair | None:
-    """The oriented pair when both URLs are index pages of unrelated, usable directories."""
+def index_pair(
+    url: str, original_url: str, index_pages: IndexPages, max_depth: int, links_back: bool = False
+) -> Pair | None:
+    """The oriented pair when both URLs are index pages of unrelated, usable directories
+    (``links_back``: the indexed page ``original_url`` links the host of ``url``)."""
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None:
         return None
@@ -60,19 +63,22 @@ def index_pair(url: str, original_url: str, index_pages: IndexPages, max_depth: 
         return None
     if not (usable_directory(page.directory) and usable_directory(original.directory)):
         return None
-    if _looks_original(page.directory, original.directory):
+    if _looks_original(page.directory, original.directory, links_back):
         return Pair(original, page, page_is_origin=True)
     return Pair(page, original)
 
 
-def _looks_original(page: str, original: str) -> bool:
+def _looks_original(page: str, original: str, links_back: bool) -> bool:
     """Whether the directory of the page checked now, rather than that of the indexed page it
     duplicates, is the original: the one not named a mirror when exactly one is, else the
-    shallower; when neither tells, the one indexed first (the indexed page's)."""
+    shallower; when both are as deep, the page's when the indexed page links its host (a copy
+    links the host it was copied from), else the one indexed first (the indexed page's)."""
     page_copy, original_copy = named_as_copy(page), named_as_copy(original)
     if page_copy != original_copy:
         return original_copy
-    return directory_depth(page) < directory_depth(original)
+    if directory_depth(page) != directory_depth(original):
+        return directory_depth(page) < directory_depth(original)
+    return links_back
 
 
 class CandidateUpdate:

@@ -72,6 +72,11 @@ def own_placement(url: str, max_depth: int) -> Placement | None:
     return places[-1] if places and places[-1].is_own else None
 
 
+def authority(url: str) -> str:
+    """The host[:port] of a normalised URL (lower-cased by normalisation)."""
+    return url.partition("://")[2].split("/", 1)[0]
+
+
 def parent_directory(directory: str) -> str | None:
     """``https://h/a/b/`` -> ``https://h/a/``; None for a host root."""
     scheme, separator, rest = directory.partition("://")

@@ -24,7 +24,7 @@ from .lmdb_index import IndexView, decode_id, encode_id
 from .mirror_records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
-_DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED = 0xD1, 0x5E1, 0x0F1
+_DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
 
 SAMPLE_PROBE, PARENT_PROBE = 0, 1  # why a URL was probed
@@ -41,6 +41,11 @@ def relative_hash(relative_key: str) -> int:
 def url_hash(url: str) -> bytes:
     """Key of a URL compared lower-cased (links and probes)."""
     return _U64.pack(hash64(url.lower(), _URL_SEED))
+
+
+def host_hash(authority: str) -> int:
+    """How the hosts an index page links are remembered in its entry (host[:port])."""
+    return hash64(authority.lower(), _HOST_SEED)
 
 
 def pair_reference(mirror: str, origin: str) -> bytes:

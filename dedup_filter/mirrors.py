@@ -23,7 +23,7 @@ from typing import Any
 from .candidates import CandidateUpdate, Pair, index_pair
 from .config import Config
 from .decision import Decision
-from .directories import IndexPages, Placement, own_placement, placements
+from .directories import IndexPages, Placement, authority, own_placement, placements
 from .fingerprint import Fingerprint
 from .lmdb_index import IndexView
 from .mirror_records import (
@@ -38,7 +38,7 @@ from .mirror_records import (
     Rule,
 )
 from .mirror_rules import describe, rule_over
-from .mirror_store import MirrorStore, pair_reference
+from .mirror_store import MirrorStore, host_hash, pair_reference
 from .probes import answer, withdraw_failed
 from .sampling import Arrival, CoordinateSampler
 
@@ -46,6 +46,7 @@ CANDIDATE = "mirror_candidate"
 ORIGIN = "mirror_origin"
 LOOK_ALIKE = "look_alike_index"
 MIRRORED = "mirrored_directory"
+_LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +75,23 @@ class MirrorDetector:
         (none when a rule already prunes ``url`` or the pair's mirror side)."""
         if not self.config.enabled:
             return None
-        pair = index_pair(url, original_url, self._index_pages, self.config.max_depth)
         store = MirrorStore(view)
+        pair = index_pair(
+            url,
+            original_url,
+            self._index_pages,
+            self.config.max_depth,
+            self._links_back(store, original_url, url),
+        )
         if pair is None or any(self._rule_over(store, side) for side in (url, pair.mirror.url)):
             return None  # a rule prunes the page, or the directory that would be sampled
         return pair
+
+    def _links_back(self, store: MirrorStore, indexed_url: str, url: str) -> bool:
+        """Whether the indexed index page ``indexed_url`` links the host of ``url``."""
+        place = own_placement(indexed_url, self.config.max_depth)
+        entry = store.entry(place.directory_key, "") if place is not None else None
+        return entry is not None and host_hash(authority(url)) in entry.linked_hosts
 
     def wants_links(self, url: str) -> bool:
         """Whether the page's links are needed: every page's in URL mode (its links show what the
@@ -157,7 +170,7 @@ class MirrorDetector:
         update = CandidateUpdate(store, self.config, self._sampler, now)
         outstanding = store.probes_for(url)
         for kind, reference in outstanding:
-            candidate = withdraw_failed(store, url, kind, reference)
+            candidate = withdraw_failed(store, url, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
@@ -187,8 +200,10 @@ class MirrorDetector:
         self, store: MirrorStore, places: list[Placement], page: CheckedPage, role: int
     ) -> None:
         for place in places:
-            entry = DirEntry(page.representative, page.fingerprint.exact, place.relative, role)
-            store.put_entry(place.directory_key, self._index_pages.entry_key(place), entry)
+            key = self._index_pages.entry_key(place)
+            hosts = _linked_hosts(page.decision.url, page.links) if place.is_own and not key else ()
+            entry = DirEntry(page.representative, page.fingerprint.exact, place.relative, role, hosts)
+            store.put_entry(place.directory_key, key, entry)
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:
@@ -254,6 +269,13 @@ class MirrorDetector:
         return replace(
             decision, action="drop", reason=MIRRORED, duplicate_of=counterpart, evidence=evidence
         )
+
+
+def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:
+    """The other hosts an index page links, the first few in document order, hashed."""
+    own = authority(url)
+    hosts = dict.fromkeys(authority(link) for link in links)
+    return tuple(host_hash(host) for host in hosts if host and host != own)[:_LINKED_HOSTS]
 
 
 def _role(page: CheckedPage) -> int:

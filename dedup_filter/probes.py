@@ -10,8 +10,11 @@ the crawler only while no probe of it is outstanding, and never twice in one dec
 
 from __future__ import annotations
 
-from .mirror_records import MISSING, OPEN, PENDING, Candidate, Rule
+from .mirror_records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
 from .mirror_store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
+
+# statuses that say a page does not exist (rather than that it could not be fetched just now)
+_ABSENT = frozenset({404, 410})
 
 
 def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
@@ -22,6 +25,11 @@ def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
     if (SAMPLE_PROBE, reference) not in asked:
         store.add_probe(url, SAMPLE_PROBE, reference)
     return not asked
+
+
+def asked_for(store: MirrorStore, url: str, candidate: Candidate) -> bool:
+    """Whether a sample probe of ``url`` is outstanding for ``candidate``."""
+    return (SAMPLE_PROBE, pair_reference(candidate.mirror, candidate.origin)) in store.probes_for(url)
 
 
 def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
@@ -46,20 +54,29 @@ def answer(store: MirrorStore, url: str) -> int:
     return level
 
 
-def withdraw_failed(store: MirrorStore, url: str, kind: int, reference: bytes) -> Candidate | None:
-    """Forget one outstanding probe of ``url``, which could not be fetched.
+def withdraw_failed(
+    store: MirrorStore, url: str, kind: int, reference: bytes, status: int | None
+) -> Candidate | None:
+    """Forget one outstanding probe of ``url``, which could not be fetched (``status``).
 
     Returns:
-        The open candidate that asked for it, with that sample marked missing ("could not be
-        checked", not a mismatch); None for a parent probe or a candidate settled meanwhile.
+        The open candidate that asked for it, with that sample settled: missing ("could not be
+        checked") when the mirror lacks the page (a partial mirror) or the fetch failed, a
+        mismatch when the origin lacks a page the mirror holds (a rule would prune a page that
+        has no counterpart: a directory with documents of its own); None for a parent probe or a
+        candidate settled meanwhile.
     """
     store.delete_probe(url, kind, reference)
     candidate = store.candidate(reference) if kind == SAMPLE_PROBE else None
     if candidate is None or candidate.state != OPEN:
         return None
     for sample in candidate.samples:
-        if sample.outcome == PENDING and url.lower() in _sides(candidate, sample.relative):
-            candidate = candidate.with_outcome(sample.relative_hash, MISSING)
+        mirror_url, origin_url = _sides(candidate, sample.relative)
+        if sample.outcome != PENDING or url.lower() not in (mirror_url, origin_url):
+            continue
+        held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
+        lacking = url.lower() == origin_url and status in _ABSENT and held
+        candidate = candidate.with_outcome(sample.relative_hash, MISMATCH if lacking else MISSING)
     return candidate
 
 

@@ -41,6 +41,7 @@ from .fingerprint import Fingerprint
 from .matching import duplicates
 from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, DirEntry, Sample
 from .mirror_store import MirrorStore, relative_hash
+from .probes import asked_for
 
 # documents considered from each side (and from a listing) when samples are added: bounds the
 # work of a call on a candidate over a large directory
@@ -90,16 +91,35 @@ class CoordinateSampler:
             The updated candidate, and the URLs that must be fetched (content mode).
         """
         candidate = self._fill(store, candidate, arrived, arrival)
-        probes: list[str] = []
+        for sample in candidate.samples:
+            if sample.outcome == PENDING:
+                outcome = self._compare(store, candidate, sample, arrival)
+                if outcome != PENDING:
+                    candidate = candidate.with_outcome(sample.relative_hash, outcome)
+        return candidate, self._probes(store, candidate) if self._content else []
+
+    def _probes(self, store: MirrorStore, candidate: Candidate) -> list[str]:
+        """The pages to fetch for the pending samples. The origin's page first, alone: the crawl
+        fetches it anyway, and a sample whose origin page is missing or too small never counts,
+        so its mirror page would be a wasted fetch. Then mirror pages, only as many at a time as
+        matches are still needed (every sample while a small origin is judged): the verdict is
+        taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch."""
+        needed = self.required_matches - candidate.count(MATCH)
+        if candidate.closed:
+            needed = candidate.count(PENDING)
+        origin_pages, mirror_pages = [], []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
                 continue
-            outcome = self._compare(store, candidate, sample, arrival)
-            if outcome == PENDING and self._content:
-                probes += [side + sample.relative for side in _unfetched(store, candidate, sample)]
-            elif outcome != PENDING:
-                candidate = candidate.with_outcome(sample.relative_hash, outcome)
-        return candidate, probes
+            if store.entry_by_hash(candidate.origin.lower(), sample.relative_hash) is None:
+                origin_pages.append(candidate.origin + sample.relative)
+                continue
+            url = candidate.mirror + sample.relative
+            if asked_for(store, url, candidate):
+                needed -= 1  # in flight: it counts towards the matches still needed
+            else:
+                mirror_pages.append(url)
+        return origin_pages + mirror_pages[: max(needed, 0)]
 
     def verdict(self, candidate: Candidate) -> Verdict:
         matches, mismatches = candidate.count(MATCH), candidate.count(MISMATCH)
@@ -110,7 +130,7 @@ class CoordinateSampler:
             return self._small_verdict(candidate, matches, mismatches)
         if matches + (wanted - matches - mismatches) < self.required_matches:
             return Verdict.REJECTED
-        if matches + mismatches >= wanted:
+        if matches >= self.required_matches:  # certain, whatever the remaining samples show
             return Verdict.CONFIRMED
         return Verdict.UNDECIDED
 
@@ -148,12 +168,14 @@ class CoordinateSampler:
         if wanted <= 0:
             return candidate
         taken = {sample.relative_hash for sample in candidate.samples}
+        ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
             known = self._known(store, candidate, taken, links)
             added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
+        added = [sample for sample in added if not sample.relative.lower().startswith(ruled)]
         added = added[:wanted]
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
 
@@ -211,10 +233,10 @@ class CoordinateSampler:
         original = store.entry_by_hash(candidate.origin.lower(), sample.relative_hash)
         copy = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash)
         if self._content:
+            if original is not None and self._too_small(store, original):
+                return MISSING  # whatever the mirror holds: no probe of it
             if original is None or copy is None:
                 return PENDING
-            if self._too_small(store, original):
-                return MISSING
             same = copy.same_content(original) or self._arrived_duplicate(
                 store, candidate, sample, arrival, (copy, original)
             )
@@ -256,13 +278,17 @@ class CoordinateSampler:
         return record is not None and duplicates(page, record, self._page_rules) is not None
 
 
-def _unfetched(store: MirrorStore, candidate: Candidate, sample: Sample) -> list[str]:
-    """The directories (mirror first) whose page at the sample's relative path was not fetched."""
-    return [
-        side
-        for side in (candidate.mirror, candidate.origin)
-        if store.entry_by_hash(side.lower(), sample.relative_hash) is None
-    ]
+def _ruled_below(store: MirrorStore, candidate: Candidate) -> tuple[str, ...]:
+    """The relative paths (lower-cased) of the rules below the candidate's mirror side: their
+    pages are no sample of it, since they tell only what those rules already say, not whether the
+    rest of the directory replicates (two replicated sections of a directory with documents of
+    its own are no evidence that the directory is a mirror)."""
+    mirror = candidate.mirror.lower()
+    return tuple(
+        rule.mirror.lower()[len(mirror) :]
+        for rule in store.rules_under(mirror)
+        if rule.mirror.lower() != mirror
+    )
 
 
 def _listing_fetched(store: MirrorStore, url: str) -> bool:

@@ -13,7 +13,10 @@ copied to a mirror host that has content of its own, in one of these ways:
   near-duplicate, not an exact one);
 * ``renamed_top``: the copy's top directory has another name (``third-party/py-manual/``);
 * ``deep_entry``: the mirror host links straight into the copy's fifth level, so a crawl meets
-  the deep directories before the top of the copy; the boundary lies four levels above them.
+  the deep directories before the top of the copy; the boundary lies four levels above them;
+* ``copied_sections``: two sections of the manual (``library/``, ``howto/``) copied side by side
+  into ``docs/``, a directory holding documents of its own: two mirrors whose common parent is
+  none (a rule on ``docs/`` would lose its own documents).
 
 ``pattern_web(name)`` is deterministic and returns a ``testweb.site.TestWeb``.
 """
@@ -23,12 +26,19 @@ from __future__ import annotations
 import html
 import posixpath
 
-from .copies import site_url, with_banner
+from .copies import copy_tree, site_url, with_banner
 from .pages import rewrite_anchors
 from .pydoc_source import module_doc
 from .site import MirrorTruth, TestWeb
 
-PATTERNS = ("index_aliases", "sphinx", "banner_index", "renamed_top", "deep_entry")
+PATTERNS = (
+    "index_aliases",
+    "sphinx",
+    "banner_index",
+    "renamed_top",
+    "deep_entry",
+    "copied_sections",
+)
 ORIGIN, MIRROR = "docs.origin.test", "www.copy.test"
 MANUAL = "manual/"  # where the origin publishes the manual
 DEEP = "library/text/formats/legacy/"  # the directory the deep_entry mirror host links to
@@ -43,6 +53,9 @@ _TREE = (  # directory under the manual -> modules documented there
     ("howto/", ("sched", "queue", "heapq", "graphlib")),
 )
 _OWN = {ORIGIN: ("tempfile", "shutil"), MIRROR: ("hmac", "filecmp", "operator")}
+_SECTIONS = ("library/", "howto/")  # what copied_sections copies ...
+_SECTIONS_HOME = "docs/"  # ... into this directory of the mirror host, beside these documents:
+_SECTIONS_OWN = ("statistics", "difflib", "zipfile")
 _BANNER = (
     "This is a mirror of the Python module manual, refreshed nightly. The original lives at "
     f'<a href="http://{ORIGIN}/{MANUAL}">{ORIGIN}</a>; please report problems there.'
@@ -55,11 +68,22 @@ def pattern_web(name: str) -> TestWeb:
         msg = f"pattern must be one of {', '.join(PATTERNS)}, not {name!r}"
         raise ValueError(msg)
     manual = manual_pages(aliases=name == "index_aliases")
-    copy_directory = _COPY_DIRECTORY.get(name, "pub/docs/manual/")
-    pages = _hosts(name, manual, copy_directory)
-    truth = MirrorTruth(
-        name, site_url(MIRROR, copy_directory), site_url(ORIGIN, MANUAL), "", tuple(sorted(manual))
-    )
+    if name == "copied_sections":
+        pages, truths = _sections(manual)
+        copies = {ORIGIN: MANUAL}
+    else:
+        copy_directory = _COPY_DIRECTORY.get(name, "pub/docs/manual/")
+        pages = _hosts(name, manual, copy_directory)
+        truths = [
+            MirrorTruth(
+                name,
+                site_url(MIRROR, copy_directory),
+                site_url(ORIGIN, MANUAL),
+                "",
+                tuple(sorted(manual)),
+            )
+        ]
+        copies = {ORIGIN: MANUAL, MIRROR: copy_directory}
     aliased = {  # the origin's index pages reached by their second name
         site_url(ORIGIN, MANUAL + path + "index.html"): site_url(ORIGIN, MANUAL + path)
         for path in manual
@@ -69,9 +93,9 @@ def pattern_web(name: str) -> TestWeb:
         seed=0,
         scale=name,
         pages={url: body.encode() for url, body in pages.items()},
-        assets=_assets({ORIGIN: MANUAL, MIRROR: copy_directory}, manual),
+        assets=_assets(copies, manual),
         start_urls=[site_url(ORIGIN, ""), site_url(MIRROR, "")],
-        mirrors=[truth],
+        mirrors=truths,
         traps=[],
         boilerplate_urls=set(),
         near_duplicates={},
@@ -89,6 +113,39 @@ def _hosts(name: str, manual: dict[str, str], copy_directory: str) -> dict[str, 
     pages |= _home(ORIGIN, [(MANUAL, "Python module manual")])
     featured = DEEP + "index.html" if name == "deep_entry" else ""
     return pages | _home(MIRROR, [(copy_directory + featured, "Manuals we mirror")])
+
+
+def _sections(manual: dict[str, str]) -> tuple[dict[str, str], list[MirrorTruth]]:
+    """URL -> HTML of both hosts when the mirror host copies two sections of the manual into a
+    directory of its own documents (links leaving a copied section point back at the origin, as
+    ``wget --convert-links`` leaves them); one truth a section."""
+    origin = {MANUAL + path: body for path, body in manual.items()}
+    pages = {site_url(ORIGIN, path): body for path, body in origin.items()}
+    pages |= _home(ORIGIN, [(MANUAL, "Python module manual")])
+    pages |= _home(MIRROR, [(_SECTIONS_HOME, "Documentation")])
+    own = [(f"{section}index.html", section.rstrip("/")) for section in _SECTIONS]
+    own += [(f"{module}.html", module) for module in _SECTIONS_OWN]
+    items = "".join(f'<li><a href="{href}">{html.escape(label)}</a></li>' for href, label in own)
+    pages[site_url(MIRROR, _SECTIONS_HOME)] = _plain("Documentation", f"<ul>{items}</ul>")
+    for module in _SECTIONS_OWN:
+        body = f'<p><a href="./">Documentation</a></p>{_module_text(module)}'
+        pages[site_url(MIRROR, f"{_SECTIONS_HOME}{module}.html")] = _plain(module, body)
+    truths = []
+    for section in _SECTIONS:
+        target = _SECTIONS_HOME + section
+        copied = copy_tree(origin, ORIGIN, MANUAL + section, MIRROR, target)
+        pages |= {site_url(MIRROR, path): body for path, body in copied.items()}
+        relative = tuple(sorted(path[len(section) :] for path in manual if path.startswith(section)))
+        truths.append(
+            MirrorTruth(
+                "copied_sections",
+                site_url(MIRROR, target),
+                site_url(ORIGIN, MANUAL + section),
+                "index.html",
+                relative,
+            )
+        )
+    return pages, truths
 
 
 def manual_pages(aliases: bool = False) -> dict[str, str]:

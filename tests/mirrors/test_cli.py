@@ -58,17 +58,18 @@ def test_prune_reads_a_file(index_with_rule, tmp_path, capsys):
 def test_mirrors_lists_rules_with_their_evidence(index_with_rule, capsys):
     assert main(["mirrors", "--index", str(index_with_rule), "--json"]) == 0
     [rule] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # confirmed once 3 of the 4 samples matched: the fourth could not change the verdict
     assert (rule["mirror"], rule["origin"], rule["samples"], rule["matches"]) == (
         MIRROR,
         ORIGIN,
-        4,
-        4,
+        3,
+        3,
     )
     assert rule["boundary"] == "host_root"
     assert main(["mirrors", "--index", str(index_with_rule)]) == 0
     text = capsys.readouterr().out
     assert f"{MIRROR} -> {ORIGIN}" in text
-    assert "4/4 sampled pairs match" in text
+    assert "3/3 sampled pairs match" in text
     assert text.rstrip().endswith("1 mirror rule")
 
 

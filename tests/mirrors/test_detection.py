@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirror_store import relative_hash
+from dedup_filter.mirror_records import MISMATCH, REJECTED
+from dedup_filter.mirror_store import MirrorStore, pair_reference, relative_hash
 
 from .conftest import (
     DEEP_COPY,
@@ -52,17 +53,19 @@ def test_whole_host_mirror_is_one_rule_at_the_host_root(open_filter, origin_tree
     verdict = dedup.check_url(MIRROR + "extra/json.html")
     assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
     assert verdict.duplicate_of == ORIGIN + "extra/json.html"
-    assert verdict.evidence["mirror_rule"]["matches"] == 4
+    assert verdict.evidence["mirror_rule"]["matches"] == 3  # certain at 3 of 4 (0.75)
 
 
-def test_content_mode_probes_only_pages_the_crawl_has_not_fetched(open_filter, origin_tree):
+def test_content_mode_probes_only_the_mirror_pages_a_verdict_needs(open_filter, origin_tree):
+    """Four samples, and a probe of the mirror's page for the first three: 3 matches of 4 (0.75)
+    confirm whatever the fourth shows, and a fourth probe is asked only if one fails."""
     dedup = open_filter()
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
     crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
     assert crawl.decisions[MIRROR].reason == "mirror_candidate"
     assert crawl.decisions[MIRROR].duplicate_of == ORIGIN
     assert sorted(crawl.decisions[MIRROR].probes) == sorted(
-        MIRROR + relative for relative in leaves_in_sample_order(pages, ORIGIN)[:4]
+        MIRROR + relative for relative in leaves_in_sample_order(pages, ORIGIN)[:3]
     )
     assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
 
@@ -117,8 +120,8 @@ def test_partial_mirror_lacking_a_fifth_of_its_pages(open_filter, origin_tree):
     [rule] = dedup.mirror_rules()
     assert (rule["mirror"], rule["matches"], rule["samples"], rule["unchecked"]) == (
         MIRROR,
-        4,
-        4,
+        3,
+        3,
         len(lacking),
     )
 
@@ -234,15 +237,17 @@ def test_zero_samples_trusts_the_index_pages(open_filter, origin_tree):
 
 def test_a_candidate_samples_the_listing_before_its_origin_is_crawled(open_filter, origin_tree):
     """Both index pages came first (a mirror crawled beside its origin): the listing names the
-    documents to sample, and both sides of each are probed."""
+    documents to sample; the origin's pages are probed first (the crawl fetches them anyway),
+    then the mirror's of as many samples as matches are needed."""
     dedup = open_filter()
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
     crawl = OnlineCrawl(dedup, pages).visit([ORIGIN, MIRROR])
     leaves = leaves_in_sample_order(origin_tree, ORIGIN)
     listed = [relative for relative in leaves if "/" not in relative]
     assert crawl.decisions[MIRROR].reason == "mirror_candidate"
+    assert sorted(crawl.decisions[MIRROR].probes) == sorted(ORIGIN + path for path in listed[:4])
     assert sorted(crawl.probes) == sorted(
-        side + relative for relative in listed[:4] for side in (MIRROR, ORIGIN)
+        [ORIGIN + path for path in listed[:4]] + [MIRROR + path for path in listed[:3]]
     )
     assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
     assert origin_dropped(crawl) == []
@@ -275,6 +280,44 @@ def test_a_host_named_a_mirror_is_the_mirror_although_committed_first(open_filte
     assert rules_of(dedup) == [(MIRROR, ORIGIN, "host_root")]
     assert origin_dropped(crawl) == []
     assert crawl.decisions[ORIGIN].reason == "mirror_origin"
+
+
+def test_a_copy_as_deep_as_its_origin_and_seen_first_is_told_by_its_link_to_the_origin(
+    open_filter, origin_tree
+):
+    """The origin's index page links its own host absolutely; the copy, crawled first at the same
+    depth, keeps that link, so it is the page that links the other's host: the copy."""
+    dedup = open_filter()
+    copy = "http://www.copy.test/"
+    index = origin_tree[ORIGIN].replace(
+        b"</ul>", f'<li><a href="{ORIGIN}extra/">extra</a></li></ul>'.encode()
+    )
+    origin = origin_tree | {ORIGIN: index}
+    pages = origin | copy_tree(origin, ORIGIN, copy)
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, copy) + breadth_first(pages, ORIGIN))
+    assert rules_of(dedup) == [(copy, ORIGIN, "host_root")]
+    assert origin_dropped(crawl) == []
+    assert crawl.decisions[ORIGIN].reason == "mirror_origin"
+
+
+def test_a_directory_holding_pages_its_origin_lacks_is_no_mirror(
+    open_filter, origin_tree, stdlib_page
+):
+    """Its index page replicates the origin's, but the documents it holds 404 at the origin: each
+    is a mismatch (a rule would prune a page that exists nowhere else), not an unchecked sample."""
+    dedup = open_filter()
+    own = {
+        f"{DEEP_COPY}{name}.html": stdlib_page(name).encode()
+        for name in ("fractions", "statistics", "getopt", "gettext", "plistlib", "queue")
+    }
+    pages = origin_tree | own | {DEEP_COPY: origin_tree[ORIGIN]}
+    crawl = OnlineCrawl(dedup, pages).visit([*own, DEEP_COPY, ORIGIN])
+    assert dedup.mirror_rules() == []
+    with dedup.index.read() as view:
+        candidate = MirrorStore(view).candidate(pair_reference(DEEP_COPY, ORIGIN))
+    assert candidate.state == REJECTED
+    assert candidate.count(MISMATCH) == 2  # 3 matches of 4 became impossible
+    assert [url for url in crawl.failed_probes if url.startswith(ORIGIN)]
 
 
 def test_a_deeper_copy_seen_first_is_the_mirror(open_filter, origin_tree):

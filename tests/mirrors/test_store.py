@@ -16,7 +16,7 @@ from dedup_filter.mirror_records import (
     Rule,
     Sample,
 )
-from dedup_filter.mirror_store import MirrorStore, relative_hash, url_hash
+from dedup_filter.mirror_store import MirrorStore, host_hash, relative_hash, url_hash
 
 
 def test_candidates_rules_and_entries_round_trip():
@@ -109,6 +109,14 @@ def test_an_entry_keeps_its_role_and_an_ordinary_entry_its_older_layout():
     assert DirEntry.decode(candidate.encode()) == candidate
     assert DirEntry.decode(ordinary.encode()).role == ORDINARY
     assert candidate.encode() == ordinary.encode() + bytes([KEPT_AS_CANDIDATE])
+
+
+def test_an_index_entry_keeps_the_hosts_it_links():
+    entry = DirEntry(7, 8, "", ORDINARY, (host_hash("docs.origin.test"), 2**64 - 1))
+    assert DirEntry.decode(entry.encode()) == entry
+    assert DirEntry.decode(replace(entry, role=KEPT_AS_CANDIDATE).encode()).linked_hosts == (
+        entry.linked_hosts
+    )
 
 
 def test_links_belong_to_the_page_that_made_them(tmp_index):
