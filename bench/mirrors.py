@@ -16,11 +16,14 @@ the mirror rules against the web's ground truth:
                        pages the unfiltered crawl fetches outside the mirrors (an origin's page, a
                        trap's page), which the crawl is served later instead of fetching again
     by kind (-v)       mirrored pages never fetched, per kind of mirror
+    --phases           the mirrored pages a crawl fetched, by the phase of detection they were
+                       fetched in (bench/mirror_phases.py), per web and order (content mode)
 
 Usage:
     python bench/mirrors.py [--scale small|demo] [--seeds 0,1,2] [--mode content|url|both]
                             [--order breadth_first|host_round_robin|both] [--samples 4]
     python bench/mirrors.py --web patterns          # documentation patterns (testweb.doc_patterns)
+    python bench/mirrors.py --web patterns --phases # where the fetched mirrored pages go
     python bench/mirrors.py --cost --scale demo     # ms and bytes a page, mirrors off and on
 """
 
@@ -32,6 +35,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from mirror_phases import PhaseRecorder, describe
 
 from dedup_filter import Config, DedupFilter
 from testweb.doc_patterns import PATTERNS, pattern_web
@@ -205,9 +210,15 @@ def main(argv: list[str] | None = None) -> int:
         "-v", "--verbose", action="store_true", help="print every rule and the figures by kind"
     )
     parser.add_argument("--cost", action="store_true", help="measure the cost per page instead")
+    parser.add_argument(
+        "--phases", action="store_true", help="where the fetched mirrored pages go, instead"
+    )
     args = parser.parse_args(argv)
     if args.cost:
         cost(build_web(int(args.seeds.split(",")[0]), args.scale))
+        return 0
+    if args.phases:
+        phases(_webs(args), ORDERS if args.order == "both" else (args.order,), args.samples)
         return 0
     modes = ("content", "url") if args.mode == "both" else (args.mode,)
     orders = ORDERS if args.order == "both" else (args.order,)
@@ -237,6 +248,23 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 print(f"  never fetched by kind: {_by_kind(scores)}", file=sys.stderr)
     return 0
+
+
+def phases(webs: list[TestWeb], orders: tuple[str, ...], samples: int) -> None:
+    """The mirrored pages each content-mode crawl fetched, by phase of detection."""
+    print()
+    config = Config.default().with_overrides({"mirror.samples": samples})
+    for order in orders:
+        for web in webs:
+            with (
+                tempfile.TemporaryDirectory() as directory,
+                DedupFilter.open(directory, config) as dedup,
+            ):
+                recorder = PhaseRecorder(dedup, web)
+                log = crawl(web, recorder, order)  # type: ignore[arg-type]  # a DedupFilter proxy
+                counts = recorder.counts(dedup.mirror_rules(), set(log.probes))
+            if web.mirrors:
+                print(f"{order}, {web.scale} (seed {web.seed}):\n{describe(counts, web)}")
 
 
 def _webs(args: argparse.Namespace) -> list[TestWeb]:

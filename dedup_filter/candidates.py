@@ -12,6 +12,7 @@ every change happens in the caller's write transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +21,7 @@ from .config import MirrorConfig
 from .directories import (
     IndexPages,
     Placement,
+    authority,
     directory_depth,
     named_as_copy,
     nested,
@@ -27,9 +29,10 @@ from .directories import (
     placements,
     usable_directory,
 )
+from .listings import listing, listing_hash
 from .mirror_records import REJECTED, Candidate, Rule
 from .mirror_rules import collapse_origin, conflicts, install, rule_over
-from .mirror_store import MirrorStore, pair_reference
+from .mirror_store import MirrorStore, host_hash, pair_reference
 from .probes import ask_parent, ask_sample, forget_samples
 from .sampling import Arrival, CoordinateSampler, Verdict
 
@@ -66,6 +69,47 @@ def index_pair(
     if _looks_original(page.directory, original.directory, links_back):
         return Pair(original, page, page_is_origin=True)
     return Pair(page, original)
+
+
+def links_back(store: MirrorStore, indexed_url: str, url: str, max_depth: int) -> bool:
+    """Whether the recorded index page ``indexed_url`` links the host of ``url``."""
+    place = own_placement(indexed_url, max_depth)
+    entry = store.entry(place.directory_key, "") if place is not None else None
+    return entry is not None and host_hash(authority(url)) in entry.linked_hosts
+
+
+def listing_pair(
+    store: MirrorStore,
+    url: str,
+    links: Iterable[str],
+    index_pages: IndexPages,
+    config: MirrorConfig,
+) -> Pair | None:
+    """Record the listing of an index page indexed under its own URL, and pair its directory
+    with another whose index page lists the same relative paths (none when a rule prunes either
+    side, or the listing is too short to tell directories apart)."""
+    place = own_placement(url, config.max_depth)
+    if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
+        return None
+    entries = listing(place.directory, links, index_pages)
+    if len(entries) < config.listing_min_links:
+        return None
+    key = listing_hash(entries)
+    alike = store.listed_alike(key)  # URLs of the index pages recorded with this listing
+    if url not in alike and (page_id := store.view.page_id_for_url(url)) is not None:
+        store.put_listing(key, place.directory, page_id)
+    for other in alike:
+        pair = index_pair(
+            url, other, index_pages, config.max_depth, links_back(store, other, url, config.max_depth)
+        )
+        if pair is not None and not ruled(store, (url, pair.mirror.url), config.max_depth):
+            return pair
+    return None
+
+
+def ruled(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
+    """Whether a rule prunes any of ``urls``."""
+    return any(rule_over(store, placements(url, max_depth)) is not None for url in urls)
 
 
 def _looks_original(page: str, original: str, links_back: bool) -> bool:

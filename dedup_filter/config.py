@@ -166,6 +166,7 @@ class MirrorConfig:
     max_unchecked: int = 4
     max_boundary_levels: int = 8
     max_depth: int = 12
+    listing_min_links: int = 4
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")
@@ -179,6 +180,7 @@ class MirrorConfig:
         _require(0 <= self.max_unchecked <= 1000, "mirror.max_unchecked", "must lie in 0..1000")
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
+        _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")
 
 
 _SECTIONS: dict[str, type] = {

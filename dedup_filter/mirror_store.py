@@ -9,6 +9,8 @@ Tables:
     dirs        H(directory) H(relative path) -> representative page id, exact hash, path
     links       H(url) -> page id             (URL mode: URLs that fetched pages link to; the id
                                               of the indexed page that linked it last)
+                "L" H(listing) directory -> page id  (the index page of ``directory`` lists these
+                                              relative paths: ``listings.py``)
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> ""
     probes      H(url) kind reference -> probe URL
@@ -58,6 +60,10 @@ def _source(table: str, key: bytes, value: bytes) -> int | None:
     if table == "dirs":
         return DirEntry.decode(value).representative
     return decode_id(value) if len(value) == 8 else None
+
+
+def _listing_prefix(listing_key: int) -> bytes:
+    return b"L" + _U64.pack(listing_key)  # longer than a link's key, which is 8 bytes
 
 
 def _name(directory: str) -> bytes:
@@ -131,6 +137,18 @@ class MirrorStore:
 
     def has_link(self, url: str) -> bool:
         return self.view.get("links", url_hash(url)) is not None
+
+    # listings of index pages (rows of the links table, tied to the index page like links)
+    def put_listing(self, listing_key: int, directory: str, page_id: int) -> None:
+        self.view.put("links", _listing_prefix(listing_key) + _name(directory), encode_id(page_id))
+
+    def listed_alike(self, listing_key: int) -> list[str]:
+        """The URLs of the indexed index pages recorded with this listing, by directory name."""
+        records = (
+            self.view.page(decode_id(value))
+            for _, value in self.view.scan("links", _listing_prefix(listing_key))
+        )
+        return [record.url for record in records if record is not None]
 
     # candidates
     def candidate(self, reference: bytes) -> Candidate | None:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .candidates import CandidateUpdate, Pair, index_pair
+from .candidates import CandidateUpdate, Pair, index_pair, links_back, listing_pair, ruled
 from .config import Config
 from .decision import Decision
 from .directories import IndexPages, Placement, authority, own_placement, placements
@@ -81,21 +81,16 @@ class MirrorDetector:
             original_url,
             self._index_pages,
             self.config.max_depth,
-            self._links_back(store, original_url, url),
+            links_back(store, original_url, url, self.config.max_depth),
         )
-        if pair is None or any(self._rule_over(store, side) for side in (url, pair.mirror.url)):
+        if pair is None or ruled(store, (url, pair.mirror.url), self.config.max_depth):
             return None  # a rule prunes the page, or the directory that would be sampled
         return pair
 
-    def _links_back(self, store: MirrorStore, indexed_url: str, url: str) -> bool:
-        """Whether the indexed index page ``indexed_url`` links the host of ``url``."""
-        place = own_placement(indexed_url, self.config.max_depth)
-        entry = store.entry(place.directory_key, "") if place is not None else None
-        return entry is not None and host_hash(authority(url)) in entry.linked_hosts
-
     def wants_links(self, url: str) -> bool:
         """Whether the page's links are needed: every page's in URL mode (its links show what the
-        mirror has), an index page's in content mode (its listing names documents to sample)."""
+        mirror has), an index page's in content mode (its listing names documents to sample, and
+        pairs it with a directory listing the same ones)."""
         if not self.config.enabled:
             return False
         if self.config.mode == "url":
@@ -156,10 +151,13 @@ class MirrorDetector:
         arrival = Arrival(page.fingerprint, page.links)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         level = answer(store, page.decision.url)
-        if page.pair is not None:
-            update.open(page.pair, level)
+        pair = page.pair or listing_pair(
+            store, page.decision.url, page.links, self._index_pages, self.config
+        )
+        if pair is not None:
+            update.open(pair, level)
         self._advance_concerned(update, places)
-        decision = self._annotate(store, page, places, update)
+        decision = self._annotate(store, page, places, update, pair)
         if page.recorded is None and decision.reason == MIRRORED:  # replays will drop it again
             self._record(store, places, page, DROPPED_AS_MIRROR)
         return decision
@@ -229,7 +227,10 @@ class MirrorDetector:
         page: CheckedPage,
         places: list[Placement],
         update: CandidateUpdate,
+        pair: Pair | None,
     ) -> Decision:
+        """The page's decision with what the detector did (``pair``: the candidate it heads, by
+        content or by listing; only the first drops the page when its own pair is confirmed)."""
         decision = replace(
             page.decision,
             evidence=page.decision.evidence | update.evidence(),
@@ -237,7 +238,7 @@ class MirrorDetector:
         )
         found = rule_over(store, places)
         if found is None:
-            return self._with_pair_state(store, decision, page.pair)
+            return self._with_pair_state(store, decision, pair)
         first = page.recorded.role if page.recorded is not None else None
         if first == DROPPED_AS_MIRROR or (page.pair is not None and not page.pair.page_is_origin):
             # the page's directory was confirmed a mirror by this very page (now or the first time)
@@ -246,7 +247,7 @@ class MirrorDetector:
             # a replay of a page kept as a candidate the first time, whose rule came since
             decision = replace(decision, action="keep", reason=CANDIDATE)
         evidence = decision.evidence | {"mirror_rule": found[0].mirror}
-        return self._with_pair_state(store, replace(decision, evidence=evidence), page.pair)
+        return self._with_pair_state(store, replace(decision, evidence=evidence), pair)
 
     def _with_pair_state(
         self, store: MirrorStore, decision: Decision, pair: Pair | None

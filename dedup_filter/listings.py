@@ -1,0 +1,43 @@
+"""An index page's listing: the documents and subdirectories of its directory that it links.
+
+Two index pages whose text differs (a mirror's banner, its own header or footer, a server
+signature) but which list the same entries are as good a hint of a replicated directory as two
+duplicate index pages: the listing is what a copy keeps. Invariant: a listing is a set of
+lower-cased relative paths of the directory's own documents and immediate subdirectories, an
+index page of a subdirectory under any of its names reduced to the subdirectory
+(``library/index.html`` and ``library/`` are one entry); queries, the page itself, deeper links
+and links leaving the directory are left out; it is keyed by a hash of the sorted set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .directories import IndexPages
+from .hashing import hash64
+
+_LISTING_SEED = 0x1157
+
+
+def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> frozenset[str]:
+    """The entries of ``directory`` that ``links`` name: its own documents (a page extension)
+    and its immediate subdirectories (``sub/``). Deeper links are navigation, not a listing of
+    this directory: a theme's footer links the same pages from every site built with it."""
+    prefix = directory.lower()
+    entries = set()
+    for link in links:
+        lowered = link.lower()
+        if not lowered.startswith(prefix):
+            continue
+        relative = lowered[len(prefix) :]
+        if index_pages.names_index(relative):
+            relative = relative[: relative.rfind("/") + 1]  # "" for the page itself
+        if relative.count("/") == 1 and relative.endswith("/"):
+            entries.add(relative)
+        elif "/" not in relative and index_pages.names_document(relative):
+            entries.add(relative)
+    return frozenset(entries)
+
+
+def listing_hash(entries: frozenset[str]) -> int:
+    return hash64("\n".join(sorted(entries)), _LISTING_SEED)

@@ -1,0 +1,65 @@
+"""Index pages whose text differs but whose listings agree open a candidate; sampling decides."""
+
+from __future__ import annotations
+
+from dedup_filter import Config
+from dedup_filter.directories import IndexPages
+from dedup_filter.listings import listing, listing_hash
+
+from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
+
+BANNER = (
+    "<div><p>This server mirrors the standard library notes every night for readers in our region."
+    " Report broken pages to the original maintainers, not to us; we only copy what they publish."
+    " Mirror statistics, our privacy policy and the list of other mirrors are on our home page."
+    f' The original: <a href="{ORIGIN}">{ORIGIN}</a>.</p></div>'
+)
+
+
+def index_pages() -> IndexPages:
+    config = Config.default().mirror
+    return IndexPages(config.index_names, config.index_extensions)
+
+
+def test_a_listing_holds_the_documents_and_subdirectories_of_its_directory():
+    links = [
+        "http://h.test/d/a.html",
+        "http://h.test/d/B.html",
+        "http://h.test/d/sub/index.html",
+        "http://h.test/d/sub/deep.html",  # navigation into a subdirectory, not a listing
+        "http://h.test/d/index.html",  # the page itself
+        "http://h.test/d/?C=N;O=D",  # a sort order of a generated listing
+        "http://h.test/d/archive.tar.gz",
+        "http://h.test/other/x.html",
+    ]
+    assert listing("http://h.test/d/", links, index_pages()) == {"a.html", "b.html", "sub/"}
+
+
+def test_a_subdirectory_linked_by_either_name_is_one_entry():
+    pages = index_pages()
+    by_name = listing("http://h.test/", ["http://h.test/x.html", "http://h.test/s/index.html"], pages)
+    by_slash = listing("http://m.test/", ["http://m.test/x.html", "http://m.test/s/"], pages)
+    assert listing_hash(by_name) == listing_hash(by_slash)
+
+
+def bannered(pages: dict[str, bytes]) -> dict[str, bytes]:
+    """The copy with a mirror banner on its top index page (no near-duplicate of the origin's)."""
+    return pages | {MIRROR: pages[MIRROR].replace(b"<body>", b"<body>" + BANNER.encode())}
+
+
+def test_a_bannered_index_page_pairs_by_its_listing(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | bannered(copy_tree(origin_tree, ORIGIN, MIRROR))
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
+    assert crawl.decisions[MIRROR].reason == "unique"  # not a duplicate: its own text is indexed
+    assert crawl.decisions[MIRROR].evidence["mirror"]["origin"] == ORIGIN
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    assert MIRROR + "csv.html" in crawl.pruned
+
+
+def test_without_listings_the_bannered_top_is_never_paired(open_filter, origin_tree):
+    dedup = open_filter(listing_min_links=0)
+    pages = origin_tree | bannered(copy_tree(origin_tree, ORIGIN, MIRROR))
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + [MIRROR])
+    assert "mirror" not in crawl.decisions[MIRROR].evidence
+    assert dedup.mirror_rules() == []
