@@ -1,8 +1,8 @@
 """``python -m streams`` (also ``dedup-filter stream``): the stream processor as a service.
 
-SIGTERM and SIGINT set a stop event: the batch in hand is finished and committed, then the clients
-and the index are closed. Exit codes: 0 clean stop, 1 fatal error (index or broker), 2 bad
-configuration.
+SIGTERM and SIGINT set a stop event: the batch in hand is finished and committed, then the clients,
+the worker processes and the index are closed. Exit codes: 0 clean stop, 1 fatal error (index,
+broker or a worker process), 2 bad configuration.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     from .delivery import DeliveryError
     from .service import serve
+    from .workers import WorkerPoolError
 
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, IndexMismatchError) as error:
         print(f"configuration error: {error}", file=sys.stderr)
         return 2
-    except (DedupError, DeliveryError, KafkaError, OSError) as error:
+    except (DedupError, DeliveryError, KafkaError, WorkerPoolError, OSError) as error:
         logger.exception("stopping on a fatal error: %s", error)
         return 1
     return 0

@@ -15,6 +15,7 @@ from dedup_filter import Config, ConfigError
 from dedup_filter.config import coerce_value, require
 
 OFFSET_RESETS = ("earliest", "latest")
+MAX_WORKERS = 64
 
 
 def _require(condition: bool, key: str, problem: str) -> None:
@@ -42,6 +43,8 @@ class StreamConfig:
     poll_timeout_ms: int = 500
     max_poll_records: int = 500
     max_message_bytes: int = 1_000_000
+    workers: int = 1
+    worker_timeout_s: float = 60.0
     flush_timeout_s: float = 30.0
     session_timeout_ms: int = 10_000
     retry_backoff_s: float = 0.5
@@ -70,6 +73,8 @@ class StreamConfig:
         _require(self.poll_timeout_ms >= 1, "poll_timeout_ms", "must be >= 1")
         _require(self.max_poll_records >= 1, "max_poll_records", "must be >= 1")
         _require(self.max_message_bytes >= 1024, "max_message_bytes", "must be >= 1024")
+        _require(1 <= self.workers <= MAX_WORKERS, "workers", f"must lie in 1..{MAX_WORKERS}")
+        _require(self.worker_timeout_s > 0, "worker_timeout_s", "must be > 0")
         _require(self.flush_timeout_s > 0, "flush_timeout_s", "must be > 0")
         _require(self.session_timeout_ms >= 1000, "session_timeout_ms", "must be >= 1000")
         _require(self.retry_backoff_s > 0, "retry_backoff_s", "must be > 0")

@@ -42,6 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--group-id", metavar="NAME", help="consumer group (stream.group_id)")
     parser.add_argument("--index", metavar="DIR", help="LMDB index directory (stream.index_dir)")
     parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes that prepare pages (stream.workers; 1: the processor's own)",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=int,
         metavar="PORT",
@@ -75,6 +81,7 @@ def configs_from_args(args: argparse.Namespace) -> tuple[StreamConfig, Config]:
         "group_id": args.group_id,
         "index_dir": args.index,
         "metrics_port": args.metrics_port,
+        "workers": args.workers,
     }
     stream_overrides |= {key: value for key, value in flags.items() if value is not None}
     if core_overrides:

@@ -34,6 +34,7 @@ from .messages import (
     verdict_record,
 )
 from .metrics import StreamMetrics
+from .workers import PreparationPool
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,8 @@ class Processor:
 
     The consumer must be subscribed with ``on_partitions_revoked``/``on_partitions_assigned`` as
     its rebalance callbacks (``kafka_io.subscribe``). Consumer and producer are passed in, so
-    tests can pass recording fakes.
+    tests can pass recording fakes. With a ``pool``, pages are prepared in its worker processes
+    (the decisions are the same: they are still taken here, in order).
     """
 
     def __init__(
@@ -55,12 +57,14 @@ class Processor:
         dedup: DedupFilter,
         config: StreamConfig,
         metrics: StreamMetrics | None = None,
+        pool: PreparationPool | None = None,
     ) -> None:
         self.consumer = consumer
         self.producer = producer
         self.dedup = dedup
         self.config = config
         self.metrics = metrics or StreamMetrics()
+        self.pool = pool
         self._frontier = Frontier(dedup, config.url_dedup_cache_size)
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
@@ -71,6 +75,7 @@ class Processor:
 
         Raises:
             IndexStoreError: the index failed; the batch is not committed and will be redelivered.
+            WorkerPoolError: a worker process died or hung; the batch is not committed either.
             DeliveryError: the broker refused an output record for good.
             KafkaError: a non-retriable consumer error.
         """
@@ -169,12 +174,17 @@ class Processor:
         decisions = self._frontier.check([url for _, url in urls])
         for (record, _), decision in zip(urls, decisions, strict=True):
             outputs += self._url_outputs(record, decision)
-        decisions = self.dedup.check_pages(
-            [(page.url, page.body, page.headers) for _, page in pages]
-        )
+        decisions = self._check_pages([page for _, page in pages])
         for (record, page), decision in zip(pages, decisions, strict=True):
             outputs += self._page_outputs(record, page, decision)
         return outputs
+
+    def _check_pages(self, pages: list[PageMessage]) -> list[Decision]:
+        """Prepared here or by the pool's workers; decided here, in order, in one transaction."""
+        inputs = [(page.url, page.body, page.headers) for page in pages]
+        if self.pool is None:
+            return self.dedup.check_pages(inputs)
+        return self.dedup.check_prepared(self.pool.prepare(inputs))
 
     def _page_outputs(
         self, record: Any, page: PageMessage, decision: Decision

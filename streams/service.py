@@ -19,6 +19,7 @@ from .config import StreamConfig
 from .delivery import Backoff
 from .metrics import StreamMetrics
 from .processor import Processor
+from .workers import PreparationPool
 
 logger = logging.getLogger(__name__)
 
@@ -30,11 +31,15 @@ def serve(
 
     Raises:
         DedupError: the index cannot be opened or written.
+        WorkerPoolError: a worker process did not start, died or hung.
         DeliveryError, KafkaError: the broker refused something for good.
     """
     metrics = metrics or StreamMetrics()
     with contextlib.ExitStack() as stack:
         dedup = stack.enter_context(DedupFilter.open(stream_config.index_dir, config))
+        pool = _pool(stream_config, config)
+        if pool is not None:
+            stack.callback(pool.close)
         if stream_config.metrics_port:
             metrics.serve(stream_config.metrics_port, stream_config.metrics_address)
             stack.callback(metrics.close)
@@ -44,7 +49,7 @@ def serve(
         consumer, producer = clients
         stack.callback(producer.close)
         stack.callback(consumer.close, autocommit=False)  # closed first: we commit ourselves
-        processor = Processor(consumer, producer, dedup, stream_config, metrics)
+        processor = Processor(consumer, producer, dedup, stream_config, metrics, pool)
         kafka_io.subscribe(
             consumer,
             stream_config.input_topics,
@@ -64,6 +69,15 @@ def serve(
         finally:
             metrics.maybe_log(stream_config.log_interval_s, force=True)
             logger.info("stopping after %d records in total", metrics.totals["records"])
+
+
+def _pool(stream_config: StreamConfig, config: Config) -> PreparationPool | None:
+    """Worker processes that prepare pages, for ``workers > 1`` (None: this process does)."""
+    if stream_config.workers == 1:
+        return None
+    pool = PreparationPool(config, stream_config.workers, stream_config.worker_timeout_s)
+    logger.info("preparing pages in %d worker processes", stream_config.workers)
+    return pool
 
 
 def _connect(stream_config: StreamConfig, stop: Event) -> tuple[Any, Any] | None:

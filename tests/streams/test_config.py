@@ -43,6 +43,8 @@ def test_unknown_keys_fail_naming_the_key(tmp_path):
         ({"pages_in": "", "urls_in": ""}, r"stream\.pages_in: pages_in or urls_in must be set"),
         ({"auto_offset_reset": "none"}, r"stream\.auto_offset_reset"),
         ({"max_retry_backoff_s": 0.1}, r"stream\.max_retry_backoff_s"),
+        ({"workers": 0}, r"stream\.workers: must lie in 1\.\.64"),
+        ({"worker_timeout_s": 0}, r"stream\.worker_timeout_s: must be > 0"),
     ],
 )
 def test_invalid_values_fail_naming_the_key(table, message):
@@ -73,6 +75,13 @@ def test_flags_override_set_which_overrides_the_file(tmp_path):
     assert (stream_config.group_id, stream_config.index_dir) == ("flag", "set-index")
     assert stream_config.bootstrap_servers == ("h1:9092", "h2:9092")
     assert (config.simhash.bits, config.minhash.seed) == (256, 7)
+
+
+def test_the_workers_flag_overrides_the_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[stream]\nworkers = 4\n")
+    stream_config, _ = configs_from_args(parse_args("--config", str(path), "--workers", "2"))
+    assert stream_config.workers == 2
 
 
 def test_an_unreadable_file_is_a_configuration_error(tmp_path):
