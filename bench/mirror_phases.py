@@ -25,7 +25,6 @@ from dedup_filter.mirror_store import MirrorStore
 from testweb.site import MirrorTruth, TestWeb
 
 
-
 class PhaseRecorder:
     """A ``DedupFilter`` that notes the phase of every mirrored page it is asked to check."""
 

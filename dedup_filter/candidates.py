@@ -100,7 +100,11 @@ def listing_pair(
         store.put_listing(key, place.directory, page_id)
     for other in alike:
         pair = index_pair(
-            url, other, index_pages, config.max_depth, links_back(store, other, url, config.max_depth)
+            url,
+            other,
+            index_pages,
+            config.max_depth,
+            links_back(store, other, url, config.max_depth),
         )
         if pair is not None and not ruled(store, (url, pair.mirror.url), config.max_depth):
             return pair

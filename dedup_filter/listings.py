@@ -32,9 +32,8 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
         relative = lowered[len(prefix) :]
         if index_pages.names_index(relative):
             relative = relative[: relative.rfind("/") + 1]  # "" for the page itself
-        if relative.count("/") == 1 and relative.endswith("/"):
-            entries.add(relative)
-        elif "/" not in relative and index_pages.names_document(relative):
+        section = relative.count("/") == 1 and relative.endswith("/")
+        if section or ("/" not in relative and index_pages.names_document(relative)):
             entries.add(relative)
     return frozenset(entries)
 

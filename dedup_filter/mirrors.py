@@ -200,7 +200,9 @@ class MirrorDetector:
         for place in places:
             key = self._index_pages.entry_key(place)
             hosts = _linked_hosts(page.decision.url, page.links) if place.is_own and not key else ()
-            entry = DirEntry(page.representative, page.fingerprint.exact, place.relative, role, hosts)
+            entry = DirEntry(
+                page.representative, page.fingerprint.exact, place.relative, role, hosts
+            )
             store.put_entry(place.directory_key, key, entry)
 
     @staticmethod

@@ -29,7 +29,9 @@ def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
 
 def asked_for(store: MirrorStore, url: str, candidate: Candidate) -> bool:
     """Whether a sample probe of ``url`` is outstanding for ``candidate``."""
-    return (SAMPLE_PROBE, pair_reference(candidate.mirror, candidate.origin)) in store.probes_for(url)
+    return (SAMPLE_PROBE, pair_reference(candidate.mirror, candidate.origin)) in store.probes_for(
+        url
+    )
 
 
 def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:

@@ -135,7 +135,9 @@ def _sections(manual: dict[str, str]) -> tuple[dict[str, str], list[MirrorTruth]
         target = _SECTIONS_HOME + section
         copied = copy_tree(origin, ORIGIN, MANUAL + section, MIRROR, target)
         pages |= {site_url(MIRROR, path): body for path, body in copied.items()}
-        relative = tuple(sorted(path[len(section) :] for path in manual if path.startswith(section)))
+        relative = tuple(
+            sorted(path[len(section) :] for path in manual if path.startswith(section))
+        )
         truths.append(
             MirrorTruth(
                 "copied_sections",

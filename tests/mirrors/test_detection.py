@@ -294,7 +294,9 @@ def test_a_copy_as_deep_as_its_origin_and_seen_first_is_told_by_its_link_to_the_
     )
     origin = origin_tree | {ORIGIN: index}
     pages = origin | copy_tree(origin, ORIGIN, copy)
-    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, copy) + breadth_first(pages, ORIGIN))
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, copy) + breadth_first(pages, ORIGIN)
+    )
     assert rules_of(dedup) == [(copy, ORIGIN, "host_root")]
     assert origin_dropped(crawl) == []
     assert crawl.decisions[ORIGIN].reason == "mirror_origin"

@@ -37,7 +37,9 @@ def test_a_listing_holds_the_documents_and_subdirectories_of_its_directory():
 
 def test_a_subdirectory_linked_by_either_name_is_one_entry():
     pages = index_pages()
-    by_name = listing("http://h.test/", ["http://h.test/x.html", "http://h.test/s/index.html"], pages)
+    by_name = listing(
+        "http://h.test/", ["http://h.test/x.html", "http://h.test/s/index.html"], pages
+    )
     by_slash = listing("http://m.test/", ["http://m.test/x.html", "http://m.test/s/"], pages)
     assert listing_hash(by_name) == listing_hash(by_slash)
 
@@ -50,7 +52,9 @@ def bannered(pages: dict[str, bytes]) -> dict[str, bytes]:
 def test_a_bannered_index_page_pairs_by_its_listing(open_filter, origin_tree):
     dedup = open_filter()
     pages = origin_tree | bannered(copy_tree(origin_tree, ORIGIN, MIRROR))
-    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR)
+    )
     assert crawl.decisions[MIRROR].reason == "unique"  # not a duplicate: its own text is indexed
     assert crawl.decisions[MIRROR].evidence["mirror"]["origin"] == ORIGIN
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
@@ -60,6 +64,6 @@ def test_a_bannered_index_page_pairs_by_its_listing(open_filter, origin_tree):
 def test_without_listings_the_bannered_top_is_never_paired(open_filter, origin_tree):
     dedup = open_filter(listing_min_links=0)
     pages = origin_tree | bannered(copy_tree(origin_tree, ORIGIN, MIRROR))
-    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + [MIRROR])
+    crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
     assert "mirror" not in crawl.decisions[MIRROR].evidence
     assert dedup.mirror_rules() == []
