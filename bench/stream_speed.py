@@ -1,12 +1,14 @@
 """Messages/s through the stream processor vs a bare consume-and-forward loop on the same broker.
 
-Both loops read the same page messages from the same topic with the same batch size, produce and
-flush their outputs, wait for every acknowledgement and commit offsets; the processor also parses,
-fingerprints, checks the pages in one LMDB write transaction per batch and produces verdicts. The
-ratio processor/bare is the filter's overhead over the Kafka cost alone. Group joins are not timed:
-a run starts at its first non-empty poll and ends at its last commit.
+Both loops read the same page messages from the same topic with the same batch size and the same
+client settings, produce and flush their outputs, wait for every acknowledgement and commit
+offsets; the processor also parses, fingerprints, checks the pages in one LMDB write transaction
+per batch and produces verdicts, once per ``--workers`` count (1: in its own process; N: a pool
+of N worker processes prepares the pages). The ratio processor/bare is the filter's overhead over
+the Kafka cost alone. Group joins and pool starts are not timed: a run starts at its first
+non-empty poll and ends at its last commit. Each processor run prints where its time went.
 
-    python bench/stream_speed.py [--messages 2000] [--rounds 2]
+    python bench/stream_speed.py [--messages 2000] [--rounds 2] [--workers 1,2]
 
 Pages: pydoc HTML of standard-library modules (testweb.corpus: real text, rendered offline), each on
 several hosts, so the stream holds unique pages and exact duplicates.
@@ -15,6 +17,7 @@ several hosts, so the stream holds unique pages and exact duplicates.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -35,7 +38,8 @@ from dedup_filter import Config, DedupFilter
 from streams import kafka_io
 from streams.config import StreamConfig
 from streams.local_broker import broker_from_environment
-from streams.processor import Processor
+from streams.processor import Batch, Processor
+from streams.workers import PreparationPool
 from testweb.corpus import documentation_pages
 
 
@@ -63,31 +67,28 @@ def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
     producer.close()
 
 
-def timed(loop: Callable[[], int], expected: int) -> tuple[float, int]:
-    started: list[float] = []
-    count = loop_until(loop, expected, started)
-    return time.perf_counter() - started[0], count
-
-
-def loop_until(step: Callable[[], int], expected: int, started: list[float]) -> int:
-    """Run ``step`` (one poll batch: returns records handled) to ``expected`` records, or 10 min."""
-    handled, deadline = 0, time.monotonic() + 600
+def timed(
+    poll: Callable[[], Batch], handle: Callable[[Batch], int], expected: int
+) -> tuple[float, int]:
+    """Seconds from the return of the first non-empty poll to the end of the batch that makes
+    ``expected`` records (at most 10 minutes), and the records handled."""
+    started, handled, deadline = 0.0, 0, time.monotonic() + 600
     while handled < expected and time.monotonic() < deadline:
-        count = step()
-        if count and not started:
-            started.append(time.perf_counter())
-        handled += count
-    return handled
+        batch = poll()
+        if batch:
+            started = started or time.perf_counter()
+            handled += handle(batch)
+    return time.perf_counter() - started, handled
 
 
 def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[float, int]:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
     consumer.subscribe([config.pages_in])
 
-    def step() -> int:
-        batch = consumer.poll(
-            timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
-        )
+    def poll() -> Batch:
+        return consumer.poll(timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records)
+
+    def forward(batch: Batch) -> int:
         futures = [
             producer.send(forward_topic, key=record.key, value=record.value)
             for records in batch.values()
@@ -96,17 +97,13 @@ def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[
         producer.flush(timeout=config.flush_timeout_s)
         for future in futures:
             future.get(timeout=config.flush_timeout_s)
-        if batch:
-            consumer.commit(
-                {
-                    tp: OffsetAndMetadata(records[-1].offset + 1, "", -1)
-                    for tp, records in batch.items()
-                }
-            )
+        consumer.commit(
+            {tp: OffsetAndMetadata(records[-1].offset + 1, "", -1) for tp, records in batch.items()}
+        )
         return len(futures)
 
     try:
-        return timed(step, expected)
+        return timed(poll, forward, expected)
     finally:
         consumer.close(autocommit=False)
         producer.close()
@@ -114,11 +111,16 @@ def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[
 
 def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
-    with (
-        tempfile.TemporaryDirectory() as index_dir,
-        DedupFilter.open(index_dir, Config.default()) as dedup,
-    ):
-        processor = Processor(consumer, producer, dedup, config)
+    with contextlib.ExitStack() as stack:
+        dedup = stack.enter_context(
+            DedupFilter.open(stack.enter_context(tempfile.TemporaryDirectory()), Config.default())
+        )
+        pool = None
+        if config.workers > 1:
+            pool = stack.enter_context(
+                PreparationPool(dedup.config, config.workers, config.worker_timeout_s)
+            )
+        processor = Processor(consumer, producer, dedup, config, pool=pool)
         kafka_io.subscribe(
             consumer,
             [config.pages_in],
@@ -126,20 +128,37 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
             processor.on_partitions_assigned,
         )
         stop = threading.Event()
+        stages = processor.metrics.stage_seconds
 
-        def step() -> int:
-            batch = consumer.poll(
-                timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
-            )
-            if batch:
-                processor.process(batch, stop)
+        def poll() -> Batch:
+            with processor.metrics.timed("poll"):
+                batch = consumer.poll(
+                    timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
+                )
+            if not processor.metrics.totals["batches"]:
+                stages.clear()  # the group join, before the clock starts
+            return batch
+
+        def process(batch: Batch) -> int:
+            processor.process(batch, stop)
             return sum(len(records) for records in batch.values())
 
         try:
-            return timed(step, expected)
+            seconds, handled = timed(poll, process, expected)
         finally:
             consumer.close(autocommit=False)
             producer.close()
+    print("    " + breakdown(stages, seconds, handled))
+    return seconds, handled
+
+
+def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> str:
+    """Milliseconds per message in each stage, and what no stage accounts for."""
+    stages = dict(stage_seconds) | {"rest": seconds - sum(stage_seconds.values())}
+    return (
+        ", ".join(f"{stage} {stage_s / handled * 1000:.3f}" for stage, stage_s in stages.items())
+        + " ms/message"
+    )
 
 
 def main() -> int:
@@ -147,7 +166,11 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--batch", type=int, default=500, help="max_poll_records of both loops")
+    parser.add_argument(
+        "--workers", default="1,2", help="processor runs, by stream.workers (comma-separated)"
+    )
     args = parser.parse_args()
+    worker_counts = [int(count) for count in args.workers.split(",")]
     values = pages(args.messages)
     crc = (
         "C (crc32c package)"
@@ -158,7 +181,8 @@ def main() -> int:
         f"{len(values)} page messages, {sum(map(len, values)) / len(values) / 1024:.1f} KiB each; "
         f"kafka-python record CRC: {crc}; {os.cpu_count()} CPUs"
     )
-    rates: dict[str, list[float]] = {"bare": [], "processor": []}
+    names = ["bare"] + [f"workers={count}" for count in worker_counts]
+    rates: dict[str, list[float]] = {name: [] for name in names}
     with broker_from_environment() as bootstrap:
         for _ in range(args.rounds):
             suffix = uuid.uuid4().hex[:8]
@@ -176,16 +200,34 @@ def main() -> int:
             )
             produce(bootstrap, config.pages_in, values)
             bare_config = replace(config, group_id=f"bare-{suffix}")
-            runs = (
-                ("bare", partial(bare_loop, bare_config, len(values), f"bare-{suffix}")),
-                ("processor", partial(processor_loop, config, len(values))),
-            )
+            runs = [("bare", partial(bare_loop, bare_config, len(values), f"bare-{suffix}"))]
+            runs += [
+                (
+                    f"workers={count}",
+                    partial(
+                        processor_loop,
+                        replace(
+                            config,
+                            workers=count,
+                            group_id=f"bench-{suffix}-{count}",
+                            pages_keep=f"bench-keep-{suffix}-{count}",
+                            verdicts=f"bench-verdicts-{suffix}-{count}",
+                        ),
+                        len(values),
+                    ),
+                )
+                for count in worker_counts
+            ]
             for name, run in runs:
                 seconds, handled = run()
                 rates[name].append(handled / seconds)
-                print(f"  {name:9s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s")
-    bare, processed = statistics.median(rates["bare"]), statistics.median(rates["processor"])
-    print(f"median: bare {bare:.1f}/s, processor {processed:.1f}/s, ratio {processed / bare:.0%}")
+                print(f"  {name:10s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s")
+    bare = statistics.median(rates["bare"])
+    print(f"medians of {args.rounds} rounds: bare loop {bare:.1f}/s", end="")
+    for name in names[1:]:
+        rate = statistics.median(rates[name])
+        print(f"; processor {name} {rate:.1f}/s = {rate / bare:.0%}", end="")
+    print()
     return 0
 
 

@@ -53,6 +53,9 @@ def make_producer(config: StreamConfig) -> KafkaProducer:
         client_id=config.client_id,
         acks="all",
         linger_ms=_LINGER_MS,
+        # kept pages are mostly larger than kafka-python's default batch (16 KiB), which made each
+        # one a produce request of its own; a batch never exceeds what the topics accept
+        batch_size=config.max_message_bytes,
         max_request_size=config.max_message_bytes + _RECORD_OVERHEAD_BYTES,
         max_block_ms=flush_timeout_ms,
         request_timeout_ms=flush_timeout_ms,

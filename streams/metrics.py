@@ -10,7 +10,7 @@ import contextlib
 import logging
 import time
 from collections import Counter as Tally
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
@@ -66,6 +66,13 @@ class StreamMetrics:
             ["topic", "partition"],
             registry=self.registry,
         )
+        self._stage_seconds = Counter(
+            "dedup_stream_stage_seconds",
+            "Time spent in each stage of the batch loop",
+            ["stage"],
+            registry=self.registry,
+        )
+        self.stage_seconds: dict[str, float] = {}
         self._batch_seconds = Histogram(
             "dedup_stream_batch_seconds",
             "Time from poll to offset commit, per batch",
@@ -107,6 +114,19 @@ class StreamMetrics:
         """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``."""
         self._events.labels(name).inc()
         self.totals[name] += 1
+
+    @contextlib.contextmanager
+    def timed(self, stage: str) -> Iterator[None]:
+        """Add the time the block takes to ``stage``: ``messages`` (parse inputs, encode outputs),
+        ``prepare`` (fingerprints, here or in the workers), ``index`` (LMDB transactions),
+        ``deliver`` (send, flush, acknowledgements), ``commit`` (offsets)."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            seconds = time.perf_counter() - started
+            self._stage_seconds.labels(stage).inc(seconds)
+            self.stage_seconds[stage] = self.stage_seconds.get(stage, 0.0) + seconds
 
     def batch_done(self, seconds: float) -> None:
         self._batch_seconds.observe(seconds)

@@ -18,6 +18,7 @@ from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Decision, DedupFilter
+from dedup_filter.filter import PagePreparer
 
 from .config import StreamConfig
 from .delivery import Backoff, deliver
@@ -65,6 +66,7 @@ class Processor:
         self.config = config
         self.metrics = metrics or StreamMetrics()
         self.pool = pool
+        self._preparer = PagePreparer(dedup.config)
         self._frontier = Frontier(dedup, config.url_dedup_cache_size)
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
@@ -102,14 +104,15 @@ class Processor:
         """Decide on one batch, deliver its outputs, then commit its offsets. True if committed."""
         started = time.monotonic()
         outputs = self._decide(batch)
-        delivered = deliver(
-            self.producer,
-            outputs,
-            flush_timeout_s=self.config.flush_timeout_s,
-            backoff=self._backoff(),
-            stop=stop,
-            metrics=self.metrics,
-        )
+        with self.metrics.timed("deliver"):
+            delivered = deliver(
+                self.producer,
+                outputs,
+                flush_timeout_s=self.config.flush_timeout_s,
+                backoff=self._backoff(),
+                stop=stop,
+                metrics=self.metrics,
+            )
         if not delivered:
             logger.warning("stopped before the batch was acknowledged: it will be redelivered")
             return False
@@ -118,7 +121,8 @@ class Processor:
             for tp, records in batch.items()
             if records
         }
-        committed = self._commit(offsets, stop)
+        with self.metrics.timed("commit"):
+            committed = self._commit(offsets, stop)
         self.metrics.batch_done(time.monotonic() - started)
         return committed
 
@@ -145,6 +149,22 @@ class Processor:
 
     def _decide(self, batch: Batch) -> list[OutputRecord]:
         """Every output of the batch; its pages are checked in one write transaction, in order."""
+        with self.metrics.timed("messages"):
+            outputs, pages, urls = self._parse(batch)
+        with self.metrics.timed("index"):
+            url_decisions = self._frontier.check([url for _, url in urls])
+        page_decisions = self._check_pages([page for _, page in pages])
+        with self.metrics.timed("messages"):
+            for (record, _), decision in zip(urls, url_decisions, strict=True):
+                outputs += self._url_outputs(record, decision)
+            for (record, page), decision in zip(pages, page_decisions, strict=True):
+                outputs += self._page_outputs(record, page, decision)
+        return outputs
+
+    def _parse(
+        self, batch: Batch
+    ) -> tuple[list[OutputRecord], list[tuple[Any, PageMessage]], list[tuple[Any, str]]]:
+        """The batch's pages and URLs to decide on, and the outputs of the records that are not."""
         outputs: list[OutputRecord] = []
         pages: list[tuple[Any, PageMessage]] = []
         urls: list[tuple[Any, str]] = []
@@ -171,20 +191,18 @@ class Processor:
                     outputs += self._failed_fetch_outputs(record, parsed)
                 else:
                     pages.append((record, parsed))
-        decisions = self._frontier.check([url for _, url in urls])
-        for (record, _), decision in zip(urls, decisions, strict=True):
-            outputs += self._url_outputs(record, decision)
-        decisions = self._check_pages([page for _, page in pages])
-        for (record, page), decision in zip(pages, decisions, strict=True):
-            outputs += self._page_outputs(record, page, decision)
-        return outputs
+        return outputs, pages, urls
 
     def _check_pages(self, pages: list[PageMessage]) -> list[Decision]:
         """Prepared here or by the pool's workers; decided here, in order, in one transaction."""
         inputs = [(page.url, page.body, page.headers) for page in pages]
-        if self.pool is None:
-            return self.dedup.check_pages(inputs)
-        return self.dedup.check_prepared(self.pool.prepare(inputs))
+        with self.metrics.timed("prepare"):
+            if self.pool is None:
+                prepared = [self._preparer.prepare(*page) for page in inputs]
+            else:
+                prepared = self.pool.prepare(inputs)
+        with self.metrics.timed("index"):
+            return self.dedup.check_prepared(prepared)
 
     def _page_outputs(
         self, record: Any, page: PageMessage, decision: Decision

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -27,6 +28,7 @@ PageInput = tuple[str, bytes, dict[str, str] | None]
 _READY = "ready"
 _CHUNKS_PER_WORKER = 4  # small chunks even out pages of unequal size across the workers
 _CLOSE_GRACE_S = 2.0
+_BLAS_THREADS = "OPENBLAS_NUM_THREADS"
 
 
 class WorkerPoolError(Exception):
@@ -141,7 +143,8 @@ class PreparationPool:
         self._unusable = ""  # why the pool takes no more work: closed, or broken by a failure
         # spawned, not forked: the processor holds an LMDB environment and kafka-python threads
         context = multiprocessing.get_context("spawn")
-        self._workers = [_Worker(context, config) for _ in range(workers)]
+        with _one_blas_thread_each():
+            self._workers = [_Worker(context, config) for _ in range(workers)]
         try:
             deadline = time.monotonic() + timeout_s
             for worker in self._workers:
@@ -221,6 +224,23 @@ class PreparationPool:
             msg = f"no answer within stream.worker_timeout_s={self.timeout_s} s from {names}"
             raise WorkerPoolError(msg)
         return list(dict.fromkeys(by_handle[handle] for handle in ready))
+
+
+@contextlib.contextmanager
+def _one_blas_thread_each() -> Iterator[None]:
+    """Processes started inside get one OpenBLAS thread, unless the user chose a number.
+
+    A worker stands for one core, and numpy's OpenBLAS (simhash's weighted sum) otherwise starts
+    a thread per core whose spinning costs a quarter more CPU than the work itself (measured on
+    2 cores). OpenBLAS reads the variable once, when numpy loads, so it is set around the start.
+    """
+    chosen = os.environ.get(_BLAS_THREADS)
+    os.environ[_BLAS_THREADS] = chosen or "1"
+    try:
+        yield
+    finally:
+        if chosen is None:
+            del os.environ[_BLAS_THREADS]
 
 
 def _chunks(pages: Sequence[PageInput], count: int) -> list[list[PageInput]]:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import logging
+import time
 import urllib.request
+
+import pytest
+from prometheus_client import generate_latest
 
 from dedup_filter import Decision
 from streams.local_broker import free_port
@@ -55,3 +59,16 @@ def test_a_revoked_partition_stops_counting_towards_lag():
     metrics.forget_lag("pages", 0)
     metrics.forget_lag("pages", 9)
     assert metrics.lag == 7
+
+
+def test_stage_times_add_up_and_are_served():
+    metrics = StreamMetrics()
+    for _ in range(2):
+        with metrics.timed("prepare"):
+            time.sleep(0.01)
+    with pytest.raises(ZeroDivisionError), metrics.timed("index"):
+        _ = 1 / 0  # a failing stage still counts its time
+    assert metrics.stage_seconds["prepare"] >= 0.02
+    assert set(metrics.stage_seconds) == {"prepare", "index"}
+    text = generate_latest(metrics.registry).decode()
+    assert 'dedup_stream_stage_seconds_total{stage="prepare"}' in text

@@ -24,6 +24,7 @@ from .conftest import FakeConsumer, FakeProducer, batch_of, page_value
 PAGES = "pages-in"
 MODULES = ("csv", "difflib", "json", "textwrap", "heapq", "shlex")
 STARTED_WITHIN_S = 30.0
+ORIGINAL_BLAS_THREADS = os.environ.get("OPENBLAS_NUM_THREADS")
 
 
 def listing(names: tuple[str, ...]) -> bytes:
@@ -87,6 +88,12 @@ def test_workers_ignore_ctrl_c_so_the_batch_in_hand_can_finish(pool, pages):
         os.kill(process.pid, signal.SIGINT)
     assert len(pool.prepare(pages)) == len(pages)
     assert all(process.is_alive() for process in pool.processes)
+
+
+def test_workers_run_one_blas_thread_each_and_the_parent_keeps_its_environment(pool):
+    environments = [Path(f"/proc/{process.pid}/environ").read_bytes() for process in pool.processes]
+    assert all(b"\0OPENBLAS_NUM_THREADS=1\0" in b"\0" + env for env in environments)
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == ORIGINAL_BLAS_THREADS
 
 
 def test_close_stops_every_worker_and_the_pool_takes_no_more_work(pages):
@@ -190,6 +197,13 @@ def test_a_processor_with_a_pool_produces_what_one_without_does(
             assert processor_.process(batch_of(PAGES, values), threading.Event())
         outputs.append((producer.sent, consumer.commits))
     assert outputs[0] == outputs[1]
+    assert set(processor_.metrics.stage_seconds) == {
+        "messages",
+        "prepare",
+        "index",
+        "deliver",
+        "commit",
+    }
     assert outputs[1][1] == [{TopicPartition(PAGES, 0): len(values)}]
 
 
