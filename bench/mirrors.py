@@ -270,8 +270,9 @@ def phases(webs: list[TestWeb], orders: tuple[str, ...], samples: int) -> None:
 def _webs(args: argparse.Namespace) -> list[TestWeb]:
     """The webs to crawl (and say which)."""
     if args.web == "patterns":
-        print(f"documentation patterns {', '.join(PATTERNS)} and the same-theme trap", end=", ")
-        return [*(pattern_web(name) for name in PATTERNS), theme_trap_web()]
+        print(f"documentation patterns {', '.join(PATTERNS)} and the same-theme traps", end=", ")
+        traps = [theme_trap_web(), theme_trap_web(theme_at_root=True)]
+        return [*(pattern_web(name) for name in PATTERNS), *traps]
     print(f"scale {args.scale}, seeds {args.seeds}", end=", ")
     return [build_web(int(seed), args.scale) for seed in args.seeds.split(",")]
 

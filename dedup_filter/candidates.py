@@ -29,12 +29,14 @@ from .directories import (
     placements,
     usable_directory,
 )
+from .fingerprint import Fingerprint
 from .listings import listing, listing_hash
 from .mirror_records import REJECTED, Candidate, Rule
 from .mirror_rules import collapse_origin, conflicts, install, rule_over
 from .mirror_store import MirrorStore, host_hash, pair_reference
 from .probes import ask_parent, ask_sample, forget_samples
 from .sampling import Arrival, CoordinateSampler, Verdict
+from .simhash import agreement
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +82,18 @@ def links_back(store: MirrorStore, indexed_url: str, url: str, max_depth: int) -
 
 def listing_pair(
     store: MirrorStore,
-    url: str,
+    fingerprint: Fingerprint,
     links: Iterable[str],
     index_pages: IndexPages,
     config: MirrorConfig,
+    min_agreement: int,
 ) -> Pair | None:
     """Record the listing of an index page indexed under its own URL, and pair its directory
-    with another whose index page lists the same relative paths (none when a rule prunes either
-    side, or the listing is too short to tell directories apart)."""
+    with another whose index page lists the same entries and whose text is close (at least
+    ``min_agreement`` simhash bits agree: a banner or a header added, not another site's home
+    page over the same theme's pages). None when a rule prunes either side, or the listing is too
+    short, or the text too small, to tell directories apart."""
+    url = fingerprint.url
     place = own_placement(url, config.max_depth)
     if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
         return None
@@ -95,17 +101,18 @@ def listing_pair(
     if len(entries) < config.listing_min_links:
         return None
     key = listing_hash(entries)
-    alike = store.listed_alike(key)  # URLs of the index pages recorded with this listing
-    if url not in alike and (page_id := store.view.page_id_for_url(url)) is not None:
-        store.put_listing(key, place.directory, page_id)
-    for other in alike:
-        pair = index_pair(
-            url,
-            other,
-            index_pages,
-            config.max_depth,
-            links_back(store, other, url, config.max_depth),
-        )
+    alike = store.listed_alike(key)  # the index pages recorded with this listing
+    if url not in (other for other, _ in alike):
+        page_id = store.view.page_id_for_url(url)
+        if page_id is not None:
+            store.put_listing(key, place.directory, page_id)
+    for other, simhash in alike:
+        if not (fingerprint.has_features and simhash):
+            continue
+        if agreement(fingerprint.simhash, simhash) < min_agreement:
+            continue
+        back = links_back(store, other, url, config.max_depth)
+        pair = index_pair(url, other, index_pages, config.max_depth, back)
         if pair is not None and not ruled(store, (url, pair.mirror.url), config.max_depth):
             return pair
     return None

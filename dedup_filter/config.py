@@ -167,6 +167,7 @@ class MirrorConfig:
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
+    listing_min_agreement: float = 0.85
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")
@@ -181,6 +182,11 @@ class MirrorConfig:
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")
+        _require(
+            0.0 <= self.listing_min_agreement <= 1.0,
+            "mirror.listing_min_agreement",
+            "must lie in [0, 1]",
+        )
 
 
 _SECTIONS: dict[str, type] = {

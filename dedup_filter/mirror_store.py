@@ -142,13 +142,14 @@ class MirrorStore:
     def put_listing(self, listing_key: int, directory: str, page_id: int) -> None:
         self.view.put("links", _listing_prefix(listing_key) + _name(directory), encode_id(page_id))
 
-    def listed_alike(self, listing_key: int) -> list[str]:
-        """The URLs of the indexed index pages recorded with this listing, by directory name."""
+    def listed_alike(self, listing_key: int) -> list[tuple[str, bytes]]:
+        """The URL and simhash of each indexed index page recorded with this listing, by
+        directory name."""
         records = (
             self.view.page(decode_id(value))
             for _, value in self.view.scan("links", _listing_prefix(listing_key))
         )
-        return [record.url for record in records if record is not None]
+        return [(record.url, record.simhash) for record in records if record is not None]
 
     # candidates
     def candidate(self, reference: bytes) -> Candidate | None:

@@ -16,6 +16,7 @@ to the shared index; no rule is made from index pages alone unless ``mirror.samp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -68,6 +69,9 @@ class MirrorDetector:
         self.config = config.mirror
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
+        self._listing_agreement = math.ceil(
+            config.mirror.listing_min_agreement * config.simhash.bits
+        )
 
     # questions the filter asks
     def pair_for(self, view: IndexView, url: str, original_url: str) -> Pair | None:
@@ -152,7 +156,12 @@ class MirrorDetector:
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         level = answer(store, page.decision.url)
         pair = page.pair or listing_pair(
-            store, page.decision.url, page.links, self._index_pages, self.config
+            store,
+            page.fingerprint,
+            page.links,
+            self._index_pages,
+            self.config,
+            self._listing_agreement,
         )
         if pair is not None:
             update.open(pair, level)

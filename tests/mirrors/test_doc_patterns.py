@@ -21,7 +21,9 @@ LEAST_NEVER_FETCHED = {"banner_index": 0.5, "copied_sections": 0.7}
 
 @functools.cache
 def web_of(name: str):
-    return theme_trap_web() if name == "same_theme" else pattern_web(name)
+    if name.startswith("same_theme"):
+        return theme_trap_web(theme_at_root=name == "same_theme_root")
+    return pattern_web(name)
 
 
 def crawl_with_filter(tmp_path, web, order):
@@ -46,9 +48,11 @@ def test_a_documentation_mirror_is_found_at_its_boundary(tmp_path, name, order):
 
 
 @pytest.mark.parametrize("order", ORDERS)
-def test_two_manuals_sharing_a_theme_and_a_skeleton_are_no_mirror(tmp_path, order):
-    """Their boilerplate pages are fetched on both sides before the second index page."""
-    web = web_of("same_theme")
+@pytest.mark.parametrize("trap", ["same_theme", "same_theme_root"])
+def test_two_manuals_sharing_a_theme_and_a_skeleton_are_no_mirror(tmp_path, trap, order):
+    """Their boilerplate pages are fetched on both sides before the second index page; at the
+    root, they are all the documents the two home pages list."""
+    web = web_of(trap)
     log, rules = crawl_with_filter(tmp_path, web, order)
     assert rules == set()
     assert log.pruned == []
