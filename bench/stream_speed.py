@@ -29,6 +29,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
 from kafka import KafkaProducer
 from kafka.record import util as record_util
@@ -67,8 +68,53 @@ def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
     producer.close()
 
 
+class CpuMeter:
+    """CPU seconds over the timed window of this process (the loop, kafka-python's threads), the
+    pool's workers and the local broker (Linux ``/proc``; none for a broker named by
+    ``KAFKA_BOOTSTRAP_SERVERS``): what the run would need from free cores, whatever else runs."""
+
+    def __init__(self, workers: list[int]) -> None:
+        self.pids = {"loop": [os.getpid()], "workers": workers, "broker": _children("tansu")}
+        self._started: dict[str, float] = {}
+        self.used: dict[str, float] = {}
+
+    def start(self) -> None:
+        self._started = self._read()
+
+    def stop(self) -> None:
+        self.used = {name: now - self._started[name] for name, now in self._read().items()}
+
+    def per_message(self, handled: int) -> str:
+        return ", ".join(
+            f"{name} {seconds / handled * 1000:.3f}"
+            for name, seconds in self.used.items()
+            if self.pids[name]
+        )
+
+    def _read(self) -> dict[str, float]:
+        return {name: sum(map(_cpu_seconds, pids)) for name, pids in self.pids.items()}
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(command: str) -> list[int]:
+    """This process's children whose command line holds ``command``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if parent == os.getpid() and command.encode() in (stat.parent / "cmdline").read_bytes():
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 def timed(
-    poll: Callable[[], Batch], handle: Callable[[Batch], int], expected: int
+    poll: Callable[[], Batch], handle: Callable[[Batch], int], expected: int, meter: CpuMeter
 ) -> tuple[float, int]:
     """Seconds from the return of the first non-empty poll to the end of the batch that makes
     ``expected`` records (at most 10 minutes), and the records handled."""
@@ -76,8 +122,11 @@ def timed(
     while handled < expected and time.monotonic() < deadline:
         batch = poll()
         if batch:
-            started = started or time.perf_counter()
+            if not started:
+                started = time.perf_counter()
+                meter.start()
             handled += handle(batch)
+    meter.stop()
     return time.perf_counter() - started, handled
 
 
@@ -86,7 +135,10 @@ def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[
     consumer.subscribe([config.pages_in])
 
     def poll() -> Batch:
-        return consumer.poll(timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records)
+        batch: Batch = consumer.poll(
+            timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
+        )
+        return batch
 
     def forward(batch: Batch) -> int:
         futures = [
@@ -102,11 +154,14 @@ def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[
         )
         return len(futures)
 
+    meter = CpuMeter([])
     try:
-        return timed(poll, forward, expected)
+        seconds, handled = timed(poll, forward, expected, meter)
     finally:
         consumer.close(autocommit=False)
         producer.close()
+    print(f"    CPU ms/message: {meter.per_message(handled)}")
+    return seconds, handled
 
 
 def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
@@ -132,7 +187,7 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
 
         def poll() -> Batch:
             with processor.metrics.timed("poll"):
-                batch = consumer.poll(
+                batch: Batch = consumer.poll(
                     timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
                 )
             if not processor.metrics.totals["batches"]:
@@ -143,22 +198,21 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
             processor.process(batch, stop)
             return sum(len(records) for records in batch.values())
 
+        meter = CpuMeter([worker.pid or 0 for worker in pool.processes] if pool else [])
         try:
-            seconds, handled = timed(poll, process, expected)
+            seconds, handled = timed(poll, process, expected, meter)
         finally:
             consumer.close(autocommit=False)
             producer.close()
-    print("    " + breakdown(stages, seconds, handled))
+    print(f"    ms/message: {breakdown(stages, seconds, handled)}")
+    print(f"    CPU ms/message: {meter.per_message(handled)}")
     return seconds, handled
 
 
 def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> str:
     """Milliseconds per message in each stage, and what no stage accounts for."""
     stages = dict(stage_seconds) | {"rest": seconds - sum(stage_seconds.values())}
-    return (
-        ", ".join(f"{stage} {stage_s / handled * 1000:.3f}" for stage, stage_s in stages.items())
-        + " ms/message"
-    )
+    return ", ".join(f"{stage} {stage_s / handled * 1000:.3f}" for stage, stage_s in stages.items())
 
 
 def main() -> int:
