@@ -9,22 +9,24 @@ order picks the same ones:
   directory's documents before the crawl fetches them), in the hash order of their relative paths.
   Not cheapest first: the pages both sides fetched first are those every page links (a theme's
   search, copyright and license pages), alike on unrelated sites; pages below the token floor
-  never count either way. A side whose page was not fetched yet is probed, the origin's included: a
-  mirror is often crawled before or beside its origin (same link depth, several processes), and
-  the origin's pages are fetched anyway. The mirror's page must then be an exact duplicate of the
-  origin's page or be represented by the same indexed page (a near-duplicate); compared in the
-  call that checks one of the two, that page is also judged directly against the page standing
-  for the other side, since a near-duplicate's best match may be a third page. A page one side
-  lacks (a failed probe) could not be checked and is replaced by another sample; after
-  ``max_unchecked`` failed probes, only pairs the crawl fetches on both sides anyway are added (no
-  more probes), so a directory with other file names costs a bounded number of fetches.
+  never count either way, nor do pages under a rule the candidate contains. A sample's origin
+  page is probed first when the crawl has not fetched it (a mirror is often crawled before or
+  beside its origin, and the origin's pages are fetched anyway), its mirror page once the
+  origin's counts, for as many samples at a time as matches are still needed. A 404 of the
+  origin's page of a sample the mirror holds is a mismatch. The mirror's page must be an exact
+  duplicate of the origin's page or be represented by the same indexed page (a near-duplicate);
+  compared in the call that checks one of the two, that page is also judged directly against the
+  page standing for the other side, since a near-duplicate's best match may be a third page. A
+  page the mirror lacks (a failed probe) could not be checked and is replaced by another sample;
+  after ``max_unchecked`` unchecked samples, only pairs the crawl fetches on both sides anyway are
+  added (no more probes), so a directory with other file names costs a bounded number of fetches.
 * ``url`` mode: documents fetched under the origin, in hash order. The relative path matches when
   the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
   mirror's listing of that directory was fetched without it.
 
-The verdict is taken on exactly ``samples`` checked pairs: confirmed when at least
-``ceil(min_resemblance * samples)`` (and ``min_matched``) match, rejected as soon as that became
-impossible.
+The verdict is Zhang's on ``samples`` checked pairs, confirmed when at least
+``ceil(min_resemblance * samples)`` (and ``min_matched``) match, and taken as soon as it is
+certain: confirmed once that many matched, rejected once that became impossible.
 """
 
 from __future__ import annotations
@@ -171,7 +173,7 @@ class CoordinateSampler:
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
-            known = self._known(store, candidate, taken, links)
+            known = self._known(store, candidate, taken, links, ruled)
             added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
@@ -180,11 +182,17 @@ class CoordinateSampler:
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
 
     def _known(
-        self, store: MirrorStore, candidate: Candidate, taken: set[int], links: Iterable[str]
+        self,
+        store: MirrorStore,
+        candidate: Candidate,
+        taken: set[int],
+        links: Iterable[str],
+        ruled: tuple[str, ...],
     ) -> dict[int, str]:
-        """Documents (not index pages) one side is known to hold, not sampled yet: the first few
-        in hash order that each side fetched (content mode: either side; URL mode: the origin)
-        and that the arriving listing names; relative-path hash -> relative path."""
+        """Documents (not index pages) one side is known to hold, not sampled yet and not under
+        the ``ruled`` relative paths: the first few in hash order that each side fetched (content
+        mode: either side; URL mode: the origin) and that the arriving listing names;
+        relative-path hash -> relative path."""
         known: dict[int, str] = {}
         sides = (candidate.origin, candidate.mirror) if self._content else (candidate.origin,)
         for side in sides:
@@ -192,6 +200,7 @@ class CoordinateSampler:
                 (rel_hash, entry.relative)
                 for rel_hash, entry in store.subtree(side.lower())
                 if rel_hash not in taken
+                and not entry.relative.lower().startswith(ruled)
                 and not self._index_pages.names_index(entry.relative)
                 and not (self._content and self._too_small(store, entry))
             )
