@@ -71,7 +71,8 @@ def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
 class CpuMeter:
     """CPU seconds over the timed window of this process (the loop, kafka-python's threads), the
     pool's workers and the local broker (Linux ``/proc``; none for a broker named by
-    ``KAFKA_BOOTSTRAP_SERVERS``): what the run would need from free cores, whatever else runs."""
+    ``KAFKA_BOOTSTRAP_SERVERS``): what the run would need from free cores, whatever else runs;
+    and what every other process on the machine took meanwhile (the run's competition)."""
 
     def __init__(self, workers: list[int]) -> None:
         self.pids = {"loop": [os.getpid()], "workers": workers, "broker": _children("tansu")}
@@ -88,16 +89,24 @@ class CpuMeter:
         return ", ".join(
             f"{name} {seconds / handled * 1000:.3f}"
             for name, seconds in self.used.items()
-            if self.pids[name]
+            if self.pids.get(name, True)
         )
 
     def _read(self) -> dict[str, float]:
-        return {name: sum(map(_cpu_seconds, pids)) for name, pids in self.pids.items()}
+        ours = {name: sum(map(_cpu_seconds, pids)) for name, pids in self.pids.items()}
+        return ours | {"others": _busy_seconds() - sum(ours.values())}
 
 
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _busy_seconds() -> float:
+    """CPU seconds the machine spent busy since boot, over all cores."""
+    jiffies = [int(field) for field in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = jiffies[3] + jiffies[4]  # idle, iowait
+    return (sum(jiffies[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _children(command: str) -> list[int]:

@@ -1,8 +1,9 @@
 """Getting one batch's output records acknowledged by the broker, however long the broker is away.
 
-Memory stays bounded: only the records of the current batch are ever held (and resent), and the
-producer's own buffer is capped by kafka-python's ``buffer_memory``. Records already acknowledged
-are not resent, but a record whose acknowledgement was lost may be: outputs are at-least-once.
+Memory stays bounded because only the records of the current batch are ever held (and resent):
+kafka-python 2.x has no cap of its own on the producer's buffer (it ignores ``buffer_memory``).
+Records already acknowledged are not resent, but a record whose acknowledgement was lost may be:
+outputs are at-least-once.
 """
 
 from __future__ import annotations
