@@ -6,7 +6,9 @@ offsets; the processor also parses, fingerprints, checks the pages in one LMDB w
 per batch and produces verdicts, once per ``--workers`` count (1: in its own process; N: a pool
 of N worker processes prepares the pages). The ratio processor/bare is the filter's overhead over
 the Kafka cost alone. Group joins and pool starts are not timed: a run starts at its first
-non-empty poll and ends at its last commit. Each processor run prints where its time went.
+non-empty poll and ends at its last commit. Each processor run prints where its time went (wall
+time per stage, CPU per process), and each run the CPU other processes took meanwhile: on a
+shared machine the medians are given over all runs and over the quiet ones.
 
     python bench/stream_speed.py [--messages 2000] [--rounds 2] [--workers 1,2]
 
@@ -139,7 +141,9 @@ def timed(
     return time.perf_counter() - started, handled
 
 
-def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[float, int]:
+def bare_loop(
+    config: StreamConfig, expected: int, forward_topic: str
+) -> tuple[float, int, CpuMeter]:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
     consumer.subscribe([config.pages_in])
 
@@ -170,10 +174,10 @@ def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> tuple[
         consumer.close(autocommit=False)
         producer.close()
     print(f"    CPU ms/message: {meter.per_message(handled)}")
-    return seconds, handled
+    return seconds, handled, meter
 
 
-def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
+def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int, CpuMeter]:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
     with contextlib.ExitStack() as stack:
         dedup = stack.enter_context(
@@ -215,13 +219,16 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int]:
             producer.close()
     print(f"    ms/message: {breakdown(stages, seconds, handled)}")
     print(f"    CPU ms/message: {meter.per_message(handled)}")
-    return seconds, handled
+    return seconds, handled, meter
 
 
 def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> str:
     """Milliseconds per message in each stage, and what no stage accounts for."""
     stages = dict(stage_seconds) | {"rest": seconds - sum(stage_seconds.values())}
     return ", ".join(f"{stage} {stage_s / handled * 1000:.3f}" for stage, stage_s in stages.items())
+
+
+QUIET_CORES = 0.1  # a run is quiet when other processes took less than this share of one core
 
 
 def main() -> int:
@@ -244,54 +251,74 @@ def main() -> int:
         f"{len(values)} page messages, {sum(map(len, values)) / len(values) / 1024:.1f} KiB each; "
         f"kafka-python record CRC: {crc}; {os.cpu_count()} CPUs"
     )
-    names = ["bare"] + [f"workers={count}" for count in worker_counts]
-    rates: dict[str, list[float]] = {name: [] for name in names}
+    rates: dict[str, list[tuple[float, bool]]] = {}  # per run: messages/s, and whether quiet
     with broker_from_environment() as bootstrap:
         for _ in range(args.rounds):
-            suffix = uuid.uuid4().hex[:8]
-            config = StreamConfig(
-                bootstrap_servers=(bootstrap,),
-                pages_in=f"bench-{suffix}",
-                urls_in="",
-                pages_keep=f"bench-keep-{suffix}",
-                verdicts=f"bench-verdicts-{suffix}",
-                probes="",
-                dead_letters=f"bench-dead-{suffix}",
-                max_poll_records=args.batch,
-                group_id=f"bench-{suffix}",
-                max_message_bytes=4_000_000,
-            )
-            produce(bootstrap, config.pages_in, values)
-            bare_config = replace(config, group_id=f"bare-{suffix}")
-            runs = [("bare", partial(bare_loop, bare_config, len(values), f"bare-{suffix}"))]
-            runs += [
-                (
-                    f"workers={count}",
-                    partial(
-                        processor_loop,
-                        replace(
-                            config,
-                            workers=count,
-                            group_id=f"bench-{suffix}-{count}",
-                            pages_keep=f"bench-keep-{suffix}-{count}",
-                            verdicts=f"bench-verdicts-{suffix}-{count}",
-                        ),
-                        len(values),
-                    ),
+            for name, run in round_of_runs(bootstrap, values, args.batch, worker_counts):
+                seconds, handled, meter = run()
+                others = meter.used["others"] / seconds
+                rates.setdefault(name, []).append((handled / seconds, others < QUIET_CORES))
+                print(
+                    f"  {name:10s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s"
+                    f" (other processes took {others:.2f} cores)"
                 )
-                for count in worker_counts
-            ]
-            for name, run in runs:
-                seconds, handled = run()
-                rates[name].append(handled / seconds)
-                print(f"  {name:10s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s")
-    bare = statistics.median(rates["bare"])
-    print(f"medians of {args.rounds} rounds: bare loop {bare:.1f}/s", end="")
-    for name in names[1:]:
-        rate = statistics.median(rates[name])
-        print(f"; processor {name} {rate:.1f}/s = {rate / bare:.0%}", end="")
-    print()
+    print(summary(rates, "all runs", lambda quiet: True))
+    print(summary(rates, f"quiet runs (others < {QUIET_CORES} core)", lambda quiet: quiet))
     return 0
+
+
+def round_of_runs(
+    bootstrap: str, values: list[bytes], batch: int, worker_counts: list[int]
+) -> list[tuple[str, Callable[[], tuple[float, int, CpuMeter]]]]:
+    """The bare loop and a processor per workers count, over one fresh topic of ``values``."""
+    suffix = uuid.uuid4().hex[:8]
+    config = StreamConfig(
+        bootstrap_servers=(bootstrap,),
+        pages_in=f"bench-{suffix}",
+        urls_in="",
+        probes="",
+        dead_letters=f"bench-dead-{suffix}",
+        max_poll_records=batch,
+        max_message_bytes=4_000_000,
+    )
+    produce(bootstrap, config.pages_in, values)
+    runs: list[tuple[str, Callable[[], tuple[float, int, CpuMeter]]]] = [
+        (
+            "bare",
+            partial(
+                bare_loop, replace(config, group_id=f"bare-{suffix}"), len(values), f"bare-{suffix}"
+            ),
+        )
+    ]
+    for count in worker_counts:
+        processor_config = replace(
+            config,
+            workers=count,
+            group_id=f"bench-{suffix}-{count}",
+            pages_keep=f"bench-keep-{suffix}-{count}",
+            verdicts=f"bench-verdicts-{suffix}-{count}",
+        )
+        runs.append((f"workers={count}", partial(processor_loop, processor_config, len(values))))
+    return runs
+
+
+def summary(
+    rates: dict[str, list[tuple[float, bool]]], title: str, keep: Callable[[bool], bool]
+) -> str:
+    """Median messages/s per loop over the runs ``keep`` accepts, and each processor's ratio."""
+    medians = {
+        name: statistics.median(kept)
+        for name, runs in rates.items()
+        if (kept := [rate for rate, quiet in runs if keep(quiet)])
+    }
+    counts = {name: sum(keep(quiet) for _, quiet in runs) for name, runs in rates.items()}
+    parts = []
+    for name, rate in medians.items():
+        part = f"{name} {rate:.1f}/s ({counts[name]} runs)"
+        if name != "bare" and "bare" in medians:
+            part += f" = {rate / medians['bare']:.0%}"
+        parts.append(part)
+    return f"medians of {title}: " + ("; ".join(parts) or "none")
 
 
 if __name__ == "__main__":
