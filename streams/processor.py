@@ -252,23 +252,16 @@ class Processor:
     def _dead_letter(self, record: Any, problem: Malformed) -> list[OutputRecord]:
         tp = TopicPartition(record.topic, record.partition)
         self.metrics.dead_letter(record.topic)
-        if tp not in self._bad_partitions_logged:
-            self._bad_partitions_logged.add(tp)
-            logger.warning(
-                "unusable record at %s/%d offset %d: %s (further ones on this partition: DEBUG)",
-                record.topic,
-                record.partition,
-                record.offset,
-                problem.error,
-            )
-        else:
-            logger.debug(
-                "unusable record at %s/%d offset %d: %s",
-                record.topic,
-                record.partition,
-                record.offset,
-                problem.error,
-            )
+        first = tp not in self._bad_partitions_logged
+        self._bad_partitions_logged.add(tp)
+        (logger.warning if first else logger.debug)(
+            "unusable record at %s/%d offset %d: %s%s",
+            record.topic,
+            record.partition,
+            record.offset,
+            problem.error,
+            " (further ones on this partition: DEBUG)" if first else "",
+        )
         if not self.config.dead_letters:
             return []
         return [

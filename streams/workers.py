@@ -143,9 +143,11 @@ class PreparationPool:
         self._unusable = ""  # why the pool takes no more work: closed, or broken by a failure
         # spawned, not forked: the processor holds an LMDB environment and kafka-python threads
         context = multiprocessing.get_context("spawn")
-        with _one_blas_thread_each():
-            self._workers = [_Worker(context, config) for _ in range(workers)]
+        self._workers: list[_Worker] = []
         try:
+            with _one_blas_thread_each():
+                for _ in range(workers):
+                    self._workers.append(_Worker(context, config))
             deadline = time.monotonic() + timeout_s
             for worker in self._workers:
                 self._ready({worker: 0}, deadline)
@@ -231,7 +233,7 @@ def _one_blas_thread_each() -> Iterator[None]:
     """Processes started inside get one OpenBLAS thread, unless the user chose a number.
 
     A worker stands for one core, and numpy's OpenBLAS (simhash's weighted sum) otherwise starts
-    a thread per core whose spinning costs a quarter more CPU than the work itself (measured on
+    a thread per core whose spinning costs a third more CPU than the work itself (measured on
     2 cores). OpenBLAS reads the variable once, when numpy loads, so it is set around the start.
     """
     chosen = os.environ.get(_BLAS_THREADS)
