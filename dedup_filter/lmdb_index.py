@@ -1,75 +1,57 @@
 """The shared feature index: one LMDB environment, safe for many processes at once.
 
-This is the only module that imports ``lmdb``, so the byte layout lives here and nowhere else.
-Invariants: keys are fixed-width big-endian bytes (sorted scans, portable files); a batch is one
-write transaction, so a reader never sees half a batch and a ``kill -9`` loses only uncommitted
-batches; page ids are allocated inside write transactions (the top 16 bits carry the shard id, so
-ids stay unique when shards are merged); the feature parameters are stamped into ``meta`` and an
-index built with others refuses to open.
+This is the only module that imports ``lmdb``, so the byte layout lives here (the record's bytes
+in ``page_records``). Invariants: keys are fixed-width big-endian bytes (sorted scans, portable
+files); a batch is one write transaction, so a reader never sees half a batch and a ``kill -9``
+loses only uncommitted batches; page ids are allocated inside write transactions (the top 16 bits
+carry the shard id, so ids stay unique when shards are merged); the feature parameters and the
+layout version are stamped into ``meta`` and an index built with others refuses to open.
+
+Posting tables (``exact``, ``features``, ``bands``, ``urls``) are ``dupsort`` + ``dupfixed``: a
+posting (key, page id) is the value ``key[g:]`` + the low 32 bits of the page id, filed under the
+LMDB key ``key[:g]`` + the high 32 bits (g = 1 for a band: its number; 0 otherwise). LMDB packs
+the values of one key in pages of their own, without node headers, so a posting costs its value
+(8 bytes for a band, 12 for a hash) instead of a node of key, 8-byte id and 10 bytes of header.
+A table holds one LMDB key per group and per 2**32 ids of a shard: a handful; ``meta`` lists the
+high parts in use.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import json
 import logging
 import os
 import struct
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import lmdb
 
 from .config import Config
 from .errors import IndexFullError, IndexMismatchError, IndexStoreError
 from .hashing import hash64
+from .page_records import PageRecord as PageRecord
 from .simhash import band_keys
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: postings as fixed-size duplicates of few keys, last_seen in seconds
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
-_RECORD_HEAD = struct.Struct(">QdIBH")  # exact, last_seen, token_count, n_features, simhash bytes
-_POSTING_TABLES = ("exact", "features", "bands")
-_PLAIN_TABLES = ("meta", "pages", "urls")
+_LOW_ZERO = bytes(4)  # the low half of a page id in postings: 32 bits
+_HIGHS_KEY = b"id_highs"
+# posting tables, and how many leading bytes of a posting key go into the LMDB key (a band's number)
+_POSTING_TABLES = {"exact": 0, "features": 0, "bands": 1, "urls": 0}
+_PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
 _MAX_DBS = 16
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class PageRecord:
-    """What the index keeps of a kept page."""
-
-    page_id: int
-    url: str
-    exact: int
-    token_count: int
-    features: tuple[int, ...]
-    simhash: bytes
-    last_seen: float
-
-    def encode(self) -> bytes:
-        head = _RECORD_HEAD.pack(
-            self.exact, self.last_seen, self.token_count, len(self.features), len(self.simhash)
-        )
-        features = struct.pack(f">{len(self.features)}Q", *self.features)
-        return head + features + self.simhash + self.url.encode("utf-8", "surrogatepass")
-
-    @classmethod
-    def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
-        exact, last_seen, token_count, n_features, n_simhash = _RECORD_HEAD.unpack_from(data)
-        start = _RECORD_HEAD.size
-        features = struct.unpack_from(f">{n_features}Q", data, start)
-        start += 8 * n_features
-        simhash = bytes(data[start : start + n_simhash])
-        url = bytes(data[start + n_simhash :]).decode("utf-8", "surrogatepass")
-        return cls(page_id, url, exact, token_count, features, simhash, last_seen)
 
 
 def encode_id(page_id: int) -> bytes:
@@ -95,6 +77,11 @@ class IndexView:
         self._dbs = dbs
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
+        highs = _IdHighs(txn, dbs["meta"])
+        self._postings = {
+            name: _PostingTable(txn, dbs[name], group, highs)
+            for name, group in _POSTING_TABLES.items()
+        }
 
     # pages and URLs
     def page(self, page_id: int) -> PageRecord | None:
@@ -102,8 +89,8 @@ class IndexView:
         return None if data is None else PageRecord.decode(page_id, data)
 
     def page_id_for_url(self, url: str) -> int | None:
-        data = self._txn.get(url_key(url), db=self._dbs["urls"])
-        return None if data is None else decode_id(data)
+        ids = self._postings["urls"].ids(url_key(url))
+        return ids[0] if ids else None
 
     def new_page_id(self) -> int:
         key = b"next_id:%d" % self._shard_id
@@ -117,34 +104,38 @@ class IndexView:
         old = self.page(record.page_id)
         if old is not None:
             self._remove_postings(old)
-        self._txn.put(encode_id(record.page_id), record.encode(), db=self._dbs["pages"])
-        self._txn.put(url_key(record.url), encode_id(record.page_id), db=self._dbs["urls"])
+        self._put_record(record)
+        self._file_url(record.url, record.page_id)
         for table, key in _postings(record, self._bands):
-            self._txn.put(key, encode_id(record.page_id), db=self._dbs[table], dupdata=True)
+            self._postings[table].add(key, record.page_id)
 
     def touch_page(self, record: PageRecord, seen_at: float) -> None:
         """Record that an unchanged page was seen again (``gc`` measures age from here)."""
-        fresh = PageRecord(
-            record.page_id,
-            record.url,
-            record.exact,
-            record.token_count,
-            record.features,
-            record.simhash,
-            seen_at,
-        )
-        self._txn.put(encode_id(record.page_id), fresh.encode(), db=self._dbs["pages"])
+        self._put_record(dataclasses.replace(record, last_seen=seen_at))
 
     def delete_page(self, record: PageRecord) -> None:
         self._remove_postings(record)
         self._txn.delete(encode_id(record.page_id), db=self._dbs["pages"])
-        if self.page_id_for_url(record.url) == record.page_id:
-            self._txn.delete(url_key(record.url), db=self._dbs["urls"])
+        self._postings["urls"].remove(url_key(record.url), record.page_id)
+
+    def _put_record(self, record: PageRecord) -> None:
+        key, value, db = encode_id(record.page_id), record.encode(), self._dbs["pages"]
+        # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
+        if not self._txn.put(key, value, append=True, db=db):
+            self._txn.put(key, value, db=db)
+
+    def _file_url(self, url: str, page_id: int) -> None:
+        """File ``url`` under ``page_id`` alone (one page per URL)."""
+        urls, key = self._postings["urls"], url_key(url)
+        filed = urls.ids(key)
+        if filed != [page_id]:
+            for other in filed:
+                urls.remove(key, other)
+            urls.add(key, page_id)
 
     def _remove_postings(self, record: PageRecord) -> None:
-        value = encode_id(record.page_id)
         for table, key in _postings(record, self._bands):
-            self._txn.delete(key, value, db=self._dbs[table])
+            self._postings[table].remove(key, record.page_id)
 
     def pages(self) -> Iterator[PageRecord]:
         with self._txn.cursor(db=self._dbs["pages"]) as cursor:
@@ -154,10 +145,7 @@ class IndexView:
     # postings
     def postings(self, table: str, key: bytes) -> list[int]:
         """Page ids filed under ``key`` in a posting table, in id order."""
-        with self._txn.cursor(db=self._dbs[table]) as cursor:
-            if not cursor.set_key(key):
-                return []
-            return [decode_id(value) for value in cursor.iternext_dup()]
+        return self._postings[table].ids(key)
 
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:
@@ -181,15 +169,107 @@ class IndexView:
                 yield bytes(key), bytes(value)
 
     def count(self, table: str) -> int:
+        """Rows of a table (postings of a posting table)."""
+        if table in self._postings:
+            return self._postings[table].count()
         return int(self._txn.stat(self._dbs[table])["entries"])
+
+
+@functools.lru_cache(maxsize=64)
+def band_postings(simhash: bytes, bands: int) -> tuple[bytes, ...]:
+    """The ``bands`` keys a simhash is filed under (cached: a kept page needs them for its
+    lookups, then again for its postings)."""
+    return tuple(band_keys(simhash, bands))
 
 
 def _postings(record: PageRecord, bands: int) -> list[tuple[str, bytes]]:
     postings = [("exact", _ID.pack(record.exact))]
     postings += [("features", _ID.pack(feature)) for feature in record.features]
     if record.simhash:
-        postings += [("bands", key) for key in band_keys(record.simhash, bands)]
+        postings += [("bands", key) for key in band_postings(record.simhash, bands)]
     return postings
+
+
+class _IdHighs:
+    """The high 32 bits of every page id filed in a posting table (shard id and counter epoch),
+    kept in ``meta``: the LMDB keys a lookup searches, known without listing them."""
+
+    def __init__(self, txn: lmdb.Transaction, meta: lmdb._Database) -> None:
+        self._txn = txn
+        self._meta = meta
+        self._highs: list[tuple[bytes, int]] | None = None
+        self.known: set[bytes] = set()
+
+    def all(self) -> list[tuple[bytes, int]]:
+        """Each high part, as bytes and as the first page id it covers, in id order."""
+        if self._highs is None:
+            data = bytes(self._txn.get(_HIGHS_KEY, db=self._meta) or b"")
+            self.known = {data[start : start + 4] for start in range(0, len(data), 4)}
+            self._highs = sorted((part, _ID.unpack(part + _LOW_ZERO)[0]) for part in self.known)
+        return self._highs
+
+    def note(self, high: bytes) -> None:
+        """Remember that ids of this high part are filed (callers may skip the ones ``known``
+        lists, which is complete once ``all`` has run)."""
+        highs = self.all()
+        if high not in self.known:
+            self.known.add(high)
+            self._highs = sorted((*highs, (high, _ID.unpack(high + _LOW_ZERO)[0])))
+            self._txn.put(_HIGHS_KEY, b"".join(part for part, _ in self._highs), db=self._meta)
+
+
+class _PostingTable:
+    """A posting table inside one transaction (layout in the module docstring)."""
+
+    def __init__(
+        self, txn: lmdb.Transaction, db: lmdb._Database, group_bytes: int, highs: _IdHighs
+    ) -> None:
+        self._txn = txn
+        self._db = db
+        self._group_bytes = group_bytes
+        self._highs = highs
+        self._cursor: lmdb.Cursor | None = None
+
+    def ids(self, key: bytes) -> list[int]:
+        cursor = self._cursor or self._open_cursor()
+        group, rest = key[: self._group_bytes], key[self._group_bytes :]
+        found, size = [], len(rest)
+        for high, first_id in self._highs.all():
+            # most keys are filed nowhere: the value found is the next key's, which settles it
+            if not (cursor.set_range_dup(group + high, rest) and cursor.value()[:size] == rest):
+                continue
+            for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
+                if not value.startswith(rest):
+                    break
+                found.append(first_id + int.from_bytes(value[-4:], "big"))
+        return found
+
+    def add(self, key: bytes, page_id: int) -> None:
+        lmdb_key, value = self._split(key, page_id)
+        high = lmdb_key[self._group_bytes :]
+        if high not in self._highs.known:
+            self._highs.note(high)
+        self._txn.put(lmdb_key, value, dupdata=True, db=self._db)
+
+    def remove(self, key: bytes, page_id: int) -> None:
+        self._txn.delete(*self._split(key, page_id), db=self._db)
+
+    def count(self) -> int:
+        with self._txn.cursor(db=self._db) as cursor:
+            more, total = cursor.first(), 0
+            while more:
+                total += cursor.count()
+                more = cursor.next_nodup()
+            return total
+
+    def _split(self, key: bytes, page_id: int) -> tuple[bytes, bytes]:
+        """The LMDB key and value of a posting."""
+        packed, group_bytes = _ID.pack(page_id), self._group_bytes
+        return key[:group_bytes] + packed[:4], key[group_bytes:] + packed[4:]
+
+    def _open_cursor(self) -> lmdb.Cursor:
+        self._cursor = self._txn.cursor(db=self._db)
+        return self._cursor
 
 
 class LmdbIndex:
@@ -254,11 +334,17 @@ class LmdbIndex:
             view.put("meta", b"created_at", repr(time.time()).encode())
             return
         schema = view.get("meta", b"schema")
-        if stored != params or schema != str(SCHEMA_VERSION).encode():
+        if schema != str(SCHEMA_VERSION).encode():
+            msg = (
+                f"index at {self.path} has byte layout {(schema or b'?').decode(errors='replace')}"
+                f" and this version of dedup-filter reads layout {SCHEMA_VERSION};"
+                " build a new index in another directory"
+            )
+            raise IndexMismatchError(msg)
+        if stored != params:
             differing = _differing_keys(json.loads(stored), self.config.persisted())
             msg = (
-                f"index at {self.path} was built with other parameters"
-                f" ({', '.join(differing) or 'schema'});"
+                f"index at {self.path} was built with other parameters ({', '.join(differing)});"
                 " use another index directory or the parameters it was built with"
             )
             raise IndexMismatchError(msg)

@@ -14,8 +14,8 @@ from typing import Any
 
 from .config import Config
 from .fingerprint import Fingerprint
-from .lmdb_index import IndexView, PageRecord
-from .simhash import agreement, band_keys
+from .lmdb_index import IndexView, PageRecord, band_postings
+from .simhash import agreement
 from .urls import site_of
 
 # most-shared candidates verified per page: bounds the work on template-heavy sites
@@ -94,7 +94,7 @@ def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> di
     )
     for page_id, count in feature_counts.items():
         shared[page_id] = [count, 0]
-    for key in band_keys(fingerprint.simhash, config.simhash.bands):
+    for key in band_postings(fingerprint.simhash, config.simhash.bands):
         for page_id in view.postings("bands", key):
             shared.setdefault(page_id, [0, 0])[1] += 1
     return shared
@@ -105,13 +105,13 @@ def _judge(
 ) -> Match | None:
     simhash_config = config.simhash
     c_agree = agreement(fingerprint.simhash, original.simhash)
-    relation = _relation(fingerprint.url, original.url)
     b_similar = b_shared >= config.minhash.min_shared_features
     combined = b_similar and c_agree >= simhash_config.scaled(simhash_config.same_site_threshold)
-    cross_site = relation == "cross_site" and c_agree >= simhash_config.scaled(
-        simhash_config.cross_site_threshold
-    )
-    if not (combined or cross_site):
+    cross_site_close = c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
+    if not (combined or cross_site_close):
+        return None  # no rule can hold, whatever the sites (comparing sites costs the most)
+    relation = _relation(fingerprint.url, original.url)
+    if not (combined or relation == "cross_site"):
         return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def writers():
 def record(page_id: int, url: str, seed: int = 0) -> PageRecord:
     features = tuple(range(seed * 10 + 1, seed * 10 + 7))
     simhash = bytes((seed + i) % 256 for i in range(48))
-    return PageRecord(page_id, url, 1000 + seed, 120, features, simhash, 1.5)
+    return PageRecord(page_id, url, 1000 + seed, 120, features, simhash, 1_700_000_000.0)
 
 
 def posting_keys(page: PageRecord) -> list[tuple[str, bytes]]:
@@ -71,6 +72,11 @@ def stored_urls(path: str | Path) -> set[str]:
 def test_record_round_trips_through_its_encoding():
     page = record(7, "http://h.example/\udc80caf\u00e9.html", seed=3)
     assert PageRecord.decode(7, page.encode()) == page
+
+
+def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_page():
+    page = replace(record(7, "http://h.example/"), last_seen=1_700_000_000.25)
+    assert PageRecord.decode(7, page.encode()).last_seen == 1_700_000_001.0
 
 
 def test_put_page_stores_record_url_and_postings(tmp_index):

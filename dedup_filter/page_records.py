@@ -1,0 +1,46 @@
+"""What the index keeps of a kept page, and its bytes in the ``pages`` table.
+
+Invariant: the record holds everything the postings of the page were derived from (exact hash,
+super-shingles, simhash, URL), so replacing or deleting a page removes exactly its postings.
+``last_seen`` is kept in whole seconds, rounded up: ``gc`` never removes a page seen after its
+cutoff (a page seen less than a second before the cutoff may survive one more sweep).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+# exact hash, last seen (s), token count, super-shingles, simhash bytes
+_HEAD = struct.Struct(">QIIBB")
+_MAX_SECONDS = (1 << 32) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What the index keeps of a kept page."""
+
+    page_id: int
+    url: str
+    exact: int
+    token_count: int
+    features: tuple[int, ...]
+    simhash: bytes
+    last_seen: float
+
+    def encode(self) -> bytes:
+        seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
+        head = _HEAD.pack(self.exact, seen, self.token_count, len(self.features), len(self.simhash))
+        features = struct.pack(f">{len(self.features)}Q", *self.features)
+        return head + features + self.simhash + self.url.encode("utf-8", "surrogatepass")
+
+    @classmethod
+    def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
+        exact, last_seen, token_count, n_features, n_simhash = _HEAD.unpack_from(data)
+        start = _HEAD.size
+        features = struct.unpack_from(f">{n_features}Q", data, start)
+        start += 8 * n_features
+        simhash = bytes(data[start : start + n_simhash])
+        url = bytes(data[start + n_simhash :]).decode("utf-8", "surrogatepass")
+        return cls(page_id, url, exact, token_count, features, simhash, float(last_seen))

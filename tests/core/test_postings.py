@@ -1,0 +1,102 @@
+"""The posting tables' layout: fixed-size values under a few LMDB keys, against a plain model."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from dedup_filter import IndexMismatchError
+from dedup_filter.lmdb_index import SCHEMA_VERSION, LmdbIndex, PageRecord, url_key
+from dedup_filter.simhash import band_keys
+
+SHARD_7 = 7 << 48
+HIGH_EPOCH = 1 << 33  # a page id whose counter passed 2**32
+
+
+def page(page_id: int, seed: int) -> PageRecord:
+    rng = random.Random(seed)
+    features = tuple(rng.getrandbits(64) for _ in range(6))
+    url = f"http://a.example/{seed}"
+    return PageRecord(page_id, url, rng.getrandbits(64), 100, features, rng.randbytes(48), 0.0)
+
+
+def test_a_band_posting_is_an_8_byte_value_under_its_band_number(tmp_index):
+    pages = [page(page_id, seed=page_id) for page_id in (1, 2, 3)]
+    tmp_index.transact(lambda view: [view.put_page(record) for record in pages])
+    with tmp_index.read() as view:
+        rows = list(view.scan("bands", b""))
+    assert {key for key, _ in rows} == {bytes([band, 0, 0, 0, 0]) for band in range(12)}
+    assert {len(value) for _, value in rows} == {8}
+    assert len(rows) == 12 * len(pages)
+
+
+def test_ids_of_other_shards_and_epochs_come_in_id_order_within_a_batch_and_after(tmp_index):
+    shared = page(5, seed=0)
+    ids = [SHARD_7 | 2, 9, HIGH_EPOCH | 1, 4]
+    copies = [replace(shared, page_id=number, url=f"http://b.example/{number}") for number in ids]
+    keys = [("exact", shared.exact.to_bytes(8, "big")), ("bands", band_keys(shared.simhash, 12)[3])]
+
+    def put_then_read(view):
+        for copy in copies:
+            view.put_page(copy)
+        return [view.postings(*key) for key in keys]
+
+    assert tmp_index.transact(put_then_read) == [sorted(ids)] * 2
+    with tmp_index.read() as view:
+        assert [view.postings(*key) for key in keys] == [sorted(ids)] * 2
+
+
+def test_posting_tables_agree_with_the_pages_they_index(tmp_index):
+    rng = random.Random(5)
+    # features, simhashes and exact hashes from small pools: many pages under one key
+    features = [rng.getrandbits(64) for _ in range(10)]
+    simhashes = [rng.randbytes(48) for _ in range(4)]
+    live: dict[int, PageRecord] = {}
+    for _ in range(10):
+        changes = [_random_page(rng, features, simhashes) for _ in range(40)]
+        tmp_index.transact(lambda view, changes=changes: _apply(view, live, changes))
+        with tmp_index.read() as view:
+            expected = _expected_postings(live.values())
+            assert {posting: view.postings(*posting) for posting in expected} == expected
+            assert view.count("features") == sum(len(page.features) for page in live.values())
+            assert all(view.page_id_for_url(page.url) == page.page_id for page in live.values())
+
+
+def test_an_index_of_another_byte_layout_refuses_to_open(tmp_path, config):
+    index = LmdbIndex.open(tmp_path / "old", config)
+    index.transact(lambda view: view.put("meta", b"schema", str(SCHEMA_VERSION - 1).encode()))
+    index.close()
+    with pytest.raises(IndexMismatchError, match=f"byte layout {SCHEMA_VERSION - 1}"):
+        LmdbIndex.open(tmp_path / "old", config)
+
+
+def _random_page(rng: random.Random, features: list[int], simhashes: list[bytes]) -> PageRecord:
+    page_id = rng.randrange(1, 120) | rng.choice((0, SHARD_7, HIGH_EPOCH))
+    simhash = bytearray(rng.choice(simhashes))
+    simhash[rng.randrange(48)] ^= 1 << rng.randrange(8)  # one band of twelve differs
+    chosen = tuple(sorted(set(rng.choices(features, k=6))))
+    url = f"http://h{page_id % 7}.example/{page_id}"
+    return PageRecord(page_id, url, rng.randrange(5), 100, chosen, bytes(simhash), 0.0)
+
+
+def _apply(view, live: dict[int, PageRecord], changes: list[PageRecord]) -> None:
+    """Put each page (replacing the page of its id), or delete the page of its id."""
+    for record in changes:
+        if record.page_id in live and record.exact == 0:
+            view.delete_page(live.pop(record.page_id))
+        else:
+            view.put_page(record)
+            live[record.page_id] = record
+
+
+def _expected_postings(pages) -> dict[tuple[str, bytes], list[int]]:
+    expected: dict[tuple[str, bytes], set[int]] = {}
+    for record in pages:
+        keys = [("exact", record.exact.to_bytes(8, "big")), ("urls", url_key(record.url))]
+        keys += [("features", feature.to_bytes(8, "big")) for feature in record.features]
+        keys += [("bands", key) for key in band_keys(record.simhash, 12)]
+        for posting in keys:
+            expected.setdefault(posting, set()).add(record.page_id)
+    return {posting: sorted(ids) for posting, ids in expected.items()}
