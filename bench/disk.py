@@ -1,14 +1,18 @@
 """Bytes on disk per page at scale: fill a fresh index with distinct pages of real text.
 
-    python bench/disk.py [--pages 100000] [--seed S]
+    python bench/disk.py [--pages 100000] [--batch 1000] [--seed S]
 
 Each generated page holds six documentation entries of the corpus (40-150 words each) drawn at
 random, so pages share little text and nearly all are kept; they go through ``check_pages`` in
-batches of 1,000 (one write transaction each). The report gives the data file's allocated size
-per kept page and LMDB's own accounting per sub-database: the pages in use, whose sum is what a
-compacting copy would keep (the rest of the file is free pages that later writes reuse).
-A compacting copy itself is not made: ``Environment.copy(compact=True)`` of py-lmdb 3.0.0
-(LMDB 0.9.36) crashes with a segmentation fault on such an index (see docs/benchmarks.md).
+batches of ``--batch`` pages (one write transaction each: 1 is a Scrapy crawl's check_page, 500
+the stream processor's default poll). The report gives the data file's allocated size per kept
+page, as written, and LMDB's own accounting per sub-database: the pages in use, whose sum is what
+a compacting copy would keep; the rest of the file is free pages that later writes reuse (a write
+transaction copies every page it changes, and a page it frees is reusable two transactions
+later, so the larger the batch, the more free pages). A compacting copy itself is not made:
+``Environment.copy(compact=True)`` of py-lmdb 3.0.0 (LMDB 0.9.36) crashes with a segmentation
+fault on an index whose ``dupsort`` tables hold many values under one key (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -34,29 +38,34 @@ Page = tuple[str, bytes]
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pages", type=int, default=100_000, help="pages to index")
+    parser.add_argument("--batch", type=int, default=BATCH, help="pages per write transaction")
     parser.add_argument("--seed", type=int, default=0, help="seed of the page generator")
     args = parser.parse_args(argv)
-    print(f"# bench/disk.py --pages {args.pages} --seed {args.seed}\n")
-    scale_run(args.pages, Config.default(), args.seed)
+    print(f"# bench/disk.py --pages {args.pages} --batch {args.batch} --seed {args.seed}\n")
+    scale_run(args.pages, Config.default(), args.seed, args.batch)
 
 
-def scale_run(count: int, config: Config, seed: int) -> None:
+def scale_run(count: int, config: Config, seed: int, batch_size: int = BATCH) -> None:
     with tempfile.TemporaryDirectory() as directory:
         start = time.perf_counter()
         with DedupFilter.open(directory, config) as dedup:
             kept = 0
-            for batch in _batches(generated_pages(count, seed), BATCH):
+            for batch in _batches(generated_pages(count, seed), batch_size):
                 kept += sum(not decision.dropped for decision in dedup.check_pages(batch))
             dedup.index.sync()
             disk = dedup.index.disk_bytes()
         elapsed = time.perf_counter() - start
         per_page = max(kept, 1)
         print(
-            f"{count:,} pages in batches of {BATCH} ({count / elapsed:,.0f} pages/s with "
+            f"{count:,} pages in batches of {batch_size} ({count / elapsed:,.0f} pages/s with "
             f"check_pages), {kept:,} kept; data.mdb as written: {disk:,} bytes = "
             f"{disk / per_page:,.0f} bytes/page\n"
         )
-        _print_tables(Path(directory), per_page)
+        rest = disk - _print_tables(Path(directory), per_page)
+        print(
+            f"the rest of data.mdb (free pages, the free list, the table of tables): {rest:,}"
+            f" bytes = {rest / per_page:,.0f} bytes/page\n"
+        )
 
 
 def generated_pages(count: int, seed: int) -> Iterator[Page]:
@@ -81,16 +90,18 @@ def _batches(pages: Iterator[Page], size: int) -> Iterator[list[Page]]:
         yield batch
 
 
-def _print_tables(directory: Path, kept: int) -> None:
-    """LMDB's own accounting per sub-database (4 KB pages in use), read-only."""
+def _print_tables(directory: Path, kept: int) -> int:
+    """LMDB's own accounting per sub-database (4 KB pages in use), read-only; their bytes."""
     env = lmdb.open(str(directory), readonly=True, lock=False, max_dbs=32)
     with env.begin() as txn:
         names = [bytes(key).decode() for key, _ in txn.cursor()]
+        stats = {
+            name: txn.stat(env.open_db(name.encode(), txn=txn, create=False)) for name in names
+        }
     print("| table | entries | B-tree pages | bytes | bytes/kept page |")
     print("|---|---:|---:|---:|---:|")
     total = 0
-    for name in names:
-        stat = _table_stat(env, name)
+    for name, stat in stats.items():
         pages = stat["branch_pages"] + stat["leaf_pages"] + stat["overflow_pages"]
         total += pages * stat["psize"]
         print(
@@ -99,17 +110,7 @@ def _print_tables(directory: Path, kept: int) -> None:
         )
     print(f"| all tables (pages in use) | | | {total:,} | {total / kept:,.0f} |\n")
     env.close()
-
-
-def _table_stat(env: lmdb.Environment, name: str) -> dict[str, int]:
-    for flags in ({}, {"dupsort": True, "dupfixed": True}, {"dupsort": True}):
-        try:
-            with env.begin() as txn:
-                return dict(txn.stat(env.open_db(name.encode(), txn=txn, create=False, **flags)))
-        except lmdb.IncompatibleError:
-            continue
-    msg = f"cannot open table {name}"
-    raise RuntimeError(msg)
+    return total
 
 
 if __name__ == "__main__":
