@@ -5,7 +5,7 @@ Page message, schema 1 (a JSON object, UTF-8; unknown keys are ignored, so produ
     {"schema": 1,                        optional; when present it must be 1
      "url": "https://a.example/x.html",  required: absolute URL with a scheme and a host
      "status": 200,                      optional HTTP status; outside 2xx: a failed fetch
-     "headers": {"Content-Type": "..."}, optional response headers (strings or numbers)
+     "headers": {"Content-Type": "..."}, optional response headers (strings, numbers, lists)
      "content_type": "text/html; ...",   optional, used when headers carry no Content-Type
      "body": "<html>...",                the body as text, or
      "body_b64": "PGh0bWw+...",          its bytes in base64 (exactly one; none for a failed fetch)
@@ -13,20 +13,20 @@ Page message, schema 1 (a JSON object, UTF-8; unknown keys are ignored, so produ
 
 Tolerant mode also takes a raw HTML value (anything that does not start with ``{``) whose URL is
 the record key or a ``url`` record header. Parsing never raises: a bad message is a ``Malformed``
-value naming the problem, and the processor turns it into a dead letter.
+value naming the problem, and the processor turns it into a dead letter. The fields the command
+line reads too (url, body, body_b64, headers) are read by ``dedup_filter.page_documents``, so
+both say the same of the same document.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import codecs
 import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from dedup_filter import Decision
+from dedup_filter.page_documents import Invalid, json_object, json_type, page_fields, url_field
 
 SCHEMA_VERSION = 1
 Headers = list[tuple[str, bytes]]
@@ -161,80 +161,52 @@ def _dumps(document: dict[str, Any]) -> bytes:
 
 
 def _json_object(value: bytes) -> dict[str, Any] | Malformed:
-    try:
-        document = json.loads(value)
-    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-        return Malformed(f"not JSON: {_short(error)}")
-    if not isinstance(document, dict):
-        return Malformed(f"JSON {type(document).__name__}, expected an object")
-    return document
+    document = json_object(value)
+    return Malformed(document.problem) if isinstance(document, Invalid) else document
 
 
 def _page_from_json(document: dict[str, Any]) -> PageMessage | Malformed:
-    schema = document.get("schema", SCHEMA_VERSION)
+    schema, status = document.get("schema", SCHEMA_VERSION), document.get("status")
     if schema != SCHEMA_VERSION or isinstance(schema, bool):
         return Malformed(
             f"unsupported schema {schema!r} (this processor reads schema {SCHEMA_VERSION})"
         )
-    url = _checked_url(document.get("url"))
-    failed_fetch = isinstance(document.get("status"), int) and not 200 <= document["status"] < 300
-    no_body = document.get("body") is None and document.get("body_b64") is None
-    body = b"" if failed_fetch and no_body else _body(document)
-    headers = _headers(document.get("headers"), document.get("content_type"))
-    status, fetched_at = document.get("status"), document.get("fetched_at")
+    failed_fetch = isinstance(status, int) and not 200 <= status < 300
+    fields = page_fields(document, body_optional=failed_fetch)
+    if isinstance(fields, Invalid):
+        return Malformed(fields.problem)
+    url = _checked_url(fields.url)
     if isinstance(url, Malformed):
         return url
-    if isinstance(body, Malformed):
-        return body
+    headers = _with_content_type(fields.headers, document.get("content_type"))
     if isinstance(headers, Malformed):
         return headers
     if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
-        return Malformed(f"'status' must be an integer, not {type(status).__name__}")
+        return Malformed(f"'status' must be an integer, not {json_type(status)}")
+    fetched_at = document.get("fetched_at")
     if fetched_at is not None and (
         not isinstance(fetched_at, (str, int, float)) or isinstance(fetched_at, bool)
     ):
-        return Malformed(
-            f"'fetched_at' must be a string or a number, not {type(fetched_at).__name__}"
-        )
-    return PageMessage(url, body, headers, status, fetched_at)
+        return Malformed(f"'fetched_at' must be a string or a number, not {json_type(fetched_at)}")
+    return PageMessage(url, fields.body, headers, status, fetched_at)
 
 
-def _body(document: dict[str, Any]) -> bytes | Malformed:
-    text, encoded = document.get("body"), document.get("body_b64")
-    if (text is None) == (encoded is None):
-        return Malformed("exactly one of 'body' (text) and 'body_b64' (base64) is required")
-    if text is not None:
-        if not isinstance(text, str):
-            return Malformed(f"'body' must be a string, not {type(text).__name__}")
-        # the BOM makes the core decode the text as UTF-8 whatever charset the headers declare
-        return codecs.BOM_UTF8 + text.encode("utf-8", "replace")
-    if not isinstance(encoded, str):
-        return Malformed(f"'body_b64' must be a base64 string, not {type(encoded).__name__}")
-    try:
-        return base64.b64decode(encoded, validate=True)
-    except (binascii.Error, ValueError) as error:
-        return Malformed(f"'body_b64' is not valid base64: {_short(error)}")
-
-
-def _headers(headers: Any, content_type: Any) -> dict[str, str] | Malformed | None:
-    if headers is not None and not isinstance(headers, dict):
-        return Malformed(f"'headers' must be an object, not {type(headers).__name__}")
+def _with_content_type(
+    headers: dict[str, str] | None, content_type: Any
+) -> dict[str, str] | Malformed | None:
+    """``content_type`` stands for the Content-Type header when ``headers`` has none."""
     if content_type is not None and not isinstance(content_type, str):
-        return Malformed(f"'content_type' must be a string, not {type(content_type).__name__}")
-    result: dict[str, str] = {}
-    for name, value in (headers or {}).items():
-        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-            return Malformed(f"header {name[:100]!r} must be a string or a number")
-        result[name] = str(value)
-    if content_type and not any(name.lower() == "content-type" for name in result):
-        result["Content-Type"] = content_type
-    return result or None
+        return Malformed(f"'content_type' must be a string, not {json_type(content_type)}")
+    if not content_type or any(name.lower() == "content-type" for name in headers or {}):
+        return headers
+    return (headers or {}) | {"Content-Type": content_type}
 
 
 def _checked_url(url: Any) -> str | Malformed:
-    if not isinstance(url, str) or not url.strip():
-        return Malformed("'url' must be a non-empty string")
-    url = url.strip()
+    checked = url_field(url)
+    if isinstance(checked, Invalid):
+        return Malformed(checked.problem)
+    url = checked.strip()
     if len(url) > _MAX_URL_CHARS or any(char in url for char in "\r\n\x00 "):
         return Malformed(f"'url' is not a URL: {url[:100]!r}")
     try:
@@ -265,7 +237,3 @@ def _decode(data: bytes | None) -> str | None:
         return None if data is None else data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-
-
-def _short(error: BaseException) -> str:
-    return str(error)[:200]

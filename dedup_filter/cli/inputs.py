@@ -6,15 +6,14 @@ so one broken record never stops the rest of the run.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 from urllib.parse import quote
+
+from dedup_filter.page_documents import Invalid, json_object, page_fields
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 JSON_LINES_SUFFIXES = frozenset({".jsonl", ".ndjson"})
@@ -100,33 +99,9 @@ def json_lines(lines: Iterable[bytes], name: str) -> Iterator[Item]:
 
 
 def page_from_json(line: bytes, origin: str) -> Item:
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError) as error:
-        return BadInput(origin, f"not valid JSON ({error})")
-    if not isinstance(record, dict):
-        return BadInput(origin, "expected a JSON object with 'url' and 'body' or 'body_b64'")
-    url = record.get("url")
-    if not isinstance(url, str) or not url.strip():
-        return BadInput(origin, "'url' is missing or not a non-empty string")
-    body = _body(record)
-    if isinstance(body, str):
-        return BadInput(origin, body)
-    headers = record.get("headers")
-    if headers is not None and not (
-        isinstance(headers, dict) and all(isinstance(value, str) for value in headers.values())
-    ):
-        return BadInput(origin, "'headers' must be an object of strings")
-    return PageInput(url, body, headers, origin)
-
-
-def _body(record: dict[str, Any]) -> bytes | str:
-    """The body's bytes, or a message saying what is wrong with it."""
-    if isinstance(record.get("body_b64"), str):
-        try:
-            return base64.b64decode(record["body_b64"], validate=True)
-        except (binascii.Error, ValueError):
-            return "'body_b64' is not valid base64"
-    if isinstance(record.get("body"), str):
-        return str(record["body"]).encode("utf-8", "surrogatepass")  # lone surrogates stay bytes
-    return "'body' (text) or 'body_b64' (base64) is missing or not a string"
+    """One JSON line as a page (a ``page_documents`` document), or what is wrong with it."""
+    document = json_object(line)
+    fields = document if isinstance(document, Invalid) else page_fields(document)
+    if isinstance(fields, Invalid):
+        return BadInput(origin, fields.problem)
+    return PageInput(fields.url, fields.body, fields.headers, origin)

@@ -11,6 +11,8 @@ import pytest
 
 from dedup_filter.cli import main
 
+RUSSIAN = "модуль читает и записывает табличные данные: строки, столбцы, кавычки, разделители"
+
 
 def feed_stdin(monkeypatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
@@ -18,6 +20,13 @@ def feed_stdin(monkeypatch, data: bytes) -> None:
 
 def decisions(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
+
+
+def check_json_lines(monkeypatch, capsys, records: list[dict]) -> list[dict]:
+    """The decisions of ``dedup-filter check - --json`` for these records as JSON lines."""
+    feed_stdin(monkeypatch, "\n".join(json.dumps(record) for record in records).encode())
+    assert main(["check", "-", "--json"]) == 0
+    return decisions(capsys.readouterr().out)
 
 
 def test_directory_drops_near_and_exact_duplicates_with_their_originals(site, capsys):
@@ -61,22 +70,59 @@ def test_json_lines_on_stdin_with_text_and_base64_bodies(monkeypatch, capsys, st
         {"url": "http://a.example/csv.html", "body": html},
         {"url": "http://b.example/csv.html", "body_b64": base64.b64encode(html.encode()).decode()},
     ]
-    feed_stdin(monkeypatch, "\n".join(json.dumps(record) for record in records).encode())
-    assert main(["check", "-", "--json"]) == 0
-    first, second = decisions(capsys.readouterr().out)
+    first, second = check_json_lines(monkeypatch, capsys, records)
     assert first["reason"] == "unique"
-    assert (second["reason"], second["duplicate_of"]) == ("exact_duplicate", "http://a.example/csv.html")
+    assert (second["reason"], second["duplicate_of"]) == (
+        "exact_duplicate",
+        "http://a.example/csv.html",
+    )
+
+
+def test_a_text_body_is_not_decoded_again_with_the_charset_its_headers_declare(monkeypatch, capsys):
+    """A text body is already text: its words are the page's words, as the fetched bytes are."""
+    text = (
+        "<html><body><p>"
+        + " ".join(f"{word} {number}" for number, word in enumerate(RUSSIAN.split() * 3))
+        + "</p></body></html>"
+    )
+    koi8 = {"Content-Type": "text/html; charset=koi8-r"}
+    records = [
+        {
+            "url": "http://a.example/ru.html",
+            "body_b64": base64.b64encode(text.encode("koi8-r")).decode(),
+            "headers": koi8,
+        },
+        {"url": "http://b.example/ru.html", "body": text, "headers": koi8},
+    ]
+    fetched, as_text = check_json_lines(monkeypatch, capsys, records)
+    assert fetched["reason"] == "unique"
+    assert (as_text["reason"], as_text["duplicate_of"]) == (
+        "exact_duplicate",
+        "http://a.example/ru.html",
+    )
 
 
 BAD_LINES = [
-    (b"not json", "not valid JSON"),
-    (b"[1, 2]", "expected a JSON object"),
+    (b"not json", "not valid JSON: "),
+    (b"[1, 2]", "expected a JSON object, not an array"),
     (b'{"body": "x"}', "'url' is missing"),
-    (b'{"url": "http://x/"}', "'body' (text) or 'body_b64'"),
-    (b'{"url": "http://x/", "body_b64": "%%%"}', "'body_b64' is not valid base64"),
-    (b'{"url": "http://x/", "body": "x", "headers": [1]}', "'headers' must be"),
-    (b"[" * 100_000, "not valid JSON"),
-    (b"\xff\xfe\xfa{", "not valid JSON"),
+    (b'{"url": 7, "body": "x"}', "'url' must be a string, not a number"),
+    (b'{"url": "http://x/"}', "exactly one of 'body' (text) and 'body_b64' (base64) is required"),
+    (
+        b'{"url": "http://x/", "body": "x", "body_b64": "eA=="}',
+        "exactly one of 'body' (text) and 'body_b64' (base64) is required",
+    ),
+    (b'{"url": "http://x/", "body_b64": "%%%"}', "'body_b64' is not valid base64: "),
+    (
+        b'{"url": "http://x/", "body": "x", "headers": [1]}',
+        "'headers' must be an object, not an array",
+    ),
+    (
+        b'{"url": "http://x/", "body": "x", "headers": {"a": null}}',
+        "header 'a' must be a string, a number or a list of them, not null",
+    ),
+    (b"[" * 100_000, "not valid JSON: "),
+    (b"\xff\xfe\xfa{", "not valid JSON: "),
 ]
 
 

@@ -19,6 +19,7 @@ from streams.messages import (
 )
 
 LIMIT = 1_000_000
+BODY_REQUIRED = "exactly one of 'body' (text) and 'body_b64' (base64) is required"
 
 
 def parse(value, key=None, headers=(), tolerant=True):
@@ -64,26 +65,33 @@ def test_a_text_body_decodes_as_utf8_whatever_charset_the_headers_declare():
 @pytest.mark.parametrize(
     ("value", "problem"),
     [
-        (b"{not json", "not JSON"),
+        (b"{not json", "not valid JSON: "),
         (b"[1, 2]", "no URL in the record key"),
-        (b'{"body": "x"}', "'url' must be a non-empty string"),
+        (b'{"body": "x"}', "'url' is missing"),
+        (b'{"url": 7, "body": "x"}', "'url' must be a string, not a number"),
         (b'{"url": "/relative", "body": "x"}', "not an absolute URL"),
-        (b'{"url": "http://a.example/"}', "exactly one of 'body'"),
-        (b'{"url": "http://a.example/", "body": "x", "body_b64": "eA=="}', "exactly one of 'body'"),
-        (b'{"url": "http://a.example/", "body_b64": "%%%"}', "not valid base64"),
-        (b'{"url": "http://a.example/", "body": 1}', "'body' must be a string"),
+        (b'{"url": "http://a.example/"}', BODY_REQUIRED),
+        (b'{"url": "http://a.example/", "body": "x", "body_b64": "eA=="}', BODY_REQUIRED),
+        (b'{"url": "http://a.example/", "body_b64": "%%%"}', "'body_b64' is not valid base64: "),
+        (b'{"url": "http://a.example/", "body": 1}', "'body' must be a string, not a number"),
         (b'{"url": "http://a.example/", "body": "", "schema": 2}', "unsupported schema 2"),
         (
             b'{"url": "http://a.example/", "body": "", "status": "200"}',
-            "'status' must be an integer",
+            "'status' must be an integer, not a string",
         ),
         (
             b'{"url": "http://a.example/", "body": "", "headers": ["a"]}',
-            "'headers' must be an object",
+            "'headers' must be an object, not an array",
         ),
-        (b'{"url": "http://a.example/", "body": "", "headers": {"a": null}}', "header 'a' must be"),
-        (b'{"url": "http://a.example/", "body": "", "fetched_at": []}', "'fetched_at' must be"),
-        (b'{"url": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "not JSON"),
+        (
+            b'{"url": "http://a.example/", "body": "", "headers": {"a": null}}',
+            "header 'a' must be a string, a number or a list of them, not null",
+        ),
+        (
+            b'{"url": "http://a.example/", "body": "", "fetched_at": []}',
+            "'fetched_at' must be a string or a number, not an array",
+        ),
+        (b'{"url": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "not valid JSON: "),
         (b"\xff\xfe{", "no URL in the record key"),
         (None, "tombstone"),
         (b"x" * (LIMIT + 1), "exceeds stream.max_message_bytes"),
@@ -93,6 +101,56 @@ def test_bad_messages_are_values_that_say_what_is_wrong(value, problem):
     result = parse(value)
     assert isinstance(result, Malformed)
     assert problem in result.error
+
+
+SHARED_FIELD_PROBLEMS = [
+    b"{not json",
+    b'{"body": "x"}',
+    b'{"url": ["http://a.example/"], "body": "x"}',
+    b'{"url": "http://a.example/"}',
+    b'{"url": "http://a.example/", "body": "x", "body_b64": "eA=="}',
+    b'{"url": "http://a.example/", "body_b64": "%%%"}',
+    b'{"url": "http://a.example/", "body_b64": 3}',
+    b'{"url": "http://a.example/", "body": "", "headers": "text/html"}',
+    b'{"url": "http://a.example/", "body": "", "headers": {"X": {"nested": 1}}}',
+]
+
+
+@pytest.mark.parametrize("value", SHARED_FIELD_PROBLEMS)
+def test_the_stream_and_the_command_line_say_the_same_of_the_same_document(value):
+    from dedup_filter.cli.inputs import BadInput, page_from_json
+
+    from_cli = page_from_json(value, "pages.jsonl:1")
+    assert isinstance(from_cli, BadInput)
+    assert parse(value, tolerant=False) == Malformed(from_cli.problem)
+
+
+def test_headers_take_lists_and_content_type_fills_in_a_missing_content_type():
+    def headers_of(document):
+        return parse(
+            json.dumps({"url": "https://a.example/", "body": ""} | document).encode()
+        ).headers
+
+    assert headers_of({"headers": {"Vary": ["Accept", "Cookie"]}, "content_type": "text/html"}) == {
+        "Vary": "Accept, Cookie",
+        "Content-Type": "text/html",
+    }
+    assert headers_of(
+        {"headers": {"content-type": ["text/plain"]}, "content_type": "text/html"}
+    ) == {"content-type": "text/plain"}
+    assert headers_of({"content_type": ""}) is None
+    assert parse(b'{"url": "https://a.example/", "body": "", "content_type": 5}') == Malformed(
+        "'content_type' must be a string, not a number"
+    )
+
+
+def test_a_failed_fetch_needs_no_body_but_a_body_it_has_must_be_good():
+    failed = parse(b'{"url": "https://a.example/", "status": 404}')
+    assert (failed.body, failed.fetched) == (b"", False)
+    assert parse(b'{"url": "https://a.example/", "status": 404, "body": 1}') == Malformed(
+        "'body' must be a string, not a number"
+    )
+    assert parse(b'{"url": "https://a.example/", "status": 200}') == Malformed(BODY_REQUIRED)
 
 
 def test_tolerant_mode_takes_raw_html_with_the_url_in_the_key_or_a_header():
@@ -171,4 +229,4 @@ def test_base64_bodies_round_trip_binary_bytes():
 
 
 def test_strict_mode_names_a_json_value_that_is_not_an_object():
-    assert parse(b"[1, 2]", tolerant=False) == Malformed("JSON list, expected an object")
+    assert parse(b"[1, 2]", tolerant=False) == Malformed("expected a JSON object, not an array")
