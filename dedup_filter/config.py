@@ -56,12 +56,13 @@ def coerce_value(dotted_key: str, default: Any, value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TextConfig:
-    """How a body becomes a token sequence."""
+    """How a body becomes a token sequence and a title."""
 
     min_tokens: int = 30
     max_body_bytes: int = 5_000_000
     max_depth: int = 1_000
     fallback_encoding: str = "cp1252"
+    same_site_titles: bool = True
 
     def __post_init__(self) -> None:
         _require(self.min_tokens >= 0, "text.min_tokens", "must be >= 0")

@@ -265,6 +265,7 @@ class DedupFilter:
             fingerprint.features,
             fingerprint.simhash,
             now,
+            fingerprint.title,
         )
         view.put_page(record)
         return page_id

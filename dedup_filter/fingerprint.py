@@ -7,7 +7,7 @@ The pipeline never raises on bad input: binary, empty, oversized or mis-encoded 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .config import Config
@@ -15,7 +15,7 @@ from .hashing import U64, hash64, sequence_hash, span_hashes
 from .minhash import MinHasher, super_shingles
 from .shingles import shingle_hashes
 from .simhash import simhash
-from .text import Anchors, decode_body, html_text, token_spans
+from .text import Anchors, decode_body, html_text, title_words, token_spans
 
 NO_ANCHORS = Anchors(None, ())
 
@@ -31,6 +31,7 @@ class Fingerprint:
     simhash: bytes
     encoding: str
     truncated: bool
+    title: int = 0  # 32-bit hash of the title's words (``text.title_words``); 0 without a title
 
     @property
     def binary(self) -> bool:
@@ -69,28 +70,29 @@ class Fingerprinter:
         if decoded.text is None:
             exact = hash64(body, self.config.minhash.seed)
             return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
-        text, max_depth = decoded.text, text_config.max_depth
-        if with_anchors:
-            visible, cut, anchors = html_text(text, url, max_depth, anchors=True)
-        else:
-            (visible, cut), anchors = html_text(text, url, max_depth), NO_ANCHORS
-        codes, starts, ends = token_spans(visible.lower())
-        hashes = span_hashes(codes, starts, ends, self.config.minhash.seed)
-        return self._from_hashes(url, hashes, decoded.encoding, truncated or cut), anchors
-
-    def _from_hashes(self, url: str, hashes: U64, encoding: str, truncated: bool) -> Fingerprint:
-        exact = sequence_hash(hashes, self.config.minhash.seed)
-        if len(hashes) < max(self.config.text.min_tokens, 1):
-            return Fingerprint(url, exact, len(hashes), (), b"", encoding, truncated)
-        return Fingerprint(
+        page = html_text(decoded.text, url, text_config.max_depth, anchors=with_anchors)
+        seed = self.config.minhash.seed
+        hashes = span_hashes(*token_spans(page.text.lower()), seed)
+        title = title_words(page.title)
+        exact = sequence_hash(hashes, seed)
+        fingerprint = Fingerprint(
             url,
             exact,
             len(hashes),
-            tuple(self._features(hashes)),
-            simhash(hashes, self.config.simhash.bits, self.config.simhash.seed),
-            encoding,
-            truncated,
+            (),
+            b"",
+            decoded.encoding,
+            truncated or page.truncated,
+            hash64(title, seed) >> 32 if title else 0,
         )
+        if len(hashes) >= max(text_config.min_tokens, 1):
+            simhash_config = self.config.simhash
+            fingerprint = replace(
+                fingerprint,
+                features=tuple(self._features(hashes)),
+                simhash=simhash(hashes, simhash_config.bits, simhash_config.seed),
+            )
+        return fingerprint, page.anchors or NO_ANCHORS
 
     def _features(self, hashes: U64) -> list[int]:
         minhash = self.config.minhash

@@ -1,8 +1,10 @@
 """Which indexed page, if any, a new page duplicates: exact, then Henzinger's site-aware rule.
 
 Same site: the combined algorithm (B-similar, then C-similarity >= the same-site threshold), since
-boilerplate makes either algorithm alone imprecise there. Different sites: C-similarity >= the
-cross-site threshold found through the simhash bands, or the combined rule.
+boilerplate makes either algorithm alone imprecise there, between pages of the same title words
+(``text.same_site_titles``: generated documentation shares whole blocks between items).
+Different sites: C-similarity >= the cross-site threshold found through the simhash bands, or the
+combined rule.
 A page never matches its own record (same page id), which makes re-processing idempotent.
 """
 
@@ -111,7 +113,7 @@ def _judge(
     if not (combined or cross_site_close):
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
     relation = _relation(fingerprint.url, original.url)
-    if not (combined or relation == "cross_site"):
+    if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",
@@ -122,6 +124,12 @@ def _judge(
         "c_similarity": round(c_agree / simhash_config.bits, 4),
     }
     return Match(original, "near_duplicate", evidence)
+
+
+def _titled_apart(fingerprint: Fingerprint, original: PageRecord, config: Config) -> bool:
+    """Whether both pages have titles whose words differ: two documents of one site."""
+    titles = (fingerprint.title, original.title)
+    return config.text.same_site_titles and all(titles) and titles[0] != titles[1]
 
 
 def _relation(first_url: str, second_url: str) -> str:

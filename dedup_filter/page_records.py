@@ -12,8 +12,8 @@ import math
 import struct
 from dataclasses import dataclass
 
-# exact hash, last seen (s), token count, super-shingles, simhash bytes
-_HEAD = struct.Struct(">QIIBB")
+# exact hash, last seen (s), token count, title, super-shingles, simhash bytes
+_HEAD = struct.Struct(">QIIIBB")
 _MAX_SECONDS = (1 << 32) - 1
 
 
@@ -28,19 +28,22 @@ class PageRecord:
     features: tuple[int, ...]
     simhash: bytes
     last_seen: float
+    title: int = 0  # 32-bit hash of the title's words, 0 without a title (``Fingerprint.title``)
 
     def encode(self) -> bytes:
         seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
-        head = _HEAD.pack(self.exact, seen, self.token_count, len(self.features), len(self.simhash))
+        head = _HEAD.pack(
+            self.exact, seen, self.token_count, self.title, len(self.features), len(self.simhash)
+        )
         features = struct.pack(f">{len(self.features)}Q", *self.features)
         return head + features + self.simhash + self.url.encode("utf-8", "surrogatepass")
 
     @classmethod
     def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
-        exact, last_seen, token_count, n_features, n_simhash = _HEAD.unpack_from(data)
+        exact, last_seen, token_count, title, n_features, n_simhash = _HEAD.unpack_from(data)
         start = _HEAD.size
         features = struct.unpack_from(f">{n_features}Q", data, start)
         start += 8 * n_features
         simhash = bytes(data[start : start + n_simhash])
         url = bytes(data[start + n_simhash :]).decode("utf-8", "surrogatepass")
-        return cls(page_id, url, exact, token_count, features, simhash, float(last_seen))
+        return cls(page_id, url, exact, token_count, features, simhash, float(last_seen), title)

@@ -27,6 +27,7 @@ from .urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _ALPHANUMERIC = re.compile(r"[^\W_]")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _META_CHARSET = re.compile(
     rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.I
 )
@@ -149,29 +150,27 @@ def html_tokens(
 
     ``html_text`` followed by ``tokenize``: see there.
     """
-    if anchors:
-        text, truncated, found = html_text(html, page_url, max_depth, anchors=True)
-        return tokenize(text), truncated, found
-    text, truncated = html_text(html, page_url, max_depth)
-    return tokenize(text), truncated
+    page = html_text(html, page_url, max_depth, anchors=anchors)
+    tokens = tokenize(page.text)
+    if page.anchors is None:
+        return tokens, page.truncated
+    return tokens, page.truncated, page.anchors
 
 
-@overload
-def html_text(
-    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[False] = False
-) -> tuple[str, bool]: ...
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """What the tokenizer reads of a document."""
 
-
-@overload
-def html_text(
-    html: str, page_url: str, max_depth: int = ..., *, anchors: Literal[True]
-) -> tuple[str, bool, Anchors]: ...
+    text: str  # the visible text, image terms marked for ``token_spans``
+    title: str  # the text of its <title> ("" without one)
+    truncated: bool  # cut where its tags nest deeper than ``max_depth``
+    anchors: Anchors | None  # only when asked for
 
 
 def html_text(
     html: str, page_url: str, max_depth: int = 1_000, *, anchors: bool = False
-) -> tuple[str, bool] | tuple[str, bool, Anchors]:
-    """The visible text of an HTML document, its image terms marked for ``token_spans``.
+) -> PageText:
+    """The visible text of an HTML document and its title, from one parse.
 
     A document is parsed only up to where its tags nest deeper than ``max_depth``: the parser's
     cost grows with the square of the nesting depth, so a hostile page of nested tags would
@@ -179,15 +178,12 @@ def html_text(
     its reformatted copy are cut alike.
 
     Args:
-        anchors: also return the document's ``Anchors``, read from the same parse (the default
-            pays nothing for them).
-
-    Returns:
-        The text, whether the document was cut at ``max_depth``, and the anchors if asked.
+        anchors: also read the document's ``Anchors`` (the default pays nothing for them).
     """
     html, truncated = _cut_deep_nesting(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
+    title = tree.css_first("title")
     # merge before anything else is removed: a stripped script still separates its neighbours
     for node in tree.css(_FORMATTING_SELECTOR):
         node.unwrap()
@@ -199,7 +195,13 @@ def html_text(
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
-    return (text, truncated) if found is None else (text, truncated, found)
+    return PageText(text, "" if title is None else title.text(), truncated, found)
+
+
+def title_words(title: str) -> str:
+    """A title's words, lower-cased, without digits: what two copies of one document share
+    although a counter or a date in the title differs."""
+    return " ".join(_LETTERS.findall(title.lower()))
 
 
 def html_anchors(html: str) -> Anchors:

@@ -4,6 +4,7 @@ negatives, recrawls, replays, tiny and empty pages, batches and the decision log
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -250,3 +251,44 @@ def test_every_decision_is_json_and_one_line(dedup, textwrap_page):
         assert "\n" not in line
         assert json.loads(line)["evidence"] == json.loads(json.dumps(decision.evidence))
         assert json.loads(line)["action"] == decision.action
+
+
+def retitled(html: str, title: str, line: str = "") -> bytes:
+    """The page under another <title>, with one more line of text."""
+    titled = re.sub(r"<title>.*?</title>", f"<title>{title}</title>", html, count=1, flags=re.S)
+    return with_line(titled, line)
+
+
+def test_same_site_pages_titled_apart_are_different_documents(dedup, textwrap_page):
+    """Generated API docs: two items whose pages share a long block of inherited methods."""
+    dedup.check_page(f"{SITE}/env/Vars.html", retitled(textwrap_page, "Vars in std::env"))
+    decision = dedup.check_page(
+        f"{SITE}/char/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
+    )
+    assert (decision.action, decision.reason) == ("keep", "unique")
+
+
+def test_numbers_in_titles_do_not_tell_documents_apart(dedup, textwrap_page):
+    first, second = f"{SITE}/a/report.html", f"{SITE}/b/report.html"
+    dedup.check_page(first, retitled(textwrap_page, "Report of 2024-01-01 10:01", "visitor 17"))
+    decision = dedup.check_page(
+        second, retitled(textwrap_page, "Report of 2024-01-02 10:02", "visitor 18")
+    )
+    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
+
+
+def test_cross_site_copies_are_dropped_whatever_their_titles(dedup, textwrap_page):
+    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/textwrap.html"
+    dedup.check_page(first, retitled(textwrap_page, "textwrap"))
+    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap | a mirror of docs"))
+    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
+
+
+def test_without_title_comparison_titled_apart_pages_are_near_duplicates(tmp_path, textwrap_page):
+    config = Config.default().with_overrides({"text.same_site_titles": False})
+    with DedupFilter.open(tmp_path / "index", config) as dedup:
+        dedup.check_page(f"{SITE}/env/Vars.html", retitled(textwrap_page, "Vars in std::env"))
+        decision = dedup.check_page(
+            f"{SITE}/char/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
+        )
+    assert decision.reason == "near_duplicate"
