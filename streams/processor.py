@@ -105,14 +105,7 @@ class Processor:
         started = time.monotonic()
         outputs = self._decide(batch)
         with self.metrics.timed("deliver"):
-            delivered = deliver(
-                self.producer,
-                outputs,
-                flush_timeout_s=self.config.flush_timeout_s,
-                backoff=self._backoff(),
-                stop=stop,
-                metrics=self.metrics,
-            )
+            delivered = self._deliver(outputs, stop)
         if not delivered:
             logger.warning("stopped before the batch was acknowledged: it will be redelivered")
             return False
@@ -234,6 +227,10 @@ class Processor:
             return True
         pending = self.dedup.pending_probes()
         records = [probe_record(self.config.probes, url, None) for url in pending]
+        return self._deliver(records, stop)
+
+    def _deliver(self, records: Sequence[OutputRecord], stop: Event) -> bool:
+        """Produce ``records`` and wait for the broker's acknowledgements (False: stopped first)."""
         return deliver(
             self.producer,
             records,
