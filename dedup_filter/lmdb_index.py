@@ -78,7 +78,7 @@ class IndexView:
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
         highs = _IdHighs(txn, dbs["meta"])
-        self._postings = {
+        self._posting_tables = {
             name: _PostingTable(txn, dbs[name], group, highs)
             for name, group in _POSTING_TABLES.items()
         }
@@ -89,7 +89,7 @@ class IndexView:
         return None if data is None else PageRecord.decode(page_id, data)
 
     def page_id_for_url(self, url: str) -> int | None:
-        ids = self._postings["urls"].ids(url_key(url))
+        ids = self._posting_tables["urls"].ids(url_key(url))
         return ids[0] if ids else None
 
     def new_page_id(self) -> int:
@@ -107,7 +107,7 @@ class IndexView:
         self._put_record(record)
         self._file_url(record.url, record.page_id)
         for table, key in _postings(record, self._bands):
-            self._postings[table].add(key, record.page_id)
+            self._posting_tables[table].add(key, record.page_id)
 
     def touch_page(self, record: PageRecord, seen_at: float) -> None:
         """Record that an unchanged page was seen again (``gc`` measures age from here)."""
@@ -116,7 +116,7 @@ class IndexView:
     def delete_page(self, record: PageRecord) -> None:
         self._remove_postings(record)
         self._txn.delete(encode_id(record.page_id), db=self._dbs["pages"])
-        self._postings["urls"].remove(url_key(record.url), record.page_id)
+        self._posting_tables["urls"].remove(url_key(record.url), record.page_id)
 
     def _put_record(self, record: PageRecord) -> None:
         key, value, db = encode_id(record.page_id), record.encode(), self._dbs["pages"]
@@ -126,7 +126,7 @@ class IndexView:
 
     def _file_url(self, url: str, page_id: int) -> None:
         """File ``url`` under ``page_id`` alone (one page per URL)."""
-        urls, key = self._postings["urls"], url_key(url)
+        urls, key = self._posting_tables["urls"], url_key(url)
         filed = urls.ids(key)
         if filed != [page_id]:
             for other in filed:
@@ -135,7 +135,7 @@ class IndexView:
 
     def _remove_postings(self, record: PageRecord) -> None:
         for table, key in _postings(record, self._bands):
-            self._postings[table].remove(key, record.page_id)
+            self._posting_tables[table].remove(key, record.page_id)
 
     def pages(self) -> Iterator[PageRecord]:
         with self._txn.cursor(db=self._dbs["pages"]) as cursor:
@@ -145,7 +145,7 @@ class IndexView:
     # postings
     def postings(self, table: str, key: bytes) -> list[int]:
         """Page ids filed under ``key`` in a posting table, in id order."""
-        return self._postings[table].ids(key)
+        return self._posting_tables[table].ids(key)
 
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:
@@ -170,8 +170,8 @@ class IndexView:
 
     def count(self, table: str) -> int:
         """Rows of a table (postings of a posting table)."""
-        if table in self._postings:
-            return self._postings[table].count()
+        if table in self._posting_tables:
+            return self._posting_tables[table].count()
         return int(self._txn.stat(self._dbs[table])["entries"])
 
 
@@ -209,8 +209,7 @@ class _IdHighs:
         return self._highs
 
     def note(self, high: bytes) -> None:
-        """Remember that ids of this high part are filed (callers may skip the ones ``known``
-        lists, which is complete once ``all`` has run)."""
+        """Remember that ids of this high part are filed (nothing to do if ``known`` has it)."""
         highs = self.all()
         if high not in self.known:
             self.known.add(high)
