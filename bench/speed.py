@@ -194,7 +194,7 @@ def _stage_times(pages: list[Page], config: Config) -> dict[str, np.ndarray]:
         marks.append(time.perf_counter())
         LexborHTMLParser(text)
         marks.append(time.perf_counter())
-        visible, _ = html_text(text, url)
+        visible = html_text(text, url).text
         marks.append(time.perf_counter())
         hashes = span_hashes(*token_spans(visible.lower()), minhash.seed)
         sequence_hash(hashes, minhash.seed)
