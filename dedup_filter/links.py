@@ -3,7 +3,7 @@
 Only ``a[href]`` and ``area[href]`` count, resolved against ``<base href>`` or the page URL and
 normalised like every URL the index keys; a page's links are capped so a hostile page cannot make
 one write transaction unbounded. The anchors come from the parse that tokenizes the page
-(``text.html_tokens``), so a page is parsed once; they are resolved only when read.
+(``text.html_text``), so a page is parsed once; they are resolved only when read.
 """
 
 from __future__ import annotations

@@ -205,7 +205,7 @@ def title_words(title: str) -> str:
 
 
 def html_anchors(html: str) -> Anchors:
-    """The anchors of a document that is not tokenized (``html_tokens`` reads them in passing)."""
+    """The anchors of a document that is not tokenized (``html_text`` reads them in passing)."""
     return _anchors(LexborHTMLParser(html))
 
 
