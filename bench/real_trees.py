@@ -1,6 +1,7 @@
 """The filter on real documentation trees (testweb.real_trees): mirrors and page-level drops.
 
     python bench/real_trees.py [--root DIR] [--other-build DIR] [--order ...|both] [-v]
+    python bench/real_trees.py --web packaged     # Node.js, DocBook, npm and gtk-doc manuals
 
 The web is built from the HTML manuals of an installed Rust toolchain (found under ~/.rustup, or
 ``--root``); without one the script says so and exits 2. When a second toolchain is installed
@@ -25,7 +26,7 @@ from mirrors import HEADER, RunScore, _row, score
 
 from dedup_filter import Decision, DedupFilter
 from testweb.online import ORDERS, CrawlLog, crawl
-from testweb.real_trees import find_doc_roots, real_tree_web
+from testweb.real_trees import PACKAGED_DOCS, find_doc_roots, packaged_docs_web, real_tree_web
 from testweb.site import TestWeb
 
 _SHOWN = 15
@@ -33,15 +34,23 @@ _SHOWN = 15
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
-    found = find_doc_roots()
-    root = args.root or (found[0] if found else None)
-    if root is None or not root.is_dir():
-        print("no documentation trees found (install a Rust toolchain or pass --root)")
-        return 2
-    other = args.other_build or next((path for path in found if path != root), None)
-    web = real_tree_web(root, other)
+    if args.web == "packaged":
+        sources = {prefix: path for prefix, path in PACKAGED_DOCS.items() if path.is_dir()}
+        if not sources:
+            print("none of the packaged manuals is installed here")
+            return 2
+        web = packaged_docs_web(sources)
+        print(f"# bench/real_trees.py --web packaged ({', '.join(map(str, sources.values()))})\n")
+    else:
+        found = find_doc_roots()
+        root = args.root or (found[0] if found else None)
+        if root is None or not root.is_dir():
+            print("no documentation trees found (install a Rust toolchain or pass --root)")
+            return 2
+        other = args.other_build or next((path for path in found if path != root), None)
+        web = real_tree_web(root, other)
+        print(f"# bench/real_trees.py --root {root} --other-build {other}\n")
     megabytes = sum(map(len, web.pages.values())) / 1e6
-    print(f"# bench/real_trees.py --root {root} --other-build {other}\n")
     print(f"web: {web.case_counts()}, {megabytes:.1f} MB of HTML\n")
     unfiltered = crawl(web, None)
     orders = ORDERS if args.order == "both" else (args.order,)
@@ -91,6 +100,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--web", choices=("rust", "packaged"), default="rust")
     parser.add_argument("--root", type=Path, help="a directory holding the manuals' trees")
     parser.add_argument("--other-build", type=Path, help="another build of the same manuals")
     parser.add_argument("--order", choices=(*ORDERS, "both"), default="both")

@@ -5,7 +5,8 @@ manuals of a Rust toolchain (mdBook books: chapters with a shared sidebar, ``pri
 whole book, redirect stubs of old editions). Copies are made as mirroring tools make them
 (``copies.copy_tree``): a whole-host mirror, a book filed deeper on an FTP-style host, and a
 partial copy on a host with manuals of its own. A clean machine has no such trees, so this web
-serves benchmarks (``bench/real_trees.py``), never the test suite.
+serves benchmarks (``bench/real_trees.py``), never the test suite. ``packaged_docs_web`` does the
+same with manuals of other generators (Node.js, DocBook, npm, gtk-doc) where packages install them.
 """
 
 from __future__ import annotations
@@ -21,12 +22,24 @@ from .copies import copy_tree, site_url
 from .pages import link_list
 from .site import MirrorTruth, TestWeb
 
-ORIGIN, WHOLE, FTP, BOOKS = "docs.rust.test", "docs-mirror.test", "ftp.example.test", "books.test"
+ORIGIN, WHOLE, FTP, BOOKS = "docs.origin.test", "docs-mirror.test", "ftp.example.test", "books.test"
 ORIGIN_TREES = ("book", "nomicon", "reference", "edition-guide", "embedded-book")
 OWN_TREES = ("rustdoc", "style-guide", "clippy")  # books.test's own manuals
 DEEP_COPY = ("nomicon/", "pub/languages/rust/nomicon/")  # FTP: one book, filed deeper
 PARTIAL_COPY = ("edition-guide/", "rust/edition-guide/")  # books.test: a copy missing pages
 _MISSING_SHARE = 0.2
+# manuals made by other generators, where Debian and npm packages install them
+PACKAGED_DOCS = {
+    "node/": Path("/usr/share/doc/nodejs/api"),  # Node.js's own doc tool
+    "valgrind/": Path("/usr/share/doc/valgrind/html"),  # DocBook
+    "npm/": Path("/usr/lib/node_modules/npm/docs/output"),  # npm's
+    "xslt/": Path("/usr/share/doc/libxslt1-dev/html"),  # gtk-doc style API reference
+}
+_PACKAGED_COPIES = (  # (origin directory, mirror host, mirror directory)
+    ("node/", "mirror.nodes.test", "pub/nodejs/api/"),
+    ("valgrind/", "ftp.tools.test", "mirror/valgrind-docs/"),
+    ("npm/", "www.other.test", "docs/npm/"),
+)
 _TOOLCHAINS = "~/.rustup/toolchains/*/share/doc/rust/html"
 
 
@@ -71,11 +84,6 @@ def real_tree_web(
         FTP: {"": ftp_index} | deep,
         BOOKS: {"": books_index} | own | partial,
     }
-    pages = {
-        site_url(host, path): body.encode("utf-8", "surrogateescape")
-        for host, host_pages in hosts.items()
-        for path, body in host_pages.items()
-    }
     mirrors = [
         _whole_host_truth(origin, whole),
         _truth("renamed_subdirectory", FTP, DEEP_COPY[1], origin, DEEP_COPY[0], "index.html"),
@@ -89,6 +97,40 @@ def real_tree_web(
             frozenset(missing),
         ),
     ]
+    return _web(hosts, mirrors, seed)
+
+
+def packaged_docs_web(sources: dict[str, Path] | None = None, seed: int = 0) -> TestWeb:
+    """Manuals other generators made, as packages install them, on one origin host (a directory
+    each); every copy in ``_PACKAGED_COPIES`` filed deeper on a host of its own; the whole origin
+    mirrored. A directory without an index page gets a listing of its pages."""
+    sources = PACKAGED_DOCS if sources is None else sources
+    origin: dict[str, str] = {}
+    for prefix, directory in sources.items():
+        tree = _read_tree(directory, prefix)
+        index = prefix + "index.html"
+        tree.setdefault(index, link_list(index, [(path, path, "") for path in sorted(tree)]))
+        origin |= tree
+    origin[""] = link_list("", [(prefix + "index.html", prefix, "") for prefix in sources])
+    hosts = {ORIGIN: origin, WHOLE: dict(origin)}
+    mirrors = [_whole_host_truth(origin, origin)]
+    for source_dir, host, target_dir in _PACKAGED_COPIES:
+        if source_dir in sources:
+            top = link_list("", [(target_dir + "index.html", source_dir, "")])
+            hosts[host] = {"": top} | copy_tree(origin, ORIGIN, source_dir, host, target_dir)
+            mirrors.append(
+                _truth("renamed_subdirectory", host, target_dir, origin, source_dir, "index.html")
+            )
+    return _web(hosts, mirrors, seed)
+
+
+def _web(hosts: dict[str, dict[str, str]], mirrors: list[MirrorTruth], seed: int) -> TestWeb:
+    """The test web of these hosts' pages (by path), each host's root a start URL."""
+    pages = {
+        site_url(host, path): body.encode("utf-8", "surrogateescape")
+        for host, host_pages in hosts.items()
+        for path, body in host_pages.items()
+    }
     return TestWeb(
         seed=seed,
         scale="real",
@@ -129,13 +171,21 @@ def _terms(body: str, path: str) -> list[str]:
 
 
 def _read_trees(root: Path, trees: tuple[str, ...]) -> dict[str, str]:
-    """Every HTML page under the trees, by path relative to ``root`` (undecodable bytes kept)."""
-    pages = {}
-    for tree in trees:
-        for file in sorted((root / tree).rglob("*.html")):
-            relative = file.relative_to(root).as_posix()
-            pages[relative] = file.read_bytes().decode("utf-8", "surrogateescape")
-    return pages
+    """Every HTML page under the trees, by path relative to ``root``."""
+    return {
+        path: body for tree in trees for path, body in _read_tree(root / tree, f"{tree}/").items()
+    }
+
+
+def _read_tree(directory: Path, prefix: str) -> dict[str, str]:
+    """Every HTML page under ``directory``, by ``prefix`` + its path there (undecodable bytes
+    kept, so they are served as they were)."""
+    return {
+        prefix + file.relative_to(directory).as_posix(): file.read_bytes().decode(
+            "utf-8", "surrogateescape"
+        )
+        for file in sorted(directory.rglob("*.html"))
+    }
 
 
 def _missing(copied: dict[str, str], directory: str, rng: Random) -> set[str]:

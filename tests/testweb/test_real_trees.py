@@ -6,7 +6,14 @@ from pathlib import Path
 
 from dedup_filter import DedupFilter
 from testweb.online import crawl
-from testweb.real_trees import DEEP_COPY, ORIGIN_TREES, OWN_TREES, PARTIAL_COPY, real_tree_web
+from testweb.real_trees import (
+    DEEP_COPY,
+    ORIGIN_TREES,
+    OWN_TREES,
+    PARTIAL_COPY,
+    packaged_docs_web,
+    real_tree_web,
+)
 
 WORDS = ("ownership", "borrowing", "lifetimes", "traits", "generics", "closures", "macros")
 
@@ -55,3 +62,19 @@ def test_a_crawl_of_the_web_finds_every_mirror_without_losing_an_original(tmp_pa
     assert rules == {mirror.boundary for mirror in web.mirrors}
     assert web.originals & unfiltered.fetched_set <= log.fetched_set
     assert len(log.fetched) < len(unfiltered.fetched)
+
+
+def test_packaged_manuals_get_a_listing_and_every_copy_is_found(tmp_path):
+    write_trees(tmp_path, "")
+    trees = dict(zip(("node/", "valgrind/", "npm/"), ORIGIN_TREES, strict=False))
+    sources = {prefix: tmp_path / tree for prefix, tree in trees.items()}
+    (tmp_path / ORIGIN_TREES[0] / "index.html").unlink()  # a manual without an index page
+    web = packaged_docs_web(sources)
+    assert {mirror.kind for mirror in web.mirrors} == {"whole_host", "renamed_subdirectory"}
+    assert len(web.mirrors) == 4
+    listing = web.pages["http://docs.origin.test/node/index.html"].decode()
+    assert 'href="ch01.html"' in listing
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        crawl(web, dedup)
+        rules = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert rules == {mirror.boundary for mirror in web.mirrors}
