@@ -129,13 +129,14 @@ def score(
 
 def run_once(
     web: TestWeb, unfiltered: CrawlLog, config: Config, order: str
-) -> tuple[RunScore, list[dict[str, Any]]]:
+) -> tuple[RunScore, list[dict[str, Any]], CrawlLog]:
+    """One filtered crawl on a fresh index: its score, its rules and its log."""
     with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory, config) as dedup:
         started = time.perf_counter()
         log = crawl(web, dedup, order)
         seconds = time.perf_counter() - started
         rules = dedup.mirror_rules()
-    return score(web, log, unfiltered, rules, seconds), rules
+    return score(web, log, unfiltered, rules, seconds), rules, log
 
 
 def _ratio(part: int, whole: int) -> str:
@@ -234,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         for order in orders:
             scores = []
             for web, baseline in zip(webs, unfiltered, strict=True):
-                result, rules = run_once(web, baseline, config, order)
+                result, rules, _ = run_once(web, baseline, config, order)
                 scores.append(result)
                 if args.verbose:
                     for rule in rules:

@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
-from mirrors import HEADER, RunScore, _row, score
+from mirrors import HEADER, _row, run_once
 
-from dedup_filter import Decision, DedupFilter
-from testweb.online import ORDERS, CrawlLog, crawl
+from dedup_filter import Config, Decision
+from testweb.online import ORDERS, crawl
 from testweb.real_trees import PACKAGED_DOCS, find_doc_roots, packaged_docs_web, real_tree_web
-from testweb.site import TestWeb
 
 _SHOWN = 15
 
@@ -56,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     orders = ORDERS if args.order == "both" else (args.order,)
     rows, drops = [], {}
     for order in orders:
-        result, log = _filtered_crawl(web, unfiltered, order)
+        result, _, log = run_once(web, unfiltered, Config.default(), order)
         rows.append(_row("content", order, [result]))
         pages = len(log.decisions)
         print(f"{order}: {pages} pages checked in {result.seconds:.1f} s", end=" ")
@@ -76,14 +73,6 @@ def main(argv: list[str] | None = None) -> int:
         for decision in dropped if args.verbose else dropped[:_SHOWN]:
             print("  " + _explained(decision))
     return 0
-
-
-def _filtered_crawl(web: TestWeb, unfiltered: CrawlLog, order: str) -> tuple[RunScore, CrawlLog]:
-    with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory) as dedup:
-        started = time.perf_counter()
-        log = crawl(web, dedup, order)
-        seconds = time.perf_counter() - started
-        return score(web, log, unfiltered, dedup.mirror_rules(), seconds), log
 
 
 def _explained(decision: Decision) -> str:

@@ -98,7 +98,7 @@ class DedupFilter:
         self.index = index
         self.config = config
         self.counters: Counter[str] = Counter()
-        self._preparer = PagePreparer(config)
+        self.preparer = PagePreparer(config)
         self._mirrors = MirrorDetector(config)
         self._clock = clock
         self._duplicates_logged = 0
@@ -132,7 +132,7 @@ class DedupFilter:
         or report ``probe_failed`` when it cannot be fetched as a 2xx page.
         """
         return self.check_prepared(
-            [self._preparer.prepare(url, body, *headers) for url, body, *headers in pages]
+            [self.preparer.prepare(url, body, *headers) for url, body, *headers in pages]
         )
 
     def check_prepared(self, pages: Iterable[PreparedPage]) -> list[Decision]:
@@ -193,7 +193,7 @@ class DedupFilter:
     def fingerprint(
         self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> Fingerprint:
-        return self._preparer.fingerprinter.fingerprint(normalize_url(url), body or b"", headers)
+        return self.preparer.fingerprinter.fingerprint(normalize_url(url), body or b"", headers)
 
     def _decide(self, view: IndexView, page: PreparedPage, now: float) -> Decision:
         fingerprint = page.fingerprint

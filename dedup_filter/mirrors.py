@@ -286,8 +286,10 @@ class MirrorDetector:
 def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:
     """The other hosts an index page links, the first few in document order, hashed."""
     own = authority(url)
-    hosts = dict.fromkeys(authority(link) for link in links)
-    return tuple(host_hash(host) for host in hosts if host and host != own)[:_LINKED_HOSTS]
+    hosts = [
+        host for host in dict.fromkeys(authority(link) for link in links) if host and host != own
+    ]
+    return tuple(host_hash(host) for host in hosts[:_LINKED_HOSTS])
 
 
 def _role(page: CheckedPage) -> int:

@@ -18,7 +18,6 @@ from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Decision, DedupFilter
-from dedup_filter.filter import PagePreparer
 
 from .config import StreamConfig
 from .delivery import Backoff, deliver
@@ -66,7 +65,6 @@ class Processor:
         self.config = config
         self.metrics = metrics or StreamMetrics()
         self.pool = pool
-        self._preparer = PagePreparer(dedup.config)
         self._frontier = Frontier(dedup, config.url_dedup_cache_size)
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
@@ -191,7 +189,7 @@ class Processor:
         inputs = [(page.url, page.body, page.headers) for page in pages]
         with self.metrics.timed("prepare"):
             if self.pool is None:
-                prepared = [self._preparer.prepare(*page) for page in inputs]
+                prepared = [self.dedup.preparer.prepare(*page) for page in inputs]
             else:
                 prepared = self.pool.prepare(inputs)
         with self.metrics.timed("index"):

@@ -232,9 +232,10 @@ class PreparationPool:
 def _one_blas_thread_each() -> Iterator[None]:
     """Processes started inside get one OpenBLAS thread, unless the user chose a number.
 
-    A worker stands for one core, and numpy's OpenBLAS (simhash's weighted sum) otherwise starts
-    a thread per core whose spinning costs a third more CPU than the work itself (measured on
-    2 cores). OpenBLAS reads the variable once, when numpy loads, so it is set around the start.
+    A worker stands for one core. No step of the preparation calls BLAS now (simhash's weighted
+    sum did until it moved to ``einsum``, and OpenBLAS's thread per core then spun beside the work:
+    a third more CPU on 2 cores); should one again, it stays on the worker's core. OpenBLAS reads
+    the variable once, when numpy loads, so it is set around the start.
     """
     chosen = os.environ.get(_BLAS_THREADS)
     os.environ[_BLAS_THREADS] = chosen or "1"

@@ -90,15 +90,11 @@ def format_scrapy_demo(result: Mapping[str, Any]) -> str:
         ("crawl seconds", "seconds"),
     ):
         rows.append((label, f"{without[key]:,}", f"{with_filter[key]:,}"))
-    rows.append(
-        (
-            "mirrored pages fetched",
-            *(
-                f"{crawl['mirrored_pages_fetched']:,} of {crawl['mirrored_pages']:,}"
-                for crawl in (without, with_filter)
-            ),
-        )
-    )
+    mirrored = [
+        f"{crawl['mirrored_pages_fetched']:,} of {crawl['mirrored_pages']:,}"
+        for crawl in (without, with_filter)
+    ]
+    rows.append(("mirrored pages fetched", mirrored[0], mirrored[1]))
     width = max(len(row[0]) for row in rows)
     lines = [f"{row[0]:<{width}}  {row[1]:>15}  {row[2]:>15}" for row in rows]
     saving = result["saving"]

@@ -113,7 +113,7 @@ def packaged_docs_web(sources: dict[str, Path] | None = None, seed: int = 0) -> 
         origin |= tree
     origin[""] = link_list("", [(prefix + "index.html", prefix, "") for prefix in sources])
     hosts = {ORIGIN: origin, WHOLE: dict(origin)}
-    mirrors = [_whole_host_truth(origin, origin)]
+    mirrors = [_truth("whole_host", WHOLE, "", origin, "", "")]
     for source_dir, host, target_dir in _PACKAGED_COPIES:
         if source_dir in sources:
             top = link_list("", [(target_dir + "index.html", source_dir, "")])
