@@ -20,8 +20,8 @@ from collections import Counter
 from typing import Any
 
 from dedup_filter import Decision, DedupFilter
-from dedup_filter.mirror_records import OPEN
-from dedup_filter.mirror_store import MirrorStore
+from dedup_filter.mirrors.records import OPEN
+from dedup_filter.mirrors.store import MirrorStore
 from testweb.site import MirrorTruth, TestWeb
 
 

@@ -23,7 +23,7 @@ import lxml.html
 import numpy as np
 from selectolax.lexbor import LexborHTMLParser
 
-from dedup_filter.text import decode_body, html_tokens, tokenize
+from dedup_filter.features.text import decode_body, html_tokens, tokenize
 from testweb.labelled import labelled_corpus
 
 INVISIBLE = ("script", "style", "noscript", "template")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datasketch import MinHash, MinHashLSH
 from simhash import Simhash, SimhashIndex
 
-from dedup_filter.text import decode_body, html_tokens
+from dedup_filter.features.text import decode_body, html_tokens
 
 SHINGLE_WIDTH = 8
 NUM_PERM = 84

@@ -19,8 +19,8 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 
 from dedup_filter import Config, Decision, DedupFilter
-from dedup_filter.fingerprint import Fingerprint, Fingerprinter
-from dedup_filter.simhash import agreement
+from dedup_filter.features.fingerprint import Fingerprint, Fingerprinter
+from dedup_filter.features.simhash import agreement
 from dedup_filter.urls import normalize_url
 from testweb.labelled import LabelledPage, labelled_corpus
 from testweb.scoring import CROSS_SITE, OVERALL, SAME_SITE, Score, Tally, score

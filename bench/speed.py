@@ -26,12 +26,12 @@ from peers import BothPeers, DatasketchPipeline, SimhashPipeline, page_tokens
 from selectolax.lexbor import LexborHTMLParser
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.hashing import sequence_hash, span_hashes
-from dedup_filter.minhash import MinHasher, super_shingles
-from dedup_filter.shingles import shingle_hashes
-from dedup_filter.simhash import simhash
-from dedup_filter.text import decode_body, html_text, token_spans
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.hashing import sequence_hash, span_hashes
+from dedup_filter.features.minhash import MinHasher, super_shingles
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.simhash import simhash
+from dedup_filter.features.text import decode_body, html_text, token_spans
 from dedup_filter.urls import normalize_url
 from testweb.labelled import labelled_corpus
 

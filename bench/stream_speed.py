@@ -33,16 +33,16 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from dedup_filter.streams import kafka_io
+from dedup_filter.streams.config import StreamConfig
+from dedup_filter.streams.processor import Batch, Processor
+from dedup_filter.streams.workers import PreparationPool
 from kafka import KafkaProducer
 from kafka.record import util as record_util
 from kafka.structs import OffsetAndMetadata
 
 from dedup_filter import Config, DedupFilter
-from streams import kafka_io
-from streams.config import StreamConfig
-from streams.local_broker import broker_from_environment
-from streams.processor import Batch, Processor
-from streams.workers import PreparationPool
+from testweb.broker import broker_from_environment
 from testweb.corpus import documentation_pages
 
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .config import Config
-from .decision import Decision
-from .errors import ConfigError, DedupError, IndexFullError, IndexMismatchError, IndexStoreError
-from .filter import DedupFilter
+from dedup_filter.config import Config
+from dedup_filter.decision import Decision
+from dedup_filter.errors import (
+    ConfigError,
+    DedupError,
+    IndexFullError,
+    IndexMismatchError,
+    IndexStoreError,
+)
+from dedup_filter.filter import DedupFilter
 
 try:
     __version__ = version("dedup-filter")

@@ -15,7 +15,11 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from dedup_filter.errors import ConfigError
+
+#: The documented defaults shipped with the package (``dedup-filter config`` prints it; the
+#: repository's configs/default.toml is a link to it). A test checks it loads to ``Config()``.
+DEFAULT_TOML = Path(__file__).with_name("default.toml")
 
 SIMHASH_WIDTHS = (64, 128, 256, 384)
 MIRROR_MODES = ("url", "content")
@@ -288,3 +292,20 @@ def _is_codec(name: str) -> bool:
     except LookupError:
         return False
     return True
+
+
+def parse_override(item: str) -> tuple[str, Any]:
+    """``"simhash.bits=256"`` -> ``("simhash.bits", 256)``: TOML value syntax, else a string.
+
+    Shared by every command line (``--set``) and the Scrapy setting ``DEDUP_OVERRIDES`` parser; the
+    configuration validates the value by its key.
+    """
+    key, separator, raw = item.partition("=")
+    if not separator or not key.strip():
+        msg = f"--set {item!r}: expected SECTION.KEY=VALUE, e.g. simhash.bits=256"
+        raise ConfigError(msg)
+    try:
+        value = tomllib.loads(f"value = {raw}")["value"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key.strip(), value

@@ -1,12 +1,35 @@
-"""What the filter says about a URL or a page, and why."""
+"""What the filter says about a URL or a page, and why: the only place reasons are spelled."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 Action = Literal["keep", "drop"]
+
+
+class Reason(StrEnum):
+    """Why a page or URL was kept or dropped (a ``str``: compares and serialises as its value)."""
+
+    # pages kept
+    UNIQUE = "unique"  # nothing like it is held
+    CHANGED = "changed"  # its URL was held with other content: the record is replaced
+    UNCHANGED = "unchanged"  # its URL was held with the same content (a recrawl or a replay)
+    EMPTY = "empty"  # no terms at all: nothing to compare
+    MIRROR_CANDIDATE = "mirror_candidate"  # heads a directory that may replicate another
+    MIRROR_ORIGIN = "mirror_origin"  # the origin side of a mirror pair, kept although met second
+    LOOK_ALIKE_INDEX = "look_alike_index"  # its directory was sampled and does not replicate
+    # pages dropped
+    EXACT_DUPLICATE = "exact_duplicate"
+    NEAR_DUPLICATE = "near_duplicate"
+    # URLs, before the fetch
+    NOT_MIRRORED = "not_mirrored"
+    PROBE = "probe"  # a URL the mirror detector asked for: fetch it
+    MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
+    # probes that could not be fetched
+    PROBE_FAILED = "probe_failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +41,7 @@ class Decision:
 
     url: str
     action: Action
-    reason: str
+    reason: Reason
     duplicate_of: str | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
     probes: tuple[str, ...] = ()
@@ -31,7 +54,7 @@ class Decision:
         return {
             "url": self.url,
             "action": self.action,
-            "reason": self.reason,
+            "reason": str(self.reason),
             "duplicate_of": self.duplicate_of,
             "evidence": self.evidence,
             "probes": list(self.probes),

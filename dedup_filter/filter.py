@@ -16,17 +16,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Self
 
-from .candidates import Pair
-from .config import Config
-from .decision import Decision
-from .fingerprint import Fingerprint, Fingerprinter
-from .links import LazyLinks
-from .lmdb_index import IndexView, LmdbIndex, PageRecord
-from .matching import Match, duplicates, find_exact, find_near
-from .mirror_records import DirEntry
-from .mirrors import CANDIDATE, ORIGIN, CheckedPage, MirrorDetector
-from .text import Anchors
-from .urls import normalize_url
+from dedup_filter.config import Config
+from dedup_filter.decision import Decision, Reason
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
+from dedup_filter.matching import Match, duplicates, find_exact, find_near
+from dedup_filter.mirrors.candidates import Pair
+from dedup_filter.mirrors.detector import CheckedPage, MirrorDetector
+from dedup_filter.mirrors.records import DirEntry
+from dedup_filter.prepare import PagePreparer, PreparedPage
+from dedup_filter.urls import normalize_url
 
 logger = logging.getLogger(__name__)
 
@@ -48,38 +47,6 @@ class _Verdict:
         return CheckedPage(
             self.decision, self.representative, fingerprint, self.pair, recorded, links
         )
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedPage:
-    """What is computed from a page before the write transaction starts: a plain value, so a
-    worker process can compute it and send it back to the process that decides."""
-
-    fingerprint: Fingerprint
-    anchors: Anchors | None = None  # only for a page whose links the mirror detector reads
-
-    def links(self) -> Iterable[str]:
-        """The page's links, resolved when the mirror detector reads them."""
-        return () if self.anchors is None else LazyLinks(self.fingerprint.url, self.anchors)
-
-
-class PagePreparer:
-    """Prepares pages under one configuration. It needs no index, so each process of a pool can
-    hold one; build it from the deciding filter's ``config`` (features computed under another
-    configuration would be compared with the index's as if they were alike)."""
-
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self.fingerprinter = Fingerprinter(config)
-        self._mirrors = MirrorDetector(config)
-
-    def prepare(
-        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
-    ) -> PreparedPage:
-        normal, body = normalize_url(url), body or b""
-        if not self._mirrors.wants_links(normal):
-            return PreparedPage(self.fingerprinter.fingerprint(normal, body, headers))
-        return PreparedPage(*self.fingerprinter.fingerprint_with_anchors(normal, body, headers))
 
 
 class DedupFilter:
@@ -198,7 +165,9 @@ class DedupFilter:
     def _decide(self, view: IndexView, page: PreparedPage, now: float) -> Decision:
         fingerprint = page.fingerprint
         if fingerprint.token_count == 0 and not fingerprint.binary:
-            return Decision(fingerprint.url, "keep", "empty", evidence=_page_evidence(fingerprint))
+            return Decision(
+                fingerprint.url, "keep", Reason.EMPTY, evidence=_page_evidence(fingerprint)
+            )
         recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
         verdict = self._verdict(view, fingerprint, recorded, now)
         checked = verdict.checked(fingerprint, recorded, page.links())
@@ -218,7 +187,7 @@ class DedupFilter:
             return self._duplicate(view, fingerprint, match, own_id, now)
         page_id = self._put(view, fingerprint, own_id, now)
         return _Verdict(
-            _kept_page(fingerprint, "changed" if own is not None else "unique"), page_id
+            _kept_page(fingerprint, Reason.CHANGED if own is not None else Reason.UNIQUE), page_id
         )
 
     def _duplicate(
@@ -234,11 +203,11 @@ class DedupFilter:
         pair = self._mirrors.pair_for(view, fingerprint.url, original.url)
         if pair is not None and not pair.page_is_origin:
             # an index page is kept (its links followed) until its directory is confirmed
-            return _Verdict(_kept(drop, CANDIDATE), original.page_id, pair)
+            return _Verdict(_kept(drop, Reason.MIRROR_CANDIDATE), original.page_id, pair)
         if pair is not None or self._mirrors.protects(view, fingerprint.url, original.url):
             # the original side of a mirror pair: kept and indexed although seen second
             self._put(view, fingerprint, own_id, now)
-            return _Verdict(_kept(drop, ORIGIN), original.page_id, pair)
+            return _Verdict(_kept(drop, Reason.MIRROR_ORIGIN), original.page_id, pair)
         return _Verdict(drop, original.page_id)
 
     def _match(
@@ -313,17 +282,17 @@ def _first_original(
 def _unchanged(fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None) -> _Verdict:
     """An indexed page seen again as it was (an original kept although met second names, again,
     the copy it duplicates)."""
-    decision = _kept_page(fingerprint, "unchanged")
+    decision = _kept_page(fingerprint, Reason.UNCHANGED)
     if first is None:
         return _Verdict(decision, own.page_id)
     return _Verdict(replace(decision, duplicate_of=first.url), first.page_id)
 
 
-def _kept_page(fingerprint: Fingerprint, reason: str) -> Decision:
+def _kept_page(fingerprint: Fingerprint, reason: Reason) -> Decision:
     return Decision(fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint))
 
 
-def _kept(drop: Decision, reason: str) -> Decision:
+def _kept(drop: Decision, reason: Reason) -> Decision:
     """A drop turned into a keep for the mirror detector's sake; it says what it duplicates."""
     return Decision(drop.url, "keep", reason, drop.duplicate_of, drop.evidence)
 

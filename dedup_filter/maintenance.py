@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
-from .mirror_store import MirrorStore
+from dedup_filter.index.lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
+from dedup_filter.mirrors.store import MirrorStore
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -14,11 +14,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .config import Config
-from .fingerprint import Fingerprint
-from .lmdb_index import IndexView, PageRecord, band_postings
-from .simhash import agreement
-from .urls import site_of
+from dedup_filter.config import Config
+from dedup_filter.decision import Reason
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.simhash import agreement
+from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
+from dedup_filter.urls import site_of
 
 # most-shared candidates verified per page: bounds the work on template-heavy sites
 _MAX_CANDIDATES = 256
@@ -29,7 +30,7 @@ class Match:
     """An indexed page that the new page duplicates, with the evidence."""
 
     original: PageRecord
-    reason: str
+    reason: Reason
     evidence: dict[str, Any]
 
 
@@ -83,7 +84,7 @@ def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -
 
 def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
     evidence = {"rule": "exact", "site_relation": _relation(fingerprint.url, original.url)}
-    return Match(original, "exact_duplicate", evidence)
+    return Match(original, Reason.EXACT_DUPLICATE, evidence)
 
 
 def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> dict[int, list[int]]:
@@ -123,7 +124,7 @@ def _judge(
         "c_agree_bits": c_agree,
         "c_similarity": round(c_agree / simhash_config.bits, 4),
     }
-    return Match(original, "near_duplicate", evidence)
+    return Match(original, Reason.NEAR_DUPLICATE, evidence)
 
 
 def _titled_apart(fingerprint: Fingerprint, original: PageRecord, config: Config) -> bool:

@@ -1,11 +1,11 @@
 """dedup-filter for Scrapy: a downloader middleware, a scheduler dupefilter and an add-on.
 
-    ADDONS = {"scrapy_ext.DedupAddon": 0}
+    ADDONS = {"dedup_filter.scrapy.DedupAddon": 0}
 
 or, component by component::
 
-    DOWNLOADER_MIDDLEWARES = {"scrapy_ext.DedupMiddleware": 540}
-    DUPEFILTER_CLASS = "scrapy_ext.DedupDupeFilter"
+    DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
+    DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A Scrapy add-on: one ``ADDONS`` entry turns the whole filter on.
 
-    ADDONS = {"scrapy_ext.DedupAddon": 0}
+    ADDONS = {"dedup_filter.scrapy.DedupAddon": 0}
 
 It places the middleware at 540 (unless the project placed it already) and installs the
 dupefilter when the project still uses Scrapy's default one.

@@ -2,7 +2,7 @@
 
 Enable it with::
 
-    DUPEFILTER_CLASS = "scrapy_ext.DedupDupeFilter"
+    DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
 
 A URL under a mirrored directory is rejected before it is queued, so it costs neither a queue slot
 nor a fetch. Requests with ``dont_filter`` never reach a dupefilter; the downloader middleware

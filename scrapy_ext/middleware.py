@@ -4,7 +4,7 @@ asks for.
 
 Enable it at priority 540::
 
-    DOWNLOADER_MIDDLEWARES = {"scrapy_ext.DedupMiddleware": 540}
+    DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
 
 ``process_response`` hooks run in decreasing priority, so at 540 the middleware sees bodies that
 HttpCompressionMiddleware (590) has decompressed, final URLs after RedirectMiddleware (600), and

@@ -1,4 +1,4 @@
-"""``python -m streams`` (also ``dedup-filter stream``): the stream processor as a service.
+"""``python -m dedup_filter.streams`` (``dedup-filter stream``): the stream processor as a service.
 
 SIGTERM and SIGINT set a stop event: the batch in hand is finished and committed, then the clients,
 the worker processes and the index are closed. Exit codes: 0 clean stop, 1 fatal error (index,
@@ -18,7 +18,11 @@ from dedup_filter import ConfigError, DedupError, IndexMismatchError
 
 from .options import add_arguments, configs_from_args
 
-logger = logging.getLogger("streams")
+logger = logging.getLogger("dedup_filter.streams")
+
+MISSING_EXTRA = (
+    "the stream processor needs kafka-python: pip install 'dedup-filter[kafka]'"
+)
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
@@ -41,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"configuration error: {error}", file=sys.stderr)
         return 2
     # kafka-python is imported only once the configuration is known good
-    from kafka.errors import KafkaError
+    try:
+        from kafka.errors import KafkaError
+    except ImportError:
+        print(MISSING_EXTRA, file=sys.stderr)
+        return 2
 
     from .delivery import DeliveryError
     from .service import serve
@@ -61,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "python -m dedup_filter.streams") -> int:
     return run(build_parser(prog).parse_args(argv))
 
 

@@ -12,8 +12,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from dedup_filter import Decision, DedupFilter
-from dedup_filter.hashing import hash64
-from dedup_filter.lmdb_index import IndexView
+from dedup_filter.features.hashing import hash64
+from dedup_filter.index.lmdb_index import IndexView
 
 
 class Frontier:

@@ -1,4 +1,4 @@
-"""Command-line options of the processor, for ``python -m streams`` and ``dedup-filter stream``.
+"""Command-line options of the processor (``python -m dedup_filter.streams``).
 
 This module imports no Kafka client, so the core's command line can build its parser from it.
 Precedence: built-in defaults < the TOML file (``[stream]``, ``[dedup.*]``) < ``--set`` < flags.
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from dedup_filter import Config
-from dedup_filter.cli.options import parse_override
+from dedup_filter.config import parse_override
 
 from .config import StreamConfig, load_stream_config
 

@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from dedup_filter import Config
-from dedup_filter.filter import PagePreparer, PreparedPage
+from dedup_filter.prepare import PagePreparer, PreparedPage
 
 PageInput = tuple[str, bytes, dict[str, str] | None]
 _READY = "ready"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import LmdbIndex
 
 # stdlib modules whose pydoc pages are a few hundred to a few thousand tokens each
 CORPUS_MODULES = (

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-PACKAGES = ("dedup_filter", "scrapy_ext", "streams")
+PACKAGES = ("dedup_filter", "dedup_filter.scrapy", "dedup_filter.streams")
 
 
 @pytest.mark.parametrize("package", PACKAGES)

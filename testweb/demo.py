@@ -20,8 +20,8 @@ from pathlib import Path
 
 from dedup_filter import Config, Decision, DedupFilter
 from dedup_filter.errors import ConfigError
-from dedup_filter.fingerprint import Fingerprint, Fingerprinter
-from dedup_filter.simhash import agreement
+from dedup_filter.features.fingerprint import Fingerprint, Fingerprinter
+from dedup_filter.features.simhash import agreement
 
 from .labelled import LabelledPage, labelled_corpus
 from .scoring import CROSS_SITE, OVERALL, SAME_SITE, Score, Tally, score

@@ -17,14 +17,14 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dedup_filter.streams import kafka_io
+from dedup_filter.streams.config import StreamConfig
+from dedup_filter.streams.processor import Processor
+from dedup_filter.streams.topics import read_to_end
 from kafka import KafkaProducer
 
 from dedup_filter import Config, DedupFilter
-from streams import kafka_io
-from streams.config import StreamConfig
-from streams.local_broker import broker_from_environment
-from streams.processor import Processor
-from streams.topics import read_to_end
+from testweb.broker import broker_from_environment
 from testweb.crawl import breadth_first_order
 from testweb.site import build_web
 

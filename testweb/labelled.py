@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dedup_filter.hashing import token_hashes
-from dedup_filter.shingles import shingle_hashes
-from dedup_filter.text import html_tokens
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.text import html_tokens
 from dedup_filter.urls import site_of
 
 from .corpus import DocPage, documentation_pages

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from dedup_filter import Decision, DedupFilter
-from dedup_filter.links import page_links
+from dedup_filter.mirrors.links import page_links
 from dedup_filter.urls import normalize_url
 
 from .site import TestWeb

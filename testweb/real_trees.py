@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from random import Random
 
-from dedup_filter.text import html_tokens
+from dedup_filter.features.text import html_tokens
 
 from .copies import copy_tree, site_url
 from .pages import link_list

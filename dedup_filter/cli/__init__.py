@@ -2,24 +2,28 @@
 
 A sub-command module exposes ``add_parser(subparsers)`` (adds its parser; take the shared
 ``--config``/``--set`` options from ``options.config_options()``) and ``run(args) -> int``. Adding
-a command is one more name in ``COMMANDS``. Modules are imported to build the parser, so a command
-that needs a heavy or optional package imports it inside ``run``. Exit codes: 0 done, 1 the index
-or an input could not be used, 2 bad usage or configuration.
+a core command is one more name in ``COMMANDS``; an integration adds its own through the entry-point
+group ``dedup_filter.commands`` (the core never imports an integration). Modules are imported to
+build the parser, so a command that needs a heavy or optional package imports it inside ``run``.
+Exit codes: 0 done, 1 the index or an input could not be used, 2 bad usage or configuration.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from types import ModuleType
 
 from dedup_filter import __version__
 from dedup_filter.errors import ConfigError, DedupError
 
-COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "stream", "prune", "mirrors")
+COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "prune", "mirrors", "config")
+PLUGIN_GROUP = "dedup_filter.commands"
 
 logger = logging.getLogger(__name__)
 
@@ -34,13 +38,24 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="log what the filter does (INFO)"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        module = importlib.import_module(f"{__name__}.{name}")
+    for module in _command_modules():
         known = set(subparsers.choices)
         module.add_parser(subparsers)
         for added in set(subparsers.choices) - known:
             subparsers.choices[added].set_defaults(run=module.run)
     return parser
+
+
+def _command_modules() -> Iterator[ModuleType]:
+    """The core's commands, then those the installed integrations register (an integration whose
+    extra is not installed is left out: its command would fail on import)."""
+    for name in COMMANDS:
+        yield importlib.import_module(f"{__name__}.{name}")
+    for entry in sorted(importlib.metadata.entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        try:
+            yield entry.load()
+        except ImportError as error:
+            logger.debug("command %s not available: %s", entry.name, error)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else 2
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
         return int(args.run(args))

@@ -22,7 +22,8 @@ DEFAULT_BATCH = 64
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "check", parents=[config_options()],
+        "check",
+        parents=[config_options()],
         help="run HTML files or JSON lines through the filter",
         description=(
             "Print one decision per page and a summary. SOURCE is an HTML file, a directory "
@@ -33,16 +34,22 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("source", metavar="FILE|DIR|-")
     parser.add_argument(
-        "--index", type=Path, metavar="DIR",
+        "--index",
+        type=Path,
+        metavar="DIR",
         help="index directory, created if missing (default: a temporary index, deleted at exit)",
     )
     parser.add_argument(
-        "--base-url", metavar="URL",
+        "--base-url",
+        metavar="URL",
         help="URL of SOURCE's directory, so files get http URLs (default: file:// URLs)",
     )
     parser.add_argument("--json", action="store_true", help="print Decision.to_json() lines")
     parser.add_argument(
-        "--batch-size", type=int, default=DEFAULT_BATCH, metavar="N",
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH,
+        metavar="N",
         help=f"pages per write transaction (default {DEFAULT_BATCH})",
     )
 

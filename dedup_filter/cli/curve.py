@@ -19,7 +19,8 @@ _BAR_WIDTH = 40
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "curve", parents=[config_options()],
+        "curve",
+        parents=[config_options()],
         help="print Broder's acceptance probability P(k,s,r) against resemblance",
         description=(
             "The probability that two pages of resemblance rho share at least r of k features of "
@@ -86,8 +87,13 @@ def _draw(path: str, k: int, s: int, r: int, landmarks: dict[float, float]) -> N
     for probability, at in landmarks.items():
         axes.plot([at], [probability], marker="o", color="grey")
         axes.annotate(
-            f"P = {probability:g} at {at:.3f}", (at, max(probability, 0.05)),
-            xytext=(-8, 0), textcoords="offset points", ha="right", va="center", fontsize=8,
+            f"P = {probability:g} at {at:.3f}",
+            (at, max(probability, 0.05)),
+            xytext=(-8, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=8,
         )
     axes.set(xlabel="resemblance", ylabel="probability of acceptance", xlim=(0, 1), ylim=(0, 1))
     axes.legend(loc="upper left")

@@ -16,7 +16,8 @@ from .options import config_options, load_config, open_existing_index
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "gc", parents=[config_options()],
+        "gc",
+        parents=[config_options()],
         help="delete pages not seen for DURATION (e.g. 30d, 12h, 90m, 45s)",
         description=(
             "Pages last kept or seen unchanged longer ago than DURATION are deleted with their "

@@ -15,13 +15,15 @@ from .options import config_options, load_config, open_existing_index
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "mirrors", parents=[config_options()],
+        "mirrors",
+        parents=[config_options()],
         help="list mirror rules (samples, matches, resemblance, when, boundary) or remove one",
     )
     parser.add_argument("--index", type=Path, required=True, metavar="DIR", help="index directory")
     parser.add_argument("--json", action="store_true", help="one JSON object a rule")
     parser.add_argument(
-        "--remove", metavar="DIRECTORY",
+        "--remove",
+        metavar="DIRECTORY",
         help="delete the rule whose mirror side is DIRECTORY (its URLs are crawled again)",
     )
 

@@ -1,19 +1,13 @@
-"""Options every sub-command shares (``--config``, ``--set``) and opening an existing index.
-
-Overrides use TOML value syntax (``--set simhash.bits=256``, ``--set mirror.mode="content"``); a
-value that is not TOML is taken as a string, and the configuration then validates it by key.
-"""
+"""Options every sub-command shares (``--config``, ``--set``) and opening an existing index."""
 
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
-from typing import Any
 
-from dedup_filter.config import Config
+from dedup_filter.config import Config, parse_override
 from dedup_filter.errors import ConfigError, IndexStoreError
-from dedup_filter.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import LmdbIndex
 
 
 def config_options() -> argparse.ArgumentParser:
@@ -21,11 +15,17 @@ def config_options() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     group = parent.add_argument_group("configuration")
     group.add_argument(
-        "--config", metavar="TOML", type=Path,
+        "--config",
+        metavar="TOML",
+        type=Path,
         help="configuration file (its [dedup.*] tables; default: the built-in defaults)",
     )
     group.add_argument(
-        "--set", metavar="SECTION.KEY=VALUE", action="append", default=[], dest="overrides",
+        "--set",
+        metavar="SECTION.KEY=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
         help="override one key, TOML value syntax (e.g. simhash.bits=256); repeatable",
     )
     return parent
@@ -46,19 +46,6 @@ def load_config(args: argparse.Namespace) -> Config:
             raise ConfigError(msg) from error
     overrides = dict(parse_override(item) for item in args.overrides)
     return config.with_overrides(overrides) if overrides else config
-
-
-def parse_override(item: str) -> tuple[str, Any]:
-    """``"simhash.bits=256"`` -> ``("simhash.bits", 256)``."""
-    key, separator, raw = item.partition("=")
-    if not separator or not key.strip():
-        msg = f"--set {item!r}: expected SECTION.KEY=VALUE, e.g. simhash.bits=256"
-        raise ConfigError(msg)
-    try:
-        value = tomllib.loads(f"value = {raw}")["value"]
-    except tomllib.TOMLDecodeError:
-        value = raw
-    return key.strip(), value
 
 
 def open_existing_index(path: Path, config: Config) -> LmdbIndex:

@@ -22,7 +22,8 @@ from .options import config_options, load_config, open_existing_index
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "prune", parents=[config_options()],
+        "prune",
+        parents=[config_options()],
         help="write the URLs of FILE (or stdin) that are not under a mirrored directory",
         description=(
             "Frontier pruning: every URL under the mirror side of a mirror rule is dropped; "
@@ -32,7 +33,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("input", nargs="?", default="-", metavar="FILE|-", help="URLs, one a line")
     parser.add_argument("--index", type=Path, required=True, metavar="DIR", help="index directory")
     parser.add_argument(
-        "--log", type=Path, metavar="FILE",
+        "--log",
+        type=Path,
+        metavar="FILE",
         help="also write every decision as a JSON line (the dropped ones say of what)",
     )
     parser.add_argument(

@@ -17,7 +17,8 @@ _MIB = 1 << 20
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "stats", parents=[config_options()],
+        "stats",
+        parents=[config_options()],
         help="page count, entries per table, size on disk and the index's parameters",
     )
     parser.add_argument("--index", type=Path, required=True, metavar="DIR", help="index directory")

@@ -6,9 +6,9 @@ import pytest
 
 from dedup_filter import Config, DedupFilter
 from dedup_filter.cli import main
-from dedup_filter.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.maintenance import collect_garbage, sweep
-from dedup_filter.mirror_store import MirrorStore
+from dedup_filter.mirrors.store import MirrorStore
 
 DAY = 86_400.0
 DOCS = "http://a.example/docs/"

@@ -9,7 +9,7 @@ import pytest
 
 from dedup_filter import Config, DedupFilter
 from dedup_filter.cli import main
-from dedup_filter.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.maintenance import PAGE_TABLES, collect_garbage, index_stats, parse_duration
 
 from .conftest import near_copy

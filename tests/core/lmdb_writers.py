@@ -12,8 +12,8 @@ import time
 from multiprocessing.synchronize import Barrier
 
 from dedup_filter import Config
-from dedup_filter.hashing import hash64
-from dedup_filter.lmdb_index import IndexView, LmdbIndex, PageRecord
+from dedup_filter.features.hashing import hash64
+from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 
 
 def synthetic_record(page_id: int, url: str) -> PageRecord:

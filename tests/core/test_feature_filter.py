@@ -9,11 +9,11 @@ import pytest
 
 from dedup_filter import Config
 from dedup_filter.curve import acceptance_probability
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.hashing import token_hashes
-from dedup_filter.minhash import MinHasher, super_shingles
-from dedup_filter.shingles import shingle_hashes
-from dedup_filter.text import html_tokens
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.minhash import MinHasher, super_shingles
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.text import html_tokens
 
 FEATURES, VALUES_PER_FEATURE, MIN_SHARED = 6, 14, 2
 SEED = 1

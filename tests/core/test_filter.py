@@ -9,8 +9,8 @@ import re
 import pytest
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.simhash import agreement
-from dedup_filter.text import html_tokens
+from dedup_filter.features.simhash import agreement
+from dedup_filter.features.text import html_tokens
 
 SITE = "http://docs.example.com"
 OTHER_SITE = "http://mirror.example.org"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from dedup_filter import Config, IndexFullError, IndexMismatchError
-from dedup_filter.lmdb_index import LmdbIndex, PageRecord
-from dedup_filter.simhash import band_keys
+from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.lmdb_index import LmdbIndex, PageRecord
 
 WORKERS = Path(__file__).with_name("lmdb_writers.py")
 

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter import Config
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.hashing import token_hashes
-from dedup_filter.minhash import MinHasher, estimated_resemblance, super_shingles
-from dedup_filter.shingles import shingle_hashes
-from dedup_filter.text import html_tokens
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.minhash import MinHasher, estimated_resemblance, super_shingles
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.text import html_tokens
 
 WIDTH = 8
 SEED = 1

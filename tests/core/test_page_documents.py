@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dedup_filter.features.text import decode_body
 from dedup_filter.page_documents import (
     Invalid,
     PageFields,
@@ -18,7 +19,6 @@ from dedup_filter.page_documents import (
     json_object,
     page_fields,
 )
-from dedup_filter.text import decode_body
 
 RUSSIAN = "Модуль читает и записывает табличные данные: строки, столбцы, кавычки."
 

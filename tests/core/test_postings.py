@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from dedup_filter import IndexMismatchError
-from dedup_filter.lmdb_index import SCHEMA_VERSION, LmdbIndex, PageRecord, url_key
-from dedup_filter.simhash import band_keys
+from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.lmdb_index import SCHEMA_VERSION, LmdbIndex, PageRecord, url_key
 
 SHARD_7 = 7 << 48
 HIGH_EPOCH = 1 << 33  # a page id whose counter passed 2**32

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.fingerprint import Fingerprinter
+from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.urls import normalize_url
 from testweb.corpus import documentation_pages
 from testweb.labelled import DUPLICATE_KINDS, LabelledPage, labelled_corpus

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedup_filter.hashing import token_hashes
-from dedup_filter.simhash import agreement, band_keys, simhash
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.simhash import agreement, band_keys, simhash
 
 SEED = 2
 WIDTHS = (64, 128, 256, 384)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter import Config
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.text import (
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.text import (
     _FLAT_TAGS,
     _SCAN_FACTOR,
     _cut_deep_nesting,

@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedup_filter.hashing import hash64, span_hashes, token_hashes
-from dedup_filter.text import _MARK, token_spans, tokenize
+from dedup_filter.features.hashing import hash64, span_hashes, token_hashes
+from dedup_filter.features.text import _MARK, token_spans, tokenize
 
 SEED = 7
 RADIX = 0x9E3779B97F4A7C15

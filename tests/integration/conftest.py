@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dedup_filter.streams.config import StreamConfig
+from dedup_filter.streams.metrics import StreamMetrics
+from dedup_filter.streams.service import serve
+from dedup_filter.streams.topics import create_topics, read_to_end
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from dedup_filter import Config
-from streams.config import StreamConfig
-from streams.local_broker import broker_from_environment
-from streams.metrics import StreamMetrics
-from streams.service import serve
-from streams.topics import create_topics, read_to_end
+from testweb.broker import broker_from_environment
 
 # a short session keeps group joins (about half of it on Tansu) and restarts after SIGKILL quick
 SESSION_TIMEOUT_MS = 6000
@@ -231,7 +231,7 @@ def processor_thread() -> Iterator[
 
 
 def write_config(config: StreamConfig, path: Path) -> Path:
-    """``config`` as a TOML file for ``python -m streams --config``."""
+    """``config`` as a TOML file for ``python -m dedup_filter.streams --config``."""
     lines = ["[stream]"]
     for key in config.__class__.__dataclass_fields__:
         current = getattr(config, key)
@@ -244,10 +244,10 @@ def write_config(config: StreamConfig, path: Path) -> Path:
 
 @contextlib.contextmanager
 def processor_process(config_file: Path, log_file: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m streams`` as a child process; stopped with SIGTERM (then SIGKILL) at the end."""
+    """``python -m dedup_filter.streams`` as a child process; SIGTERM (then SIGKILL) at the end."""
     with open(log_file, "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streams", "--config", str(config_file)],
+            [sys.executable, "-m", "dedup_filter.streams", "--config", str(config_file)],
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -269,7 +269,7 @@ def processor_process(config_file: Path, log_file: Path) -> Iterator[subprocess.
 def spawn_processor(
     tmp_path: Path,
 ) -> Callable[..., contextlib.AbstractContextManager[subprocess.Popen[bytes]]]:
-    """``with spawn_processor(config, name) as process:`` a ``python -m streams`` child process."""
+    """``with spawn_processor(config, name) as process:`` a processor child process."""
 
     def spawn(
         config: StreamConfig, name: str = "processor"

@@ -10,7 +10,7 @@ import time
 from dataclasses import replace
 
 from dedup_filter import Config, DedupFilter
-from streams.local_broker import LocalBroker
+from testweb.broker import LocalBroker
 
 
 def test_sigkill_mid_stream_loses_no_verdict_and_leaves_the_index_intact(

@@ -9,8 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from streams.topics import create_topics
+from dedup_filter.streams.topics import create_topics
 
 MODULES = ("bisect", "calendar", "csv", "difflib", "heapq", "json", "shlex", "textwrap")
 STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81f3c</p></body>"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dedup_filter import Config, Decision, DedupFilter
-from dedup_filter.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import LmdbIndex
 
 ORIGIN = "http://docs.origin.test/"
 MIRROR = "http://mirror.copy.test/"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dedup_filter import Config
-from dedup_filter.candidates import CandidateUpdate, index_pair
-from dedup_filter.directories import IndexPages
-from dedup_filter.mirror_records import OPEN, REJECTED, Candidate, Rule
-from dedup_filter.mirror_store import MirrorStore, pair_reference
-from dedup_filter.sampling import CoordinateSampler
+from dedup_filter.mirrors.candidates import CandidateUpdate, index_pair
+from dedup_filter.mirrors.directories import IndexPages
+from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirrors.sampling import CoordinateSampler
+from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 INDEX_PAGES = IndexPages(("index",), ("", ".html"))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirror_records import MISMATCH, REJECTED
-from dedup_filter.mirror_store import MirrorStore, pair_reference, relative_hash
+from dedup_filter.mirrors.records import MISMATCH, REJECTED
+from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 
 from .conftest import (
     DEEP_COPY,

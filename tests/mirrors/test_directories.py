@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.directories import (
+from dedup_filter.mirrors.directories import (
     IndexPages,
     directory_depth,
     directory_name,

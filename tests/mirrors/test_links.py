@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dedup_filter import Config
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.links import MAX_LINKS, page_links, resolve_links
-from dedup_filter.text import Anchors, html_anchors, html_tokens
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.text import Anchors, html_anchors, html_tokens
+from dedup_filter.mirrors.links import MAX_LINKS, page_links, resolve_links
 
 PAGE = "http://docs.origin.test/lib/index.html"
 LINKS_PAGE = """<html><head><base href="/other/"></head><body><p>Guide to <b>the</b> modules</p>

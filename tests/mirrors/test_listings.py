@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dedup_filter import Config
-from dedup_filter.directories import IndexPages
-from dedup_filter.listings import listing, listing_hash
+from dedup_filter.mirrors.directories import IndexPages
+from dedup_filter.mirrors.listings import listing, listing_hash
 
 from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
 

@@ -7,10 +7,10 @@ import re
 import pytest
 
 from dedup_filter import Config
-from dedup_filter.fingerprint import Fingerprinter
-from dedup_filter.lmdb_index import PageRecord
+from dedup_filter.features.fingerprint import Fingerprinter
+from dedup_filter.features.simhash import agreement
+from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import duplicates
-from dedup_filter.simhash import agreement
 
 from .conftest import MIRROR, ORIGIN, OnlineCrawl, docs_tree
 

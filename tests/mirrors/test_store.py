@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dedup_filter.lmdb_index import PageRecord
-from dedup_filter.mirror_records import (
+from dedup_filter.index.lmdb_index import PageRecord
+from dedup_filter.mirrors.records import (
     KEPT_AS_CANDIDATE,
     MATCH,
     MISSING,
@@ -16,7 +16,7 @@ from dedup_filter.mirror_records import (
     Rule,
     Sample,
 )
-from dedup_filter.mirror_store import MirrorStore, host_hash, relative_hash, url_hash
+from dedup_filter.mirrors.store import MirrorStore, host_hash, relative_hash, url_hash
 
 
 def test_candidates_rules_and_entries_round_trip():

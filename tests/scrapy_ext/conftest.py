@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.reactor import install_reactor, is_reactor_installed
 from scrapy.utils.test import get_crawler
-
-from scrapy_ext import DedupMiddleware
 
 MakeCrawler = Callable[..., Crawler]
 

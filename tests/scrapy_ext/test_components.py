@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 
 import pytest
+from dedup_filter.scrapy import DedupAddon, DedupDupeFilter, DedupMiddleware, registry
 from scrapy import Request
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.exceptions import CloseSpider
 from scrapy.settings import Settings
 from scrapy.spiders import Spider
 from scrapy.utils.misc import build_from_crawler
-
-from scrapy_ext import DedupAddon, DedupDupeFilter, DedupMiddleware, registry
 
 from .conftest import close_spider, open_spider
 

@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
-
-from scrapy_ext import DedupMiddleware
 
 from .conftest import close_spider, html_response, open_spider, stamped
 

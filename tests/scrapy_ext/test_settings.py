@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from dedup_filter.scrapy.settings import read_settings
 from scrapy.settings import Settings
 
 from dedup_filter import Config, ConfigError
-from scrapy_ext.settings import read_settings
 
 
 def test_defaults(tmp_path, monkeypatch):

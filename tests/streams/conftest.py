@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dedup_filter.streams.config import StreamConfig
+from dedup_filter.streams.processor import Processor
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Config, DedupFilter
-from streams.config import StreamConfig
-from streams.processor import Processor
 
 PAGES, URLS = "pages-in", "urls-in"
 NEAR_STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81f3c</p></body>"

@@ -1,4 +1,4 @@
-"""``python -m streams`` and ``dedup-filter stream``: exit codes, bad configuration, failures."""
+"""``python -m dedup_filter.streams`` and ``dedup-filter stream``: exit codes, bad configuration."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from dedup_filter.streams.__main__ import main
 
 from dedup_filter.cli import main as cli_main
-from streams.__main__ import main
 
 
 def test_an_unknown_key_exits_2_naming_it(capsys):
@@ -31,7 +31,9 @@ def test_an_index_that_cannot_be_opened_exits_1(tmp_path):
 CONSOLE_SCRIPT = str(Path(sys.executable).with_name("dedup-filter"))
 
 
-@pytest.mark.parametrize("command", [[sys.executable, "-m", "streams"], [CONSOLE_SCRIPT, "stream"]])
+@pytest.mark.parametrize(
+    "command", [[sys.executable, "-m", "dedup_filter.streams"], [CONSOLE_SCRIPT, "stream"]]
+)
 def test_help_describes_the_options(command):
     result = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0

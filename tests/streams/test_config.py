@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 
 import pytest
+from dedup_filter.streams.config import StreamConfig, load_stream_config
+from dedup_filter.streams.options import add_arguments, configs_from_args
 
 from dedup_filter import Config, ConfigError
-from streams.config import StreamConfig, load_stream_config
-from streams.options import add_arguments, configs_from_args
 
 DEFAULT_TOML = Path(__file__).parents[2] / "configs" / "default.toml"
 

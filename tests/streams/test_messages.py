@@ -6,9 +6,7 @@ import base64
 import json
 
 import pytest
-
-from dedup_filter import Decision
-from streams.messages import (
+from dedup_filter.streams.messages import (
     Malformed,
     PageMessage,
     Source,
@@ -17,6 +15,8 @@ from streams.messages import (
     parse_url,
     verdict_record,
 )
+
+from dedup_filter import Decision
 
 LIMIT = 1_000_000
 BODY_REQUIRED = "exactly one of 'body' (text) and 'body_b64' (base64) is required"
@@ -47,7 +47,7 @@ def test_a_schema_1_message_becomes_a_page():
 
 
 def test_a_text_body_decodes_as_utf8_whatever_charset_the_headers_declare():
-    from dedup_filter.text import decode_body
+    from dedup_filter.features.text import decode_body
 
     page = parse(
         json.dumps(

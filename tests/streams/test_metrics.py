@@ -7,11 +7,11 @@ import time
 import urllib.request
 
 import pytest
+from dedup_filter.streams.metrics import StreamMetrics
 from prometheus_client import generate_latest
 
 from dedup_filter import Decision
-from streams.local_broker import free_port
-from streams.metrics import StreamMetrics
+from testweb.broker import free_port
 
 
 def test_counters_and_lag_are_served_over_http():
@@ -38,7 +38,7 @@ def test_the_summary_line_counts_since_the_last_one(caplog):
     metrics = StreamMetrics(clock=lambda: now[0])
     metrics.consumed("pages", 10)
     metrics.page_decided(Decision("http://a.example/", "keep", "unique"))
-    with caplog.at_level(logging.INFO, logger="streams.metrics"):
+    with caplog.at_level(logging.INFO, logger="dedup_filter.streams.metrics"):
         metrics.maybe_log(60)
         now[0] = 61.0
         metrics.maybe_log(60)

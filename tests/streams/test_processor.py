@@ -6,11 +6,11 @@ import json
 import threading
 
 import pytest
+from dedup_filter.streams.delivery import DeliveryError
 from kafka.errors import CommitFailedError, KafkaTimeoutError, MessageSizeTooLargeError
 from kafka.structs import TopicPartition
 
 from dedup_filter import IndexStoreError
-from streams.delivery import DeliveryError
 
 PAGES, URLS = "pages-in", "urls-in"
 

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from dedup_filter.streams.processor import Processor
+from dedup_filter.streams.workers import PreparationPool, WorkerPoolError
 from kafka.structs import TopicPartition
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.filter import PagePreparer
-from streams.processor import Processor
-from streams.workers import PreparationPool, WorkerPoolError
+from dedup_filter.prepare import PagePreparer
 
 from .conftest import FakeConsumer, FakeProducer, batch_of, page_value
 
@@ -147,7 +147,7 @@ def test_workers_exit_by_themselves_when_the_processor_is_killed(tmp_path):
         """
         import sys, time
         from dedup_filter import Config
-        from streams.workers import PreparationPool
+        from dedup_filter.streams.workers import PreparationPool
 
         if __name__ == "__main__":
             pool = PreparationPool(Config.default(), 2, 30.0)

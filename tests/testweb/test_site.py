@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from dedup_filter.text import html_tokens
+from dedup_filter.features.text import html_tokens
 from testweb.crawl import breadth_first_crawl, breadth_first_order
 from testweb.site import build_web
 

@@ -21,6 +21,7 @@ SPIDER = "testweb"
 PROJECT_SETTINGS = "testweb.scrapy_project.settings"
 ASYNCIO_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 DEFAULT_REACTOR = "twisted.internet.selectreactor.SelectReactor"
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,8 @@ def _environment(proxy_url: str) -> dict[str, str]:
         if key.lower() not in {"no_proxy", "https_proxy", "scrapy_settings_module"}
     }
     env["http_proxy"] = proxy_url
+    # the test web stays out of the wheel: the crawl imports it from the checkout
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), env.get("PYTHONPATH")]))
     return env
 
 

@@ -16,9 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .boundary import widen
-from .config import MirrorConfig
-from .directories import (
+from dedup_filter.config import MirrorConfig
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.simhash import agreement
+from dedup_filter.mirrors.boundary import widen
+from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
     authority,
@@ -29,14 +31,12 @@ from .directories import (
     placements,
     usable_directory,
 )
-from .fingerprint import Fingerprint
-from .listings import listing, listing_hash
-from .mirror_records import REJECTED, Candidate, Rule
-from .mirror_rules import collapse_origin, conflicts, install, rule_over
-from .mirror_store import MirrorStore, host_hash, pair_reference
-from .probes import ask_parent, ask_sample, forget_samples
-from .sampling import Arrival, CoordinateSampler, Verdict
-from .simhash import agreement
+from dedup_filter.mirrors.listings import listing, listing_hash
+from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
+from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
+from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
+from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler, Verdict
+from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .directories import directory_name, nested, parent_directory
-from .mirror_records import OPEN, Candidate, DirEntry, Rule
-from .mirror_store import MirrorStore, pair_reference
+from dedup_filter.mirrors.directories import directory_name, nested, parent_directory
+from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
 @dataclass(frozen=True, slots=True)

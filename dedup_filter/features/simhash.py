@@ -12,7 +12,7 @@ import itertools
 
 import numpy as np
 
-from .hashing import U64, mix64, seeded_constants
+from dedup_filter.features.hashing import U64, mix64, seeded_constants
 
 
 def simhash(token_hashes: U64, bits: int, seed: int) -> bytes:

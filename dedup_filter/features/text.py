@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
-from .hashing import I64, U32, U64
-from .urls import host_of
+from dedup_filter.features.hashing import I64, U32, U64
+from dedup_filter.urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _ALPHANUMERIC = re.compile(r"[^\W_]")

@@ -10,8 +10,8 @@ the crawler only while no probe of it is outstanding, and never twice in one dec
 
 from __future__ import annotations
 
-from .mirror_records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
-from .mirror_store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
+from dedup_filter.mirrors.records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
+from dedup_filter.mirrors.store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
 
 # statuses that say a page does not exist (rather than that it could not be fetched just now)
 _ABSENT = frozenset({404, 410})

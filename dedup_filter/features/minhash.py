@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from .hashing import U64, hash64, seeded_constants
+from dedup_filter.features.hashing import U64, hash64, seeded_constants
 
 _CHUNK = 1024  # shingles per step: the (num_perm, chunk) work array stays in cache
 

@@ -8,13 +8,16 @@ and stops it on exit. Set ``KAFKA_BOOTSTRAP_SERVERS`` to use a real cluster inst
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.resources
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from types import TracebackType
@@ -126,3 +129,26 @@ def broker_from_environment() -> Iterator[str]:
         return
     with LocalBroker() as broker:
         yield broker.bootstrap_servers
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m testweb.broker [--port N]``: a broker in the foreground until SIGINT/SIGTERM."""
+    parser = argparse.ArgumentParser(
+        prog="python -m testweb.broker",
+        description="Run the embedded Tansu broker (memory storage) on 127.0.0.1 until stopped.",
+    )
+    parser.add_argument(
+        "--port", type=int, default=None, help="port to listen on (default: a free one)"
+    )
+    args = parser.parse_args(argv)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    with LocalBroker(args.port) as broker:
+        print(f"KAFKA_BOOTSTRAP_SERVERS={broker.bootstrap_servers}", flush=True)
+        stop.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

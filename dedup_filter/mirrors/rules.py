@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .boundary import boundary_reason
-from .directories import Placement, nested, placements
-from .mirror_records import MATCH, MISMATCH, MISSING, Candidate, Rule
-from .mirror_store import MirrorStore
-from .probes import forget_samples
+from dedup_filter.mirrors.boundary import boundary_reason
+from dedup_filter.mirrors.directories import Placement, nested, placements
+from dedup_filter.mirrors.probes import forget_samples
+from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
+from dedup_filter.mirrors.store import MirrorStore
 
 
 def rule_over(store: MirrorStore, places: list[Placement]) -> tuple[Rule, Placement] | None:

@@ -1,14 +1,15 @@
-"""``dedup-filter stream``: the Kafka stream processor (the same as ``python -m streams``).
+"""``dedup-filter stream``: the Kafka stream processor (``python -m dedup_filter.streams``).
 
-The core never imports a Kafka client: the options come from ``streams.options`` (no Kafka import)
-and the processor itself is imported only when the command runs.
+Registered in the entry-point group ``dedup_filter.commands``: the core's command line finds it
+without importing this package. kafka-python is imported only when the command runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 from typing import Any
+
+from .options import add_arguments
 
 
 def add_parser(subparsers: Any) -> None:
@@ -22,9 +23,10 @@ def add_parser(subparsers: Any) -> None:
             "stop, 1 fatal error, 2 bad configuration. See docs/kafka.md."
         ),
     )
-    importlib.import_module("streams.options").add_arguments(parser)
+    add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    command = importlib.import_module("streams.__main__")
-    return int(command.run(args))
+    from .__main__ import run as run_processor
+
+    return run_processor(args)

@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config import Config
-from .hashing import U64, hash64, sequence_hash, span_hashes
-from .minhash import MinHasher, super_shingles
-from .shingles import shingle_hashes
-from .simhash import simhash
-from .text import Anchors, decode_body, html_text, title_words, token_spans
+from dedup_filter.config import Config
+from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
+from dedup_filter.features.minhash import MinHasher, super_shingles
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.simhash import simhash
+from dedup_filter.features.text import Anchors, decode_body, html_text, title_words, token_spans
 
 NO_ANCHORS = Anchors(None, ())
 

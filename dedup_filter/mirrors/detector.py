@@ -21,13 +21,27 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .candidates import CandidateUpdate, Pair, index_pair, links_back, listing_pair, ruled
-from .config import Config
-from .decision import Decision
-from .directories import IndexPages, Placement, authority, own_placement, placements
-from .fingerprint import Fingerprint
-from .lmdb_index import IndexView
-from .mirror_records import (
+from dedup_filter.config import Config
+from dedup_filter.decision import Decision, Reason
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.mirrors.candidates import (
+    CandidateUpdate,
+    Pair,
+    index_pair,
+    links_back,
+    listing_pair,
+    ruled,
+)
+from dedup_filter.mirrors.directories import (
+    IndexPages,
+    Placement,
+    authority,
+    own_placement,
+    placements,
+)
+from dedup_filter.mirrors.probes import answer, withdraw_failed
+from dedup_filter.mirrors.records import (
     DROPPED_AS_MIRROR,
     KEPT_AS_CANDIDATE,
     OPEN,
@@ -38,15 +52,10 @@ from .mirror_records import (
     DirEntry,
     Rule,
 )
-from .mirror_rules import describe, rule_over
-from .mirror_store import MirrorStore, host_hash, pair_reference
-from .probes import answer, withdraw_failed
-from .sampling import Arrival, CoordinateSampler
+from dedup_filter.mirrors.rules import describe, rule_over
+from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
+from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
 
-CANDIDATE = "mirror_candidate"
-ORIGIN = "mirror_origin"
-LOOK_ALIKE = "look_alike_index"
-MIRRORED = "mirrored_directory"
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
 
 
@@ -122,12 +131,14 @@ class MirrorDetector:
         store = MirrorStore(view)
         found = self._rule_over(store, url) if self.config.enabled and store.has_rules() else None
         if found is None:
-            return Decision(url, "keep", "not_mirrored")
+            return Decision(url, "keep", Reason.NOT_MIRRORED)
         rule, place = found
         if store.probes_for(url):
-            return Decision(url, "keep", "probe", evidence={"mirror_rule": rule.mirror})
+            return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
         evidence = {"mirror_rule": self.describe(store, rule)}
-        return Decision(url, "drop", MIRRORED, rule.origin + place.relative, evidence)
+        return Decision(
+            url, "drop", Reason.MIRRORED_DIRECTORY, rule.origin + place.relative, evidence
+        )
 
     def recorded(self, view: IndexView, url: str, exact: int) -> DirEntry | None:
         """The page's record when ``url`` was checked before with this very content (a replay,
@@ -167,7 +178,9 @@ class MirrorDetector:
             update.open(pair, level)
         self._advance_concerned(update, places)
         decision = self._annotate(store, page, places, update, pair)
-        if page.recorded is None and decision.reason == MIRRORED:  # replays will drop it again
+        if (
+            page.recorded is None and decision.reason == Reason.MIRRORED_DIRECTORY
+        ):  # replays will drop it again
             self._record(store, places, page, DROPPED_AS_MIRROR)
         return decision
 
@@ -181,7 +194,9 @@ class MirrorDetector:
             if candidate is not None:
                 update.advance(candidate)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
-        return Decision(url, "keep", "probe_failed", evidence=evidence, probes=update.handed_out())
+        return Decision(
+            url, "keep", Reason.PROBE_FAILED, evidence=evidence, probes=update.handed_out()
+        )
 
     # listing and maintenance
     def rules(self, view: IndexView) -> list[dict[str, Any]]:
@@ -256,7 +271,7 @@ class MirrorDetector:
             return self._dropped_as_mirror(store, decision, *found)
         if first == KEPT_AS_CANDIDATE and decision.dropped:
             # a replay of a page kept as a candidate the first time, whose rule came since
-            decision = replace(decision, action="keep", reason=CANDIDATE)
+            decision = replace(decision, action="keep", reason=Reason.MIRROR_CANDIDATE)
         evidence = decision.evidence | {"mirror_rule": found[0].mirror}
         return self._with_pair_state(store, replace(decision, evidence=evidence), pair)
 
@@ -267,7 +282,7 @@ class MirrorDetector:
         candidate = store.candidate(pair.reference) if pair is not None else None
         if candidate is None:
             return decision
-        reason = LOOK_ALIKE if candidate.state == REJECTED else decision.reason
+        reason = Reason.LOOK_ALIKE_INDEX if candidate.state == REJECTED else decision.reason
         return replace(
             decision, reason=reason, evidence=decision.evidence | {"mirror": _summary(candidate)}
         )
@@ -279,7 +294,11 @@ class MirrorDetector:
         evidence = decision.evidence | {"mirror_rule": self.describe(store, rule)}
         counterpart = rule.origin + place.relative
         return replace(
-            decision, action="drop", reason=MIRRORED, duplicate_of=counterpart, evidence=evidence
+            decision,
+            action="drop",
+            reason=Reason.MIRRORED_DIRECTORY,
+            duplicate_of=counterpart,
+            evidence=evidence,
         )
 
 
@@ -296,7 +315,7 @@ def _role(page: CheckedPage) -> int:
     """A replay keeps the role it had the first time; a new page takes it from its decision."""
     if page.recorded is not None:
         return page.recorded.role
-    return KEPT_AS_CANDIDATE if page.decision.reason == CANDIDATE else ORDINARY
+    return KEPT_AS_CANDIDATE if page.decision.reason == Reason.MIRROR_CANDIDATE else ORDINARY
 
 
 def _summary(candidate: Candidate) -> dict[str, Any]:

@@ -21,9 +21,9 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 
-from .hashing import hash64
-from .lmdb_index import IndexView, decode_id, encode_id
-from .mirror_records import OPEN, Candidate, DirEntry, Rule
+from dedup_filter.features.hashing import hash64
+from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
+from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405

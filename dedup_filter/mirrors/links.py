@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urljoin
 
-from .text import Anchors, decode_body, html_anchors
-from .urls import normalize_url
+from dedup_filter.features.text import Anchors, decode_body, html_anchors
+from dedup_filter.urls import normalize_url
 
 MAX_LINKS = 2000
 _SCHEMES = ("http://", "https://")

@@ -32,11 +32,11 @@ from typing import TypeVar, cast
 
 import lmdb
 
-from .config import Config
-from .errors import IndexFullError, IndexMismatchError, IndexStoreError
-from .hashing import hash64
-from .page_records import PageRecord as PageRecord
-from .simhash import band_keys
+from dedup_filter.config import Config
+from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
+from dedup_filter.features.hashing import hash64
+from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.page_records import PageRecord as PageRecord
 
 logger = logging.getLogger(__name__)
 

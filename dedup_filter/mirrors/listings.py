@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .directories import IndexPages
-from .hashing import hash64
+from dedup_filter.features.hashing import hash64
+from dedup_filter.mirrors.directories import IndexPages
 
 _LISTING_SEED = 0x1157
 

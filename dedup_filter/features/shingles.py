@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .hashing import U64, mix64, seeded_constants
+from dedup_filter.features.hashing import U64, mix64, seeded_constants
 
 
 def shingle_hashes(token_hashes: U64, width: int, seed: int) -> U64:

@@ -37,13 +37,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from .config import Config
-from .directories import IndexPages, own_placement
-from .fingerprint import Fingerprint
-from .matching import duplicates
-from .mirror_records import MATCH, MISMATCH, MISSING, PENDING, Candidate, DirEntry, Sample
-from .mirror_store import MirrorStore, relative_hash
-from .probes import asked_for
+from dedup_filter.config import Config
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.matching import duplicates
+from dedup_filter.mirrors.directories import IndexPages, own_placement
+from dedup_filter.mirrors.probes import asked_for
+from dedup_filter.mirrors.records import (
+    MATCH,
+    MISMATCH,
+    MISSING,
+    PENDING,
+    Candidate,
+    DirEntry,
+    Sample,
+)
+from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 # documents considered from each side (and from a listing) when samples are added: bounds the
 # work of a call on a candidate over a large directory
