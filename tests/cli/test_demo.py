@@ -57,7 +57,9 @@ def test_score_needs_one_decision_per_page():
         score([ORIGINAL, SAME], [keep(ORIGINAL)])
 
 
-def test_corpus_section_reports_reasons_examples_and_scores(capsys):
+def test_corpus_section_reports_reasons_examples_and_scores(monkeypatch, capsys):
+    # the Scrapy and Kafka sections have tests of their own (tests/scrapy_ext, tests/integration)
+    monkeypatch.setattr(demo, "SECTIONS", ("testweb.demo:corpus_section",))
     assert demo.main(["--originals", "12", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "decisions by reason" in out
