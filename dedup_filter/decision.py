@@ -28,6 +28,7 @@ class Reason(StrEnum):
     NOT_MIRRORED = "not_mirrored"
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
+    DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

@@ -1,0 +1,82 @@
+"""Alias classes: the URLs a set of rules makes one, and the held page that stands for a class.
+
+A URL's classes under some rules are the class keys of its rewrites: by each rule alone and by all
+of them together. A class is *held* when a page of the index has a URL of it: the rewritten URL
+itself, or the page an ``url_aliases`` row names, re-checked against the rules (a row may be stale:
+its page deleted by ``gc``, or filed under a rule that since died). Invariant: a URL is only ever
+answered with a page that is held now, never with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.rewrite import RuleKey, Scope, rewrite
+from dedup_filter.urlrules.store import UrlRuleStore
+
+Rules = Sequence[tuple[RuleKey, Scope]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """A URL rewritten into a class: its spelling, its class key and the rules that did it."""
+
+    url: str
+    class_key: str
+    labels: tuple[str, ...]
+
+
+def rewrites(parts: UrlParts, rules: Rules) -> list[Rewrite]:
+    """The URL under each rule that applies, then under all of them (when more than one does)."""
+    found, combined, labels = [], parts, []
+    for key, scope in rules:
+        single = rewrite(key, parts, scope)
+        if single is not None:
+            found.append(Rewrite(single.url(), single.class_key(), (key.label,)))
+        together = rewrite(key, combined, scope)
+        if together is not None:
+            combined, labels = together, [*labels, key.label]
+    if len(labels) > 1:
+        found.append(Rewrite(combined.url(), combined.class_key(), tuple(labels)))
+    return found
+
+
+def held_alias(
+    view: IndexView, parts: UrlParts, rules_of: Callable[[UrlParts], Rules]
+) -> tuple[str, tuple[str, ...]] | None:
+    """A held page of one of the URL's classes other than the URL itself, and the rules that merge
+    them; None when no class of the URL has a held page."""
+    url, store = parts.url(), UrlRuleStore(view)
+    own = Rewrite(url, parts.class_key(), ())
+    for candidate in (*rewrites(parts, rules_of(parts)), own):
+        if candidate.url != url and view.page_id_for_url(candidate.url) is not None:
+            return candidate.url, candidate.labels
+        found = filed(view, store, candidate.class_key, rules_of)
+        if found is not None and found[0] != url:
+            return found[0], candidate.labels or found[1]
+    return None
+
+
+def filed(
+    view: IndexView, store: UrlRuleStore, class_key: str, rules_of: Callable[[UrlParts], Rules]
+) -> tuple[str, tuple[str, ...]] | None:
+    """The held page an alias row files under ``class_key``, if the rules still put it there."""
+    page_id = store.alias(class_key)
+    record = view.page(page_id) if page_id is not None else None
+    if record is None:
+        return None
+    held = UrlParts.parse(record.url)
+    for candidate in rewrites(held, rules_of(held)):
+        if candidate.class_key == class_key:
+            return record.url, candidate.labels
+    return None
+
+
+def file_alias(view: IndexView, store: UrlRuleStore, class_key: str, page_id: int) -> None:
+    """File ``page_id`` as the held page of a class, unless a page still held stands for it."""
+    existing = store.alias(class_key)
+    if existing != page_id and (existing is None or view.page(existing) is None):
+        store.put_alias(class_key, page_id)
