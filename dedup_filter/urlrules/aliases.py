@@ -2,8 +2,11 @@
 
 A URL's classes under some rules are the class keys of its rewrites: by each rule alone and by all
 of them together. A class is *held* when a page of the index has a URL of it: the rewritten URL
-itself, or the page an ``url_aliases`` row names, re-checked against the rules (a row may be stale:
-its page deleted by ``gc``, or filed under a rule that since died). Invariant: a URL is only ever
+itself, the page an ``url_aliases`` row names, re-checked against the rules (a row may be stale:
+its page deleted by ``gc``, or filed under a rule that since died), or a URL a rule would build
+from it (``dir/index.html`` held for ``dir/``). Rows are filed for pages kept while a rule of
+their host was alive, so a page held before any rule of its kind existed is found by its URL
+only: the first alias of it is fetched, dropped, and files the row. Invariant: a URL is only ever
 answered with a page that is held now, never with itself.
 """
 
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.rewrite import RuleKey, Scope, rewrite
+from dedup_filter.urlrules.rewrite import RuleKey, Scope, inverse, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 Rules = Sequence[tuple[RuleKey, Scope]]
@@ -49,14 +52,18 @@ def held_alias(
 ) -> tuple[str, tuple[str, ...]] | None:
     """A held page of one of the URL's classes other than the URL itself, and the rules that merge
     them; None when no class of the URL has a held page."""
-    url, store = parts.url(), UrlRuleStore(view)
+    url, store, rules = parts.url(), UrlRuleStore(view), rules_of(parts)
     own = Rewrite(url, parts.class_key(), ())
-    for candidate in (*rewrites(parts, rules_of(parts)), own):
+    for candidate in (*rewrites(parts, rules), own):
         if candidate.url != url and view.page_id_for_url(candidate.url) is not None:
             return candidate.url, candidate.labels
         found = filed(view, store, candidate.class_key, rules_of)
         if found is not None and found[0] != url:
             return found[0], candidate.labels or found[1]
+    for key, scope in rules:  # the URL is the canonical one: dir/ for a held dir/index.html
+        built = inverse(key, parts, scope)
+        if built is not None and view.page_id_for_url(built.url()) is not None:
+            return built.url(), (key.label,)
     return None
 
 
