@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.rewrite import RuleKey, Scope, inverse, rewrite
+from dedup_filter.urlrules.rewrite import PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 Rules = Sequence[tuple[RuleKey, Scope]]
@@ -25,11 +25,22 @@ Rules = Sequence[tuple[RuleKey, Scope]]
 
 @dataclass(frozen=True, slots=True)
 class Rewrite:
-    """A URL rewritten into a class: its spelling, its class key and the rules that did it."""
+    """A URL rewritten into a class: its spelling, its class key, the key its held page is filed
+    under (``filing_key``) and the rules that did it."""
 
     url: str
     class_key: str
     labels: tuple[str, ...]
+    filing_key: str
+
+
+def filing_key(key: RuleKey, parts: UrlParts, rewritten: UrlParts | None) -> str:
+    """Where the held page of the URL's class under one rule is filed: the URL without the rule's
+    parameters for a parameter rule (so the rows a page files for a well-known parameter, before
+    any rule names it, serve a drop or an ignore rule learnt later), else the class key."""
+    if key.kind in PARAMETER_KINDS:
+        return parts.without(key.group).class_key()
+    return (rewritten or parts).class_key()
 
 
 def rewrites(parts: UrlParts, rules: Rules) -> list[Rewrite]:
@@ -38,12 +49,14 @@ def rewrites(parts: UrlParts, rules: Rules) -> list[Rewrite]:
     for key, scope in rules:
         single = rewrite(key, parts, scope)
         if single is not None:
-            found.append(Rewrite(single.url(), single.class_key(), (key.label,)))
+            filing = filing_key(key, parts, single)
+            found.append(Rewrite(single.url(), single.class_key(), (key.label,), filing))
         together = rewrite(key, combined, scope)
         if together is not None:
             combined, labels = together, [*labels, key.label]
     if len(labels) > 1:
-        found.append(Rewrite(combined.url(), combined.class_key(), tuple(labels)))
+        class_key = combined.class_key()
+        found.append(Rewrite(combined.url(), class_key, tuple(labels), class_key))
     return found
 
 
@@ -53,11 +66,11 @@ def held_alias(
     """A held page of one of the URL's classes other than the URL itself, and the rules that merge
     them; None when no class of the URL has a held page."""
     url, store, rules = parts.url(), UrlRuleStore(view), rules_of(parts)
-    own = Rewrite(url, parts.class_key(), ())
+    own = Rewrite(url, parts.class_key(), (), parts.class_key())
     for candidate in (*rewrites(parts, rules), own):
         if candidate.url != url and view.page_id_for_url(candidate.url) is not None:
             return candidate.url, candidate.labels
-        found = filed(view, store, candidate.class_key, rules_of)
+        found = filed(view, store, candidate, rules_of)
         if found is not None and found[0] != url:
             return found[0], candidate.labels or found[1]
     for key, scope in rules:  # the URL is the canonical one: dir/ for a held dir/index.html
@@ -68,16 +81,16 @@ def held_alias(
 
 
 def filed(
-    view: IndexView, store: UrlRuleStore, class_key: str, rules_of: Callable[[UrlParts], Rules]
+    view: IndexView, store: UrlRuleStore, wanted: Rewrite, rules_of: Callable[[UrlParts], Rules]
 ) -> tuple[str, tuple[str, ...]] | None:
-    """The held page an alias row files under ``class_key``, if the rules still put it there."""
-    page_id = store.alias(class_key)
+    """The held page filed where ``wanted`` would be, if the rules put it in the same class."""
+    page_id = store.alias(wanted.filing_key)
     record = view.page(page_id) if page_id is not None else None
     if record is None:
         return None
     held = UrlParts.parse(record.url)
     for candidate in rewrites(held, rules_of(held)):
-        if candidate.class_key == class_key:
+        if candidate.class_key == wanted.class_key:
             return record.url, candidate.labels
     return None
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import UrlRulesConfig
-from dedup_filter.urlrules.aliases import Rules, file_alias, rewrites
+from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
@@ -105,7 +105,7 @@ class Verdicts:
     def file_classes(self, parts: UrlParts, page_id: int, rules: Rules) -> None:
         """File the kept page as the held page of the classes its URL falls in under ``rules``."""
         for found in rewrites(parts, rules):
-            file_alias(self.view, self.store, found.class_key, page_id)
+            file_alias(self.view, self.store, found.filing_key, page_id)
 
     def evidence(self) -> dict[str, Any]:
         return {"url_rules_killed": self.killed} if self.killed else {}
@@ -120,20 +120,26 @@ class Verdicts:
             held = self._held(rewritten.url(), url)
             if held is not None:
                 return held
-        class_key = (rewritten or parts).class_key()
-        held = self._filed(class_key, page_id, key, scope)
+        wanted = Rewrite(url, (rewritten or parts).class_key(), (), "")
+        held = self._filed(
+            replace(wanted, filing_key=filing_key(key, parts, rewritten)), page_id, key, scope
+        )
         if held is not None:
             return held
         built = inverse(key, parts, scope)
         return None if built is None else self._held(built.url(), url)
 
-    def _filed(self, class_key: str, page_id: int | None, key: RuleKey, scope: Scope) -> str | None:
-        filed_id = self.store.alias(class_key)
+    def _filed(
+        self, wanted: Rewrite, page_id: int | None, key: RuleKey, scope: Scope
+    ) -> str | None:
+        """A held page of other content filed where ``wanted`` would be, in its class."""
+        filed_id = self.store.alias(wanted.filing_key)
         record = self.view.page(filed_id) if filed_id not in (None, page_id) else None
         if record is None:
             return None
-        rewritten = rewrite(key, UrlParts.parse(record.url), scope)
-        return record.url if rewritten is not None and rewritten.class_key() == class_key else None
+        held = UrlParts.parse(record.url)
+        classed = rewrite(key, held, scope) or held
+        return record.url if classed.class_key() == wanted.class_key else None
 
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None

@@ -22,12 +22,12 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.urlrules.aliases import Rules, file_alias, held_alias
+from dedup_filter.urlrules.aliases import Rules, file_alias, filing_key, held_alias
 from dedup_filter.urlrules.evidence import Verdicts
 from dedup_filter.urlrules.induction import explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
-from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope
+from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _DUPLICATES = (Reason.EXACT_DUPLICATE, Reason.NEAR_DUPLICATE)
@@ -94,7 +94,9 @@ class UrlRuleLearner:
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            file_alias(store.view, store, explanation.canonical, page_id)
+            held_parts = UrlParts.parse(held)
+            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
+            file_alias(store.view, store, filing, page_id)
         return replace(decision, evidence=decision.evidence | evidence)
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:

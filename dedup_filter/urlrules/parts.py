@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from urllib.parse import urlsplit
-
-from dedup_filter.urls import normalize_url
 
 _SEPARATORS = re.compile(r"[&;]")
 GROUP_JOINER = "&"  # joins the names (or values) of a parameter group: never inside a name
@@ -35,10 +32,11 @@ class UrlParts:
 
     @classmethod
     def parse(cls, url: str) -> UrlParts:
-        normal = normalize_url(url)
-        scheme, found, rest = normal.partition("://")
+        """The parts of a URL already in ``normalize_url``'s form (as every URL the filter
+        records or decides on is)."""
+        scheme, found, rest = url.partition("://")
         if not found:
-            return cls("", normal, ())
+            return cls("", url, ())
         authority, slash, tail = rest.partition("/")
         path_and_query = slash + tail
         path, _, query = path_and_query.partition("?")
@@ -92,14 +90,6 @@ class UrlParts:
 
     def with_path(self, path: str) -> UrlParts:
         return replace(self, path=path)
-
-
-def authority_of(url: str) -> str:
-    """host[:port] of a normalised URL ("" when it has none)."""
-    try:
-        return urlsplit(url).netloc.lower()
-    except ValueError:
-        return ""
 
 
 def _param(piece: str) -> Param:

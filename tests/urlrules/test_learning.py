@@ -117,3 +117,14 @@ def test_disabled_url_rules_learn_and_prune_nothing(site):
         site.fetch(f"/p{page}.html?sessionid=S{page}", page)
     assert site.dedup.url_rules(with_candidates=True) == []
     assert site.check("/p3.html?sessionid=S3").action == "keep"
+
+
+def test_when_every_url_carries_a_session_its_value_is_learnt_not_to_matter(site):
+    for page in range(5):  # a site that hands out a session id in every link
+        assert site.fetch(f"/p{page}.html?sid=A{page}", page).reason == "unique"
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sid=B{page}", page)
+    assert site.rule("docs.a.test ignore sid")["state"] == "confirmed"
+    pruned = site.check("/p4.html?sid=C4")  # kept before any rule: found by its parameter's row
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p4.html?sid=A4")
+    assert site.check("/p4.html").action == "keep"  # an ignore rule says nothing of no sid
