@@ -48,11 +48,14 @@ class Verdicts:
         return any(self._dead(RuleKey(key.host, DROP, name)) for name in key.group)
 
     def test(
-        self, parts: UrlParts, page_id: int | None, scope_of: Callable[[UrlRule], Scope]
+        self,
+        parts: UrlParts,
+        page_id: int | None,
+        rules: list[UrlRule],
+        scope_of: Callable[[UrlRule], Scope],
     ) -> list[UrlRule]:
-        """Test the rules of the page's host against it; the rules still alive after."""
+        """Test the rules of the page's host (``rules``) against it; the rules still alive after."""
         url, host = parts.url(), parts.authority
-        rules = self.store.of_host(host)
         for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
             held = self._held(parts.without((name,)).url(), url)
             if held is not None:

@@ -101,10 +101,13 @@ class UrlRuleLearner:
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         parts = UrlParts.parse(decision.url)
+        rules = store.of_host(parts.authority)
+        if not rules and not parts.params:
+            return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
         verdicts = Verdicts(store, self.config, now)
         known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
-        survivors = verdicts.test(parts, page_id, self._scope)
+        survivors = verdicts.test(parts, page_id, rules, self._scope)
         probes = []
         for rule in survivors:
             if rule.state == OPEN and len(rule.classes) < self._needed(rule.key):

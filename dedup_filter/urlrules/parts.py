@@ -8,7 +8,7 @@ write ``?C=N;O=D``), so it meets the held URL it stands for in the same spelling
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 _SEPARATORS = re.compile(r"[&;]")
 GROUP_JOINER = "&"  # joins the names (or values) of a parameter group: never inside a name
@@ -67,14 +67,14 @@ class UrlParts:
         return GROUP_JOINER.join(values.get(name, "") for name in names)
 
     def without(self, names: tuple[str, ...]) -> UrlParts:
-        return replace(self, params=tuple(p for p in self.params if p.name not in names))
+        return self._with_params(tuple(p for p in self.params if p.name not in names))
 
     def blanked(self, names: tuple[str, ...]) -> UrlParts:
         """Every parameter of ``names`` with its value emptied (``name=``)."""
         params = tuple(
             Param(p.name, "", f"{p.name}=") if p.name in names else p for p in self.params
         )
-        return replace(self, params=params)
+        return self._with_params(params)
 
     def with_values(self, names: tuple[str, ...], value: str) -> UrlParts:
         """The group ``names`` set to ``value`` (joined values): replaced where present, else
@@ -82,14 +82,18 @@ class UrlParts:
         values = dict(zip(names, value.split(GROUP_JOINER), strict=False))
         kept = tuple(p for p in self.params if p.name not in values)
         added = tuple(Param(name, text, f"{name}={text}") for name, text in values.items())
-        return replace(self, params=kept + added)
+        return self._with_params(kept + added)
 
     def directories(self) -> list[str]:
         """The path's directory segments (the last segment, a file name or "", excluded)."""
         return self.path.split("/")[1:-1]
 
     def with_path(self, path: str) -> UrlParts:
-        return replace(self, path=path)
+        return UrlParts(self.origin, path, self.params, self.separator)
+
+    def _with_params(self, params: tuple[Param, ...]) -> UrlParts:
+        # the constructor, not dataclasses.replace: check_url rewrites a URL a dozen times
+        return UrlParts(self.origin, self.path, params, self.separator)
 
 
 def _param(piece: str) -> Param:

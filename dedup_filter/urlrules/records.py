@@ -85,8 +85,7 @@ class UrlRule:
         offset, hashes = _HEAD.size, []
         for _ in range(2):
             count = data[offset]
-            found = (_U32.unpack_from(data, offset + 1 + 4 * i)[0] for i in range(count))
-            hashes.append(tuple(found))
+            hashes.append(struct.unpack_from(f">{count}I", data, offset + 1))
             offset += 1 + 4 * count
         value_count = data[offset]
         host, name, alias, held, *values = _read_texts(data, offset + 1, 4 + value_count)
