@@ -21,9 +21,23 @@ DOCUMENTS, SECTIONS, LISTS, LIST_PAGES = 40, 20, 4, 4
 @dataclass
 class AliasWeb:
     web: TestWeb
-    aliases: dict[str, set[str]] = field(default_factory=dict)  # kind -> alias URLs
+    aliases: dict[str, dict[str, str]] = field(default_factory=dict)  # kind -> alias -> original
     must_keep: set[str] = field(default_factory=set)  # pages whose content no other URL serves
     trap_parameters: tuple[str, ...] = ("lang", "page")
+
+    def same_page(self, url: str, other: str) -> bool:
+        """Whether two URLs serve one page (an alias and its original, or two aliases of it)."""
+        originals = {alias: page for kind in self.aliases.values() for alias, page in kind.items()}
+        return originals.get(url, url) == originals.get(other, other)
+
+    def lost(self, fetched: set[str], pruned_as: dict[str, str]) -> list[str]:
+        """Pages of their own content neither fetched nor pruned for another URL of the same page
+        that was fetched (``pruned_as``: URL -> the held URL its rule named)."""
+        return sorted(
+            url
+            for url in self.must_keep - fetched
+            if not (pruned_as.get(url) in fetched and self.same_page(url, pruned_as[url]))
+        )
 
 
 def build_alias_web() -> AliasWeb:
@@ -52,11 +66,12 @@ def build_alias_web() -> AliasWeb:
         pages[url] = _page(f"List {url}", [next(texts) for _ in range(4)], items)
     site.must_keep = set(pages) - {s + "index.html" for s in sections}
     site.aliases = {
-        "print": {f"{url}?format=print" for url in docs},
+        "print": {f"{url}?format=print": url for url in docs},
         "session": {
-            f"{docs[number + 1]}?sessionid=S{number:04d}" for number in range(DOCUMENTS - 1)
+            f"{docs[number + 1]}?sessionid=S{number:04d}": docs[number + 1]
+            for number in range(DOCUMENTS - 1)
         },
-        "directory": {s + "index.html" for s in sections},
+        "directory": {s + "index.html": s for s in sections},
     }
     for url in docs:
         pages[f"{url}?format=print"] = pages[url]
@@ -92,3 +107,10 @@ def _page(title: str, entries: list[str], links: list[str]) -> bytes:
         f"<html><head><title>{title}</title></head><body><h1>{title}</h1>{body}"
         f"<ul>{anchors}</ul></body></html>"
     ).encode()
+
+
+def avoided_share(aliases: dict[str, str], fetched: set[str]) -> float:
+    """The share of aliases whose page was fetched under one URL only (the alias or the original:
+    in some orders the alias comes first and stands for the page)."""
+    twice = sum(1 for alias, original in aliases.items() if {alias, original} <= fetched)
+    return 1 - twice / len(aliases)
