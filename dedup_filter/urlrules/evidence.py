@@ -107,8 +107,8 @@ class Verdicts:
 
     def file_classes(self, parts: UrlParts, page_id: int, rules: Rules) -> None:
         """File the kept page as the held page of the classes its URL falls in under ``rules``."""
-        for found in rewrites(parts, rules):
-            file_alias(self.view, self.store, found.filing_key, page_id)
+        for filing in dict.fromkeys(found.filing_key for found in rewrites(parts, rules)):
+            file_alias(self.view, self.store, filing, page_id)
 
     def evidence(self) -> dict[str, Any]:
         return {"url_rules_killed": self.killed} if self.killed else {}

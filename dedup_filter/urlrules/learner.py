@@ -47,10 +47,11 @@ class UrlRuleLearner:
         stands for its class)."""
         if not self.config.enabled:
             return None
-        parts = UrlParts.parse(url)
-        confirmed = self._confirmed(UrlRuleStore(view), parts.authority)
+        authority = url.partition("://")[2].partition("/")[0]
+        confirmed = self._confirmed(UrlRuleStore(view), authority)
         if not confirmed and not self.config.trusted_parameters:
             return None
+        parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
             return None  # held itself: a recrawl is the page's own business
 
