@@ -114,8 +114,8 @@ class UrlRuleLearner:
             if rule.state == OPEN and len(rule.classes) < self._needed(rule.key):
                 probes += verdicts.probe(rule, parts, self._scope(rule))
         if page_id is not None:
-            rules = [(rule.key, self._scope(rule)) for rule in survivors]
-            verdicts.file_classes(parts, page_id, [*rules, *known])
+            scoped = [(rule.key, self._scope(rule)) for rule in survivors]
+            verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = verdicts.evidence()
         if not evidence and not probes:
             return decision
