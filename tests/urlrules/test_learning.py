@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
+from dedup_filter.streams.metrics import StreamMetrics
 
 from dedup_filter import Config
 
@@ -103,14 +102,7 @@ def test_counters_count_rules_and_pruned_urls(site):
     assert counters["urls/drop/duplicate_url"] == 1
 
 
-@pytest.mark.parametrize(
-    "config",
-    [
-        dataclasses.replace(
-            Config(), url_rules=dataclasses.replace(Config().url_rules, enabled=False)
-        )
-    ],
-)
+@pytest.mark.parametrize("config", [Config().with_overrides({"url_rules.enabled": False})])
 def test_disabled_url_rules_learn_and_prune_nothing(site):
     hold(site, range(4))
     for page in range(3):
@@ -128,3 +120,13 @@ def test_when_every_url_carries_a_session_its_value_is_learnt_not_to_matter(site
     pruned = site.check("/p4.html?sid=C4")  # kept before any rule: found by its parameter's row
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p4.html?sid=A4")
     assert site.check("/p4.html").action == "keep"  # an ignore rule says nothing of no sid
+
+
+def test_stream_metrics_count_the_rules_a_page_confirmed_or_killed(site):
+    hold(site, range(3))
+    metrics = StreamMetrics()
+    for page in range(2):
+        metrics.page_decided(site.fetch(f"/p{page}.html?sessionid=S{page}", page))
+    metrics.page_decided(site.fetch("/p2.html?sessionid=S2", 12))
+    assert metrics.totals["url_rules_confirmed"] == 1
+    assert metrics.totals["url_rules_killed"] == 1
