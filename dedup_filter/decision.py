@@ -37,7 +37,8 @@ class Reason(StrEnum):
 class Decision:
     """One verdict: ``action`` with its ``reason``, the URL it duplicates and the evidence.
 
-    ``probes`` lists URLs the mirror detector wants fetched and fed back through ``check_page``.
+    ``probes`` lists URLs the mirror detector or the URL rules want fetched and fed back through
+    ``check_page``.
     """
 
     url: str

@@ -96,9 +96,9 @@ class DedupFilter:
     def check_pages(self, pages: Iterable[PageInput]) -> list[Decision]:
         """Decide on a batch of ``(url, body[, headers])`` in order, in one write transaction.
 
-        A decision's ``probes`` are URLs the mirror detector wants fetched soon (whatever the
-        decision's action): fetch each and feed it back through ``check_page`` under the probe URL,
-        or report ``probe_failed`` when it cannot be fetched as a 2xx page.
+        A decision's ``probes`` are URLs the mirror detector or the URL rules want fetched soon
+        (whatever the decision's action): fetch each and feed it back through ``check_page`` under
+        the probe URL, or report ``probe_failed`` when it cannot be fetched as a 2xx page.
         """
         return self.check_prepared(
             [self.preparer.prepare(url, body, *headers) for url, body, *headers in pages]
