@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from dedup_filter.streams.frontier import Frontier
 from dedup_filter.streams.metrics import StreamMetrics
 
 from dedup_filter import Config
@@ -130,3 +131,15 @@ def test_stream_metrics_count_the_rules_a_page_confirmed_or_killed(site):
     metrics.page_decided(site.fetch("/p2.html?sessionid=S2", 12))
     assert metrics.totals["url_rules_confirmed"] == 1
     assert metrics.totals["url_rules_killed"] == 1
+
+
+def test_the_stream_frontier_drops_aliases_of_held_pages(site):
+    hold(site, range(3))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    urls = [f"{HOST}/p2.html?sessionid=Q", f"{HOST}/p9.html?sessionid=Q"]
+    verdicts = Frontier(site.dedup, cache_size=0).check(urls)
+    assert [(v.action, v.reason) for v in verdicts] == [
+        ("drop", "duplicate_url"),
+        ("keep", "not_mirrored"),
+    ]
