@@ -194,12 +194,74 @@ class MirrorConfig:
         )
 
 
+# well-known session and tracking parameters: candidates from the first pair, never rules unproven
+KNOWN_PARAMETERS = (
+    "phpsessid",
+    "jsessionid",
+    "aspsessionid",
+    "sid",
+    "sessionid",
+    "session_id",
+    "cfid",
+    "cftoken",
+    "utm_*",
+    "fbclid",
+    "gclid",
+    "dclid",
+    "msclkid",
+    "mc_cid",
+    "mc_eid",
+    "_ga",
+    "yclid",
+)
+DEFAULT_DOCUMENTS = (
+    "index.html",
+    "index.htm",
+    "index.shtml",
+    "index.php",
+    "index.asp",
+    "index.aspx",
+    "index.jsp",
+    "default.htm",
+    "default.html",
+    "default.asp",
+    "default.aspx",
+)
+MAX_SUPPORT = 16  # distinct classes a rule record remembers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UrlRulesConfig:
+    """URL rules: aliases of one host learnt from its duplicate pairs, proven, then pruned."""
+
+    enabled: bool = True
+    min_support: int = 3
+    min_support_known: int = 2
+    min_values: int = 2
+    known_parameters: tuple[str, ...] = KNOWN_PARAMETERS
+    trusted_parameters: tuple[str, ...] = ()
+    default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
+    max_probes: int = 2
+    max_candidates_per_host: int = 64
+
+    def __post_init__(self) -> None:
+        for key in ("min_support", "min_support_known"):
+            value = getattr(self, key)
+            _require(1 <= value <= MAX_SUPPORT, f"url_rules.{key}", f"must lie in 1..{MAX_SUPPORT}")
+        _require(1 <= self.min_values <= 4, "url_rules.min_values", "must lie in 1..4")
+        _require(0 <= self.max_probes <= 100, "url_rules.max_probes", "must lie in 0..100")
+        _require(
+            self.max_candidates_per_host >= 1, "url_rules.max_candidates_per_host", "must be >= 1"
+        )
+
+
 _SECTIONS: dict[str, type] = {
     "text": TextConfig,
     "minhash": MinHashConfig,
     "simhash": SimHashConfig,
     "index": IndexConfig,
     "mirror": MirrorConfig,
+    "url_rules": UrlRulesConfig,
 }
 
 
@@ -212,6 +274,7 @@ class Config:
     simhash: SimHashConfig = field(default_factory=SimHashConfig)
     index: IndexConfig = field(default_factory=IndexConfig)
     mirror: MirrorConfig = field(default_factory=MirrorConfig)
+    url_rules: UrlRulesConfig = field(default_factory=UrlRulesConfig)
 
     @classmethod
     def default(cls) -> Config:

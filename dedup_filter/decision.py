@@ -28,6 +28,7 @@ class Reason(StrEnum):
     NOT_MIRRORED = "not_mirrored"
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
+    DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 
@@ -36,7 +37,8 @@ class Reason(StrEnum):
 class Decision:
     """One verdict: ``action`` with its ``reason``, the URL it duplicates and the evidence.
 
-    ``probes`` lists URLs the mirror detector wants fetched and fed back through ``check_page``.
+    ``probes`` lists URLs the mirror detector or the URL rules want fetched and fed back through
+    ``check_page``.
     """
 
     url: str

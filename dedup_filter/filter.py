@@ -25,6 +25,7 @@ from dedup_filter.mirrors.candidates import Pair
 from dedup_filter.mirrors.detector import CheckedPage, MirrorDetector
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.prepare import PagePreparer, PreparedPage
+from dedup_filter.urlrules.learner import UrlRuleLearner
 from dedup_filter.urls import normalize_url
 
 logger = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class DedupFilter:
         self.counters: Counter[str] = Counter()
         self.preparer = PagePreparer(config)
         self._mirrors = MirrorDetector(config)
+        self._url_rules = UrlRuleLearner(config)
         self._clock = clock
         self._duplicates_logged = 0
 
@@ -94,9 +96,9 @@ class DedupFilter:
     def check_pages(self, pages: Iterable[PageInput]) -> list[Decision]:
         """Decide on a batch of ``(url, body[, headers])`` in order, in one write transaction.
 
-        A decision's ``probes`` are URLs the mirror detector wants fetched soon (whatever the
-        decision's action): fetch each and feed it back through ``check_page`` under the probe URL,
-        or report ``probe_failed`` when it cannot be fetched as a 2xx page.
+        A decision's ``probes`` are URLs the mirror detector or the URL rules want fetched soon
+        (whatever the decision's action): fetch each and feed it back through ``check_page`` under
+        the probe URL, or report ``probe_failed`` when it cannot be fetched as a 2xx page.
         """
         return self.check_prepared(
             [self.preparer.prepare(url, body, *headers) for url, body, *headers in pages]
@@ -116,17 +118,21 @@ class DedupFilter:
         return decisions
 
     def check_url(self, url: str) -> Decision:
-        """Pre-fetch check of a URL against the mirror rules (``mirrored_directory`` drops)."""
+        """Pre-fetch check of a URL against the URL rules of its host (``duplicate_url`` drops),
+        then the mirror rules (``mirrored_directory`` drops)."""
         return self.check_urls([url])[0]
 
     def check_urls(self, urls: Iterable[str]) -> list[Decision]:
         """``check_url`` for many URLs in one read transaction (frontier pruning)."""
         with self.index.read() as view:
-            decisions = [self._mirrors.check_url(view, normalize_url(url)) for url in urls]
+            decisions = [self._check_url(view, normalize_url(url)) for url in urls]
         for decision in decisions:
             self.counters["urls_checked"] += 1
             self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
         return decisions
+
+    def _check_url(self, view: IndexView, url: str) -> Decision:
+        return self._url_rules.check_url(view, url) or self._mirrors.check_url(view, url)
 
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
@@ -157,6 +163,16 @@ class DedupFilter:
         normal = normalize_url(directory)
         return self.index.transact(lambda view: self._mirrors.remove_rule(view, normal))
 
+    def url_rules(self, with_candidates: bool = False) -> list[dict[str, Any]]:
+        """Every confirmed URL rule with its evidence (and the open and dead candidates)."""
+        with self.index.read() as view:
+            return self._url_rules.rules(view, with_candidates)
+
+    def remove_url_rule(self, label: str) -> bool:
+        """Kill the URL rule named ``label`` ("host kind name"); whether there was a live one."""
+        now = self._clock()
+        return self.index.transact(lambda view: self._url_rules.remove_rule(view, label, now))
+
     def fingerprint(
         self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> Fingerprint:
@@ -171,7 +187,7 @@ class DedupFilter:
         recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
         verdict = self._verdict(view, fingerprint, recorded, now)
         checked = verdict.checked(fingerprint, recorded, page.links())
-        return self._mirrors.observe(view, checked, now)
+        return self._url_rules.observe(view, self._mirrors.observe(view, checked, now), now)
 
     def _verdict(
         self, view: IndexView, fingerprint: Fingerprint, recorded: DirEntry | None, now: float
@@ -243,6 +259,8 @@ class DedupFilter:
         self.counters["pages_checked"] += 1
         self.counters[f"{decision.action}/{decision.reason}"] += 1
         self._count_mirror_work(decision)
+        for event in ("url_rules_confirmed", "url_rules_killed"):
+            self.counters[event] += len(decision.evidence.get(event, ()))
         if not decision.dropped:
             return
         if self._duplicates_logged == 0:

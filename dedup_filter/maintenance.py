@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from dedup_filter.index.lmdb_index import MIRROR_TABLES, IndexView, LmdbIndex
+from dedup_filter.index.lmdb_index import MIRROR_TABLES, URL_RULE_TABLES, IndexView, LmdbIndex
 from dedup_filter.mirrors.store import MirrorStore
 
 logger = logging.getLogger(__name__)
@@ -49,7 +49,9 @@ def parse_duration(text: str) -> float:
 def index_stats(index: LmdbIndex) -> dict[str, Any]:
     """Counts per table, bytes on disk and per page, and the parameters stamped into ``meta``."""
     with index.read() as view:
-        tables = {name: view.count(name) for name in (*PAGE_TABLES, *MIRROR_TABLES)}
+        tables = {
+            name: view.count(name) for name in (*PAGE_TABLES, *MIRROR_TABLES, *URL_RULE_TABLES)
+        }
         params = view.get("meta", b"params")
         schema = view.get("meta", b"schema")
         created_at = view.get("meta", b"created_at")

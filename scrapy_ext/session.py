@@ -143,6 +143,9 @@ class DedupSession:
         confirmed = len(decision.evidence.get("mirrors_confirmed", ()))
         if confirmed:
             self.stats.inc_value("dedup/mirror_rules", confirmed)
+        for event in ("url_rules_confirmed", "url_rules_killed"):
+            if count := len(decision.evidence.get(event, ())):
+                self.stats.inc_value(f"dedup/{event}", count)
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:

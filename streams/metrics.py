@@ -18,6 +18,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, star
 from dedup_filter import Decision
 
 logger = logging.getLogger(__name__)
+URL_RULE_EVENTS = ("url_rules_confirmed", "url_rules_killed")
 
 
 class StreamMetrics:
@@ -97,6 +98,9 @@ class StreamMetrics:
     def page_decided(self, decision: Decision) -> None:
         self._pages.labels(decision.action, decision.reason).inc()
         self.totals[f"pages_{decision.action}"] += 1
+        for event in URL_RULE_EVENTS:  # URL rules the page confirmed or killed
+            for _ in decision.evidence.get(event, ()):
+                self.event(event)
 
     def url_decided(self, decision: Decision) -> None:
         self._urls.labels(decision.action, decision.reason).inc()
@@ -111,7 +115,8 @@ class StreamMetrics:
         self.totals["produced"] += count
 
     def event(self, name: str) -> None:
-        """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``."""
+        """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``,
+        ``url_rules_confirmed``, ``url_rules_killed``."""
         self._events.labels(name).inc()
         self.totals[name] += 1
 

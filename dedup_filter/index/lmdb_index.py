@@ -50,6 +50,8 @@ _POSTING_TABLES = {"exact": 0, "features": 0, "bands": 1, "urls": 0}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
+# sub-databases owned by the URL rules (layout documented in urlrules/store.py)
+URL_RULE_TABLES = ("url_rules", "url_aliases")
 _MAX_DBS = 16
 T = TypeVar("T")
 
@@ -319,7 +321,10 @@ class LmdbIndex:
 
     @staticmethod
     def _open_tables(env: lmdb.Environment) -> dict[str, lmdb._Database]:
-        dbs = {name: env.open_db(name.encode()) for name in (*_PLAIN_TABLES, *MIRROR_TABLES)}
+        dbs = {
+            name: env.open_db(name.encode())
+            for name in (*_PLAIN_TABLES, *MIRROR_TABLES, *URL_RULE_TABLES)
+        }
         for name in _POSTING_TABLES:
             dbs[name] = env.open_db(name.encode(), dupsort=True, dupfixed=True)
         return dbs

@@ -1,0 +1,1 @@
+"""URL rules: aliases of one host learnt from its duplicate pairs, proven, then pruned."""

@@ -1,0 +1,152 @@
+"""Evidence against candidate rules (counterexamples) and for them (probes), from a kept page.
+
+A page kept as unique (or changed) duplicates nothing held. If a rule would merge its URL with a
+held URL, the two pages differ: a counterexample, and the rule dies for good. The tests look both
+ways: the page's rewrite under the rule is held (``x?lang=fr`` kept, ``x`` held), or the page's
+own class has a held alias (``x`` kept, ``x?lang=fr`` held and filed under ``x``), or the URL the
+rule would build from it is held. A single parameter whose removal gives a held URL is a
+counterexample even before any candidate names it: the tombstone keeps the parameter from ever
+becoming a rule, alone or in a group. Invariant: a dead rule never comes back to life.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from dedup_filter.config import UrlRulesConfig
+from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
+from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.records import DEAD, UrlRule
+from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
+from dedup_filter.urlrules.store import UrlRuleStore
+
+_MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
+
+
+class Verdicts:
+    """The tests of one page in one write transaction: rules killed, probes asked."""
+
+    def __init__(self, store: UrlRuleStore, config: UrlRulesConfig, now: float) -> None:
+        self.store = store
+        self.view = store.view
+        self.config = config
+        self.now = now
+        self.killed: list[str] = []
+
+    def opened(self, key: RuleKey) -> UrlRule | None:
+        """A new candidate, unless its host holds ``max_candidates_per_host`` already."""
+        if len(self.store.of_host(key.host)) >= self.config.max_candidates_per_host:
+            return None
+        return UrlRule(key, created_at=self.now)
+
+    def blocked(self, key: RuleKey) -> bool:
+        """A parameter rule naming a parameter that was shown to select content."""
+        if key.kind not in PARAMETER_KINDS or (key.kind == DROP and key.group == (key.name,)):
+            return False
+        return any(self._dead(RuleKey(key.host, DROP, name)) for name in key.group)
+
+    def test(
+        self,
+        parts: UrlParts,
+        page_id: int | None,
+        rules: list[UrlRule],
+        scope_of: Callable[[UrlRule], Scope],
+    ) -> list[UrlRule]:
+        """Test the rules of the page's host (``rules``) against it; the rules still alive after."""
+        url, host = parts.url(), parts.authority
+        for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
+            held = self._held(parts.without((name,)).url(), url)
+            if held is not None:
+                self.kill(RuleKey(host, DROP, name), url, held, rules)
+        alive = []
+        for rule in rules:
+            if rule.state == DEAD or rule.key.label in self.killed:
+                continue
+            held = self._counterpart(rule.key, parts, page_id, scope_of(rule))
+            if held is None:
+                alive.append(rule)
+            else:
+                self.kill(rule.key, url, held, rules)
+        return [rule for rule in alive if rule.key.label not in self.killed]
+
+    def kill(self, key: RuleKey, alias: str, held: str, rules: list[UrlRule]) -> None:
+        """Record a counterexample: the rule dies (and with a single parameter, every parameter
+        rule of the host that names it)."""
+        rule = self.store.rule(key) or self.opened(key)
+        if rule is None or rule.state == DEAD or key.label in self.killed:
+            return
+        counterexamples = rule.counterexamples + 1
+        self.store.put(
+            replace(
+                rule,
+                state=DEAD,
+                counterexamples=counterexamples,
+                changed_at=self.now,
+                example=(alias, held),
+            )
+        )
+        self.killed.append(key.label)
+        if key.kind == DROP and key.group == (key.name,):
+            for other in rules:
+                named = other.key.kind in PARAMETER_KINDS and key.name in other.key.group
+                if named and other.key != key:
+                    self.kill(other.key, alias, held, [])
+
+    def probe(self, rule: UrlRule, parts: UrlParts, scope: Scope) -> list[str]:
+        """The URL the thin candidate would merge with this page, to be fetched (at most
+        ``max_probes`` a candidate, never a held URL)."""
+        if rule.probes_asked >= self.config.max_probes:
+            return []
+        built = inverse(rule.key, parts, scope)
+        if built is None or self.view.page_id_for_url(built.url()) is not None:
+            return []
+        self.store.put(replace(rule, probes_asked=rule.probes_asked + 1))
+        return [built.url()]
+
+    def file_classes(self, parts: UrlParts, page_id: int, rules: Rules) -> None:
+        """File the kept page as the held page of the classes its URL falls in under ``rules``."""
+        for filing in dict.fromkeys(found.filing_key for found in rewrites(parts, rules)):
+            file_alias(self.view, self.store, filing, page_id)
+
+    def evidence(self) -> dict[str, Any]:
+        return {"url_rules_killed": self.killed} if self.killed else {}
+
+    def _counterpart(
+        self, key: RuleKey, parts: UrlParts, page_id: int | None, scope: Scope
+    ) -> str | None:
+        """A held URL of other content that the rule would merge with the page, if any."""
+        url = parts.url()
+        rewritten = rewrite(key, parts, scope)
+        if rewritten is not None:
+            held = self._held(rewritten.url(), url)
+            if held is not None:
+                return held
+        wanted = Rewrite(url, (rewritten or parts).class_key(), (), "")
+        held = self._filed(
+            replace(wanted, filing_key=filing_key(key, parts, rewritten)), page_id, key, scope
+        )
+        if held is not None:
+            return held
+        built = inverse(key, parts, scope)
+        return None if built is None else self._held(built.url(), url)
+
+    def _filed(
+        self, wanted: Rewrite, page_id: int | None, key: RuleKey, scope: Scope
+    ) -> str | None:
+        """A held page of other content filed where ``wanted`` would be, in its class."""
+        filed_id = self.store.alias(wanted.filing_key)
+        record = self.view.page(filed_id) if filed_id not in (None, page_id) else None
+        if record is None:
+            return None
+        held = UrlParts.parse(record.url)
+        classed = rewrite(key, held, scope) or held
+        return record.url if classed.class_key() == wanted.class_key else None
+
+    def _held(self, url: str, own: str) -> str | None:
+        return url if url != own and self.view.page_id_for_url(url) is not None else None
+
+    def _dead(self, key: RuleKey) -> bool:
+        rule = self.store.rule(key)
+        return rule is not None and rule.state == DEAD

@@ -1,0 +1,88 @@
+"""Induction: which candidate rules a duplicate pair of URLs on one host supports.
+
+Two URLs whose pages the filter judged duplicates differ in one way a rule can name: by the
+presence of some parameters (``drop``), by their values only (``ignore``), by a default document
+(``index``), by one directory segment (``marker``) or by letter case (``case``). The pair then
+supports that rule, for the class of URLs both rewrite to. Pairs that differ in more than one way,
+or by more than ``MAX_GROUP`` parameters, support nothing: no rule would be learnt from them alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
+from dedup_filter.urlrules.rewrite import CASE, DROP, IGNORE, INDEX, MARKER, RuleKey
+
+MAX_GROUP = 3  # parameters a pair may differ by and still name one rule
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """A rule a pair supports: its key, the class key both sides share under it, and the values
+    the pair showed (a drop's value on the side that has it, an ignore's two values, a marker's
+    directory position)."""
+
+    key: RuleKey
+    canonical: str
+    values: tuple[str, ...]
+
+
+def explain(dropped: str, held: str, documents: Iterable[str]) -> Explanation | None:
+    """The rule the pair (``dropped``, ``held``) supports, if one explains their difference."""
+    first, second = UrlParts.parse(dropped), UrlParts.parse(held)
+    if first.origin != second.origin or first == second:
+        return None
+    if first.path == second.path:
+        return _parameters(first, second)
+    if first.params != second.params:
+        return None
+    return _path(first, second, documents)
+
+
+def _parameters(first: UrlParts, second: UrlParts) -> Explanation | None:
+    names = first.names() | second.names()
+    differing = tuple(
+        sorted(
+            name
+            for name in names
+            if first.value_of((name,)) != second.value_of((name,))
+            or (name in first.names()) != (name in second.names())
+        )
+    )
+    if not differing or len(differing) > MAX_GROUP:
+        return None
+    if first.without(differing).class_key() != second.without(differing).class_key():
+        return None  # repeated names or an order that removing the group does not settle
+    host, group = first.authority, GROUP_JOINER.join(differing)
+    present = [side for side in (first, second) if set(differing) <= side.names()]
+    if len(present) == 2:
+        canonical = first.blanked(differing)
+        values = tuple(side.value_of(differing) for side in present)
+        return Explanation(RuleKey(host, IGNORE, group), canonical.class_key(), values)
+    if len(present) == 1 and not set(differing) & (names - present[0].names()):
+        canonical = present[0].without(differing)
+        return Explanation(
+            RuleKey(host, DROP, group), canonical.class_key(), (present[0].value_of(differing),)
+        )
+    return None  # some names only on one side, others only on the other
+
+
+def _path(first: UrlParts, second: UrlParts, documents: Iterable[str]) -> Explanation | None:
+    host = first.authority
+    longer, shorter = sorted((first, second), key=lambda side: len(side.path), reverse=True)
+    for document in documents:
+        if shorter.path.endswith("/") and longer.path == shorter.path + document:
+            return Explanation(RuleKey(host, INDEX, document), shorter.class_key(), ())
+    if first.path.lower() == second.path.lower():
+        lowered = first.with_path(first.path.lower())
+        return Explanation(RuleKey(host, CASE), lowered.class_key(), ())
+    long_segments, short_segments = longer.path.split("/"), shorter.path.split("/")
+    if len(long_segments) != len(short_segments) + 1:
+        return None
+    for position in range(1, len(long_segments) - 1):
+        if long_segments[:position] + long_segments[position + 1 :] == short_segments:
+            key = RuleKey(host, MARKER, long_segments[position])
+            return Explanation(key, shorter.class_key(), (str(position - 1),))
+    return None

@@ -1,0 +1,201 @@
+"""URL rules, learnt during the crawl (DUST made online) and proven before they prune a URL.
+
+Life of a rule: a duplicate pair of URLs on one host that one rule explains (``induction.py``)
+opens a *candidate* and supports it; a kept page that the candidate would merge with a held page
+of other content is a *counterexample* and kills it for good (``evidence.py``), and so does one
+found for a single parameter before any candidate exists (the parameter selects content: a trap
+never becomes a rule). A candidate whose pairs cover ``min_support`` distinct classes (fewer for
+the well-known session and tracking parameters) with no counterexample is *confirmed*; while its
+support is thin, kept pages of its host ask for probes of the URLs it would merge. ``check_url``
+drops a URL whose class under the confirmed rules of its host has a held page (``aliases.py``).
+
+This module is what the filter talks to. Invariants: every change happens in the caller's write
+transaction; nothing is pruned unless a page of its class is held; every decision a rule causes
+names it (evidence ``url_rule``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from dedup_filter.config import Config
+from dedup_filter.decision import Decision, Reason
+from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.urlrules.aliases import Rules, file_alias, filing_key, held_alias
+from dedup_filter.urlrules.evidence import Verdicts
+from dedup_filter.urlrules.induction import explain
+from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
+from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
+from dedup_filter.urlrules.store import UrlRuleStore
+
+_DUPLICATES = (Reason.EXACT_DUPLICATE, Reason.NEAR_DUPLICATE)
+_KEPT_UNIQUE = (Reason.UNIQUE, Reason.CHANGED)
+
+
+class UrlRuleLearner:
+    """Candidates, evidence and confirmed rules over the URL-rule tables of one index."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config.url_rules
+
+    # before the fetch
+    def check_url(self, view: IndexView, url: str) -> Decision | None:
+        """A drop when the URL's class under the confirmed rules of its host has a held page;
+        None when no rule applies or nothing of its class is held (the URL is fetched and
+        stands for its class)."""
+        if not self.config.enabled:
+            return None
+        authority = url.partition("://")[2].partition("/")[0]
+        confirmed = self._confirmed(UrlRuleStore(view), authority)
+        if not confirmed and not self.config.trusted_parameters:
+            return None
+        parts = UrlParts.parse(url)
+        if view.page_id_for_url(url) is not None:
+            return None  # held itself: a recrawl is the page's own business
+
+        def rules_of(held: UrlParts) -> Rules:
+            return [*confirmed, *self._virtual(held, self.config.trusted_parameters)]
+
+        found = held_alias(view, parts, rules_of)
+        if found is None:
+            return None
+        held, labels = found
+        return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+
+    # what the filter tells
+    def observe(self, view: IndexView, decision: Decision, now: float) -> Decision:
+        """Learn from a page's final decision: a same-host duplicate pair supports a candidate, a
+        page kept as unique tests every candidate of its host and files its alias classes."""
+        if not self.config.enabled:
+            return decision
+        store = UrlRuleStore(view)
+        if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
+            return self._learn(store, decision, now)
+        if decision.reason in _KEPT_UNIQUE:
+            return self._test(store, decision, now)
+        return decision
+
+    def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
+        held = decision.duplicate_of or ""
+        explanation = explain(decision.url, held, self.config.default_documents)
+        if explanation is None:
+            return decision
+        key = explanation.key
+        verdicts = Verdicts(store, self.config, now)
+        rule = store.rule(key) or verdicts.opened(key)
+        if rule is None or rule.state == DEAD or verdicts.blocked(key):
+            return decision
+        rule = rule.supported(decision.url, held, explanation.canonical, explanation.values)
+        evidence: dict[str, Any] = {"url_rule_support": key.label}
+        if rule.state == OPEN and len(rule.classes) >= self._needed(key):
+            rule = replace(rule, state=CONFIRMED, changed_at=now)
+            evidence["url_rules_confirmed"] = [key.label]
+        store.put(rule)
+        page_id = store.view.page_id_for_url(held)
+        if page_id is not None:
+            held_parts = UrlParts.parse(held)
+            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
+            file_alias(store.view, store, filing, page_id)
+        return replace(decision, evidence=decision.evidence | evidence)
+
+    def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
+        parts = UrlParts.parse(decision.url)
+        rules = store.of_host(parts.authority)
+        if not rules and not parts.params:
+            return decision  # most pages: nothing to test, nothing to file
+        page_id = store.view.page_id_for_url(decision.url)
+        verdicts = Verdicts(store, self.config, now)
+        known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
+        survivors = verdicts.test(parts, page_id, rules, self._scope)
+        probes = []
+        for rule in survivors:
+            if rule.state == OPEN and len(rule.classes) < self._needed(rule.key):
+                probes += verdicts.probe(rule, parts, self._scope(rule))
+        if page_id is not None:
+            scoped = [(rule.key, self._scope(rule)) for rule in survivors]
+            verdicts.file_classes(parts, page_id, [*scoped, *known])
+        evidence = verdicts.evidence()
+        if not evidence and not probes:
+            return decision
+        return replace(
+            decision,
+            evidence=decision.evidence | evidence,
+            probes=decision.probes + tuple(probes),
+        )
+
+    # listing and maintenance
+    def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:
+        return [self.describe(rule) for rule in UrlRuleStore(view).every(with_candidates)]
+
+    def remove_rule(self, view: IndexView, label: str, now: float) -> bool:
+        """Kill the rule named ``label`` ("host kind name"): it prunes nothing from now on and is
+        never learnt again (it stays listed among the candidates, as removed)."""
+        key = RuleKey.from_label(label)
+        store = UrlRuleStore(view)
+        rule = store.rule(key) if key is not None else None
+        if rule is None or rule.state == DEAD:
+            return False
+        store.put(replace(rule, state=DEAD, changed_at=now, example=("removed", "")))
+        return True
+
+    def describe(self, rule: UrlRule) -> dict[str, Any]:
+        scope = self._scope(rule)
+        return {
+            "rule": rule.key.label,
+            "host": rule.key.host,
+            "kind": KIND_NAMES[rule.key.kind],
+            "name": rule.key.name,
+            "state": STATE_NAMES[rule.state],
+            "support": rule.support,
+            "classes": len(rule.classes),
+            "needed": self._needed(rule.key),
+            "counterexamples": rule.counterexamples,
+            "values": list(rule.values),
+            "any_value": scope.any_value,
+            "probes": rule.probes_asked,
+            "created_at": rule.created_at,
+            "changed_at": rule.changed_at,
+            "example": {"alias": rule.example[0], "held": rule.example[1]},
+        }
+
+    # rules and their reach
+    def _confirmed(self, store: UrlRuleStore, host: str) -> list[tuple[RuleKey, Scope]]:
+        return [(rule.key, self._scope(rule)) for rule in store.confirmed(host)]
+
+    def _scope(self, rule: UrlRule) -> Scope:
+        """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a
+        well-known parameter); an ignore rule saw two values in its first pair already."""
+        if rule.key.kind != DROP:
+            return Scope(rule.values, any_value=True)
+        any_value = self._known(rule.key) or len(rule.values) >= self.config.min_values
+        return Scope(rule.values, any_value)
+
+    def _needed(self, key: RuleKey) -> int:
+        if self._known(key):
+            return self.config.min_support_known
+        return self.config.min_support
+
+    def _known(self, key: RuleKey) -> bool:
+        return key.kind in (DROP, IGNORE) and all(
+            matches(name, self.config.known_parameters) for name in key.group
+        )
+
+    @staticmethod
+    def _virtual(parts: UrlParts, patterns: tuple[str, ...]) -> list[tuple[RuleKey, Scope]]:
+        """Single-parameter drop rules for the URL's parameters that ``patterns`` name."""
+        return [
+            (RuleKey(parts.authority, DROP, name), ANY)
+            for name in sorted(parts.names())
+            if matches(name, patterns)
+        ]
+
+
+def matches(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a parameter name is one of ``patterns`` (lower-cased; "utm_*" is a prefix)."""
+    lowered = name.lower()
+    return any(
+        lowered.startswith(pattern[:-1]) if pattern.endswith("*") else lowered == pattern
+        for pattern in patterns
+    )

@@ -1,0 +1,109 @@
+"""What a URL rule is (its key) and what it does to a URL: the canonicalisation of each kind.
+
+A rule belongs to one host (its authority, host[:port]) and merges URLs that differ by:
+
+- ``drop``: a parameter (or a group, "C&O") present or not: the rule removes it;
+- ``ignore``: the value of a parameter (or group): the rule empties it;
+- ``index``: a default document: ``dir/index.html`` becomes ``dir/``;
+- ``marker``: a directory segment marking a variant: ``/print/a.html`` becomes ``/a.html``;
+- ``case``: the letter case of the path: the rule lower-cases it.
+
+Invariant: ``rewrite`` returns None when the rule does not apply, so a rule never "rewrites" a URL
+into itself, and ``inverse`` only builds a URL that ``rewrite`` maps back onto the one given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
+
+DROP, IGNORE, INDEX, MARKER, CASE = range(5)
+KIND_NAMES = ("drop", "ignore", "index", "marker", "case")
+PARAMETER_KINDS = (DROP, IGNORE)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleKey:
+    """Which rule: its host, kind and name (parameter group, document or segment; "" for case)."""
+
+    host: str
+    kind: int
+    name: str = ""
+
+    @property
+    def group(self) -> tuple[str, ...]:
+        """The parameter names of a drop or ignore rule, in sorted order."""
+        return tuple(self.name.split(GROUP_JOINER))
+
+    @property
+    def label(self) -> str:
+        """How the rule is named in decisions and on the command line: "host kind name"."""
+        return f"{self.host} {KIND_NAMES[self.kind]} {self.name}".rstrip()
+
+    @classmethod
+    def from_label(cls, label: str) -> RuleKey | None:
+        host, _, rest = label.strip().partition(" ")
+        kind, _, name = rest.partition(" ")
+        if kind not in KIND_NAMES or not host:
+            return None
+        return cls(host.lower(), KIND_NAMES.index(kind), name)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The values a parameter rule merges: those seen in its pairs, or any value."""
+
+    values: tuple[str, ...] = ()
+    any_value: bool = True
+
+    def covers(self, value: str) -> bool:
+        return self.any_value or value in self.values
+
+
+ANY = Scope()
+
+
+def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | None:
+    """``parts`` canonicalised by the rule, or None when the rule does not apply to it."""
+    if key.kind in PARAMETER_KINDS:
+        group = key.group
+        if not set(group) <= parts.names() or not scope.covers(parts.value_of(group)):
+            return None
+        rewritten = parts.without(group) if key.kind == DROP else parts.blanked(group)
+        return rewritten if rewritten != parts else None
+    if key.kind == INDEX:
+        if not parts.path.endswith("/" + key.name):
+            return None
+        return parts.with_path(parts.path[: -len(key.name)])
+    if key.kind == MARKER:
+        segments = parts.path.split("/")
+        if key.name not in segments[1:-1]:
+            return None
+        segments.remove(key.name)
+        return parts.with_path("/".join(segments))
+    lowered = parts.path.lower()
+    return parts.with_path(lowered) if lowered != parts.path else None
+
+
+def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
+    """Another URL the rule would merge with ``parts`` (a probe), or None when none can be built:
+    the parameter added with a value seen, the default document added or removed, the marker
+    inserted where it was seen."""
+    if key.kind == DROP:
+        absent = not set(key.group) & parts.names()
+        return parts.with_values(key.group, scope.values[-1]) if absent and scope.values else None
+    if key.kind == IGNORE:
+        current = parts.value_of(key.group) if set(key.group) <= parts.names() else None
+        other = next((value for value in scope.values if value != current), None)
+        return parts.with_values(key.group, other) if current is not None and other else None
+    if key.kind == INDEX:
+        if parts.path.endswith("/"):
+            return parts.with_path(parts.path + key.name)
+        return rewrite(key, parts)
+    if key.kind == MARKER and scope.values and key.name not in parts.path.split("/"):
+        segments = parts.path.split("/")
+        position = int(scope.values[-1]) + 1
+        if position < len(segments):
+            return parts.with_path("/".join([*segments[:position], key.name, *segments[position:]]))
+    return None

@@ -1,0 +1,85 @@
+"""Counterexamples kill rules for good, traps never become rules, thin support asks for probes."""
+
+from __future__ import annotations
+
+from .conftest import HOST, hold
+
+
+def test_a_default_document_held_before_the_rule_is_found_by_its_url(site):
+    hold(site, range(5), "/d{}/index.html")
+    for page in range(3):
+        site.fetch(f"/d{page}/", page)
+    pruned = site.check("/d4/")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/d4/index.html")
+
+
+def test_a_parameter_that_selects_content_on_most_pages_never_becomes_a_rule(site):
+    hold(site, range(8))
+    # lang=fr: the same page on untranslated pages (0, 1, 5, 6, 7), another page on 2..4
+    site.fetch("/p0.html?lang=fr", 0)
+    site.fetch("/p1.html?lang=fr", 1)
+    killing = site.fetch("/p2.html?lang=fr", 12)
+    assert killing.reason == "unique"
+    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop lang"]
+    for page in (5, 6, 7):
+        assert site.fetch(f"/p{page}.html?lang=fr", page).dropped
+    rule = site.rule("docs.a.test drop lang")
+    assert (rule["state"], rule["counterexamples"]) == ("dead", 1)
+    assert rule["example"] == {"alias": f"{HOST}/p2.html?lang=fr", "held": f"{HOST}/p2.html"}
+    assert site.check("/p3.html?lang=fr").action == "keep"
+
+
+def test_a_counterexample_met_before_any_pair_is_a_tombstone(site):
+    hold(site, range(6))
+    site.fetch("/p0.html?page=2", 12)  # the second page of a listing: other content
+    for page in (1, 2, 3, 4):  # page=1 repeats the listing's first page
+        site.fetch(f"/p{page}.html?page=1", page)
+    assert site.rule("docs.a.test drop page")["state"] == "dead"
+    assert site.check("/p5.html?page=1").action == "keep"
+    assert site.dedup.url_rules() == []
+
+
+def test_a_group_naming_a_content_parameter_is_no_rule(site):
+    hold(site, range(6))
+    site.fetch("/p0.html?id=7", 12)
+    for page in (1, 2, 3, 4):
+        site.fetch(f"/p{page}.html?id=1&sort=asc", page)
+    assert site.rule("docs.a.test drop id&sort") is None
+    assert site.check("/p5.html?id=1&sort=asc").action == "keep"
+
+
+def test_an_alias_held_first_is_a_counterexample_when_the_page_itself_comes(site):
+    hold(site, range(1))
+    site.fetch("/p0.html?lang=fr", 0)  # opens the candidate
+    assert site.fetch("/p1.html?lang=fr", 13).reason == "unique"
+    assert site.fetch("/p1.html", 1).evidence["url_rules_killed"] == ["docs.a.test drop lang"]
+
+
+def test_one_counterexample_kills_a_confirmed_rule(site):
+    hold(site, range(5))
+    for page in range(3):
+        site.fetch(f"/p{page}.html?ref=r{page}", page)
+    assert site.check("/p3.html?ref=x").reason == "duplicate_url"
+    site.fetch("/p4.html?ref=special", 14)  # a fetch the rule did not stop shows other content
+    assert site.rule("docs.a.test drop ref")["state"] == "dead"
+    assert site.check("/p3.html?ref=x").action == "keep"
+    assert site.dedup.counters["url_rules_killed"] == 1
+
+
+def test_thin_support_asks_for_probes_whose_pages_confirm_the_rule(site):
+    hold(site, range(2))
+    site.fetch("/p0.html?format=print", 0)
+    probes = [site.fetch(f"/p{page}.html", page).probes for page in (4, 5, 6)]
+    assert probes == [(f"{HOST}/p4.html?format=print",), (f"{HOST}/p5.html?format=print",), ()]
+    for page in (4, 5):
+        site.fetch(f"/p{page}.html?format=print", page)  # the integration fetches each probe
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert site.dedup.counters["probes"] == 2
+
+
+def test_a_probe_of_a_trap_kills_it(site):
+    hold(site, range(2))
+    site.fetch("/p0.html?lang=fr", 0)
+    (probe,) = site.fetch("/p4.html", 4).probes
+    assert probe == f"{HOST}/p4.html?lang=fr"
+    assert site.fetch("/p4.html?lang=fr", 14).evidence["url_rules_killed"]

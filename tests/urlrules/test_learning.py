@@ -1,0 +1,145 @@
+"""Rules learnt from duplicate pairs, confirmed by support, pruning aliases of held pages."""
+
+from __future__ import annotations
+
+import pytest
+from dedup_filter.streams.frontier import Frontier
+from dedup_filter.streams.metrics import StreamMetrics
+
+from dedup_filter import Config
+
+from .conftest import HOST, hold
+
+
+def test_session_ids_become_a_rule_after_two_classes_and_prune_aliases_of_held_pages(site):
+    hold(site, range(6))
+    assert site.fetch("/p0.html?sessionid=A1", 0).reason == "exact_duplicate"
+    assert site.check("/p3.html?sessionid=Z9").action == "keep"  # one class: thin support
+    confirming = site.fetch("/p1.html?sessionid=B2", 1, greeting="Welcome back, visitor 42")
+    assert confirming.reason == "near_duplicate"
+    assert confirming.evidence["url_rules_confirmed"] == ["docs.a.test drop sessionid"]
+    pruned = site.check("/p3.html?sessionid=Z9")
+    assert (pruned.action, pruned.reason) == ("drop", "duplicate_url")
+    assert pruned.duplicate_of == f"{HOST}/p3.html"
+    assert pruned.evidence["url_rule"] == ["docs.a.test drop sessionid"]
+
+
+def test_a_url_whose_class_has_no_held_page_is_never_pruned(site):
+    hold(site, range(3))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    assert site.check("/p9.html?sessionid=S1").action == "keep"
+    assert site.check("/p0.html?other=1").action == "keep"
+
+
+def test_a_learnt_parameter_needs_min_support_distinct_classes(site):
+    hold(site, range(5))
+    for value in ("a", "b", "c"):  # three pairs, one class: one page proves little
+        site.fetch(f"/p0.html?ref={value}", 0)
+    assert site.rule("docs.a.test drop ref")["state"] == "open"
+    site.fetch("/p1.html?ref=d", 1)
+    assert site.check("/p4.html?ref=x").action == "keep"
+    site.fetch("/p2.html?ref=e", 2)
+    rule = site.rule("docs.a.test drop ref")
+    assert (rule["state"], rule["support"], rule["classes"]) == ("confirmed", 5, 3)
+    assert site.check("/p4.html?ref=x").reason == "duplicate_url"
+
+
+def test_a_variant_marker_seen_with_one_value_merges_only_that_value(site):
+    hold(site, range(5))
+    for page in range(3):
+        site.fetch(f"/p{page}.html?format=print", page)
+    assert site.check("/p4.html?format=print").reason == "duplicate_url"
+    assert site.check("/p4.html?format=rss").action == "keep"
+
+
+@pytest.mark.parametrize(
+    ("held", "alias", "label"),
+    [
+        ("/d{}/", "/d{}/index.html", "docs.a.test index index.html"),
+        ("/d{}/index.html", "/d{}/", "docs.a.test index index.html"),
+        ("/d{}/page.html", "/print/d{}/page.html", "docs.a.test marker print"),
+        ("/D{}/Page.html", "/d{}/page.html", "docs.a.test case"),
+    ],
+)
+def test_path_aliases_become_rules(site, held, alias, label):
+    hold(site, range(3), held)
+    for page in range(3):
+        assert site.fetch(alias.format(page), page).dropped
+    assert site.rule(label)["state"] == "confirmed"
+    hold(site, range(4, 5), held)
+    pruned = site.check(alias.format(4))
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", HOST + held.format(4))
+
+
+def test_the_first_url_fetched_stands_for_its_class(site):
+    hold(site, range(3))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    assert site.fetch("/p7.html?sessionid=FIRST", 7).reason == "unique"
+    for path in ("/p7.html?sessionid=OTHER", "/p7.html"):
+        pruned = site.check(path)
+        assert (pruned.reason, pruned.duplicate_of) == (
+            "duplicate_url",
+            f"{HOST}/p7.html?sessionid=FIRST",
+        )
+
+
+def test_a_held_url_itself_is_never_pruned(site):
+    hold(site, range(3))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    assert site.fetch("/p7.html?sessionid=FIRST", 7).reason == "unique"
+    assert site.check("/p7.html?sessionid=FIRST").action == "keep"
+
+
+def test_counters_count_rules_and_pruned_urls(site):
+    hold(site, range(4))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    site.check("/p3.html?sessionid=S3")
+    counters = site.dedup.counters
+    assert counters["url_rules_confirmed"] == 1
+    assert counters["urls/drop/duplicate_url"] == 1
+
+
+@pytest.mark.parametrize("config", [Config().with_overrides({"url_rules.enabled": False})])
+def test_disabled_url_rules_learn_and_prune_nothing(site):
+    hold(site, range(4))
+    for page in range(3):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    assert site.dedup.url_rules(with_candidates=True) == []
+    assert site.check("/p3.html?sessionid=S3").action == "keep"
+
+
+def test_when_every_url_carries_a_session_its_value_is_learnt_not_to_matter(site):
+    for page in range(5):  # a site that hands out a session id in every link
+        assert site.fetch(f"/p{page}.html?sid=A{page}", page).reason == "unique"
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sid=B{page}", page)
+    assert site.rule("docs.a.test ignore sid")["state"] == "confirmed"
+    pruned = site.check("/p4.html?sid=C4")  # kept before any rule: found by its parameter's row
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p4.html?sid=A4")
+    assert site.check("/p4.html").action == "keep"  # an ignore rule says nothing of no sid
+
+
+def test_stream_metrics_count_the_rules_a_page_confirmed_or_killed(site):
+    hold(site, range(3))
+    metrics = StreamMetrics()
+    for page in range(2):
+        metrics.page_decided(site.fetch(f"/p{page}.html?sessionid=S{page}", page))
+    metrics.page_decided(site.fetch("/p2.html?sessionid=S2", 12))
+    assert metrics.totals["url_rules_confirmed"] == 1
+    assert metrics.totals["url_rules_killed"] == 1
+
+
+def test_the_stream_frontier_drops_aliases_of_held_pages(site):
+    hold(site, range(3))
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    urls = [f"{HOST}/p2.html?sessionid=Q", f"{HOST}/p9.html?sessionid=Q"]
+    verdicts = Frontier(site.dedup, cache_size=0).check(urls)
+    assert [(v.action, v.reason) for v in verdicts] == [
+        ("drop", "duplicate_url"),
+        ("keep", "not_mirrored"),
+    ]
