@@ -102,6 +102,7 @@ def test_kafka_settings_reach_both_clients(kafka, stream_config):
         producer.close()
 
 
+@pytest.mark.filterwarnings("ignore:ssl.PROTOCOL_TLS is deprecated:DeprecationWarning")
 def test_a_security_protocol_the_broker_does_not_speak_stops_start_up(kafka, stream_config):
     """SSL towards the plaintext broker: the setting reached the client, which never connects."""
     config = replace(
