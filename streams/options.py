@@ -90,6 +90,8 @@ def configs_from_args(args: argparse.Namespace) -> tuple[StreamConfig, Config]:
         key, value = parse_override(item)
         if key.startswith("stream." + KAFKA_PREFIX):
             kafka_settings[key.removeprefix("stream." + KAFKA_PREFIX)] = value
+        elif key == "stream.kafka":  # an inline table: --set 'stream.kafka={linger_ms=20}'
+            kafka_settings |= stream_config.with_overrides({"kafka": value}).kafka
         elif key.startswith("stream."):
             stream_overrides[key.removeprefix("stream.")] = value
         else:

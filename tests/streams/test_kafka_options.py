@@ -84,6 +84,8 @@ def test_command_line_settings_override_the_file_setting_by_setting(tmp_path):
             "sasl_plain_username=crawler",
             "--set",
             "stream.kafka.linger_ms=50",
+            "--set",
+            "stream.kafka={fetch_min_bytes=2}",
         )
     )
     assert stream_config.kafka == {
@@ -91,6 +93,7 @@ def test_command_line_settings_override_the_file_setting_by_setting(tmp_path):
         "ssl_cafile": "/etc/ca.pem",
         "sasl_plain_username": "crawler",
         "linger_ms": 50,
+        "fetch_min_bytes": 2,
     }
 
 
