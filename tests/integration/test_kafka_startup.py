@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -112,3 +113,29 @@ def test_a_security_protocol_the_broker_does_not_speak_stops_start_up(kafka, str
     )
     with pytest.raises(BrokerUnreachableError, match="unreachable for 2 s"):
         serve(config, Config.default(), threading.Event())
+
+
+def test_with_no_connect_timeout_it_waits_until_stopped(stream_config, caplog):
+    """``connect_timeout_s = 0``: waits for the broker for ever, quietly; a stop ends it cleanly."""
+    config = replace(
+        stream_config,
+        bootstrap_servers=(f"127.0.0.1:{free_port()}",),
+        connect_timeout_s=0.0,
+        retry_backoff_s=0.1,
+        max_retry_backoff_s=0.2,
+    )
+    caplog.set_level(logging.INFO, logger="dedup_filter.streams")
+    stop = threading.Event()
+    timer = threading.Timer(6.0, stop.set)
+    timer.start()
+    try:
+        serve(config, Config.default(), stop)  # returns, raises nothing
+    finally:
+        timer.cancel()
+    messages = [record.getMessage() for record in caplog.records if record.levelname != "DEBUG"]
+    assert [m for m in messages if "unreachable" in m] == [
+        f"broker {config.bootstrap_servers[0]} unreachable (Closing connection. "
+        "KafkaConnectionError: 111 ECONNREFUSED); retrying until it answers"
+    ]
+    assert "stopped before the broker was reached" in messages
+    assert not any(record.name.startswith("kafka") for record in caplog.records)
