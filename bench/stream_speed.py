@@ -32,7 +32,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -200,7 +200,7 @@ def processor_loop(config: StreamConfig, expected: int) -> Result:
             processor.on_partitions_assigned,
         )
         stop = threading.Event()
-        stages = processor.metrics.stage_seconds
+        stages, stages_cpu = processor.metrics.stage_seconds, processor.metrics.stage_cpu_seconds
 
         def poll() -> Batch:
             with processor.metrics.timed("poll"):
@@ -209,6 +209,7 @@ def processor_loop(config: StreamConfig, expected: int) -> Result:
                 )
             if not processor.metrics.totals["batches"]:
                 stages.clear()  # the group join, before the clock starts
+                stages_cpu.clear()
             return batch
 
         def process(batch: Batch) -> int:
@@ -222,8 +223,10 @@ def processor_loop(config: StreamConfig, expected: int) -> Result:
             consumer.close(autocommit=False)
             producer.close()
     print(f"    ms/message: {breakdown(stages, seconds, handled)}")
+    main_thread = breakdown(stages_cpu, meter.used["main thread"], handled)
+    print(f"    main-thread CPU ms/message: {main_thread}")
     print(f"    CPU ms/message: {meter.per_message(handled)}")
-    return Result(handled, seconds, meter.used)
+    return Result(handled, seconds, meter.used, dict(stages_cpu))
 
 
 def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> str:
@@ -243,6 +246,7 @@ class Result:
     handled: int
     seconds: float
     cpu: dict[str, float]
+    stages_cpu: dict[str, float] = field(default_factory=dict)  # the main thread's, by stage
 
     @property
     def rate(self) -> float:
@@ -383,6 +387,16 @@ def summary(results: dict[str, list[Result]], title: str, keep: Callable[[Result
             f" {per_core:.1f} | {ratio} | {cpu('loop')} ({cpu('main thread')}) | {workers} |"
             f" {broker} |"
         )
+    for name, runs in kept.items():
+        if runs and runs[0].stages_cpu:
+            stages = {
+                stage: statistics.median(r.stages_cpu.get(stage, 0.0) / r.handled for r in runs)
+                for stage in runs[0].stages_cpu
+            }
+            lines.append(
+                f"{name}, the loop's main-thread CPU ms/message by stage: "
+                + ", ".join(f"{stage} {seconds * 1000:.3f}" for stage, seconds in stages.items())
+            )
     lines += scaling(kept)
     return "\n".join(lines)
 
