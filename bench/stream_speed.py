@@ -1,14 +1,17 @@
-"""Messages/s through the stream processor vs a bare consume-and-forward loop on the same broker.
+"""The Kafka layer's own cost: the processor's messages/s per core against ``check_pages``' pages/s
+per core on the same pages, and how worker processes scale it.
 
-Both loops read the same page messages from the same topic with the same batch size and the same
-client settings, produce and flush their outputs, wait for every acknowledgement and commit
-offsets; the processor also parses, fingerprints, checks the pages in one LMDB write transaction
-per batch and produces verdicts, once per ``--workers`` count (1: in its own process; N: a pool
-of N worker processes prepares the pages). The ratio processor/bare is the filter's overhead over
-the Kafka cost alone. Group joins and pool starts are not timed: a run starts at its first
-non-empty poll and ends at its last commit. Each processor run prints where its time went (wall
-time per stage, CPU per process), and each run the CPU other processes took meanwhile: on a
-shared machine the medians are given over all runs and over the quiet ones.
+In one run, once per round: ``check_pages`` over the page messages' pages (parsed beforehand, in
+batches of ``--batch``, into a fresh index: the core alone), a bare consume-and-forward loop (poll,
+forward every record, flush, ``.get()``, commit: Kafka alone) and the processor over the same
+messages from the local broker, once per ``--workers`` count (1: pages prepared in its own
+process; N: by a pool of N worker processes). Per core is messages per CPU second of the loop's
+process (the loop and kafka-python's threads) and its workers, never the broker's; the ratio
+processor/check_pages is what the Kafka layer costs on top of the core (issue 13 target 4: at
+least 80 %). Group joins and pool starts are not timed: a run starts at its first non-empty poll
+and ends at its last commit. Each processor run prints where its time went (wall time per stage,
+CPU per process), and each run the CPU other processes took meanwhile: on a shared machine the
+medians are given over all runs and over the quiet ones.
 
     python bench/stream_speed.py [--messages 2000] [--rounds 2] [--workers 1,2]
 
@@ -29,7 +32,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -42,6 +45,7 @@ from kafka.record import util as record_util
 from kafka.structs import OffsetAndMetadata
 
 from dedup_filter import Config, DedupFilter
+from dedup_filter.page_documents import PageFields, page_fields
 from testweb.broker import broker_from_environment
 from testweb.corpus import documentation_pages
 
@@ -96,11 +100,13 @@ class CpuMeter:
 
     def _read(self) -> dict[str, float]:
         ours = {name: sum(map(_cpu_seconds, pids)) for name, pids in self.pids.items()}
-        return ours | {"others": _busy_seconds() - sum(ours.values())}
+        # the loop's main thread is part of "loop"; the rest of it is kafka-python's threads
+        main_thread = _cpu_seconds(os.getpid(), f"task/{os.getpid()}/stat")
+        return ours | {"others": _busy_seconds() - sum(ours.values()), "main thread": main_thread}
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_seconds(pid: int, stat: str = "stat") -> float:
+    fields = Path(f"/proc/{pid}/{stat}").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -141,9 +147,7 @@ def timed(
     return time.perf_counter() - started, handled
 
 
-def bare_loop(
-    config: StreamConfig, expected: int, forward_topic: str
-) -> tuple[float, int, CpuMeter]:
+def bare_loop(config: StreamConfig, expected: int, forward_topic: str) -> Result:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
     consumer.subscribe([config.pages_in])
 
@@ -174,10 +178,10 @@ def bare_loop(
         consumer.close(autocommit=False)
         producer.close()
     print(f"    CPU ms/message: {meter.per_message(handled)}")
-    return seconds, handled, meter
+    return Result(handled, seconds, meter.used)
 
 
-def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int, CpuMeter]:
+def processor_loop(config: StreamConfig, expected: int) -> Result:
     consumer, producer = kafka_io.make_consumer(config), kafka_io.make_producer(config)
     with contextlib.ExitStack() as stack:
         dedup = stack.enter_context(
@@ -196,7 +200,7 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int, Cpu
             processor.on_partitions_assigned,
         )
         stop = threading.Event()
-        stages = processor.metrics.stage_seconds
+        stages, stages_cpu = processor.metrics.stage_seconds, processor.metrics.stage_cpu_seconds
 
         def poll() -> Batch:
             with processor.metrics.timed("poll"):
@@ -205,6 +209,7 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int, Cpu
                 )
             if not processor.metrics.totals["batches"]:
                 stages.clear()  # the group join, before the clock starts
+                stages_cpu.clear()
             return batch
 
         def process(batch: Batch) -> int:
@@ -218,8 +223,10 @@ def processor_loop(config: StreamConfig, expected: int) -> tuple[float, int, Cpu
             consumer.close(autocommit=False)
             producer.close()
     print(f"    ms/message: {breakdown(stages, seconds, handled)}")
+    main_thread = breakdown(stages_cpu, meter.used["main thread"], handled)
+    print(f"    main-thread CPU ms/message: {main_thread}")
     print(f"    CPU ms/message: {meter.per_message(handled)}")
-    return seconds, handled, meter
+    return Result(handled, seconds, meter.used, dict(stages_cpu))
 
 
 def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> str:
@@ -229,6 +236,55 @@ def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> 
 
 
 QUIET_CORES = 0.1  # a run is quiet when other processes took less than this share of one core
+CORE = "check_pages"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One timed run: records handled, wall seconds, and the CPU seconds each process took."""
+
+    handled: int
+    seconds: float
+    cpu: dict[str, float]
+    stages_cpu: dict[str, float] = field(default_factory=dict)  # the main thread's, by stage
+
+    @property
+    def rate(self) -> float:
+        return self.handled / self.seconds
+
+    @property
+    def per_core(self) -> float:
+        """Messages per CPU second of the loop's process and its workers (not the broker)."""
+        return self.handled / (self.cpu["loop"] + self.cpu.get("workers", 0.0))
+
+    @property
+    def quiet(self) -> bool:
+        return self.cpu["others"] / self.seconds < QUIET_CORES
+
+
+def core_loop(values: list[bytes], batch: int) -> Result:
+    """``check_pages`` on the messages' pages (read as the processor reads them, before the clock
+    starts), into a fresh index."""
+    pages = [(fields.url, fields.body, fields.headers) for fields in map(_page_fields, values)]
+    meter = CpuMeter([])
+    with (
+        tempfile.TemporaryDirectory() as directory,
+        DedupFilter.open(directory, Config.default()) as dedup,
+    ):
+        started = time.perf_counter()
+        meter.start()
+        for start in range(0, len(pages), batch):
+            dedup.check_pages(pages[start : start + batch])
+        meter.stop()
+        seconds = time.perf_counter() - started
+    print(f"    CPU ms/page: {meter.per_message(len(pages))}")
+    return Result(len(pages), seconds, meter.used)
+
+
+def _page_fields(value: bytes) -> PageFields:
+    fields = page_fields(json.loads(value))
+    assert isinstance(fields, PageFields), fields
+    return fields
 
 
 def main() -> int:
@@ -251,26 +307,27 @@ def main() -> int:
         f"{len(values)} page messages, {sum(map(len, values)) / len(values) / 1024:.1f} KiB each; "
         f"kafka-python record CRC: {crc}; {os.cpu_count()} CPUs"
     )
-    rates: dict[str, list[tuple[float, bool]]] = {}  # per run: messages/s, and whether quiet
+    results: dict[str, list[Result]] = {}
     with broker_from_environment() as bootstrap:
         for _ in range(args.rounds):
             for name, run in round_of_runs(bootstrap, values, args.batch, worker_counts):
-                seconds, handled, meter = run()
-                others = meter.used["others"] / seconds
-                rates.setdefault(name, []).append((handled / seconds, others < QUIET_CORES))
+                result = run()
+                results.setdefault(name, []).append(result)
                 print(
-                    f"  {name:10s} {handled} in {seconds:6.2f} s = {handled / seconds:7.1f}/s"
-                    f" (other processes took {others:.2f} cores)"
+                    f"  {name:11s} {result.handled} in {result.seconds:6.2f} s ="
+                    f" {result.rate:7.1f}/s, {result.per_core:7.1f}/s per core"
+                    f" (other processes took {result.cpu['others'] / result.seconds:.2f} cores)"
                 )
-    print(summary(rates, "all runs", lambda quiet: True))
-    print(summary(rates, f"quiet runs (others < {QUIET_CORES} core)", lambda quiet: quiet))
+    for title, keep in (("all runs", lambda r: True), ("quiet runs", lambda r: r.quiet)):
+        print(summary(results, title, keep))
     return 0
 
 
 def round_of_runs(
     bootstrap: str, values: list[bytes], batch: int, worker_counts: list[int]
-) -> list[tuple[str, Callable[[], tuple[float, int, CpuMeter]]]]:
-    """The bare loop and a processor per workers count, over one fresh topic of ``values``."""
+) -> list[tuple[str, Callable[[], Result]]]:
+    """The core alone, the bare loop and a processor per workers count, over one fresh topic of
+    ``values``."""
     suffix = uuid.uuid4().hex[:8]
     config = StreamConfig(
         bootstrap_servers=(bootstrap,),
@@ -282,13 +339,14 @@ def round_of_runs(
         max_message_bytes=4_000_000,
     )
     produce(bootstrap, config.pages_in, values)
-    runs: list[tuple[str, Callable[[], tuple[float, int, CpuMeter]]]] = [
+    runs: list[tuple[str, Callable[[], Result]]] = [
+        (CORE, partial(core_loop, values, batch)),
         (
             "bare",
             partial(
                 bare_loop, replace(config, group_id=f"bare-{suffix}"), len(values), f"bare-{suffix}"
             ),
-        )
+        ),
     ]
     for count in worker_counts:
         processor_config = replace(
@@ -302,23 +360,69 @@ def round_of_runs(
     return runs
 
 
-def summary(
-    rates: dict[str, list[tuple[float, bool]]], title: str, keep: Callable[[bool], bool]
-) -> str:
-    """Median messages/s per loop over the runs ``keep`` accepts, and each processor's ratio."""
-    medians = {
-        name: statistics.median(kept)
-        for name, runs in rates.items()
-        if (kept := [rate for rate, quiet in runs if keep(quiet)])
-    }
-    counts = {name: sum(keep(quiet) for _, quiet in runs) for name, runs in rates.items()}
-    parts = []
-    for name, rate in medians.items():
-        part = f"{name} {rate:.1f}/s ({counts[name]} runs)"
-        if name != "bare" and "bare" in medians:
-            part += f" = {rate / medians['bare']:.0%}"
-        parts.append(part)
-    return f"medians of {title}: " + ("; ".join(parts) or "none")
+def summary(results: dict[str, list[Result]], title: str, keep: Callable[[Result], bool]) -> str:
+    """A table of medians over the runs ``keep`` accepts: messages/s, per core, the ratio of
+    each processor's per-core rate to ``check_pages``', and the workers' scaling."""
+    kept = {name: [r for r in runs if keep(r)] for name, runs in results.items()}
+    lines = [
+        f"medians of {title} (quiet: other processes < {QUIET_CORES} core):",
+        "| loop | runs | messages/s | per core | per core / check_pages |"
+        " CPU ms/message: loop (its main thread) | workers | broker |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    core = statistics.median(r.per_core for r in kept[CORE]) if kept.get(CORE) else None
+    for name, runs in kept.items():
+        if not runs:
+            continue
+        per_core = statistics.median(r.per_core for r in runs)
+        ratio = f"{per_core / core:.0%}" if core and name not in (CORE, "bare") else ""
+
+        def cpu(part: str, runs: list[Result] = runs) -> str:
+            return f"{statistics.median(r.cpu[part] / r.handled for r in runs) * 1000:.3f}"
+
+        workers = cpu("workers") if name.startswith("workers=") and name != "workers=1" else ""
+        broker = cpu("broker") if name != CORE else ""
+        lines.append(
+            f"| {name} | {len(runs)} | {statistics.median(r.rate for r in runs):.1f} |"
+            f" {per_core:.1f} | {ratio} | {cpu('loop')} ({cpu('main thread')}) | {workers} |"
+            f" {broker} |"
+        )
+    for name, runs in kept.items():
+        if runs and runs[0].stages_cpu:
+            stages = {
+                stage: statistics.median(r.stages_cpu.get(stage, 0.0) / r.handled for r in runs)
+                for stage in runs[0].stages_cpu
+            }
+            lines.append(
+                f"{name}, the loop's main-thread CPU ms/message by stage: "
+                + ", ".join(f"{stage} {seconds * 1000:.3f}" for stage, seconds in stages.items())
+            )
+    lines += scaling(kept)
+    return "\n".join(lines)
+
+
+def scaling(kept: dict[str, list[Result]]) -> list[str]:
+    """workers=N against workers=1, measured (wall) and as the CPU bound allows on N free cores.
+
+    The loop waits while the workers prepare a batch, so its own CPU per message (m) is serial
+    and the workers' (w) is shared by N: on N free cores a message takes m + w / N at best,
+    against m + w with one worker (Amdahl)."""
+    one = kept.get("workers=1")
+    lines = []
+    for name, runs in kept.items():
+        if not name.startswith("workers=") or name == "workers=1" or not runs or not one:
+            continue
+        count = int(name.removeprefix("workers="))
+        wall = statistics.median(r.rate for r in runs) / statistics.median(r.rate for r in one)
+        loop = statistics.median(r.cpu["loop"] / r.handled for r in runs)
+        workers = statistics.median(r.cpu["workers"] / r.handled for r in runs)
+        bound = (loop + workers) / (loop + workers / count)
+        lines.append(
+            f"{name} / workers=1: {wall:.2f}x measured (wall, {os.cpu_count()} CPUs shared with"
+            f" the broker and other work); at most {bound:.2f}x on {count} free cores"
+            f" (loop {loop * 1000:.3f} ms serial + workers {workers * 1000:.3f} ms / {count})"
+        )
+    return lines
 
 
 if __name__ == "__main__":

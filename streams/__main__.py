@@ -2,7 +2,8 @@
 
 SIGTERM and SIGINT set a stop event: the batch in hand is finished and committed, then the clients,
 the worker processes and the index are closed. Exit codes: 0 clean stop, 1 fatal error (index,
-broker or a worker process), 2 bad configuration.
+broker or a worker process; a broker unreachable for ``stream.connect_timeout_s`` at start-up),
+2 bad configuration.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     from .delivery import DeliveryError
-    from .service import serve
+    from .service import BrokerUnreachableError, serve
     from .workers import WorkerPoolError
 
     stop = threading.Event()
@@ -63,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, IndexMismatchError) as error:
         print(f"configuration error: {error}", file=sys.stderr)
         return 2
+    except BrokerUnreachableError as error:
+        logger.error("%s", error)  # one line, no traceback: the message says why
+        return 1
     except (DedupError, DeliveryError, KafkaError, WorkerPoolError, OSError) as error:
         logger.exception("stopping on a fatal error: %s", error)
         return 1

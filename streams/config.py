@@ -1,13 +1,14 @@
 """The stream processor's settings: the ``[stream]`` table of the same TOML file as the core's.
 
 Unknown keys and invalid values fail at start-up with the dotted key (``stream.poll_timeout_ms``),
-so a typo never falls back to a default. The core's ``[dedup.*]`` tables are read by the core.
+so a typo never falls back to a default. The core's ``[dedup.*]`` tables are read by the core;
+``[stream.kafka]`` holds kafka-python settings, checked against kafka-python by ``kafka_options``.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,10 @@ class StreamConfig:
     metrics_port: int = 0
     metrics_address: str = "127.0.0.1"
     log_interval_s: float = 60.0
+    connect_timeout_s: float = 60.0
+    # kafka-python settings passed through to the clients (security, SASL, SSL, tuning): checked
+    # against what kafka-python accepts when the clients are built (``kafka_options``)
+    kafka: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _require(
@@ -85,6 +90,7 @@ class StreamConfig:
         )
         _require(0 <= self.metrics_port <= 65535, "metrics_port", "must lie in 0..65535 (0: off)")
         _require(self.log_interval_s > 0, "log_interval_s", "must be > 0")
+        _require(self.connect_timeout_s >= 0, "connect_timeout_s", "must be >= 0 (0: wait forever)")
 
     @property
     def input_topics(self) -> tuple[str, ...]:
@@ -107,10 +113,24 @@ _FIELDS = {spec.name: spec for spec in fields(StreamConfig)}
 def _checked(key: str, value: Any) -> Any:
     """``value`` converted to the type of the field's default, or ``ConfigError`` naming the key."""
     _require(key in _FIELDS, key, f"unknown key (known: {sorted(_FIELDS)})")
+    if key == "kafka":
+        return _kafka_table(value)
     default = _FIELDS[key].default
     if isinstance(default, tuple) and isinstance(value, str):  # a CLI flag: comma-separated
         value = [part.strip() for part in value.split(",") if part.strip()]
     return coerce_value(f"stream.{key}", default, value)
+
+
+def _kafka_table(table: Any) -> dict[str, Any]:
+    """``[stream.kafka]``: setting names to plain values (``kafka_options`` checks the rest)."""
+    _require(isinstance(table, dict), "kafka", "must be a table of kafka-python settings")
+    for name, value in table.items():
+        _require(
+            not isinstance(value, dict),
+            f"kafka.{name}",
+            "must be a value, not a table (kafka-python settings are flat)",
+        )
+    return dict(table)
 
 
 def load_stream_config(path: str | Path | None) -> tuple[StreamConfig, Config]:

@@ -25,12 +25,13 @@ class Frontier:
         self._recent: OrderedDict[int, None] = OrderedDict()
 
     def check(self, urls: Sequence[str]) -> list[Decision]:
-        """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup."""
+        """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup of
+        the URLs they keep (any other action of the core is passed on as it is)."""
         decisions = self._dedup.check_urls(urls) if urls else []
         if not self._cache_size:
             return decisions
         with self._dedup.index.read() as view:
-            return [d if d.dropped else self._exact(view, d) for d in decisions]
+            return [self._exact(view, d) if d.action == "keep" else d for d in decisions]
 
     def _exact(self, view: IndexView, decision: Decision) -> Decision:
         key = hash64(decision.url, 0)

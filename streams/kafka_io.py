@@ -1,7 +1,8 @@
 """The only place that builds kafka-python clients, so their settings are decided once.
 
-Offsets are committed by the processor alone (``enable_auto_commit=False``); the producer waits for
-every in-sync replica (``acks="all"``). Verified against kafka-python 2.3.3 on Apache Kafka's
+The ``[stream.kafka]`` settings (``kafka_options``) are applied last: they override these.
+Offsets are committed by the processor alone (``enable_auto_commit=False``); the producer waits
+for every in-sync replica (``acks="all"``). Verified against kafka-python 2.3.3 on Apache Kafka's
 protocol as served by the embedded Tansu broker; its quirks are handled here and listed in
 docs/kafka.md (no idempotent producer: ``InitProducerId`` fails with UnknownError).
 """
@@ -16,6 +17,7 @@ from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer
 from kafka.structs import TopicPartition
 
 from .config import StreamConfig
+from .kafka_options import client_options
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ _LINGER_MS = 5
 
 def make_consumer(config: StreamConfig) -> KafkaConsumer:
     """A group consumer that never commits by itself (``NoBrokersAvailable`` if unreachable)."""
-    return KafkaConsumer(
+    settings: dict[str, Any] = dict(
         bootstrap_servers=list(config.bootstrap_servers),
         client_id=config.client_id,
         group_id=config.group_id,
@@ -43,12 +45,13 @@ def make_consumer(config: StreamConfig) -> KafkaConsumer:
         # fetch of a few large records would fail on every poll and stall the partition
         receive_message_max_bytes=_FETCH_MAX_BYTES + _RECORD_OVERHEAD_BYTES,
     )
+    return KafkaConsumer(**settings | client_options(config)[0])
 
 
 def make_producer(config: StreamConfig) -> KafkaProducer:
     """A producer whose futures fail (rather than block for a minute) when the broker is away."""
     flush_timeout_ms = int(config.flush_timeout_s * 1000)
-    return KafkaProducer(
+    settings: dict[str, Any] = dict(
         bootstrap_servers=list(config.bootstrap_servers),
         client_id=config.client_id,
         acks="all",
@@ -61,6 +64,7 @@ def make_producer(config: StreamConfig) -> KafkaProducer:
         request_timeout_ms=flush_timeout_ms,
         delivery_timeout_ms=flush_timeout_ms + _LINGER_MS,
     )
+    return KafkaProducer(**settings | client_options(config)[1])
 
 
 class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]

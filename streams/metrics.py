@@ -74,6 +74,8 @@ class StreamMetrics:
             registry=self.registry,
         )
         self.stage_seconds: dict[str, float] = {}
+        # the CPU the calling thread spent in each stage: the loop's own cost, whatever else runs
+        self.stage_cpu_seconds: dict[str, float] = {}
         self._batch_seconds = Histogram(
             "dedup_stream_batch_seconds",
             "Time from poll to offset commit, per batch",
@@ -124,14 +126,17 @@ class StreamMetrics:
     def timed(self, stage: str) -> Iterator[None]:
         """Add the time the block takes to ``stage``: ``messages`` (parse inputs, encode outputs),
         ``prepare`` (fingerprints, here or in the workers), ``index`` (LMDB transactions),
-        ``deliver`` (send, flush, acknowledgements), ``commit`` (offsets)."""
-        started = time.perf_counter()
+        ``deliver`` (send, flush, acknowledgements), ``commit`` (offsets); and the CPU the thread
+        spent meanwhile to ``stage_cpu_seconds``."""
+        started, cpu_started = time.perf_counter(), time.thread_time()
         try:
             yield
         finally:
             seconds = time.perf_counter() - started
             self._stage_seconds.labels(stage).inc(seconds)
             self.stage_seconds[stage] = self.stage_seconds.get(stage, 0.0) + seconds
+            cpu_seconds = time.thread_time() - cpu_started
+            self.stage_cpu_seconds[stage] = self.stage_cpu_seconds.get(stage, 0.0) + cpu_seconds
 
     def batch_done(self, seconds: float) -> None:
         self._batch_seconds.observe(seconds)

@@ -1,21 +1,25 @@
 """Command-line options of the processor (``python -m dedup_filter.streams``).
 
 This module imports no Kafka client, so the core's command line can build its parser from it.
-Precedence: built-in defaults < the TOML file (``[stream]``, ``[dedup.*]``) < ``--set`` < flags.
+Precedence: built-in defaults < the TOML file (``[stream]``, ``[stream.kafka]``, ``[dedup.*]``)
+< the environment (``KAFKA_BOOTSTRAP_SERVERS``) < ``--set`` < flags (``--kafka-option`` too).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
-from dedup_filter import Config
+from dedup_filter import Config, ConfigError
 from dedup_filter.config import parse_override
 
 from .config import StreamConfig, load_stream_config
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+BOOTSTRAP_ENVIRONMENT = "KAFKA_BOOTSTRAP_SERVERS"
+KAFKA_PREFIX = "kafka."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bootstrap-servers",
         metavar="HOST:PORT[,HOST:PORT]",
-        help="Kafka brokers (stream.bootstrap_servers)",
+        help=f"Kafka brokers (default: ${BOOTSTRAP_ENVIRONMENT}, else stream.bootstrap_servers)",
+    )
+    parser.add_argument(
+        "--kafka-option",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        dest="kafka_options",
+        help="a kafka-python client setting, TOML value syntax: security_protocol=SASL_SSL "
+        "(as in [stream.kafka]); repeatable",
     )
     parser.add_argument("--group-id", metavar="NAME", help="consumer group (stream.group_id)")
     parser.add_argument("--index", metavar="DIR", help="LMDB index directory (stream.index_dir)")
@@ -70,12 +83,26 @@ def configs_from_args(args: argparse.Namespace) -> tuple[StreamConfig, Config]:
     stream_config, config = load_stream_config(args.config)
     stream_overrides: dict[str, Any] = {}
     core_overrides: dict[str, Any] = {}
+    kafka_settings = dict(stream_config.kafka)
+    if os.environ.get(BOOTSTRAP_ENVIRONMENT):
+        stream_overrides["bootstrap_servers"] = os.environ[BOOTSTRAP_ENVIRONMENT]
     for item in args.overrides:
         key, value = parse_override(item)
-        if key.startswith("stream."):
+        if key.startswith("stream." + KAFKA_PREFIX):
+            kafka_settings[key.removeprefix("stream." + KAFKA_PREFIX)] = value
+        elif key == "stream.kafka":  # an inline table: --set 'stream.kafka={linger_ms=20}'
+            kafka_settings |= stream_config.with_overrides({"kafka": value}).kafka
+        elif key.startswith("stream."):
             stream_overrides[key.removeprefix("stream.")] = value
         else:
             core_overrides[key] = value
+    for item in args.kafka_options:
+        if "=" not in item:
+            msg = f"--kafka-option {item!r}: expected KEY=VALUE, e.g. security_protocol=SSL"
+            raise ConfigError(msg)
+        key, value = parse_override(item)
+        kafka_settings[key.removeprefix("stream." + KAFKA_PREFIX)] = value
+    stream_overrides["kafka"] = kafka_settings
     flags = {
         "bootstrap_servers": args.bootstrap_servers,
         "group_id": args.group_id,

@@ -235,9 +235,12 @@ def write_config(config: StreamConfig, path: Path) -> Path:
     lines = ["[stream]"]
     for key in config.__class__.__dataclass_fields__:
         current = getattr(config, key)
-        lines.append(
-            f"{key} = {json.dumps(list(current) if isinstance(current, tuple) else current)}"
-        )
+        if key != "kafka":
+            lines.append(
+                f"{key} = {json.dumps(list(current) if isinstance(current, tuple) else current)}"
+            )
+    lines.append("[stream.kafka]")
+    lines += [f"{key} = {json.dumps(value)}" for key, value in config.kafka.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

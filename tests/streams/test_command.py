@@ -32,9 +32,16 @@ CONSOLE_SCRIPT = str(Path(sys.executable).with_name("dedup-filter"))
 
 
 @pytest.mark.parametrize(
-    "command", [[sys.executable, "-m", "dedup_filter.streams"], [CONSOLE_SCRIPT, "stream"]]
+    ("command", "program"),
+    [
+        ([sys.executable, "-m", "dedup_filter.streams"], "python -m dedup_filter.streams"),
+        ([CONSOLE_SCRIPT, "stream"], "dedup-filter stream"),
+    ],
 )
-def test_help_describes_the_options(command):
+def test_help_names_the_program_and_describes_the_options(command, program):
     result = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
+    assert result.stdout.startswith(f"usage: {program} ")
     assert "--bootstrap-servers" in result.stdout
+    assert "--kafka-option" in result.stdout
+    assert "KAFKA_BOOTSTRAP_SERVERS" in result.stdout
