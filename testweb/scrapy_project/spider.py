@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,7 +36,11 @@ class TestWebSpider(scrapy.Spider):
 
     def closed(self, reason: str) -> None:
         if self.stats_file:
-            stats = self.crawler.stats.get_stats() | {"finish_reason": reason}
+            stats = self.crawler.stats.get_stats()
+            # spider opened to closed, without interpreter start-up (elapsed_time_seconds is
+            # set after this handler)
+            elapsed_s = (datetime.now(tz=UTC) - stats["start_time"]).total_seconds()
+            stats |= {"finish_reason": reason, "crawl_seconds": elapsed_s}
             Path(self.stats_file).write_text(
                 json.dumps(stats, default=str, sort_keys=True), "utf-8"
             )
