@@ -6,12 +6,16 @@ or, component by component::
 
     DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
     DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
+
+A dropped request reaches its errback as a ``DedupIgnoreRequest`` (an ``IgnoreRequest``) carrying
+the ``Decision``.
 """
 
 from __future__ import annotations
 
 from .addon import DedupAddon
 from .dupefilter import DedupDupeFilter
+from .exceptions import DedupIgnoreRequest
 from .middleware import DedupMiddleware
 
-__all__ = ["DedupAddon", "DedupDupeFilter", "DedupMiddleware"]
+__all__ = ["DedupAddon", "DedupDupeFilter", "DedupIgnoreRequest", "DedupMiddleware"]

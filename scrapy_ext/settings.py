@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 DEFAULTS: dict[str, Any] = {
     # the component that reads them is the opt-in; this switches them off (e.g. -s DEDUP_ENABLED=0)
     "DEDUP_ENABLED": True,
-    # relative paths live in the project's .scrapy/ data dir, like HTTPCACHE_DIR
+    # relative paths (index and decision log) live in the project's .scrapy/ data dir, like
+    # HTTPCACHE_DIR
     "DEDUP_INDEX_PATH": "dedup-index",
     "DEDUP_CONFIG": None,
     "DEDUP_OVERRIDES": {},
@@ -56,7 +57,7 @@ def read_settings(settings: BaseSettings) -> DedupSettings:
     return DedupSettings(
         index_path=Path(data_path(index_path)),
         config=_config(settings),
-        decision_log=Path(decision_log) if decision_log else None,
+        decision_log=Path(data_path(decision_log)) if decision_log else None,
         probe_cache_size=_probe_cache_size(settings),
     )
 
