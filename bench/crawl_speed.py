@@ -14,9 +14,11 @@ closed: no interpreter start-up), divided by the requests the server answered (p
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
@@ -26,16 +28,33 @@ from testweb.site import TestWeb, build_web
 CRAWLS = {"plain": {"DEDUP_ENABLED": False}, "filtered": {}}
 
 
-def crawl_ms_per_request(
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One crawl: requests the server answered, wall and CPU milliseconds per request."""
+
+    requests: int
+    wall_ms: float
+    cpu_ms: float
+
+
+def measure_crawl(
     server: RunningServer, web: TestWeb, workdir: Path, name: str, concurrent_requests: int
-) -> tuple[float, int]:
-    """One crawl in a fresh project directory: (wall ms per request, requests served)."""
+) -> Measured:
+    """One crawl in a fresh project directory."""
     server.request_log.clear()
     settings = CRAWLS[name] | {"CONCURRENT_REQUESTS": concurrent_requests}
+    cpu_before = _children_cpu_s()
     run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
+    cpu_s = _children_cpu_s() - cpu_before  # start-up included: read it as an upper bound
     _check(run)
     requests = len(server.request_log)
-    return 1000 * float(run.stats["crawl_seconds"]) / requests, requests
+    wall_ms = 1000 * float(run.stats["crawl_seconds"]) / requests
+    return Measured(requests, wall_ms, 1000 * cpu_s / requests)
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _check(run: CrawlRun) -> None:
@@ -52,28 +71,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--concurrent-requests", type=int, default=16)
     args = parser.parse_args(argv)
     web = build_web(seed=args.seed, scale=args.scale)
-    times: dict[str, list[float]] = {name: [] for name in CRAWLS}
-    requests: dict[str, list[int]] = {name: [] for name in CRAWLS}
+    runs: dict[str, list[Measured]] = {name: [] for name in CRAWLS}
     with serve(web) as server, tempfile.TemporaryDirectory(prefix="crawl-speed-") as scratch:
         for round_number in range(args.rounds):
             order = list(CRAWLS) if round_number % 2 == 0 else list(reversed(CRAWLS))
             for name in order:
                 workdir = Path(scratch, f"{name}{round_number}")
-                ms, served = crawl_ms_per_request(
-                    server, web, workdir, name, args.concurrent_requests
+                run = measure_crawl(server, web, workdir, name, args.concurrent_requests)
+                runs[name].append(run)
+                print(
+                    f"round {round_number}: {name:<8} {run.requests:5d} requests"
+                    f"  {run.wall_ms:6.2f} wall ms/request  {run.cpu_ms:6.2f} CPU ms/request"
                 )
-                times[name].append(ms)
-                requests[name].append(served)
-                print(f"round {round_number}: {name:<8} {served:5d} requests  {ms:6.2f} ms/request")
-    plain, filtered = (statistics.median(times[name]) for name in CRAWLS)
     print(f"\n{len(web.pages)} pages, {args.rounds} rounds, {args.concurrent_requests} at a time")
-    print("| crawl | requests (median) | wall ms per request (median) |")
-    print("|---|---:|---:|")
-    for name in CRAWLS:
-        median_ms = statistics.median(times[name])
-        print(f"| {name} | {statistics.median(requests[name]):,.0f} | {median_ms:.2f} |")
-    print(f"ratio filtered / plain: {filtered / plain:.2f}")
+    print("| crawl | requests | wall ms per request | CPU ms per request (with start-up) |")
+    print("|---|---:|---:|---:|")
+    medians = {name: _medians(measured) for name, measured in runs.items()}
+    for name, (requests, wall_ms, cpu_ms) in medians.items():
+        print(f"| {name} | {requests:,.0f} | {wall_ms:.2f} | {cpu_ms:.2f} |")
+    (_, plain_wall, plain_cpu), (_, filtered_wall, filtered_cpu) = medians.values()
+    print(
+        f"| filtered / plain | | {filtered_wall / plain_wall:.2f}"
+        f" | {filtered_cpu / plain_cpu:.2f} |"
+    )
     return 0
+
+
+def _medians(measured: list[Measured]) -> tuple[float, float, float]:
+    return (
+        statistics.median(run.requests for run in measured),
+        statistics.median(run.wall_ms for run in measured),
+        statistics.median(run.cpu_ms for run in measured),
+    )
 
 
 if __name__ == "__main__":

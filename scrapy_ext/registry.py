@@ -27,8 +27,9 @@ class _Shared:
 _open: dict[Path, _Shared] = {}
 
 
-def acquire(path: Path, config: Config) -> IndexWorker:
-    """The worker of the filter open on ``path``, opening it on first use.
+def acquire(path: Path, config: Config, prepare_processes: int = 0) -> IndexWorker:
+    """The worker of the filter open on ``path``, opening it on first use (with
+    ``prepare_processes`` processes preparing its pages).
 
     Raises:
         ConfigError: the index is already open in this process under another configuration.
@@ -37,7 +38,7 @@ def acquire(path: Path, config: Config) -> IndexWorker:
     key = path.resolve()
     shared = _open.get(key)
     if shared is None:
-        shared = _open[key] = _Shared(IndexWorker(DedupFilter.open(key, config)))
+        shared = _open[key] = _Shared(IndexWorker(DedupFilter.open(key, config), prepare_processes))
     elif shared.worker.dedup.config != config:
         msg = f"index {key} is already open in this process with another dedup configuration"
         raise ConfigError(msg)

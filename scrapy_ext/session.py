@@ -86,7 +86,9 @@ class DedupSession:
     def _start(cls, crawler: Crawler) -> DedupSession:
         try:
             settings = read_settings(crawler.settings)
-            worker = registry.acquire(settings.index_path, settings.config)
+            worker = registry.acquire(
+                settings.index_path, settings.config, settings.prepare_processes
+            )
         except DedupError as error:
             refuse_to_start(error)
         logger.info("dedup: index %s opened", settings.index_path)

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from twisted.internet.defer import Deferred
 
+from .preparation import Preparation
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
@@ -46,8 +48,9 @@ class _Task:
 class IndexWorker:
     """Runs the index work of one ``DedupFilter`` in a thread of its own, in arrival order."""
 
-    def __init__(self, dedup: DedupFilter) -> None:
+    def __init__(self, dedup: DedupFilter, prepare_processes: int = 0) -> None:
         self.dedup = dedup
+        self._preparation = Preparation(dedup.preparer, prepare_processes)
         self._transaction = threading.Lock()  # held by whoever uses the index, worker or reactor
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dedup-index")
         self._queue: list[_Task] = []
@@ -83,6 +86,7 @@ class IndexWorker:
     def close(self) -> None:
         """Stop the thread and close the index (call once ``idle`` has fired)."""
         self._thread.shutdown(wait=True)
+        self._preparation.close()
         self.dedup.index.sync()
         self.dedup.close()
 
@@ -138,7 +142,7 @@ class IndexWorker:
             return []
         try:
             # features outside the lock: the reactor thread may read the index meanwhile
-            prepared = [self.dedup.preparer.prepare(p.url, p.body, p.headers) for p in pages]
+            prepared = self._preparation.prepare([(p.url, p.body, p.headers) for p in pages])
             with self._transaction:
                 return list(self.dedup.check_prepared(prepared))
         except Exception as error:  # delivered to each page's Deferred, never lost in the thread

@@ -37,7 +37,11 @@ def make_crawler(tmp_path: Path) -> Iterator[MakeCrawler]:
     crawlers: list[Crawler] = []
 
     def make(**settings: Any) -> Crawler:
-        defaults = {"DEDUP_INDEX_PATH": str(tmp_path / "index"), "LOGSTATS_INTERVAL": 0}
+        defaults = {
+            "DEDUP_INDEX_PATH": str(tmp_path / "index"),
+            "LOGSTATS_INTERVAL": 0,
+            "DEDUP_PREPARE_PROCESSES": 0,  # pages prepared in the worker thread: no start-up
+        }
         crawler = get_crawler(settings_dict=defaults | settings)
         crawlers.append(crawler)
         return crawler

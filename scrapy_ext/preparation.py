@@ -1,0 +1,72 @@
+"""Pages prepared in a process of their own (``DEDUP_PREPARE_PROCESSES``), on another core.
+
+Preparing a page (decode, parse, terms, hashes) is most of its cost and needs no index, so it can
+leave the crawl's process: the crawl's own core then carries Scrapy's work alone, and the index's
+worker thread only takes the decisions. Each process holds one ``PagePreparer``, built once from
+the filter's configuration when the process starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from dedup_filter.prepare import PagePreparer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from dedup_filter import Config
+    from dedup_filter.prepare import PreparedPage
+
+logger = logging.getLogger(__name__)
+
+_preparer: PagePreparer | None = None  # in a preparing process: its one preparer
+
+
+def _start(config: Config) -> None:
+    global _preparer  # one per process, built once: the point of the pool
+    _preparer = PagePreparer(config)
+
+
+def _prepare(url: str, body: bytes, headers: Mapping[str, Any]) -> PreparedPage:
+    if _preparer is None:
+        msg = "the preparing process was not started with a configuration"
+        raise RuntimeError(msg)
+    return _preparer.prepare(url, body, headers)
+
+
+class Preparation:
+    """Prepares pages in ``processes`` processes, or in the calling thread when there are none
+    (or when they died: the crawl goes on, the filter slower)."""
+
+    def __init__(self, preparer: PagePreparer, processes: int) -> None:
+        self._preparer = preparer
+        self._pool: ProcessPoolExecutor | None = None
+        if processes:
+            # spawn, not fork: the crawl's process runs threads and a reactor
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                processes, context, initializer=_start, initargs=(preparer.config,)
+            )
+
+    def prepare(self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]) -> list[PreparedPage]:
+        if self._pool is not None:
+            try:
+                return list(self._pool.map(_prepare, *zip(*pages, strict=True)))
+            except BrokenProcessPool as error:
+                logger.error(
+                    "dedup: the preparing process died (%s); pages are prepared in the crawl's"
+                    " process from now on",
+                    error,
+                )
+                self._pool = None
+        return [self._preparer.prepare(url, body, headers) for url, body, headers in pages]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
