@@ -1,14 +1,17 @@
 """Wall time per request of a real Scrapy crawl with the filter, against the same crawl without.
 
-    python bench/crawl_speed.py [--rounds 5] [--scale demo] [--seed 0] [--concurrent-requests 16]
+    PYTHONPATH=. python bench/crawl_speed.py [--rounds 5] [--scale demo] [--seed 0]
+        [--concurrent-requests 16] [--prepare-processes 1]
 
 The web is ``testweb.site.build_web``: pydoc's HTML for the standard library (real documentation
 pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates.
 It is served on loopback by ``testweb.server``, so the crawl is CPU-bound and its own cost shows.
-Each round runs the plain crawl (``DEDUP_ENABLED=0``) and the filtered crawl (default settings, a
-fresh index) as real ``scrapy crawl`` subprocesses, in alternating order, so the load of a shared
+Each round runs the plain crawl (``DEDUP_ENABLED=0``) and the filtered crawl (default settings
+but ``--prepare-processes``, a fresh index) as real ``scrapy crawl`` subprocesses, in alternating order, so the load of a shared
 machine falls on both alike. A crawl's time is the spider's ``crawl_seconds`` (spider opened to
 closed: no interpreter start-up), divided by the requests the server answered (probes included).
+Its CPU time (the crawl's process and its children, the preparing process included, start-up
+included) shows what the crawl costs a machine whose cores are all busy.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
 from testweb.server import RunningServer, serve
@@ -38,11 +42,11 @@ class Measured:
 
 
 def measure_crawl(
-    server: RunningServer, web: TestWeb, workdir: Path, name: str, concurrent_requests: int
+    server: RunningServer, web: TestWeb, workdir: Path, name: str, settings: dict[str, Any]
 ) -> Measured:
-    """One crawl in a fresh project directory."""
+    """One crawl in a fresh project directory (``settings`` over the crawl's own)."""
     server.request_log.clear()
-    settings = CRAWLS[name] | {"CONCURRENT_REQUESTS": concurrent_requests}
+    settings = CRAWLS[name] | settings
     cpu_before = _children_cpu_s()
     run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
     cpu_s = _children_cpu_s() - cpu_before  # start-up included: read it as an upper bound
@@ -69,7 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", choices=("small", "demo"), default="demo")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--concurrent-requests", type=int, default=16)
+    parser.add_argument("--prepare-processes", type=int, default=1, help="DEDUP_PREPARE_PROCESSES")
     args = parser.parse_args(argv)
+    settings = {
+        "CONCURRENT_REQUESTS": args.concurrent_requests,
+        "DEDUP_PREPARE_PROCESSES": args.prepare_processes,
+    }
     web = build_web(seed=args.seed, scale=args.scale)
     runs: dict[str, list[Measured]] = {name: [] for name in CRAWLS}
     with serve(web) as server, tempfile.TemporaryDirectory(prefix="crawl-speed-") as scratch:
@@ -77,13 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             order = list(CRAWLS) if round_number % 2 == 0 else list(reversed(CRAWLS))
             for name in order:
                 workdir = Path(scratch, f"{name}{round_number}")
-                run = measure_crawl(server, web, workdir, name, args.concurrent_requests)
+                run = measure_crawl(server, web, workdir, name, settings)
                 runs[name].append(run)
                 print(
                     f"round {round_number}: {name:<8} {run.requests:5d} requests"
                     f"  {run.wall_ms:6.2f} wall ms/request  {run.cpu_ms:6.2f} CPU ms/request"
                 )
-    print(f"\n{len(web.pages)} pages, {args.rounds} rounds, {args.concurrent_requests} at a time")
+    print(
+        f"\n{len(web.pages)} pages, {args.rounds} rounds, {args.concurrent_requests} at a time,"
+        f" DEDUP_PREPARE_PROCESSES={args.prepare_processes}"
+    )
     print("| crawl | requests | wall ms per request | CPU ms per request (with start-up) |")
     print("|---|---:|---:|---:|")
     medians = {name: _medians(measured) for name, measured in runs.items()}
