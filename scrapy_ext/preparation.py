@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
@@ -45,23 +45,28 @@ def _prepare(url: str, body: bytes, headers: Mapping[str, Any]) -> PreparedPage:
 
 
 class Preparation:
-    """Prepares pages in ``processes`` processes, or in the calling thread when there are none
-    (or when they died: the crawl goes on, the filter slower)."""
+    """Prepares pages in ``processes`` processes, or in the calling thread when there are none,
+    while they start, or once they died (the crawl goes on, the filter slower)."""
 
     def __init__(self, preparer: PagePreparer, processes: int) -> None:
         self._preparer = preparer
         self._pool: ProcessPoolExecutor | None = None
+        self._ready: Future[bool] | None = None
         if processes:
             # spawn, not fork: the crawl's process runs threads and a reactor
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
                 processes, context, initializer=_start, initargs=(preparer.config,)
             )
-            # started now, while Scrapy starts, rather than when the first page waits for it
-            self._pool.submit(_started)
+            # started now, while Scrapy starts; until it is ready the pages are prepared here
+            self._ready = self._pool.submit(_started)
+
+    def in_processes(self) -> bool:
+        """Whether pages now go to the preparing processes (started, and not dead)."""
+        return self._pool is not None and self._ready is not None and self._ready.done()
 
     def prepare(self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]) -> list[PreparedPage]:
-        if self._pool is not None:
+        if self._pool is not None and self.in_processes():
             try:
                 return list(self._pool.map(_prepare, *zip(*pages, strict=True)))
             except BrokenProcessPool as error:

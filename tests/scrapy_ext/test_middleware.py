@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from dedup_filter.scrapy import DedupIgnoreRequest, DedupMiddleware
+from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
@@ -162,15 +162,3 @@ def test_a_full_index_fails_open_and_the_crawl_goes_on(make_crawler, stdlib_page
             break
     assert crawler.stats.get_value("dedup/index_error") == 1
     close_spider(crawler)
-
-
-def test_pages_prepared_in_another_process_are_decided_alike(make_crawler, stdlib_page):
-    crawler = make_crawler(DEDUP_PREPARE_PROCESSES=1)
-    middleware = build_from_crawler(DedupMiddleware, crawler)
-    original = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
-    assert settle(middleware.process_response(original.request, original)) is original
-    copy = html_response("http://b.test/heapq.html", stdlib_page("heapq"))
-    with pytest.raises(DedupIgnoreRequest) as dropped:
-        settle(middleware.process_response(copy.request, copy))
-    decision = dropped.value.decision
-    assert (decision.reason, decision.duplicate_of) == ("exact_duplicate", original.url)
