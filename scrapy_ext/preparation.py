@@ -65,10 +65,15 @@ class Preparation:
         """Whether pages now go to the preparing processes (started, and not dead)."""
         return self._pool is not None and self._ready is not None and self._ready.done()
 
-    def prepare(self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]) -> list[PreparedPage]:
+    def prepare(
+        self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]
+    ) -> list[PreparedPage | Exception]:
+        """Each page prepared, or the exception preparing it raised (one page's failure is
+        that page's alone)."""
         if self._pool is not None and self.in_processes():
             try:
-                return list(self._pool.map(_prepare, *zip(*pages, strict=True)))
+                futures = [self._pool.submit(_prepare, *page) for page in pages]
+                return [_outcome(future) for future in futures]
             except BrokenProcessPool as error:
                 logger.error(
                     "dedup: the preparing process died (%s); pages are prepared in the crawl's"
@@ -76,9 +81,26 @@ class Preparation:
                     error,
                 )
                 self._pool = None
-        return [self._preparer.prepare(url, body, headers) for url, body, headers in pages]
+        return [self._prepare_here(*page) for page in pages]
+
+    def _prepare_here(
+        self, url: str, body: bytes, headers: Mapping[str, Any]
+    ) -> PreparedPage | Exception:
+        try:
+            return self._preparer.prepare(url, body, headers)
+        except Exception as error:  # that page's outcome, as from a preparing process
+            return error
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+def _outcome(future: Future[PreparedPage]) -> PreparedPage | Exception:
+    error = future.exception()
+    if error is None:
+        return future.result()
+    if isinstance(error, BrokenProcessPool) or not isinstance(error, Exception):
+        raise error
+    return error

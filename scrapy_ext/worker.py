@@ -138,15 +138,18 @@ class IndexWorker:
         return outcomes + self._decide(pages)
 
     def _decide(self, pages: list[_Page]) -> list[Any]:
+        """Each page's decision, or the exception that kept it from one."""
         if not pages:
             return []
+        # features outside the lock: the reactor thread may read the index meanwhile
+        prepared = self._preparation.prepare([(p.url, p.body, p.headers) for p in pages])
+        ready = [page for page in prepared if not isinstance(page, Exception)]
         try:
-            # features outside the lock: the reactor thread may read the index meanwhile
-            prepared = self._preparation.prepare([(p.url, p.body, p.headers) for p in pages])
             with self._transaction:
-                return list(self.dedup.check_prepared(prepared))
+                decisions = iter(self.dedup.check_prepared(ready))
         except Exception as error:  # delivered to each page's Deferred, never lost in the thread
             return [error] * len(pages)
+        return [page if isinstance(page, Exception) else next(decisions) for page in prepared]
 
     def _guarded(self, work: Callable[[DedupFilter], Any]) -> Any:
         try:
