@@ -7,9 +7,10 @@ The web is ``testweb.site.build_web``: pydoc's HTML for the standard library (re
 pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates.
 It is served on loopback by ``testweb.server``, so the crawl is CPU-bound and its own cost shows.
 Each round runs the plain crawl (``DEDUP_ENABLED=0``) and the filtered crawl (default settings
-but ``--prepare-processes``, a fresh index) as real ``scrapy crawl`` subprocesses, in alternating order, so the load of a shared
-machine falls on both alike. A crawl's time is the spider's ``crawl_seconds`` (spider opened to
-closed: no interpreter start-up), divided by the requests the server answered (probes included).
+but ``--prepare-processes``, a fresh index) as real ``scrapy crawl`` subprocesses, in alternating
+order, so the load of a shared machine falls on both alike. A crawl's time is the spider's
+``crawl_seconds`` (spider opened to closed: no interpreter start-up), divided by the requests the
+server answered (probes included).
 Its CPU time (the crawl's process and its children, the preparing process included, start-up
 included) shows what the crawl costs a machine whose cores are all busy.
 """
