@@ -1,11 +1,16 @@
-"""The audit trail (``DEDUP_DECISION_LOG``): a ``Decision.to_json()`` line per checked URL or page.
+"""The audit trail (``DEDUP_DECISION_LOG``): one JSON line per checked URL or page, stamped with
+the time the crawl acted on it.
 
-The file is opened for appending and written a whole line at a time, so several crawls may share
-one log and a crash loses at most the line being written.
+A line is ``Decision.to_json()`` with a leading ``"time"`` key (ISO 8601, UTC, milliseconds),
+written once the decision is committed to the index. The file is opened for appending and written
+a whole line at a time, so several crawls may share one log and a crash loses at most the line
+being written.
 """
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class DecisionLog:
-    """Appends decisions as JSON lines."""
+    """Appends decisions as time-stamped JSON lines."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -22,7 +27,9 @@ class DecisionLog:
         self._file = path.open("a", encoding="utf-8", buffering=1)
 
     def write(self, decision: Decision) -> None:
-        self._file.write(decision.to_json() + "\n")
+        time = json.dumps(datetime.now(tz=UTC).isoformat(timespec="milliseconds"))
+        # the decision's own line, a key put in front: no second round of JSON encoding
+        self._file.write(f'{{"time":{time},{decision.to_json()[1:]}\n')
 
     def close(self) -> None:
         self._file.close()

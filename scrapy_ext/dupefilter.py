@@ -5,8 +5,11 @@ Enable it with::
     DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
 
 A URL under a mirrored directory is rejected before it is queued, so it costs neither a queue slot
-nor a fetch. Requests with ``dont_filter`` never reach a dupefilter; the downloader middleware
-checks them (and URLs queued before their rule was confirmed) just before the fetch.
+nor a fetch. A kept request is marked, so the downloader middleware does not check it again unless
+this crawl confirmed a rule since. The middleware checks just before the fetch what the dupefilter
+did not: requests with ``dont_filter`` (they never reach a dupefilter), URLs queued before their
+rule was confirmed, and URLs met while the index's worker was writing (the check here never waits
+for it).
 """
 
 from __future__ import annotations
@@ -57,16 +60,14 @@ class DedupDupeFilter(RFPDupeFilter):
         return super().request_seen(request) or self._under_mirror_rule(request)
 
     def log(self, request: Request, spider: Spider) -> None:
-        if (
-            request is self._pruned
-        ):  # counted and logged as a pruned URL, not as a duplicate request
+        if request is self._pruned:  # counted and logged as a pruned URL, not as a duplicate
             return
         super().log(request, spider)
 
     def _under_mirror_rule(self, request: Request) -> bool:
         if self._session is None or is_exempt(request):
             return False
-        decision = self._session.check_url(request.url)
+        decision = self._session.check_url_now(request)
         if decision is None or not decision.dropped:
             return False
         self._session.stats.inc_value("dedup/frontier_pruned")

@@ -9,32 +9,39 @@ Enable it at priority 540::
 ``process_response`` hooks run in decreasing priority, so at 540 the middleware sees bodies that
 HttpCompressionMiddleware (590) has decompressed, final URLs after RedirectMiddleware (600), and
 only responses that RetryMiddleware (550) did not turn into a retry.
+
+The hooks are coroutines (Scrapy's current convention; a Deferred-returning hook is deprecated).
+A page's decision is taken in the index's worker thread (``worker``), so the reactor goes on with
+other requests while it is decided and committed.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Self
 
 from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.log import failure_to_exc_info
 
+from .exceptions import DedupIgnoreRequest
 from .probes import ProbeOutcome, Prober
-from .responses import (
-    SERVED_FROM_PROBE,
-    content_headers,
-    drop_message,
-    is_checkable,
-    is_exempt,
-)
+from .responses import SERVED_FROM_PROBE, content_headers, is_checkable, is_exempt
 from .session import DedupSession
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+    from typing import Any
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
 
     from dedup_filter import Decision
+
+logger = logging.getLogger(__name__)
 
 
 class DedupMiddleware:
@@ -54,67 +61,78 @@ class DedupMiddleware:
             msg = "DEDUP_ENABLED is off"
             raise NotConfigured(msg)
         middleware = cls(crawler, session)
-        # connected after the session's own handler, so the index is open when it runs
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         return middleware
 
     def spider_opened(self) -> None:
         """Re-issue the probes an earlier crawl asked for and never answered."""
-        self._prober.schedule(self._session.pending_probes())
+        self._background(self._reissue_pending_probes(), "re-issuing pending probes")
 
-    def process_request(self, request: Request) -> Response | Deferred[Response | None] | None:
+    async def process_request(self, request: Request) -> Response | None:
         if is_exempt(request):
             return None
-        decision = self._session.check_url(request.url)
+        decision = await self._session.check_url(request)
         if decision is not None:
-            self._prober.schedule(decision.probes)
-            if decision.dropped:
-                raise IgnoreRequest(
-                    drop_message(request.url, decision.reason, decision.duplicate_of)
-                )
+            self._act_on_url(decision)
         waiting = self._prober.wait_for(request)
         if waiting is not None:
             # the probe of this URL is in flight: decide again once it has landed
-            return waiting.addCallback(lambda _: self.process_request(request))
+            await maybe_deferred_to_future(waiting)
+            return await self.process_request(request)
         outcome = self._prober.take(request)
         if outcome is not None:
             return self._serve(request, outcome)
         self._prober.crawl_request_sent(request)
         return None
 
-    def process_response(self, request: Request, response: Response) -> Response:
+    async def process_response(self, request: Request, response: Response) -> Response:
         if is_exempt(request) or request.meta.get(SERVED_FROM_PROBE):
             return response
         if not is_checkable(request, response):
             self._prober.crawl_response(request, response.status, judged=False)
             return response
-        decision = self._check(response)
+        decision = await self._check(response)
         self._prober.crawl_response(request, response.status, judged=decision is not None)
         if decision is not None and decision.dropped:
             self._stats.inc_value("dedup/bytes_not_parsed", len(response.body))
-            raise IgnoreRequest(drop_message(response.url, decision.reason, decision.duplicate_of))
+            raise DedupIgnoreRequest(decision)
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> None:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
 
-    def _check(self, response: Response) -> Decision | None:
-        decision = self._session.check_page(response.url, response.body, content_headers(response))
+    def _act_on_url(self, decision: Decision) -> None:
+        """What a URL's decision does to its request before the fetch: the one place that
+        branches on the action of a ``check_url``."""
+        self._prober.schedule(decision.probes)
+        if decision.action == "drop":
+            raise DedupIgnoreRequest(decision)
+
+    async def _check(self, response: Response) -> Decision | None:
+        decision = await self._session.check_page(
+            response.url, response.body, content_headers(response)
+        )
         if decision is not None:
             self._prober.schedule(decision.probes)
         return decision
 
-    def _judge_probe(self, request: Request, response: Response) -> Decision | None:
+    async def _judge_probe(self, request: Request, response: Response) -> Decision | None:
         if not is_checkable(request, response):
-            self._probe_failed(request.url, response.status)
+            await self._report_failed_probe(request.url, response.status)
             return None
-        return self._check(response)
+        return await self._check(response)
 
     def _probe_failed(self, url: str, status: int | None) -> None:
-        decision = self._session.probe_failed(url, status)
+        self._background(self._report_failed_probe(url, status), f"reporting the probe of {url}")
+
+    async def _report_failed_probe(self, url: str, status: int | None) -> None:
+        decision = await self._session.probe_failed(url, status)
         if decision is not None:
             self._prober.schedule(decision.probes)
+
+    async def _reissue_pending_probes(self) -> None:
+        self._prober.schedule(await self._session.pending_probes())
 
     def _serve(self, request: Request, outcome: ProbeOutcome) -> Response:
         """The probed response in place of a second fetch (or the probe's drop)."""
@@ -122,6 +140,14 @@ class DedupMiddleware:
         decision = outcome.decision
         if decision is not None and decision.dropped:
             self._stats.inc_value("dedup/bytes_not_parsed", len(outcome.response.body))
-            raise IgnoreRequest(drop_message(request.url, decision.reason, decision.duplicate_of))
+            raise DedupIgnoreRequest(decision)
         request.meta[SERVED_FROM_PROBE] = True
         return outcome.response.replace(request=request)
+
+    @staticmethod
+    def _background(work: Coroutine[Any, Any, None], what: str) -> None:
+        deferred_from_coro(work).addErrback(_log_failure, what)
+
+
+def _log_failure(failure: Failure, what: str) -> None:
+    logger.error("dedup: %s failed", what, exc_info=failure_to_exc_info(failure))

@@ -30,7 +30,7 @@ from twisted.internet.defer import Deferred
 from .responses import PROBE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Awaitable, Callable, Iterable
 
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -60,7 +60,7 @@ class Prober:
     def __init__(
         self,
         crawler: Crawler,
-        judge: Callable[[Request, Response], Decision | None],
+        judge: Callable[[Request, Response], Awaitable[Decision | None]],
         on_failure: Callable[[str, int | None], None],
         cache_size: int,
     ) -> None:
@@ -153,7 +153,7 @@ class Prober:
             logger.debug("dedup: probe %s failed: %r", request.url, error)
             self._on_failure(request.url, None)
         else:
-            self._keep(key, ProbeOutcome(response, self._judge(request, response)))
+            self._keep(key, ProbeOutcome(response, await self._judge(request, response)))
         finally:
             for waiter in self._waiting.pop(key, []):
                 waiter.callback(None)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 DONT_DEDUP = "dont_dedup"  # set by users: exempt one request (Scrapy's dont_* convention)
 PROBE = "dedup_probe"  # set on the requests that fetch probes for the mirror detector
 SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earlier probe
+URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as of which rules
 
 
 def is_robots_txt(url: str) -> bool:
@@ -47,7 +48,3 @@ def content_headers(response: Response) -> dict[str, str]:
     """The headers the core reads (the charset of Content-Type), as plain strings."""
     content_type = response.headers.get(b"Content-Type")
     return {"Content-Type": content_type.decode("latin-1")} if content_type else {}
-
-
-def drop_message(url: str, reason: str, duplicate_of: str | None) -> str:
-    return f"dedup: {url} dropped ({reason} of {duplicate_of})"

@@ -1,33 +1,42 @@
 """One crawler's use of the shared index: its lifecycle, its stats and its decision log.
 
 The dupefilter and the downloader middleware of a crawler get the same session from
-``DedupSession.of(crawler)``, so they share one ``DedupFilter`` (see ``registry``). The index is
-opened on ``spider_opened`` and released on ``spider_closed``. A store failure is logged once,
-counted as ``dedup/index_error`` and answered with ``None``: the crawl goes on unfiltered (fail
-open) rather than losing pages.
+``DedupSession.of(crawler)``, so they share one ``DedupFilter`` and its ``IndexWorker`` (see
+``registry``). The index is opened when the first component is built, so a bad setting or an index
+that cannot be opened stops the crawl before its first request (``startup``), and released on
+``spider_closed``, once every decision is committed. A store failure during the crawl is logged
+once, counted as ``dedup/index_error`` and answered with ``None``: the page or URL concerned goes
+on unfiltered (fail open) rather than being lost.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from scrapy import signals
-from scrapy.exceptions import CloseSpider
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from dedup_filter import DedupError
 
 from . import registry
 from .decision_log import DecisionLog
+from .responses import URL_CHECKED
 from .settings import DedupSettings, is_enabled, read_settings
+from .startup import refuse_to_start
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
+    from scrapy import Request
     from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
 
-    from dedup_filter import Decision, DedupFilter
+    from dedup_filter import Decision
+
+    from .worker import IndexWorker
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,63 +56,97 @@ _sessions: WeakKeyDictionary[Crawler, DedupSession] = WeakKeyDictionary()
 class DedupSession:
     """The link between one crawler and the shared ``DedupFilter``."""
 
-    def __init__(self, crawler: Crawler, settings: DedupSettings) -> None:
+    def __init__(self, crawler: Crawler, settings: DedupSettings, worker: IndexWorker) -> None:
         self.settings = settings
         self.stats = crawler.stats
-        self.dedup: DedupFilter | None = None
-        self._decision_log: DecisionLog | None = None
+        self._worker: IndexWorker | None = worker
+        self._decision_log = DecisionLog(settings.decision_log) if settings.decision_log else None
         self._error_logged = False
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        # URL checks stay valid until this crawl confirms a rule (token: not across runs)
+        self._token = uuid.uuid4().hex[:8]
+        self._rules_confirmed = 0
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def of(cls, crawler: Crawler) -> DedupSession | None:
-        """The crawler's session, created on first use; ``None`` when ``DEDUP_ENABLED`` is off.
+        """The crawler's session, started on first use; ``None`` when ``DEDUP_ENABLED`` is off.
 
         Raises:
-            ConfigError: a ``DEDUP_*`` setting or a configuration key is invalid.
+            DedupError: a ``DEDUP_*`` setting or a configuration key is invalid, or the index
+                cannot be opened; logged in one line, the crawl does not start.
         """
         if not is_enabled(crawler.settings):
             return None
         session = _sessions.get(crawler)
         if session is None:
-            session = _sessions[crawler] = cls(crawler, read_settings(crawler.settings))
+            session = _sessions[crawler] = cls._start(crawler)
         return session
 
-    def spider_opened(self) -> None:
+    @classmethod
+    def _start(cls, crawler: Crawler) -> DedupSession:
         try:
-            self.dedup = registry.acquire(self.settings.index_path, self.settings.config)
-        except DedupError as error:  # unreadable, other parameters, or a clash in this process
-            self._index_error(error)
-            reason = "dedup_index_error"
-            raise CloseSpider(reason) from error
-        if self.settings.decision_log is not None:
-            self._decision_log = DecisionLog(self.settings.decision_log)
-        logger.info("dedup: index %s opened", self.settings.index_path)
+            settings = read_settings(crawler.settings)
+            worker = registry.acquire(
+                settings.index_path, settings.config, settings.prepare_processes
+            )
+        except DedupError as error:
+            refuse_to_start(error)
+        logger.info("dedup: index %s opened", settings.index_path)
+        return cls(crawler, settings, worker)
 
-    def spider_closed(self) -> None:
+    async def spider_closed(self) -> None:
+        """Returns once this crawl's decisions are committed and the index released."""
         logger.info("dedup: %s", self.summary())
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            try:
+                await maybe_deferred_to_future(registry.release(worker))
+            except DedupError as error:
+                self._index_error(error)
         if self._decision_log is not None:
             self._decision_log.close()
             self._decision_log = None
-        if self.dedup is not None:
-            dedup, self.dedup = self.dedup, None
-            try:
-                registry.release(dedup)
-            except DedupError as error:
-                self._index_error(error)
 
-    def check_url(self, url: str) -> Decision | None:
-        """The mirror-rule verdict on a URL, or ``None`` when the index is unavailable."""
-        decision = self._guarded(lambda dedup: dedup.check_url(url))
+    # URLs
+    def check_url_now(self, request: Request) -> Decision | None:
+        """The mirror-rule verdict, taken at once in the reactor thread (the dupefilter's); on a
+        keep, the request is marked so the middleware need not check it again. ``None`` when the
+        index is busy or unavailable: then the middleware checks it before the fetch."""
+        if self._worker is None:
+            return None
+        try:
+            decision = self._worker.check_url_now(request.url)
+        except DedupError as error:
+            self._index_error(error)
+            return None
         if decision is not None:
-            self.stats.inc_value("dedup/urls_checked")
-            self._record(decision)
+            self._url_checked(decision)
+            if not decision.dropped:
+                request.meta[URL_CHECKED] = self._url_check_epoch()
         return decision
 
-    def check_page(self, url: str, body: bytes, headers: Mapping[str, Any]) -> Decision | None:
-        """The verdict on a fetched page, or ``None`` when the index is unavailable."""
-        decision = self._guarded(lambda dedup: dedup.check_page(url, body, headers))
+    async def check_url(self, request: Request) -> Decision | None:
+        """The verdict on a URL about to be fetched; ``None`` when the index is unavailable or
+        the dupefilter kept it and no rule was confirmed since."""
+        if self._worker is None or request.meta.get(URL_CHECKED) == self._url_check_epoch():
+            return None
+        url = request.url
+        decision = self._worker.check_url_now(url)
+        if decision is None:  # the worker is writing: ask it, after its batch
+            decision = await self._settled(self._worker.call(lambda dedup: dedup.check_url(url)))
+        if decision is not None:
+            self._url_checked(decision)
+        return decision
+
+    # pages
+    async def check_page(
+        self, url: str, body: bytes, headers: Mapping[str, Any]
+    ) -> Decision | None:
+        """The verdict on a fetched page, once it is committed; ``None`` when the index is
+        unavailable."""
+        if self._worker is None:
+            return None
+        decision = await self._settled(self._worker.check_page(url, body, headers))
         if decision is not None:
             self.stats.inc_value("dedup/pages_checked")
             if not decision.dropped:
@@ -111,18 +154,23 @@ class DedupSession:
             self._record(decision)
         return decision
 
-    def probe_failed(self, url: str, status: int | None) -> Decision | None:
+    async def probe_failed(self, url: str, status: int | None) -> Decision | None:
         """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
         not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
-        decision = self._guarded(lambda dedup: dedup.probe_failed(url, status))
+        if self._worker is None:
+            return None
+        work = self._worker.call(lambda dedup: dedup.probe_failed(url, status))
+        decision = await self._settled(work)
         if decision is not None:
             self._record(decision)
         return decision
 
-    def pending_probes(self) -> list[str]:
+    async def pending_probes(self) -> list[str]:
         """Probes asked for earlier (maybe by a crawl that stopped) and never answered."""
-        return self._guarded(lambda dedup: dedup.pending_probes()) or []
+        if self._worker is None:
+            return []
+        return await self._settled(self._worker.call(lambda d: d.pending_probes())) or []
 
     def summary(self) -> str:
         stats = self.stats.get_stats()
@@ -139,9 +187,17 @@ class DedupSession:
             f" {counts['bytes_not_parsed']} bytes not parsed, {counts['index_error']} index errors"
         )
 
+    def _url_check_epoch(self) -> str:
+        return f"{self._token}:{self._rules_confirmed}"
+
+    def _url_checked(self, decision: Decision) -> None:
+        self.stats.inc_value("dedup/urls_checked")
+        self._record(decision)
+
     def _record(self, decision: Decision) -> None:
         confirmed = len(decision.evidence.get("mirrors_confirmed", ()))
         if confirmed:
+            self._rules_confirmed += confirmed
             self.stats.inc_value("dedup/mirror_rules", confirmed)
         for event in ("url_rules_confirmed", "url_rules_killed"):
             if count := len(decision.evidence.get(event, ())):
@@ -151,11 +207,9 @@ class DedupSession:
         if self._decision_log is not None:
             self._decision_log.write(decision)
 
-    def _guarded(self, work: Callable[[DedupFilter], T]) -> T | None:
-        if self.dedup is None:
-            return None
+    async def _settled(self, work: Deferred[T]) -> T | None:
         try:
-            return work(self.dedup)
+            return await maybe_deferred_to_future(work)
         except DedupError as error:
             self._index_error(error)
             return None
@@ -163,7 +217,11 @@ class DedupSession:
     def _index_error(self, error: Exception) -> None:
         self.stats.inc_value("dedup/index_error")
         if not self._error_logged:
-            logger.error("dedup: index failure, passing pages through unfiltered: %s", error)
+            logger.error(
+                "dedup: index failure; the page or URL concerned goes on unfiltered (further"
+                " failures counted as dedup/index_error, logged at DEBUG): %s",
+                error,
+            )
             self._error_logged = True
         else:
             logger.debug("dedup: index failure: %s", error)

@@ -21,13 +21,16 @@ if TYPE_CHECKING:
 DEFAULTS: dict[str, Any] = {
     # the component that reads them is the opt-in; this switches them off (e.g. -s DEDUP_ENABLED=0)
     "DEDUP_ENABLED": True,
-    # relative paths live in the project's .scrapy/ data dir, like HTTPCACHE_DIR
+    # relative paths (index and decision log) live in the project's .scrapy/ data dir, like
+    # HTTPCACHE_DIR
     "DEDUP_INDEX_PATH": "dedup-index",
     "DEDUP_CONFIG": None,
     "DEDUP_OVERRIDES": {},
     "DEDUP_DECISION_LOG": None,
     # probe responses kept for the spider's own later request of the same URL
     "DEDUP_PROBE_CACHE_SIZE": 256,
+    # processes that prepare pages (parse, terms, hashes) on other cores; 0: the index's thread
+    "DEDUP_PREPARE_PROCESSES": 1,
 }
 
 
@@ -39,6 +42,7 @@ class DedupSettings:
     config: Config
     decision_log: Path | None
     probe_cache_size: int
+    prepare_processes: int
 
 
 def is_enabled(settings: BaseSettings) -> bool:
@@ -56,8 +60,9 @@ def read_settings(settings: BaseSettings) -> DedupSettings:
     return DedupSettings(
         index_path=Path(data_path(index_path)),
         config=_config(settings),
-        decision_log=Path(decision_log) if decision_log else None,
-        probe_cache_size=_probe_cache_size(settings),
+        decision_log=Path(data_path(decision_log)) if decision_log else None,
+        probe_cache_size=_count(settings, "DEDUP_PROBE_CACHE_SIZE"),
+        prepare_processes=_count(settings, "DEDUP_PREPARE_PROCESSES"),
     )
 
 
@@ -90,13 +95,13 @@ def _overrides(settings: BaseSettings) -> dict[str, Any]:
     return overrides
 
 
-def _probe_cache_size(settings: BaseSettings) -> int:
-    raw = settings.get("DEDUP_PROBE_CACHE_SIZE", DEFAULTS["DEDUP_PROBE_CACHE_SIZE"])
+def _count(settings: BaseSettings, name: str) -> int:
+    raw = settings.get(name, DEFAULTS[name])
     try:
-        size = int(raw)
+        count = int(raw)
     except (TypeError, ValueError):
-        size = -1
-    if size < 0:
-        msg = f"DEDUP_PROBE_CACHE_SIZE: expected an integer >= 0, got {raw!r}"
+        count = -1
+    if count < 0:
+        msg = f"{name}: expected an integer >= 0, got {raw!r}"
         raise ConfigError(msg)
-    return size
+    return count

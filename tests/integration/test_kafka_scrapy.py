@@ -40,7 +40,7 @@ def test_a_crawl_and_a_processor_recognise_each_others_pages(
     body_of = {normalize_url(url): body for url, body in {**web.pages, **copies}.items()}
     crawled = [
         json.loads(line)
-        for line in (tmp_path / "crawl" / "decisions.jsonl").read_text().splitlines()
+        for line in (tmp_path / "crawl" / ".scrapy" / "decisions.jsonl").read_text().splitlines()
     ]
     streamed = kafka.json_values(config.verdicts)
     by_body: dict[bytes, dict[str, list[dict[str, object]]]] = defaultdict(

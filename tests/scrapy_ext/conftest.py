@@ -1,21 +1,27 @@
-"""Real Scrapy crawler objects (``get_crawler``) over a real LMDB index in ``tmp_path``."""
+"""Real Scrapy crawler objects (``get_crawler``) over a real LMDB index in ``tmp_path``, with a
+real reactor turned by ``settle`` while a hook waits for the index's worker thread."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
+from dedup_filter.scrapy.session import _sessions
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.reactor import install_reactor, is_reactor_installed
 from scrapy.utils.test import get_crawler
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
 
 MakeCrawler = Callable[..., Crawler]
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -31,29 +37,50 @@ def make_crawler(tmp_path: Path) -> Iterator[MakeCrawler]:
     crawlers: list[Crawler] = []
 
     def make(**settings: Any) -> Crawler:
-        defaults = {"DEDUP_INDEX_PATH": str(tmp_path / "index"), "LOGSTATS_INTERVAL": 0}
+        defaults = {
+            "DEDUP_INDEX_PATH": str(tmp_path / "index"),
+            "LOGSTATS_INTERVAL": 0,
+            "DEDUP_PREPARE_PROCESSES": 0,  # pages prepared in the worker thread: no start-up
+        }
         crawler = get_crawler(settings_dict=defaults | settings)
         crawlers.append(crawler)
         return crawler
 
     yield make
-    for crawler in crawlers:
-        if crawler in _open:
-            close_spider(crawler)
+    for crawler in crawlers:  # release the index of every crawler whose components were built
+        close_spider(crawler)
 
 
-_open: set[Crawler] = set()
+def settle(work: Awaitable[T] | Deferred[T], timeout_s: float = 10.0) -> T:
+    """Run a hook's coroutine (or a Deferred) to its end, turning the reactor meanwhile: the
+    index's worker thread hands its results back through it."""
+    from twisted.internet import reactor
+
+    deferred = work if isinstance(work, Deferred) else Deferred.fromCoroutine(work)
+    deadline = time.monotonic() + timeout_s
+    while not deferred.called:
+        if time.monotonic() > deadline:
+            msg = f"not settled within {timeout_s} s"
+            raise TimeoutError(msg)
+        reactor.iterate(0.001)  # type: ignore[attr-defined]
+    outcome: list[Any] = []
+    deferred.addBoth(outcome.append)
+    if isinstance(outcome[0], Failure):
+        outcome[0].raiseException()
+    return outcome[0]
 
 
 def open_spider(crawler: Crawler) -> None:
-    """Send ``spider_opened`` as the engine does (the dedup session opens the index)."""
-    _open.add(crawler)
+    """Send ``spider_opened`` as the engine does (the middleware re-issues pending probes)."""
     crawler.signals.send_catch_log(signals.spider_opened, spider=None)
 
 
 def close_spider(crawler: Crawler) -> None:
-    _open.discard(crawler)
-    crawler.signals.send_catch_log(signals.spider_closed, spider=None, reason="finished")
+    """What ``spider_closed`` does to the dedup session: it releases the index once every
+    decision is committed (the one handler of that signal that matters here)."""
+    session = _sessions.get(crawler)
+    if session is not None:
+        settle(session.spider_closed())
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,14 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 
-from .conftest import close_spider, html_response, open_spider, stamped
+from dedup_filter import DedupFilter, IndexMismatchError, IndexStoreError
+
+from .conftest import close_spider, html_response, open_spider, settle, stamped
 
 
 def test_unique_page_reaches_the_spider(middleware, crawler, stdlib_page):
     response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
-    assert middleware.process_response(response.request, response) is response
+    assert settle(middleware.process_response(response.request, response)) is response
     assert crawler.stats.get_value("dedup/pages_checked") == 1
     assert crawler.stats.get_value("dedup/kept/unique") == 1
 
@@ -32,7 +35,7 @@ def test_unique_page_reaches_the_spider(middleware, crawler, stdlib_page):
 )
 def test_duplicate_never_reaches_the_spider(middleware, crawler, stdlib_page, second_url, reason):
     original = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
-    middleware.process_response(original.request, original)
+    settle(middleware.process_response(original.request, original))
     body = (
         stdlib_page("heapq")
         if reason == "exact_duplicate"
@@ -40,7 +43,7 @@ def test_duplicate_never_reaches_the_spider(middleware, crawler, stdlib_page, se
     )
     duplicate = html_response(second_url, body)
     with pytest.raises(IgnoreRequest, match=f"{reason} of http://a.test/heapq.html"):
-        middleware.process_response(duplicate.request, duplicate)
+        settle(middleware.process_response(duplicate.request, duplicate))
     assert crawler.stats.get_value(f"dedup/dropped/{reason}") == 1
     assert crawler.stats.get_value("dedup/bytes_not_parsed") == len(duplicate.body)
 
@@ -48,7 +51,7 @@ def test_duplicate_never_reaches_the_spider(middleware, crawler, stdlib_page, se
 def test_recrawl_of_the_same_url_is_unchanged(middleware, crawler, stdlib_page):
     for _ in range(2):
         response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
-        assert middleware.process_response(response.request, response) is response
+        assert settle(middleware.process_response(response.request, response)) is response
     assert crawler.stats.get_value("dedup/kept/unchanged") == 1
 
 
@@ -72,19 +75,19 @@ def _not_judged() -> list[tuple[str, Response]]:
 )
 def test_responses_passed_untouched(middleware, crawler, case, response):
     for _ in range(2):  # twice: a judged page would be dropped the second time round
-        assert middleware.process_response(response.request, response) is response
+        assert settle(middleware.process_response(response.request, response)) is response
     assert crawler.stats.get_value("dedup/pages_checked") is None
 
 
 def test_unpruned_url_is_fetched(middleware, crawler):
-    assert middleware.process_request(Request("http://a.test/x/page.html")) is None
+    assert settle(middleware.process_request(Request("http://a.test/x/page.html"))) is None
     assert crawler.stats.get_value("dedup/urls_checked") == 1
 
 
 def test_exempt_requests_are_not_checked(middleware, crawler):
-    middleware.process_request(Request("http://a.test/robots.txt"))
-    middleware.process_request(Request("http://a.test/x.html", meta={"dont_dedup": True}))
-    middleware.process_request(Request("http://a.test/y.html", meta={"dedup_probe": True}))
+    settle(middleware.process_request(Request("http://a.test/robots.txt")))
+    settle(middleware.process_request(Request("http://a.test/x.html", meta={"dont_dedup": True})))
+    settle(middleware.process_request(Request("http://a.test/y.html", meta={"dedup_probe": True})))
     assert crawler.stats.get_value("dedup/urls_checked") is None
 
 
@@ -93,13 +96,16 @@ def test_decision_log_has_one_line_per_check(make_crawler, tmp_path, stdlib_page
     crawler = make_crawler(DEDUP_DECISION_LOG=str(log))
     middleware = build_from_crawler(DedupMiddleware, crawler)
     open_spider(crawler)
-    middleware.process_request(Request("http://a.test/heapq.html"))
+    settle(middleware.process_request(Request("http://a.test/heapq.html")))
     for url in ("http://a.test/heapq.html", "http://b.test/heapq.html"):
         response = html_response(url, stdlib_page("heapq"))
         with contextlib.suppress(IgnoreRequest):
-            middleware.process_response(response.request, response)
+            settle(middleware.process_response(response.request, response))
     close_spider(crawler)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
+    times = [datetime.fromisoformat(line["time"]) for line in lines]
+    assert times == sorted(times)
+    assert all(time.tzinfo == UTC for time in times)
     assert [(line["url"], line["reason"]) for line in lines] == [
         ("http://a.test/heapq.html", "not_mirrored"),
         ("http://a.test/heapq.html", "unique"),
@@ -113,27 +119,30 @@ def test_disabled_middleware_is_not_configured(make_crawler):
         build_from_crawler(DedupMiddleware, make_crawler(DEDUP_ENABLED=False))
 
 
-def test_store_failure_passes_pages_through(middleware, crawler, stdlib_page, caplog):
-    middleware._session.dedup.index.close()  # the environment goes away under the crawl
+def test_store_failure_passes_pages_through(middleware, crawler, stdlib_page, caplog, monkeypatch):
+    def fail(*args: object) -> None:
+        msg = "LMDB write failed: No space left on device"
+        raise IndexStoreError(msg)
+
+    monkeypatch.setattr(DedupFilter, "check_prepared", fail)
     for url in ("http://a.test/heapq.html", "http://b.test/heapq.html"):
         response = html_response(url, stdlib_page("heapq"))
-        assert middleware.process_response(response.request, response) is response
+        assert settle(middleware.process_response(response.request, response)) is response
     assert crawler.stats.get_value("dedup/index_error") == 2
-    assert len([r for r in caplog.records if "index failure" in r.getMessage()]) == 1
+    logged = [r.getMessage() for r in caplog.records if "index failure" in r.getMessage()]
+    assert len(logged) == 1
+    assert "goes on unfiltered" in logged[0]
 
 
-def test_index_built_with_other_parameters_stops_filtering(make_crawler, tmp_path, stdlib_page):
+def test_index_built_with_other_parameters_stops_the_crawl_at_start(make_crawler, caplog):
     first = make_crawler(DEDUP_OVERRIDES={"simhash.bits": 64, "simhash.bands": 4})
     build_from_crawler(DedupMiddleware, first)
-    open_spider(first)
     close_spider(first)
-    second = make_crawler()
-    middleware = build_from_crawler(DedupMiddleware, second)
-    open_spider(second)
-    response = html_response("http://a.test/heapq.html", stdlib_page("heapq"))
-    assert middleware.process_response(response.request, response) is response
-    assert second.stats.get_value("dedup/index_error") == 1
-    assert second.stats.get_value("dedup/pages_checked") is None
+    with pytest.raises(IndexMismatchError):
+        build_from_crawler(DedupMiddleware, make_crawler())
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1
+    assert errors[0].startswith("dedup: the crawl does not start: index at ")
 
 
 def test_index_is_created_under_the_given_path(middleware, tmp_path: Path):
@@ -148,7 +157,7 @@ def test_a_full_index_fails_open_and_the_crawl_goes_on(make_crawler, stdlib_page
     for number in range(3000):  # distinct pages until the 1 MB map cannot hold another batch
         url = f"http://host{number}.test/heapq.html"
         response = html_response(url, stamped(page, f"edition {number} " * 40 + url * 20))
-        assert middleware.process_response(response.request, response) is response
+        assert settle(middleware.process_response(response.request, response)) is response
         if crawler.stats.get_value("dedup/index_error"):
             break
     assert crawler.stats.get_value("dedup/index_error") == 1

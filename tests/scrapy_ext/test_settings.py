@@ -56,6 +56,7 @@ def test_overrides_from_the_command_line_as_json():
         ({"DEDUP_CONFIG": "/nonexistent/dedup.toml"}, "DEDUP_CONFIG"),
         ({"DEDUP_PROBE_CACHE_SIZE": -1}, "DEDUP_PROBE_CACHE_SIZE"),
         ({"DEDUP_PROBE_CACHE_SIZE": "many"}, "DEDUP_PROBE_CACHE_SIZE"),
+        ({"DEDUP_PREPARE_PROCESSES": -2}, "DEDUP_PREPARE_PROCESSES"),
     ],
 )
 def test_invalid_settings_fail_naming_the_key(values, named):

@@ -26,11 +26,13 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 
 @dataclass(frozen=True, slots=True)
 class CrawlRun:
-    """One finished crawl: exit status, the pages its callback parsed, its stats and its log."""
+    """One finished crawl: exit status, the pages its callback parsed, the drops its errback
+    saw, its stats and its log."""
 
     name: str
     returncode: int
     parsed: list[str]
+    dropped: list[dict[str, Any]]
     stats: dict[str, Any]
     log: str
     seconds: float
@@ -60,10 +62,12 @@ class RunningCrawl:
             self.process.kill()
             self.process.wait()
         files = _files(self.workdir, self.name)
+        items = _items(files["items"])
         return CrawlRun(
             name=self.name,
             returncode=self.process.returncode,
-            parsed=_parsed_urls(files["items"]),
+            parsed=[item["url"] for item in items if "url" in item],
+            dropped=[item for item in items if "dropped" in item],
             stats=json.loads(files["stats"].read_text()) if files["stats"].exists() else {},
             log=files["log"].read_text(errors="replace") if files["log"].exists() else "",
             seconds=time.monotonic() - self.started,
@@ -157,7 +161,8 @@ def _environment(proxy_url: str) -> dict[str, str]:
     return env
 
 
-def _parsed_urls(items: Path) -> list[str]:
-    if not items.exists():
+def _items(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
         return []
-    return [json.loads(line)["url"] for line in items.read_text().splitlines() if line.strip()]
+    # a line cut short by a killed crawl is left out
+    return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]

@@ -1,14 +1,18 @@
-"""The test-web spider: follow every link on ``*.test`` hosts, record every page it parses."""
+"""The test-web spider: follow every link on ``*.test`` hosts, record every page it parses, and
+every request the filter dropped as its errback sees it (the errback of docs/scrapy.md)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 import scrapy
+from dedup_filter.scrapy import DedupIgnoreRequest
 from scrapy.http import Response, TextResponse
+from twisted.python.failure import Failure
 
 
 class TestWebSpider(scrapy.Spider):
@@ -26,16 +30,26 @@ class TestWebSpider(scrapy.Spider):
         # unlike Scrapy's default, start URLs go through the dupefilter: a later link to one of
         # them is not fetched a second time
         for url in self.start_urls:
-            yield scrapy.Request(url)
+            yield scrapy.Request(url, errback=self.dropped)
 
     def parse(self, response: Response) -> Iterator[Any]:
         yield {"url": response.url, "bytes": len(response.body)}
         if isinstance(response, TextResponse):
-            yield from response.follow_all(css="a::attr(href)")
+            yield from response.follow_all(css="a::attr(href)", errback=self.dropped)
+
+    def dropped(self, failure: Failure) -> Iterator[Any]:
+        """A request that got no response: the filter's drops carry their decision."""
+        if failure.check(DedupIgnoreRequest):
+            decision = failure.value.decision
+            yield {"dropped": decision.url, "reason": decision.reason, "of": decision.duplicate_of}
 
     def closed(self, reason: str) -> None:
         if self.stats_file:
-            stats = self.crawler.stats.get_stats() | {"finish_reason": reason}
+            stats = self.crawler.stats.get_stats()
+            # spider opened to closed, without interpreter start-up (elapsed_time_seconds is
+            # set after this handler)
+            elapsed_s = (datetime.now(tz=UTC) - stats["start_time"]).total_seconds()
+            stats |= {"finish_reason": reason, "crawl_seconds": elapsed_s}
             Path(self.stats_file).write_text(
                 json.dumps(stats, default=str, sort_keys=True), "utf-8"
             )

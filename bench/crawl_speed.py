@@ -1,0 +1,126 @@
+"""Wall time per request of a real Scrapy crawl with the filter, against the same crawl without.
+
+    PYTHONPATH=. python bench/crawl_speed.py [--rounds 5] [--scale demo] [--seed 0]
+        [--concurrent-requests 16] [--prepare-processes 1]
+
+The web is ``testweb.site.build_web``: pydoc's HTML for the standard library (real documentation
+pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates.
+It is served on loopback by ``testweb.server``, so the crawl is CPU-bound and its own cost shows.
+Each round runs the plain crawl (``DEDUP_ENABLED=0``) and the filtered crawl (default settings
+but ``--prepare-processes``, a fresh index) as real ``scrapy crawl`` subprocesses, in alternating
+order, so the load of a shared machine falls on both alike. A crawl's time is the spider's
+``crawl_seconds`` (spider opened to closed: no interpreter start-up), divided by the requests the
+server answered (probes included).
+Its CPU time (the crawl's process and its children, the preparing process included, start-up
+included) shows what the crawl costs a machine whose cores are all busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
+from testweb.server import RunningServer, serve
+from testweb.site import TestWeb, build_web
+
+CRAWLS = {"plain": {"DEDUP_ENABLED": False}, "filtered": {}}
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One crawl: requests the server answered, wall and CPU milliseconds per request."""
+
+    requests: int
+    wall_ms: float
+    cpu_ms: float
+
+
+def measure_crawl(
+    server: RunningServer, web: TestWeb, workdir: Path, name: str, settings: dict[str, Any]
+) -> Measured:
+    """One crawl in a fresh project directory (``settings`` over the crawl's own)."""
+    server.request_log.clear()
+    settings = CRAWLS[name] | settings
+    cpu_before = _children_cpu_s()
+    run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
+    cpu_s = _children_cpu_s() - cpu_before  # start-up included: read it as an upper bound
+    _check(run)
+    requests = len(server.request_log)
+    wall_ms = 1000 * float(run.stats["crawl_seconds"]) / requests
+    return Measured(requests, wall_ms, 1000 * cpu_s / requests)
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _check(run: CrawlRun) -> None:
+    if run.returncode != 0 or run.stat("log_count/ERROR"):
+        msg = f"scrapy crawl {run.name} failed ({run.returncode}):\n{run.log[-2000:]}"
+        raise RuntimeError(msg)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/crawl_speed.py", description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--scale", choices=("small", "demo"), default="demo")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--concurrent-requests", type=int, default=16)
+    parser.add_argument("--prepare-processes", type=int, default=1, help="DEDUP_PREPARE_PROCESSES")
+    args = parser.parse_args(argv)
+    settings = {
+        "CONCURRENT_REQUESTS": args.concurrent_requests,
+        "DEDUP_PREPARE_PROCESSES": args.prepare_processes,
+    }
+    web = build_web(seed=args.seed, scale=args.scale)
+    runs: dict[str, list[Measured]] = {name: [] for name in CRAWLS}
+    with serve(web) as server, tempfile.TemporaryDirectory(prefix="crawl-speed-") as scratch:
+        for round_number in range(args.rounds):
+            order = list(CRAWLS) if round_number % 2 == 0 else list(reversed(CRAWLS))
+            for name in order:
+                workdir = Path(scratch, f"{name}{round_number}")
+                run = measure_crawl(server, web, workdir, name, settings)
+                runs[name].append(run)
+                print(
+                    f"round {round_number}: {name:<8} {run.requests:5d} requests"
+                    f"  {run.wall_ms:6.2f} wall ms/request  {run.cpu_ms:6.2f} CPU ms/request"
+                )
+    print(
+        f"\n{len(web.pages)} pages, {args.rounds} rounds, {args.concurrent_requests} at a time,"
+        f" DEDUP_PREPARE_PROCESSES={args.prepare_processes}"
+    )
+    print("| crawl | requests | wall ms per request | CPU ms per request (with start-up) |")
+    print("|---|---:|---:|---:|")
+    medians = {name: _medians(measured) for name, measured in runs.items()}
+    for name, (requests, wall_ms, cpu_ms) in medians.items():
+        print(f"| {name} | {requests:,.0f} | {wall_ms:.2f} | {cpu_ms:.2f} |")
+    (_, plain_wall, plain_cpu), (_, filtered_wall, filtered_cpu) = medians.values()
+    print(
+        f"| filtered / plain (of the medians) | | {filtered_wall / plain_wall:.2f}"
+        f" | {filtered_cpu / plain_cpu:.2f} |"
+    )
+    rounds = list(zip(*runs.values(), strict=True))
+    wall_ratio = statistics.median(filtered.wall_ms / plain.wall_ms for plain, filtered in rounds)
+    cpu_ratio = statistics.median(filtered.cpu_ms / plain.cpu_ms for plain, filtered in rounds)
+    print(f"| filtered / plain (median of the rounds) | | {wall_ratio:.2f} | {cpu_ratio:.2f} |")
+    return 0
+
+
+def _medians(measured: list[Measured]) -> tuple[float, float, float]:
+    return (
+        statistics.median(run.requests for run in measured),
+        statistics.median(run.wall_ms for run in measured),
+        statistics.median(run.cpu_ms for run in measured),
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Pages prepared in a process of their own (``DEDUP_PREPARE_PROCESSES``), on another core.
+
+Preparing a page (decode, parse, terms, hashes) is most of its cost and needs no index, so it can
+leave the crawl's process: the crawl's own core then carries Scrapy's work alone, and the index's
+worker thread only takes the decisions. Each process holds one ``PagePreparer``, built once from
+the filter's configuration when the process starts. Nothing here imports Scrapy (the package's
+``__init__`` loads its components lazily), so a preparing process starts in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from dedup_filter.prepare import PagePreparer
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from dedup_filter import Config
+    from dedup_filter.prepare import PreparedPage
+
+logger = logging.getLogger(__name__)
+
+_preparer: PagePreparer | None = None  # in a preparing process: its one preparer
+
+
+def _start(config: Config) -> None:
+    global _preparer  # one per process, built once: the point of the pool
+    _preparer = PagePreparer(config)
+
+
+def _started() -> bool:
+    return _preparer is not None
+
+
+def _prepare(url: str, body: bytes, headers: Mapping[str, Any]) -> PreparedPage:
+    if _preparer is None:
+        msg = "the preparing process was not started with a configuration"
+        raise RuntimeError(msg)
+    return _preparer.prepare(url, body, headers)
+
+
+class Preparation:
+    """Prepares pages in ``processes`` processes, or in the calling thread when there are none,
+    while they start, or once they died (the crawl goes on, the filter slower)."""
+
+    def __init__(self, preparer: PagePreparer, processes: int) -> None:
+        self._preparer = preparer
+        self._pool: ProcessPoolExecutor | None = None
+        self._ready: Future[bool] | None = None
+        if processes:
+            # spawn, not fork: the crawl's process runs threads and a reactor
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                processes, context, initializer=_start, initargs=(preparer.config,)
+            )
+            # started now, while Scrapy starts; until it is ready the pages are prepared here
+            self._ready = self._pool.submit(_started)
+
+    def in_processes(self) -> bool:
+        """Whether pages now go to the preparing processes (started, and not dead)."""
+        return self._pool is not None and self._ready is not None and self._ready.done()
+
+    def prepare(
+        self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]
+    ) -> list[PreparedPage | Exception]:
+        """Each page prepared, or the exception preparing it raised (one page's failure is
+        that page's alone)."""
+        if self._pool is not None and self.in_processes():
+            try:
+                futures = [self._pool.submit(_prepare, *page) for page in pages]
+                return [_outcome(future) for future in futures]
+            except BrokenProcessPool as error:
+                logger.error(
+                    "dedup: the preparing process died (%s); pages are prepared in the crawl's"
+                    " process from now on",
+                    error,
+                )
+                self._pool = None
+        return [self._prepare_here(*page) for page in pages]
+
+    def _prepare_here(
+        self, url: str, body: bytes, headers: Mapping[str, Any]
+    ) -> PreparedPage | Exception:
+        try:
+            return self._preparer.prepare(url, body, headers)
+        except Exception as error:  # that page's outcome, as from a preparing process
+            return error
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
+def _outcome(future: Future[PreparedPage]) -> PreparedPage | Exception:
+    error = future.exception()
+    if error is None:
+        return future.result()
+    if isinstance(error, BrokenProcessPool) or not isinstance(error, Exception):
+        raise error
+    return error
