@@ -62,7 +62,9 @@ class DedupSession:
         self._worker: IndexWorker | None = worker
         self._decision_log = DecisionLog(settings.decision_log) if settings.decision_log else None
         self._error_logged = False
-        # URL checks stay valid until this crawl confirms a rule (token: not across runs)
+        # a kept URL need not be checked again before its fetch while this crawl knows no rule:
+        # once it does, holding any page may turn a kept URL into a drop (its class or its
+        # counterpart is held), so every URL is checked again (token: not across runs)
         self._token = uuid.uuid4().hex[:8]
         self._rules_confirmed = 0
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -121,14 +123,16 @@ class DedupSession:
             return None
         if decision is not None:
             self._url_checked(decision)
-            if not decision.dropped:
+            if decision.action == "keep" and self._rules_confirmed == 0:
                 request.meta[URL_CHECKED] = self._url_check_epoch()
         return decision
 
     async def check_url(self, request: Request) -> Decision | None:
         """The verdict on a URL about to be fetched; ``None`` when the index is unavailable or
         the dupefilter kept it and no rule was confirmed since."""
-        if self._worker is None or request.meta.get(URL_CHECKED) == self._url_check_epoch():
+        if self._worker is None or (
+            self._rules_confirmed == 0 and request.meta.get(URL_CHECKED) == self._url_check_epoch()
+        ):
             return None
         url = request.url
         decision = self._worker.check_url_now(url)
@@ -202,6 +206,7 @@ class DedupSession:
         for event in ("url_rules_confirmed", "url_rules_killed"):
             if count := len(decision.evidence.get(event, ())):
                 self.stats.inc_value(f"dedup/{event}", count)
+        self._rules_confirmed += len(decision.evidence.get("url_rules_confirmed", ()))
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:
