@@ -67,6 +67,8 @@ _FORMATTING_TAGS = [
 # one selector for them all: a single tree walk instead of one per tag name
 _FORMATTING_SELECTOR = ",".join(_FORMATTING_TAGS)
 _SNIFF_BYTES = 4096
+# Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
+_NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,10 @@ def decode_body(
 ) -> DecodedBody:
     """Decode with the BOM, the HTTP charset, ``<meta charset>``, UTF-8, then the fallback.
 
-    A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None.
+    A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None. Never
+    raises, whatever charset is declared: Python's codecs fail on bad input in several ways (the
+    ``undefined`` codec, ``idna`` and ``punycode`` raise a plain ``UnicodeError``, codecs that are
+    not text encodings a ``LookupError``), and any such failure means "try the next candidate".
     """
     for bom, encoding in _BOMS:
         if body.startswith(bom):
@@ -91,11 +96,20 @@ def decode_body(
     if b"\x00" in body[:_SNIFF_BYTES]:
         return DecodedBody(None, "binary", False)
     for encoding in [*_declared_encodings(body, headers), "utf-8", fallback]:
-        try:
-            return DecodedBody(body.decode(encoding), encoding, False)
-        except (UnicodeDecodeError, LookupError):
-            continue
+        text = _decoded(body, encoding)
+        if text is not None:
+            return DecodedBody(text, encoding, False)
     return DecodedBody(body.decode("utf-8", errors="replace"), "utf-8", True)
+
+
+def _decoded(body: bytes, encoding: str) -> str | None:
+    """``body`` decoded strictly, or None when the codec fails or is not a charset."""
+    try:
+        if codecs.lookup(encoding).name in _NOT_CHARSETS:
+            return None
+        return body.decode(encoding)
+    except (ValueError, LookupError):  # UnicodeError is a ValueError
+        return None
 
 
 def _declared_encodings(body: bytes, headers: Mapping[Any, Any] | None) -> list[str]:

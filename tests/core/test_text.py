@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import encodings
+import encodings.aliases
+import pkgutil
 import re
 import time
 
@@ -152,6 +155,31 @@ def test_undecodable_body_is_replaced_not_raised():
 
 def test_body_with_nul_bytes_near_the_start_is_binary():
     assert decode_body(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", None).text is None
+
+
+def _codec_names() -> list[str]:
+    modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
+    return sorted(set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values()) | modules)
+
+
+@pytest.mark.parametrize("where", ["header", "meta"])
+@pytest.mark.parametrize(
+    "charset", ["undefined", "idna", "punycode", "rot13", "base64", "no-such-codec"]
+)
+def test_any_declared_charset_decodes_without_raising(charset, where):
+    body = b"<p>caf\xc3\xa9 xn--abc- \\ud800 +AGE-</p>"
+    headers = {"Content-Type": f"text/html; charset={charset}"} if where == "header" else None
+    if where == "meta":
+        body = f'<meta charset="{charset}">'.encode() + body
+    assert "caf" in decode_body(body, headers).text
+
+
+def test_every_codec_python_knows_decodes_without_raising():
+    bodies = [bytes(range(1, 256)), b"xn--abc-", b"abc\\", b"+AGE-x+2D-", b"\xed\xa0\x80"]
+    for charset in _codec_names():
+        for body in bodies:
+            decoded = decode_body(body, {"Content-Type": f"text/html; charset={charset}"})
+            assert decoded.text is not None, charset
 
 
 FINGERPRINTER = Fingerprinter(Config.default())
