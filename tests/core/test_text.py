@@ -158,8 +158,9 @@ def test_body_with_nul_bytes_near_the_start_is_binary():
 
 
 def _codec_names() -> list[str]:
+    aliases = encodings.aliases.aliases
     modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
-    return sorted(set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values()) | modules)
+    return sorted(set(aliases) | set(aliases.values()) | modules)
 
 
 @pytest.mark.parametrize("where", ["header", "meta"])
