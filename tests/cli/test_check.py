@@ -184,7 +184,7 @@ def run_check(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProces
 
 @pytest.fixture
 def unencodable_site(tmp_path):
-    """A file under an undecodable name; JSON lines with a lone-surrogate URL and a non-ASCII one."""
+    """A file under an undecodable name; JSON lines with a lone-surrogate and a non-ASCII URL."""
     root = tmp_path / "site"
     root.mkdir()
     (root / os.fsdecode(b"caf\xe9.html")).write_text("<p>a page under an undecodable name</p>")
@@ -202,7 +202,8 @@ def test_text_output_escapes_what_the_terminal_cannot_show(unencodable_site):
     assert b"'url' holds a lone surrogate" in done.stderr
     assert b"caf%E9.html" in done.stdout
     assert b"http://s.test/caf\\xe9" in done.stdout
-    assert done.stdout.endswith(b"checked 2 pages: kept 2 (unique 2), dropped 0; 1 bad input skipped\n")
+    summary = b"checked 2 pages: kept 2 (unique 2), dropped 0; 1 bad input skipped\n"
+    assert done.stdout.endswith(summary)
 
 
 def test_json_output_of_unencodable_input_is_json(unencodable_site):

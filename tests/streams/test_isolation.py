@@ -23,7 +23,8 @@ def writer(index):
         def work(view):
             for item in items:
                 if item == "bad":
-                    raise ValueError("a bad item")
+                    msg = "a bad item"
+                    raise ValueError(msg)
                 view.put("meta", f"test-{item}".encode(), b"1")
             return [f"wrote {item}" for item in items]
 
