@@ -19,12 +19,12 @@ from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Decision, DedupFilter, IndexStoreError
+from dedup_filter.isolation import Failed, guarded, isolated
 from dedup_filter.prepare import PreparedPage
 
 from .config import StreamConfig
 from .delivery import Backoff, deliver
 from .frontier import Frontier
-from .isolation import Failed, guarded, isolated
 from .messages import (
     Malformed,
     OutputRecord,

@@ -21,9 +21,8 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from dedup_filter import Config
+from dedup_filter.isolation import Failed, guarded
 from dedup_filter.prepare import PagePreparer, PreparedPage
-
-from .isolation import Failed, guarded
 
 PageInput = tuple[str, bytes, dict[str, str] | None]
 _READY = "ready"

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-from dedup_filter.streams.isolation import Failed
 from dedup_filter.streams.processor import Processor
 from dedup_filter.streams.workers import PreparationPool, WorkerPoolError
 from kafka.structs import TopicPartition
 
 from dedup_filter import Config, DedupFilter
+from dedup_filter.isolation import Failed
 from dedup_filter.prepare import PagePreparer
 
 from .conftest import FakeConsumer, FakeProducer, batch_of, page_value

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from dedup_filter.streams.isolation import Failed, guarded, isolated
 
 from dedup_filter import Config, IndexStoreError
 from dedup_filter.index.lmdb_index import LmdbIndex
+from dedup_filter.isolation import Failed, guarded, isolated
 
 
 @pytest.fixture
