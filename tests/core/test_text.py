@@ -15,12 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter import Config
+from dedup_filter.features.attributes import MAX_ATTRIBUTES, cap_attributes
 from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.features.text import (
     _FLAT_TAGS,
     _SCAN_FACTOR,
+    MAX_IMAGE_TERMS,
     _cut_deep_nesting,
     decode_body,
+    html_text,
     html_tokens,
     tokenize,
 )
@@ -306,3 +309,24 @@ def test_the_depth_scan_follows_its_regex_definition(parts, max_depth):
     deeper = np.flatnonzero(depth > max_depth)
     expected = html[: tags[deeper[0]].start()] if len(deeper) else html
     assert (cut, truncated) == (expected, len(deeper) > 0)
+
+
+def test_a_tag_with_125_000_attributes_keeps_its_first_64_and_is_truncated():
+    names = " ".join(f"a{i}" for i in range(125_000))
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, f"<div {names}>kept text</div>".encode())
+    assert (fingerprint.token_count, fingerprint.truncated) == (2, True)
+    html, capped = cap_attributes(f'<img {names} src="late.png"><img a="x>" src="on.png">')
+    assert capped
+    assert html == f"<img {' '.join(names.split()[:MAX_ATTRIBUTES])}><img a=\"x>\" src=\"on.png\">"
+
+
+def test_tags_under_the_attribute_cap_are_left_as_they_are():
+    html = "<div " + " ".join(f'a{i}="v>{i}"' for i in range(MAX_ATTRIBUTES)) + ">x</div>"
+    assert cap_attributes(html) == (html, False)
+
+
+def test_only_the_first_images_give_terms():
+    images = "".join(f'<img src="i{i}.png">' for i in range(MAX_IMAGE_TERMS + 5))
+    page = html_text(f"<p>text</p>{images}", PAGE_URL)
+    assert page.truncated
+    assert tokenize(page.text)[-1] == f"i{MAX_IMAGE_TERMS - 1}.png"
