@@ -38,9 +38,10 @@ def real_page(size: int) -> bytes:
 def measure(shape: Shape, size: int, repeats: int) -> tuple[float, float, float]:
     """(median CPU s, median wall s, peak MB gained) for one class at one size, in this process."""
     body = shape(size)
-    with tempfile.TemporaryDirectory() as directory, DedupFilter.open(
-        directory, Config.default()
-    ) as dedup:
+    with (
+        tempfile.TemporaryDirectory() as directory,
+        DedupFilter.open(directory, Config.default()) as dedup,
+    ):
         dedup.check_page("http://warm.test/", b"<p>warm up the caches</p>")
         baseline = _reset_peak()
         cpu, wall = [], []

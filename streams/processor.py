@@ -251,6 +251,7 @@ class Processor:
         if reported.evidence.get("outstanding_probe"):
             return reported
         return Decision(reported.url, "keep", "not_checked", evidence={"status": page.status})
+
     def reissue_pending_probes(self, stop: Event) -> bool:
         """Probes asked for before a restart and never answered, produced again."""
         if not self.config.probes:

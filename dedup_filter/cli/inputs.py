@@ -75,7 +75,6 @@ def _read_file(file: Path, url: str) -> Iterator[Item]:
         yield BadInput(str(file), f"cannot read: {error.strerror or error}")
 
 
-
 def _type_by_name(name: str) -> str | None:
     lowered = name.lower()
     for kind, suffixes in (("warc", WARC_SUFFIXES), ("jsonl", JSON_LINES_SUFFIXES)):
