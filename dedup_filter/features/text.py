@@ -199,8 +199,7 @@ def html_text(
     Args:
         anchors: also read the document's ``Anchors`` (the default pays nothing for them).
     """
-    html, capped = cap_attributes(html.replace(_MARK, " "))
-    html, truncated = _cut_deep_nesting(html, max_depth)
+    html, truncated = _bounded(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
     title = tree.css_first("title")
@@ -216,7 +215,7 @@ def html_text(
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
-    cut = truncated or capped or len(images) > MAX_IMAGE_TERMS
+    cut = truncated or len(images) > MAX_IMAGE_TERMS
     return PageText(text, "" if title is None else title.text(), cut, found)
 
 
@@ -226,9 +225,17 @@ def title_words(title: str) -> str:
     return " ".join(_LETTERS.findall(title.lower()))
 
 
-def html_anchors(html: str) -> Anchors:
-    """The anchors of a document that is not tokenized (``html_text`` reads them in passing)."""
-    return _anchors(LexborHTMLParser(html))
+def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
+    """The anchors of a document that is not tokenized (``html_text`` reads them in passing),
+    parsed within the same bounds."""
+    return _anchors(LexborHTMLParser(_bounded(html, max_depth)[0]))
+
+
+def _bounded(html: str, max_depth: int) -> tuple[str, bool]:
+    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut."""
+    html, capped = cap_attributes(html)
+    html, truncated = _cut_deep_nesting(html, max_depth)
+    return html, capped or truncated
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:

@@ -23,6 +23,7 @@ from dedup_filter.features.text import (
     MAX_IMAGE_TERMS,
     _cut_deep_nesting,
     decode_body,
+    html_anchors,
     html_text,
     html_tokens,
     tokenize,
@@ -330,3 +331,9 @@ def test_only_the_first_images_give_terms():
     page = html_text(f"<p>text</p>{images}", PAGE_URL)
     assert page.truncated
     assert tokenize(page.text)[-1] == f"i{MAX_IMAGE_TERMS - 1}.png"
+
+
+def test_anchors_of_an_untokenized_page_are_read_within_the_same_bounds():
+    names = " ".join(f"a{i}" for i in range(100_000))
+    html = f'<a href="/first">x</a><div {names}>y</div><a {names} href="/late">z</a>'
+    assert html_anchors(html).hrefs == ("/first",)  # "/late" was the 100,001st attribute
