@@ -192,9 +192,9 @@ def html_text(
     cost grows with the square of the nesting depth, so a hostile page of nested tags would
     otherwise stall the crawl. The cut depends on nesting alone, never on length, so a page and
     its reformatted copy are cut alike. For the same reason a start tag keeps only its first
-    ``MAX_ATTRIBUTES`` attributes, and only the first ``MAX_IMAGE_TERMS`` images give terms (each
-    costs a URL parse and a tree edit). Any of these cuts marks the text ``truncated``; no page of
-    the real corpora comes near them (docs/hostile.md).
+    ``attributes.MAX_ATTRIBUTES`` attributes, and only the first ``MAX_IMAGE_TERMS`` images give
+    terms (each costs a URL parse and a tree edit). Any of these cuts marks the text ``truncated``;
+    no page of the real corpora comes near them (docs/hostile.md).
 
     Args:
         anchors: also read the document's ``Anchors`` (the default pays nothing for them).
