@@ -136,9 +136,15 @@ class IndexConfig:
     max_map_size_mb: int = 65_536
     sync: bool = True
     shard_id: int = 0
+    file_mode: int = 0o600  # crawled URLs are private data: owner-only unless relaxed
 
     def __post_init__(self) -> None:
         _require(self.map_size_mb >= 1, "index.map_size_mb", "must be >= 1")
+        _require(
+            0o600 <= self.file_mode <= 0o777 and self.file_mode & 0o600 == 0o600,
+            "index.file_mode",
+            "must be a permission mode that lets the owner read and write (0o600..0o777)",
+        )
         _require(
             self.max_map_size_mb >= self.map_size_mb,
             "index.max_map_size_mb",

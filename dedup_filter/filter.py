@@ -214,8 +214,13 @@ class DedupFilter:
         own_id: int | None,
         now: float,
     ) -> _Verdict:
-        """A page that duplicates ``match``: dropped, unless the mirror detector needs it kept."""
+        """A page that duplicates ``match``: dropped, unless the mirror detector needs it kept.
+
+        The original counts as seen now: gc must not remove a page whose copies are still met,
+        or the next copy would be judged unique.
+        """
         drop, original = _drop(fingerprint, match), match.original
+        view.touch_page(original, now)
         pair = self._mirrors.pair_for(view, fingerprint.url, original.url)
         if pair is not None and not pair.page_is_origin:
             # an index page is kept (its links followed) until its directory is confirmed

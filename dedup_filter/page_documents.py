@@ -67,14 +67,28 @@ def page_fields(document: dict[str, Any], *, body_optional: bool = False) -> Pag
 
 
 def url_field(value: Any) -> str | Invalid:
-    """A non-empty string, as it is; whether it must be absolute is the reader's rule."""
+    """A non-empty string of Unicode text, as it is; whether it must be absolute is the reader's
+    rule. A URL with a lone surrogate is refused before anything is indexed under it: no verdict,
+    log line or later ``duplicate_of`` could name it."""
     if value is None:
         return Invalid("'url' is missing")
     if not isinstance(value, str):
         return Invalid(f"'url' must be a string, not {json_type(value)}")
     if not value.strip():
         return Invalid("'url' is empty")
+    if not is_unicode(value):
+        return Invalid(f"'url' holds a lone surrogate, which no URL can: {value[:_SHOWN_CHARS]!r}")
     return value
+
+
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is free of lone surrogates (JSON's ``\\ud800`` escape makes one), so that
+    it can be encoded, printed and sent on."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def body_field(text: Any, encoded: Any, *, optional: bool = False) -> bytes | Invalid:

@@ -157,7 +157,13 @@ def dead_letter_record(
 
 
 def _dumps(document: dict[str, Any]) -> bytes:
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+    """UTF-8 JSON that any value survives: a lone surrogate (valid in JSON text, not in UTF-8,
+    e.g. from a producer's ``fetched_at``) is written as its ``\\udxxx`` escape, which reads back
+    as the same string, and a value JSON has no type for as its text."""
+    text = json.dumps(
+        document, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+    )
+    return text.encode("utf-8", "backslashreplace")
 
 
 def _json_object(value: bytes) -> dict[str, Any] | Malformed:

@@ -8,16 +8,19 @@ Outputs may therefore hold replayed records: delivery is at-least-once, never at
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from threading import Event
 from typing import Any
 
 from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
-from dedup_filter import Decision, DedupFilter
+from dedup_filter import Decision, DedupFilter, IndexStoreError
+from dedup_filter.isolation import Failed, guarded, isolated
+from dedup_filter.prepare import PreparedPage
 
 from .config import StreamConfig
 from .delivery import Backoff, deliver
@@ -34,11 +37,13 @@ from .messages import (
     verdict_record,
 )
 from .metrics import StreamMetrics
-from .workers import PreparationPool
+from .workers import PreparationPool, WorkerPoolError
 
 logger = logging.getLogger(__name__)
 
 Batch = Mapping[TopicPartition, Sequence[Any]]  # kafka-python ConsumerRecords by partition
+# what stops a batch uncommitted; any other failure is one record's, and becomes its dead letter
+BATCH_FAILURES = (IndexStoreError, WorkerPoolError, KafkaError)
 
 
 class Processor:
@@ -47,7 +52,9 @@ class Processor:
     The consumer must be subscribed with ``on_partitions_revoked``/``on_partitions_assigned`` as
     its rebalance callbacks (``kafka_io.subscribe``). Consumer and producer are passed in, so
     tests can pass recording fakes. With a ``pool``, pages are prepared in its worker processes
-    (the decisions are the same: they are still taken here, in order).
+    (the decisions are the same: they are still taken here, in order). Whatever goes wrong with
+    one record (its parsing, its preparation, its decision, its outputs) makes it a dead letter;
+    only ``BATCH_FAILURES`` stop a batch, and then nothing of it is committed.
     """
 
     def __init__(
@@ -143,14 +150,32 @@ class Processor:
         with self.metrics.timed("messages"):
             outputs, pages, urls = self._parse(batch)
         with self.metrics.timed("index"):
-            url_decisions = self._frontier.check([url for _, url in urls])
+            url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
         page_decisions = self._check_pages([page for _, page in pages])
         with self.metrics.timed("messages"):
-            for (record, _), decision in zip(urls, url_decisions, strict=True):
-                outputs += self._url_outputs(record, decision)
+            for (record, _), url_decision in zip(urls, url_decisions, strict=True):
+                outputs += self._outputs_or_dead_letter(
+                    record, functools.partial(self._url_outputs, record), url_decision
+                )
             for (record, page), decision in zip(pages, page_decisions, strict=True):
-                outputs += self._page_outputs(record, page, decision)
+                outputs += self._outputs_or_dead_letter(
+                    record, functools.partial(self._page_outputs, record, page), decision
+                )
         return outputs
+
+    def _outputs_or_dead_letter(
+        self,
+        record: Any,
+        outputs_of: Callable[[Decision], list[OutputRecord]],
+        decision: Decision | Failed,
+    ) -> list[OutputRecord]:
+        """A decided record's outputs; its dead letter when it could not be decided or they fail."""
+        outputs = (
+            decision
+            if isinstance(decision, Failed)
+            else guarded(functools.partial(outputs_of, decision), BATCH_FAILURES)
+        )
+        return self._dead_letter(record, outputs.error) if isinstance(outputs, Failed) else outputs
 
     def _parse(
         self, batch: Batch
@@ -164,36 +189,46 @@ class Processor:
             if records:
                 self._next_offsets[tp] = records[-1].offset + 1
             for record in records:
-                if record.topic == self.config.pages_in:
-                    parsed: PageMessage | str | Malformed = parse_page(
-                        record.key,
-                        record.value,
-                        list(record.headers or ()),
-                        tolerant=self.config.tolerant,
-                        max_bytes=self.config.max_message_bytes,
-                    )
-                else:
-                    parsed = parse_url(record.value, max_bytes=self.config.max_message_bytes)
-                if isinstance(parsed, Malformed):
-                    outputs += self._dead_letter(record, parsed)
+                parsed = guarded(functools.partial(self._parse_record, record), BATCH_FAILURES)
+                if isinstance(parsed, (Malformed, Failed)):
+                    outputs += self._dead_letter(record, parsed.error)
                 elif isinstance(parsed, str):
                     urls.append((record, parsed))
                 elif not parsed.fetched:
-                    outputs += self._failed_fetch_outputs(record, parsed)
+                    outputs += self._outputs_or_dead_letter(
+                        record,
+                        functools.partial(self._page_outputs, record, parsed),
+                        guarded(functools.partial(self._probe_failed, parsed), BATCH_FAILURES),
+                    )
                 else:
                     pages.append((record, parsed))
         return outputs, pages, urls
 
-    def _check_pages(self, pages: list[PageMessage]) -> list[Decision]:
-        """Prepared here or by the pool's workers; decided here, in order, in one transaction."""
+    def _parse_record(self, record: Any) -> PageMessage | str | Malformed:
+        if record.topic == self.config.pages_in:
+            return parse_page(
+                record.key,
+                record.value,
+                list(record.headers or ()),
+                tolerant=self.config.tolerant,
+                max_bytes=self.config.max_message_bytes,
+            )
+        return parse_url(record.value, max_bytes=self.config.max_message_bytes)
+
+    def _check_pages(self, pages: list[PageMessage]) -> list[Decision | Failed]:
+        """Prepared here or by the pool's workers; decided here, in order, in one transaction
+        (pages that fail are then decided alone, so only they fail)."""
         inputs = [(page.url, page.body, page.headers) for page in pages]
         with self.metrics.timed("prepare"):
             if self.pool is None:
-                prepared = [self.dedup.preparer.prepare(*page) for page in inputs]
+                prepare = self.dedup.preparer.prepare
+                prepared = [guarded(functools.partial(prepare, *page)) for page in inputs]
             else:
                 prepared = self.pool.prepare(inputs)
+        ready = [page for page in prepared if isinstance(page, PreparedPage)]
         with self.metrics.timed("index"):
-            return self.dedup.check_prepared(prepared)
+            decided = iter(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
+        return [page if isinstance(page, Failed) else next(decided) for page in prepared]
 
     def _page_outputs(
         self, record: Any, page: PageMessage, decision: Decision
@@ -209,15 +244,13 @@ class Processor:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         return outputs
 
-    def _failed_fetch_outputs(self, record: Any, page: PageMessage) -> list[OutputRecord]:
+    def _probe_failed(self, page: PageMessage) -> Decision:
         """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the
         mirror detector counts that sample as "could not be checked" and may ask for another."""
         reported = self.dedup.probe_failed(page.url, page.status)
-        if not reported.evidence.get("outstanding_probe"):
-            reported = Decision(
-                reported.url, "keep", "not_checked", evidence={"status": page.status}
-            )
-        return self._page_outputs(record, page, reported)
+        if reported.evidence.get("outstanding_probe"):
+            return reported
+        return Decision(reported.url, "keep", "not_checked", evidence={"status": page.status})
 
     def reissue_pending_probes(self, stop: Event) -> bool:
         """Probes asked for before a restart and never answered, produced again."""
@@ -244,7 +277,7 @@ class Processor:
             return []
         return [_forward(self.config.urls_keep, record)]
 
-    def _dead_letter(self, record: Any, problem: Malformed) -> list[OutputRecord]:
+    def _dead_letter(self, record: Any, error: str) -> list[OutputRecord]:
         tp = TopicPartition(record.topic, record.partition)
         self.metrics.dead_letter(record.topic)
         first = tp not in self._bad_partitions_logged
@@ -254,7 +287,7 @@ class Processor:
             record.topic,
             record.partition,
             record.offset,
-            problem.error,
+            error,
             " (further ones on this partition: DEBUG)" if first else "",
         )
         if not self.config.dead_letters:
@@ -265,7 +298,7 @@ class Processor:
                 record.key,
                 record.value,
                 list(record.headers or ()),
-                problem.error,
+                error,
                 _source(record),
                 self.config.max_message_bytes,
             )

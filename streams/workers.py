@@ -10,18 +10,18 @@ bounded: a worker that dies fails the batch at once, one that hangs after ``time
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import os
 import signal
 import threading
 import time
-import traceback
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from dedup_filter import Config
+from dedup_filter.isolation import Failed, guarded
 from dedup_filter.prepare import PagePreparer, PreparedPage
 
 PageInput = tuple[str, bytes, dict[str, str] | None]
@@ -33,13 +33,6 @@ _BLAS_THREADS = "OPENBLAS_NUM_THREADS"
 
 class WorkerPoolError(Exception):
     """A worker process died, hung or failed, so the batch in hand cannot be decided."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    """A worker's exception, sent back as text (the exception itself may not pickle)."""
-
-    traceback: str
 
 
 def _serve(connection: Connection, config: Config) -> None:
@@ -56,11 +49,8 @@ def _serve(connection: Connection, config: Config) -> None:
             return
         if chunk is None:
             return
-        try:
-            answer: list[PreparedPage] | _Failure = [preparer.prepare(*page) for page in chunk]
-        except Exception:
-            answer = _Failure(traceback.format_exc())
-        connection.send(answer)
+        # a page that fails is that page's failure (sent as text: an exception may not pickle)
+        connection.send([guarded(functools.partial(preparer.prepare, *page)) for page in chunk])
 
 
 class _Worker:
@@ -99,9 +89,6 @@ class _Worker:
             self.process.join(_CLOSE_GRACE_S)
             msg = f"{self.describe()} died"
             raise WorkerPoolError(msg) from error
-        if isinstance(answer, _Failure):
-            msg = f"{self.describe()} failed to prepare a page:\n{answer.traceback}"
-            raise WorkerPoolError(msg)
         return answer
 
     def ask_to_stop(self) -> bool:
@@ -168,8 +155,9 @@ class PreparationPool:
     def processes(self) -> list[multiprocessing.process.BaseProcess]:
         return [worker.process for worker in self._workers]
 
-    def prepare(self, pages: Sequence[PageInput]) -> list[PreparedPage]:
-        """Every page prepared, in the order given; at most ``timeout_s`` for the whole batch.
+    def prepare(self, pages: Sequence[PageInput]) -> list[PreparedPage | Failed]:
+        """Every page prepared (or why it failed), in the order given; at most ``timeout_s`` for
+        the whole batch.
 
         Raises:
             WorkerPoolError: a worker died, failed or did not answer in time (the pool is then
@@ -184,9 +172,9 @@ class PreparationPool:
             self._unusable = f"broken: {error}"
             raise
 
-    def _prepare(self, pages: Sequence[PageInput]) -> list[PreparedPage]:
+    def _prepare(self, pages: Sequence[PageInput]) -> list[PreparedPage | Failed]:
         chunks = _chunks(pages, len(self._workers) * _CHUNKS_PER_WORKER)
-        prepared: list[list[PreparedPage]] = [[] for _ in chunks]
+        prepared: list[list[PreparedPage | Failed]] = [[] for _ in chunks]
         waiting = list(enumerate(chunks))
         busy: dict[_Worker, int] = {}
         deadline = time.monotonic() + self.timeout_s

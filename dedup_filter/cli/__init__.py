@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import io
 import logging
 import os
 import sys
@@ -58,12 +59,22 @@ def _command_modules() -> Iterator[ModuleType]:
             logger.debug("command %s not available: %s", entry.name, error)
 
 
+def escape_unencodable_output() -> None:
+    """Let every line this process prints or logs survive characters its streams cannot encode (a
+    lone surrogate in a URL, any non-ASCII character under an ASCII locale): they are written as
+    backslash escapes instead of ending the command with a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one sub-command and return its exit code (the console script exits with it)."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:  # --help, --version and usage errors: argparse has printed why
         return stop.code if isinstance(stop.code, int) else 2
+    escape_unencodable_output()
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

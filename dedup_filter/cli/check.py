@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dedup_filter.decision import Decision
+from dedup_filter.errors import DedupError
 from dedup_filter.filter import DedupFilter
+from dedup_filter.isolation import Failed, isolated
 
-from .inputs import BadInput, Item, PageInput, read_source
+from .inputs import read_source
+from .items import BadInput, Item, PageInput
 from .options import config_options, load_config
 
 DEFAULT_BATCH = 64
@@ -26,10 +29,13 @@ def add_parser(subparsers: Any) -> None:
         parents=[config_options()],
         help="run HTML files or JSON lines through the filter",
         description=(
-            "Print one decision per page and a summary. SOURCE is an HTML file, a directory "
-            "(every .html/.htm/.xhtml/.shtml and .jsonl/.ndjson file under it), or - for JSON "
-            'lines on stdin: {"url": ..., "body": text} or {"url": ..., "body_b64": base64}, '
-            'optionally "headers": {...}. Bad files and lines are reported on stderr and counted.'
+            "Print one decision per page and a summary. SOURCE is a file, a directory (every "
+            "file under it named .html/.htm/.xhtml/.shtml, .jsonl/.ndjson[.gz] or .warc[.gz]), "
+            'or - for JSON lines on stdin: {"url": ..., "body": text} or {"url": ..., '
+            '"body_b64": base64}, optionally "headers": {...}. From a WARC file, the HTML '
+            "responses with a 2xx status are checked (this needs warcio: pip install "
+            "'dedup-filter[warc]'). Bad files, lines and records are reported on stderr and "
+            "counted; a file of unknown type is refused."
         ),
     )
     parser.add_argument("source", metavar="FILE|DIR|-")
@@ -52,6 +58,11 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help=f"pages per write transaction (default {DEFAULT_BATCH})",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when any file, line or record was skipped (default: report them, exit 0)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,37 +80,46 @@ def run(args: argparse.Namespace) -> int:
         items = read_source(args.source, sys.stdin.buffer, args.base_url)
         outcomes: Counter[tuple[str, str]] = Counter()
         bad = 0
-        for decisions, problems in _batches(dedup, items, args.batch_size):
-            for problem in problems:
-                print(f"dedup-filter check: {problem.origin}: {problem.problem}", file=sys.stderr)
-            bad += len(problems)
-            for decision in decisions:
-                print(decision.to_json() if args.json else describe(decision), file=out)
-                outcomes[decision.action, decision.reason] += 1
+        for results in _batches(dedup, items, args.batch_size):
+            for result in results:
+                if isinstance(result, BadInput):
+                    print(f"dedup-filter check: {result.origin}: {result.problem}", file=sys.stderr)
+                    bad += 1
+                else:
+                    print(result.to_json() if args.json else describe(result), file=out)
+                    outcomes[result.action, result.reason] += 1
     print(summary(outcomes, bad), file=sys.stderr if args.json else out)
-    return 0
+    return 1 if args.strict and bad else 0
 
 
 def _batches(
     dedup: DedupFilter, items: Iterator[Item], size: int
-) -> Iterator[tuple[list[Decision], list[BadInput]]]:
-    """Decisions for each batch of up to ``size`` pages, with the bad inputs met on the way."""
+) -> Iterator[list[Decision | BadInput]]:
+    """For each batch of up to ``size`` pages, the bad inputs met on the way, then its decisions."""
     pages: list[PageInput] = []
-    problems: list[BadInput] = []
+    problems: list[Decision | BadInput] = []
     for item in items:
         if isinstance(item, BadInput):
             problems.append(item)
             continue
         pages.append(item)
         if len(pages) == size:
-            yield _check(dedup, pages), problems
+            yield problems + _check(dedup, pages)
             pages, problems = [], []
     if pages or problems:
-        yield _check(dedup, pages), problems
+        yield problems + _check(dedup, pages)
 
 
-def _check(dedup: DedupFilter, pages: list[PageInput]) -> list[Decision]:
-    return dedup.check_pages([(page.url, page.body, page.headers) for page in pages])
+def _check(dedup: DedupFilter, pages: list[PageInput]) -> list[Decision | BadInput]:
+    """The batch's decisions; a page the filter fails on is reported alone (the index's own
+    failures end the run)."""
+    results = isolated(
+        [(page.url, page.body, page.headers) for page in pages], dedup.check_pages, (DedupError,)
+    )
+    return [
+        BadInput(page.origin, result.error) if isinstance(result, Failed) else result
+        for page, result in zip(pages, results, strict=True)
+    ]
 
 
 def describe(decision: Decision) -> str:

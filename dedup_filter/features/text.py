@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
+from dedup_filter.features.attributes import cap_attributes
 from dedup_filter.features.hashing import I64, U32, U64
 from dedup_filter.urls import host_of
 
@@ -67,6 +68,9 @@ _FORMATTING_TAGS = [
 # one selector for them all: a single tree walk instead of one per tag name
 _FORMATTING_SELECTOR = ",".join(_FORMATTING_TAGS)
 _SNIFF_BYTES = 4096
+MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
+# Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
+_NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,10 @@ def decode_body(
 ) -> DecodedBody:
     """Decode with the BOM, the HTTP charset, ``<meta charset>``, UTF-8, then the fallback.
 
-    A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None.
+    A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None. Never
+    raises, whatever charset is declared: Python's codecs fail on bad input in several ways (the
+    ``undefined`` codec, ``idna`` and ``punycode`` raise a plain ``UnicodeError``, codecs that are
+    not text encodings a ``LookupError``), and any such failure means "try the next candidate".
     """
     for bom, encoding in _BOMS:
         if body.startswith(bom):
@@ -91,11 +98,20 @@ def decode_body(
     if b"\x00" in body[:_SNIFF_BYTES]:
         return DecodedBody(None, "binary", False)
     for encoding in [*_declared_encodings(body, headers), "utf-8", fallback]:
-        try:
-            return DecodedBody(body.decode(encoding), encoding, False)
-        except (UnicodeDecodeError, LookupError):
-            continue
+        text = _decoded(body, encoding)
+        if text is not None:
+            return DecodedBody(text, encoding, False)
     return DecodedBody(body.decode("utf-8", errors="replace"), "utf-8", True)
+
+
+def _decoded(body: bytes, encoding: str) -> str | None:
+    """``body`` decoded strictly, or None when the codec fails or is not a charset."""
+    try:
+        if codecs.lookup(encoding).name in _NOT_CHARSETS:
+            return None
+        return body.decode(encoding)
+    except (ValueError, LookupError):  # UnicodeError is a ValueError
+        return None
 
 
 def _declared_encodings(body: bytes, headers: Mapping[Any, Any] | None) -> list[str]:
@@ -163,7 +179,7 @@ class PageText:
 
     text: str  # the visible text, image terms marked for ``token_spans``
     title: str  # the text of its <title> ("" without one)
-    truncated: bool  # cut where its tags nest deeper than ``max_depth``
+    truncated: bool  # not read whole: see ``html_text``
     anchors: Anchors | None  # only when asked for
 
 
@@ -175,12 +191,15 @@ def html_text(
     A document is parsed only up to where its tags nest deeper than ``max_depth``: the parser's
     cost grows with the square of the nesting depth, so a hostile page of nested tags would
     otherwise stall the crawl. The cut depends on nesting alone, never on length, so a page and
-    its reformatted copy are cut alike.
+    its reformatted copy are cut alike. For the same reason a start tag keeps only its first
+    ``attributes.MAX_ATTRIBUTES`` attributes, and only the first ``MAX_IMAGE_TERMS`` images give
+    terms (each costs a URL parse and a tree edit). Any of these cuts marks the text ``truncated``;
+    no page of the real corpora comes near them (docs/hostile.md).
 
     Args:
         anchors: also read the document's ``Anchors`` (the default pays nothing for them).
     """
-    html, truncated = _cut_deep_nesting(html.replace(_MARK, " "), max_depth)
+    html, truncated = _bounded(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
     title = tree.css_first("title")
@@ -189,13 +208,15 @@ def html_text(
         node.unwrap()
     tree.merge_text_nodes()
     page_host = host_of(page_url)
-    for image in tree.css("img[src]"):
+    images = tree.css("img[src]")
+    for image in images[:MAX_IMAGE_TERMS]:
         term = _well_formed(image_term(image.attributes.get("src") or "", page_url, page_host))
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags(_INVISIBLE_TAGS)
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
-    return PageText(text, "" if title is None else title.text(), truncated, found)
+    cut = truncated or len(images) > MAX_IMAGE_TERMS
+    return PageText(text, "" if title is None else title.text(), cut, found)
 
 
 def title_words(title: str) -> str:
@@ -204,9 +225,17 @@ def title_words(title: str) -> str:
     return " ".join(_LETTERS.findall(title.lower()))
 
 
-def html_anchors(html: str) -> Anchors:
-    """The anchors of a document that is not tokenized (``html_text`` reads them in passing)."""
-    return _anchors(LexborHTMLParser(html))
+def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
+    """The anchors of a document that is not tokenized (``html_text`` reads them in passing),
+    parsed within the same bounds."""
+    return _anchors(LexborHTMLParser(_bounded(html, max_depth)[0]))
+
+
+def _bounded(html: str, max_depth: int) -> tuple[str, bool]:
+    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut."""
+    html, capped = cap_attributes(html)
+    html, truncated = _cut_deep_nesting(html, max_depth)
+    return html, capped or truncated
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:
@@ -225,11 +254,12 @@ def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
     """
     if html.count("<") - html.count("</") <= _SCAN_FACTOR * max_depth:
         return html, False
-    data = np.frombuffer(html.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    opens = np.flatnonzero(data[:-1] == ord("<"))
+    data = np.frombuffer(html.encode("utf-8", "surrogatepass") + b"\0", dtype=np.uint8)
+    opens = np.flatnonzero(data[:-2] == ord("<"))
     closing = data[opens + 1] == ord("/")
-    names = _tag_names(data, opens + 1 + closing)
-    nesting = _is_ascii_letter(names[:, 0]) & ~np.isin(_name_keys(names), _flat_keys())
+    named = _is_ascii_letter(data[opens + 1 + closing])  # only a letter starts a tag name
+    opens, closing = opens[named], closing[named]
+    nesting = ~np.isin(_name_keys(_tag_names(data, opens + 1 + closing)), _flat_keys())
     depth = np.cumsum(np.where(closing, -1, 1) * nesting)
     too_deep = np.flatnonzero(depth > max_depth)
     if len(too_deep) == 0:
@@ -241,13 +271,13 @@ def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:
 def _tag_names(data: npt.NDArray[np.uint8], starts: I64) -> npt.NDArray[np.uint8]:
     """The first ``_NAME_BYTES`` bytes from each start, lower-cased, zero from the first byte that
     ends the name (a name runs through word characters, as the regex ``\\b`` reads them)."""
-    window = starts[:, None] + np.arange(_NAME_BYTES)[None, :]
-    names = np.where(window < len(data), data[np.minimum(window, len(data) - 1)], 0)
+    padded = np.concatenate([data, np.zeros(_NAME_BYTES, dtype=np.uint8)])
+    names = np.lib.stride_tricks.sliding_window_view(padded, _NAME_BYTES)[starts]
     letters = _is_ascii_letter(names)
     digits = (names >= ord("0")) & (names <= ord("9"))
     in_name = letters | digits | (names == ord("_")) | (names >= 0x80)
     lowered = names | (letters * np.uint8(0x20))
-    return np.where(np.cumprod(in_name, axis=1) > 0, lowered, 0).astype(np.uint8)
+    return np.where(np.logical_and.accumulate(in_name, axis=1), lowered, 0).astype(np.uint8)
 
 
 def _is_ascii_letter(codes: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:

@@ -300,9 +300,10 @@ class LmdbIndex:
         directory = Path(path)
         settings = config.index
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(parents=True, exist_ok=True, mode=_directory_mode(settings.file_mode))
             env = lmdb.open(
                 str(directory),
+                mode=settings.file_mode,
                 map_size=settings.map_size_mb * _MB,
                 max_dbs=_MAX_DBS,
                 sync=settings.sync,
@@ -412,6 +413,11 @@ class LmdbIndex:
 
     def close(self) -> None:
         self._env.close()
+
+
+def _directory_mode(file_mode: int) -> int:
+    """The files' mode plus search permission wherever they may be read (0o600 -> 0o700)."""
+    return file_mode | (file_mode & 0o444) >> 2
 
 
 def _differing_keys(stored: dict[str, object], current: dict[str, object]) -> list[str]:

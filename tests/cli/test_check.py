@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -167,3 +169,46 @@ def test_unknown_suffix_is_sniffed_as_json_lines_or_html(tmp_path, capsys):
     assert decisions(capsys.readouterr().out)[0]["url"] == "http://x/1"
     main(["check", str(tmp_path / "page.txt"), "--json"])
     assert decisions(capsys.readouterr().out)[0]["url"].endswith("/page.txt")
+
+
+def run_check(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[bytes]:
+    """``dedup-filter check`` in a process of its own, writing in ``encoding``."""
+    script = "from dedup_filter.cli import main; raise SystemExit(main())"
+    return subprocess.run(
+        [sys.executable, "-c", script, "check", *args],
+        capture_output=True,
+        env=os.environ | {"PYTHONIOENCODING": encoding},
+        check=False,
+    )
+
+
+@pytest.fixture
+def unencodable_site(tmp_path):
+    """A file under an undecodable name; JSON lines with a lone-surrogate and a non-ASCII URL."""
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / os.fsdecode(b"caf\xe9.html")).write_text("<p>a page under an undecodable name</p>")
+    lines = [
+        {"url": "http://s.test/\ud800x", "body": "<p>lone surrogate</p>"},
+        {"url": "http://s.test/caf\u00e9", "body": f"<p>{RUSSIAN}</p>"},
+    ]
+    (root / "pages.jsonl").write_text("\n".join(json.dumps(line) for line in lines))
+    return root
+
+
+def test_text_output_escapes_what_the_terminal_cannot_show(unencodable_site):
+    done = run_check(str(unencodable_site), encoding="ascii")  # not even é can be written as is
+    assert (done.returncode, b"Traceback" in done.stderr) == (0, False)
+    assert b"'url' holds a lone surrogate" in done.stderr
+    assert b"caf%E9.html" in done.stdout
+    assert b"http://s.test/caf\\xe9" in done.stdout
+    summary = b"checked 2 pages: kept 2 (unique 2), dropped 0; 1 bad input skipped\n"
+    assert done.stdout.endswith(summary)
+
+
+def test_json_output_of_unencodable_input_is_json(unencodable_site):
+    done = run_check(str(unencodable_site), "--json")
+    assert (done.returncode, b"Traceback" in done.stderr) == (0, False)
+    urls = [json.loads(line)["url"] for line in done.stdout.splitlines()]
+    assert urls[1:] == ["http://s.test/caf\u00e9"]
+    assert b"1 bad input skipped" in done.stderr

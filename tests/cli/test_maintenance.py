@@ -149,3 +149,16 @@ def test_gc_rejects_a_malformed_duration_with_exit_2(aged_index, capsys):
     path, _ = aged_index
     assert main(["gc", "--index", str(path), "--older-than", "soon"]) == 2
     assert "invalid duration 'soon'" in capsys.readouterr().err
+
+
+def test_a_drop_keeps_its_original_alive_through_gc(tmp_path, stdlib_page):
+    config = Config.default()
+    clock = Clock(1_000_000_000.0)
+    original = stdlib_page("heapq").encode()
+    with DedupFilter(LmdbIndex.open(tmp_path / "index", config), config, clock=clock) as dedup:
+        dedup.check_page("http://a.example/heapq", original)
+        clock.now += 40 * DAY
+        assert dedup.check_page("http://b.example/heapq", original).dropped
+        assert collect_garbage(dedup.index, 30 * DAY, clock.now + DAY) == 0
+        later = dedup.check_page("http://c.example/heapq", near_copy(original.decode()).encode())
+        assert later.duplicate_of == "http://a.example/heapq"

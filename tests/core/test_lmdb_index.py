@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dedup_filter import Config, IndexFullError, IndexMismatchError
+from dedup_filter import Config, ConfigError, IndexFullError, IndexMismatchError
 from dedup_filter.features.simhash import band_keys
 from dedup_filter.index.lmdb_index import LmdbIndex, PageRecord
 
@@ -244,3 +244,32 @@ def test_writer_killed_mid_batch_leaves_every_committed_page(tmp_path, writers):
     reported = {url for batch in committed for url in writers.batch_urls("killed", batch, size)}
     assert reported <= stored
     assert len(stored) % size == 0
+
+
+def _modes(directory: Path) -> dict[str, int]:
+    return {path.name: path.stat().st_mode & 0o777 for path in [directory, *directory.iterdir()]}
+
+
+def test_index_files_are_owner_only_by_default(tmp_path):
+    previous = os.umask(0o022)
+    try:
+        LmdbIndex.open(tmp_path / "index", Config.default()).close()
+    finally:
+        os.umask(previous)
+    assert _modes(tmp_path / "index") == {"index": 0o700, "data.mdb": 0o600, "lock.mdb": 0o600}
+
+
+def test_index_file_mode_can_be_relaxed(tmp_path):
+    config = Config.from_dict({"index": {"file_mode": 0o640}})
+    previous = os.umask(0o022)
+    try:
+        LmdbIndex.open(tmp_path / "index", config).close()
+    finally:
+        os.umask(previous)
+    assert _modes(tmp_path / "index") == {"index": 0o750, "data.mdb": 0o640, "lock.mdb": 0o640}
+
+
+@pytest.mark.parametrize("mode", [0o400, 0o1777, 0o044])
+def test_an_index_file_mode_the_owner_cannot_write_is_refused(mode):
+    with pytest.raises(ConfigError, match=r"dedup\.index\.file_mode"):
+        Config.from_dict({"index": {"file_mode": mode}})

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import encodings
+import encodings.aliases
+import pkgutil
 import re
 import time
 
@@ -12,12 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter import Config
+from dedup_filter.features.attributes import MAX_ATTRIBUTES, cap_attributes
 from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.features.text import (
     _FLAT_TAGS,
     _SCAN_FACTOR,
+    MAX_IMAGE_TERMS,
     _cut_deep_nesting,
     decode_body,
+    html_anchors,
+    html_text,
     html_tokens,
     tokenize,
 )
@@ -154,6 +161,32 @@ def test_body_with_nul_bytes_near_the_start_is_binary():
     assert decode_body(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", None).text is None
 
 
+def _codec_names() -> list[str]:
+    aliases = encodings.aliases.aliases
+    modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
+    return sorted(set(aliases) | set(aliases.values()) | modules)
+
+
+@pytest.mark.parametrize("where", ["header", "meta"])
+@pytest.mark.parametrize(
+    "charset", ["undefined", "idna", "punycode", "rot13", "base64", "no-such-codec"]
+)
+def test_any_declared_charset_decodes_without_raising(charset, where):
+    body = b"<p>caf\xc3\xa9 xn--abc- \\ud800 +AGE-</p>"
+    headers = {"Content-Type": f"text/html; charset={charset}"} if where == "header" else None
+    if where == "meta":
+        body = f'<meta charset="{charset}">'.encode() + body
+    assert "caf" in decode_body(body, headers).text
+
+
+def test_every_codec_python_knows_decodes_without_raising():
+    bodies = [bytes(range(1, 256)), b"xn--abc-", b"abc\\", b"+AGE-x+2D-", b"\xed\xa0\x80"]
+    for charset in _codec_names():
+        for body in bodies:
+            decoded = decode_body(body, {"Content-Type": f"text/html; charset={charset}"})
+            assert decoded.text is not None, charset
+
+
 FINGERPRINTER = Fingerprinter(Config.default())
 
 HOSTILE_BODIES = {
@@ -277,3 +310,30 @@ def test_the_depth_scan_follows_its_regex_definition(parts, max_depth):
     deeper = np.flatnonzero(depth > max_depth)
     expected = html[: tags[deeper[0]].start()] if len(deeper) else html
     assert (cut, truncated) == (expected, len(deeper) > 0)
+
+
+def test_a_tag_with_125_000_attributes_keeps_its_first_64_and_is_truncated():
+    names = " ".join(f"a{i}" for i in range(125_000))
+    fingerprint = FINGERPRINTER.fingerprint(PAGE_URL, f"<div {names}>kept text</div>".encode())
+    assert (fingerprint.token_count, fingerprint.truncated) == (2, True)
+    html, capped = cap_attributes(f'<img {names} src="late.png"><img a="x>" src="on.png">')
+    assert capped
+    assert html == f"<img {' '.join(names.split()[:MAX_ATTRIBUTES])}><img a=\"x>\" src=\"on.png\">"
+
+
+def test_tags_under_the_attribute_cap_are_left_as_they_are():
+    html = "<div " + " ".join(f'a{i}="v>{i}"' for i in range(MAX_ATTRIBUTES)) + ">x</div>"
+    assert cap_attributes(html) == (html, False)
+
+
+def test_only_the_first_images_give_terms():
+    images = "".join(f'<img src="i{i}.png">' for i in range(MAX_IMAGE_TERMS + 5))
+    page = html_text(f"<p>text</p>{images}", PAGE_URL)
+    assert page.truncated
+    assert tokenize(page.text)[-1] == f"i{MAX_IMAGE_TERMS - 1}.png"
+
+
+def test_anchors_of_an_untokenized_page_are_read_within_the_same_bounds():
+    names = " ".join(f"a{i}" for i in range(100_000))
+    html = f'<a href="/first">x</a><div {names}>y</div><a {names} href="/late">z</a>'
+    assert html_anchors(html).hrefs == ("/first",)  # "/late" was the 100,001st attribute

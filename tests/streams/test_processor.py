@@ -284,3 +284,26 @@ def test_probes_are_produced_reissued_after_a_restart_and_failures_reported(
     ) == sorted(asked)
     processor.process(batch(PAGES, [page(asked[0], "", status=404)], 0, 7), threading.Event())
     assert verdicts(restarted)[-1]["reason"] == "probe_failed"
+
+
+def test_poison_pills_become_dead_letters_or_verdicts_and_the_batch_is_committed(
+    make_processor, consumer, producer, batch, page, stdlib_page
+):
+    html = stdlib_page("csv")
+    values = [
+        page("http://s.test/\ud800x", html),  # no UTF-8 can carry it: refused before the index
+        page("http://s.test/copy", html, fetched_at="2024-05-01\udc80"),
+        page("http://s.test/odd", html, headers={"Content-Type": "text/html; charset=undefined"}),
+        page("http://s.test/meta", '<meta charset="undefined">' + stdlib_page("json")),
+    ]
+    make_processor(consumer, producer).process(batch(PAGES, values), threading.Event())
+    dead = producer.on("dedup.dead-letters")
+    assert [dict(headers)["dedup.source"] for _, _, headers in dead] == [b"pages-in/0/0"]
+    assert b"lone surrogate" in dict(dead[0][2])["dedup.error"]
+    decided = [(v["url"], v["reason"], v.get("fetched_at")) for v in verdicts(producer)]
+    assert decided == [
+        ("http://s.test/copy", "unique", "2024-05-01\udc80"),
+        ("http://s.test/odd", "exact_duplicate", None),
+        ("http://s.test/meta", "unique", None),
+    ]
+    assert consumer.commits == [{TopicPartition(PAGES, 0): 4}]

@@ -17,6 +17,7 @@ from dedup_filter.streams.workers import PreparationPool, WorkerPoolError
 from kafka.structs import TopicPartition
 
 from dedup_filter import Config, DedupFilter
+from dedup_filter.isolation import Failed
 from dedup_filter.prepare import PagePreparer
 
 from .conftest import FakeConsumer, FakeProducer, batch_of, page_value
@@ -137,9 +138,17 @@ def test_a_hung_worker_fails_the_batch_after_the_timeout_and_is_killed_on_close(
     assert process.exitcode == -signal.SIGKILL
 
 
-def test_an_exception_in_a_worker_is_raised_with_its_traceback():
-    with one_worker() as failing, pytest.raises(WorkerPoolError, match="TypeError"):
-        failing.prepare([("http://a.example/", 12345, None)])  # type: ignore[list-item]
+def test_a_page_that_fails_in_a_worker_is_that_pages_failure_alone(pages):
+    bad = ("http://a.example/", 12345, None)
+    with one_worker() as pool:
+        prepared = pool.prepare([pages[0], bad, pages[1]])  # type: ignore[list-item]
+        assert isinstance(prepared[1], Failed)
+        assert "TypeError" in prepared[1].error
+        assert [page.fingerprint.url for page in (prepared[0], prepared[2])] == [
+            pages[0][0],
+            pages[1][0],
+        ]
+        assert len(pool.prepare(pages[:1])) == 1  # the pool still works
 
 
 def test_workers_exit_by_themselves_when_the_processor_is_killed(tmp_path):
