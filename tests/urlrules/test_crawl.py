@@ -85,9 +85,7 @@ def test_no_page_is_lost(crawl, site, request):
 
 def test_pruned_urls_name_their_rule_and_held_page(crawled, site):
     run, fetched, _, workdir = crawled
-    decisions = [
-        json.loads(line) for line in (workdir / ".scrapy" / "decisions.jsonl").read_text().splitlines()
-    ]
+    decisions = _decisions(workdir)
     pruned = [d for d in decisions if d["reason"] == "duplicate_url"]
     assert pruned
     for decision in pruned:
@@ -98,7 +96,8 @@ def test_pruned_urls_name_their_rule_and_held_page(crawled, site):
 
 
 def _decisions(workdir: Path) -> list[dict]:
-    return [json.loads(line) for line in (workdir / ".scrapy" / "decisions.jsonl").read_text().splitlines()]
+    log = workdir / ".scrapy" / "decisions.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def test_in_any_order_traps_never_become_rules_and_aliases_of_held_pages_are_avoided(
