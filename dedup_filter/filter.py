@@ -13,7 +13,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Self
 
 from dedup_filter.config import Config
@@ -21,32 +21,15 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
-from dedup_filter.mirrors.candidates import Pair
-from dedup_filter.mirrors.detector import CheckedPage, MirrorDetector
+from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.records import DirEntry
+from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
 from dedup_filter.urls import normalize_url
 
 logger = logging.getLogger(__name__)
 
 PageInput = tuple[str, bytes, Mapping[Any, Any] | None] | tuple[str, bytes]
-
-
-@dataclass(frozen=True, slots=True)
-class _Verdict:
-    """A page's decision before the mirror detector's, with the page standing for its content."""
-
-    decision: Decision
-    representative: int
-    pair: Pair | None = None
-
-    def checked(
-        self, fingerprint: Fingerprint, recorded: DirEntry | None, links: Iterable[str]
-    ) -> CheckedPage:
-        """What the mirror detector is told about the page."""
-        return CheckedPage(
-            self.decision, self.representative, fingerprint, self.pair, recorded, links
-        )
 
 
 class DedupFilter:
@@ -168,47 +151,36 @@ class DedupFilter:
             return Decision(
                 fingerprint.url, "keep", Reason.EMPTY, evidence=_page_evidence(fingerprint)
             )
-        recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
-        verdict = self._verdict(view, fingerprint, recorded, now)
-        checked = verdict.checked(fingerprint, recorded, page.links())
-        return self._mirrors.observe(view, checked, now)
+        placed = self._mirrors.before(view, fingerprint)
+        return self._mirrors.after(
+            view, placed, self._verdict(view, page, placed.recorded, now), now
+        )
 
     def _verdict(
-        self, view: IndexView, fingerprint: Fingerprint, recorded: DirEntry | None, now: float
-    ) -> _Verdict:
-        """The page's decision before the mirror detector's; indexes it when it is kept."""
+        self, view: IndexView, page: PreparedPage, recorded: DirEntry | None, now: float
+    ) -> CheckedPage:
+        """What the page rules say about the page; indexes it when they keep it."""
+        fingerprint = page.fingerprint
         own_id = view.page_id_for_url(fingerprint.url)
         own = view.page(own_id) if own_id is not None else None
         first = _first_original(view, recorded, own_id)
         if own is not None and own.exact == fingerprint.exact:
             view.touch_page(own, now)
-            return _unchanged(fingerprint, own, first)
+            decision, representative = _unchanged(fingerprint, own, first)
+            return CheckedPage(decision, representative, fingerprint, page.links())
         if match := self._match(view, fingerprint, own_id, first):
-            return self._duplicate(view, fingerprint, match, own_id, now)
+            original = match.original
+            return CheckedPage(
+                _drop(fingerprint, match),
+                original.page_id,
+                fingerprint,
+                page.links(),
+                original.url,
+                lambda: self._put(view, fingerprint, own_id, now),
+            )
         page_id = self._put(view, fingerprint, own_id, now)
-        return _Verdict(
-            _kept_page(fingerprint, Reason.CHANGED if own is not None else Reason.UNIQUE), page_id
-        )
-
-    def _duplicate(
-        self,
-        view: IndexView,
-        fingerprint: Fingerprint,
-        match: Match,
-        own_id: int | None,
-        now: float,
-    ) -> _Verdict:
-        """A page that duplicates ``match``: dropped, unless the mirror detector needs it kept."""
-        drop, original = _drop(fingerprint, match), match.original
-        pair = self._mirrors.pair_for(view, fingerprint.url, original.url)
-        if pair is not None and not pair.page_is_origin:
-            # an index page is kept (its links followed) until its directory is confirmed
-            return _Verdict(_kept(drop, Reason.MIRROR_CANDIDATE), original.page_id, pair)
-        if pair is not None or self._mirrors.protects(view, fingerprint.url, original.url):
-            # the original side of a mirror pair: kept and indexed although seen second
-            self._put(view, fingerprint, own_id, now)
-            return _Verdict(_kept(drop, Reason.MIRROR_ORIGIN), original.page_id, pair)
-        return _Verdict(drop, original.page_id)
+        reason = Reason.CHANGED if own is not None else Reason.UNIQUE
+        return CheckedPage(_kept_page(fingerprint, reason), page_id, fingerprint, page.links())
 
     def _match(
         self,
@@ -279,22 +251,19 @@ def _first_original(
     return view.page(recorded.representative)
 
 
-def _unchanged(fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None) -> _Verdict:
-    """An indexed page seen again as it was (an original kept although met second names, again,
-    the copy it duplicates)."""
+def _unchanged(
+    fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None
+) -> tuple[Decision, int]:
+    """An indexed page seen again as it was, and the page standing for it (an original kept
+    although met second names, again, the copy it duplicates)."""
     decision = _kept_page(fingerprint, Reason.UNCHANGED)
     if first is None:
-        return _Verdict(decision, own.page_id)
-    return _Verdict(replace(decision, duplicate_of=first.url), first.page_id)
+        return decision, own.page_id
+    return replace(decision, duplicate_of=first.url), first.page_id
 
 
 def _kept_page(fingerprint: Fingerprint, reason: Reason) -> Decision:
     return Decision(fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint))
-
-
-def _kept(drop: Decision, reason: Reason) -> Decision:
-    """A drop turned into a keep for the mirror detector's sake; it says what it duplicates."""
-    return Decision(drop.url, "keep", reason, drop.duplicate_of, drop.evidence)
 
 
 def _page_evidence(fingerprint: Fingerprint) -> dict[str, Any]:
