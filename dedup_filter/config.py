@@ -173,6 +173,8 @@ class MirrorConfig:
     max_depth: int = 12
     listing_min_links: int = 4
     listing_min_agreement: float = 0.85
+    # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
+    protected_prefixes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")

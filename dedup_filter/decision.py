@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-Action = Literal["keep", "drop"]
+Action = Literal["keep", "drop", "defer"]
 
 
 class Reason(StrEnum):
@@ -28,6 +28,10 @@ class Reason(StrEnum):
     NOT_MIRRORED = "not_mirrored"
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
+    COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
+    COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
+    COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
+    PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 
@@ -37,6 +41,7 @@ class Decision:
     """One verdict: ``action`` with its ``reason``, the URL it duplicates and the evidence.
 
     ``probes`` lists URLs the mirror detector wants fetched and fed back through ``check_page``.
+    A ``defer`` is neither a keep nor a drop: the URL waits until its counterpart's fate is known.
     """
 
     url: str
@@ -49,6 +54,11 @@ class Decision:
     @property
     def dropped(self) -> bool:
         return self.action == "drop"
+
+    @property
+    def deferred(self) -> bool:
+        """Not to be fetched yet: ``DedupFilter.settle_deferred`` gives the final decision."""
+        return self.action == "defer"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -99,29 +99,62 @@ class DedupFilter:
         return decisions
 
     def check_url(self, url: str) -> Decision:
-        """Pre-fetch check of a URL against the mirror rules (``mirrored_directory`` drops)."""
+        """Pre-fetch check of a URL against the mirror rules: ``drop`` (``mirrored_directory``)
+        when its counterpart under the origin is held, ``defer`` while that is not known yet."""
         return self.check_urls([url])[0]
 
     def check_urls(self, urls: Iterable[str]) -> list[Decision]:
-        """``check_url`` for many URLs in one read transaction (frontier pruning)."""
+        """``check_url`` for many URLs in one read transaction (frontier pruning); deferred URLs
+        are then remembered in one write transaction (``settle_deferred`` gives their fate)."""
+        normals = [normalize_url(url) for url in urls]
         with self.index.read() as view:
-            decisions = [self._mirrors.check_url(view, normalize_url(url)) for url in urls]
+            decisions = [self._check_url(view, url) for url in normals]
+        if any(decision.deferred for decision in decisions):
+            now = self._clock()
+            decisions = self.index.transact(
+                lambda view: [
+                    self._mirrors.defer(view, decision.url, now) if decision.deferred else decision
+                    for decision in decisions
+                ]
+            )
         for decision in decisions:
-            self.counters["urls_checked"] += 1
-            self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
+            self._count_url(decision)
+        return decisions
+
+    def settle_deferred(self, max_age_s: float) -> list[Decision]:
+        """Final decisions, once each, for deferred URLs whose counterpart's fate became known
+        (``drop`` when it is held, ``keep`` when it is missing) or that waited ``max_age_s`` or
+        longer (``keep``, ``counterpart_timed_out``); they are forgotten as they are returned."""
+        now = self._clock()
+        decisions = self.index.transact(
+            lambda view: self._mirrors.settle_deferred(view, now, max_age_s)
+        )
+        for decision in decisions:
+            self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1
         return decisions
 
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
 
-        Its sample counts as "could not be checked", not as a mismatch. The decision's ``probes``
-        are replacement probes to fetch.
+        Its sample counts as "could not be checked", not as a mismatch; a deferred URL's
+        counterpart that fails releases that URL (``settle_deferred`` keeps it). The decision's
+        ``probes`` are replacement probes to fetch.
         """
         normal, now = normalize_url(url), self._clock()
         decision = self.index.transact(
             lambda view: self._mirrors.probe_failed(view, normal, status, now)
         )
         self.counters["probes_failed"] += 1
+        self._count_mirror_work(decision)
+        return decision
+
+    def counterpart_failed(self, url: str, status: int | None = None) -> Decision:
+        """Report that the counterpart of a deferred URL (its ``duplicate_of``) could not be
+        fetched, asked for as a probe or not: the URLs waiting for it are then kept."""
+        normal, now = normalize_url(url), self._clock()
+        decision = self.index.transact(
+            lambda view: self._mirrors.counterpart_failed(view, normal, status, now)
+        )
         self._count_mirror_work(decision)
         return decision
 
@@ -210,6 +243,14 @@ class DedupFilter:
         )
         view.put_page(record)
         return page_id
+
+    def _check_url(self, view: IndexView, url: str) -> Decision:
+        """One normalised URL against the rules, in a read transaction."""
+        return self._mirrors.check_url(view, url)
+
+    def _count_url(self, decision: Decision) -> None:
+        self.counters["urls_checked"] += 1
+        self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
 
     def _count(self, decision: Decision) -> None:
         self.counters["pages_checked"] += 1

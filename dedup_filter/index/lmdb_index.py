@@ -49,7 +49,7 @@ _HIGHS_KEY = b"id_highs"
 _POSTING_TABLES = {"exact": 0, "features": 0, "bands": 1, "urls": 0}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
-MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
+MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 _MAX_DBS = 16
 T = TypeVar("T")
 

@@ -35,6 +35,7 @@ from dedup_filter.mirrors.candidates import (
     listing_pair,
     ruled,
 )
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -43,10 +44,11 @@ from dedup_filter.mirrors.directories import (
     placements,
 )
 from dedup_filter.mirrors.probes import answer, withdraw_failed
+from dedup_filter.mirrors.pruning import UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
-from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
+from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import CheckedPage, MirrorPage, Stance, final_decision, role
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
@@ -59,6 +61,7 @@ class MirrorDetector:
         self.config = config.mirror
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
+        self._pruner = UrlPruner(self.config, self._index_pages, self.describe)
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -141,24 +144,32 @@ class MirrorDetector:
         return place is not None and self._index_pages.is_index(place)
 
     def check_url(self, view: IndexView, url: str) -> Decision:
-        """Drop a URL under the mirror side of a rule, unless it is an outstanding probe."""
-        store = MirrorStore(view)
-        found = self._rule_over(store, url) if self.config.enabled and store.has_rules() else None
-        if found is None:
-            return Decision(url, "keep", Reason.NOT_MIRRORED)
-        rule, place = found
-        if store.probes_for(url):
-            return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
-        evidence = {"mirror_rule": self.describe(store, rule)}
-        return Decision(
-            url, "drop", Reason.MIRRORED_DIRECTORY, rule.origin + place.relative, evidence
-        )
+        """A URL before its fetch: dropped under a rule when its counterpart is held, deferred
+        while the counterpart's fate is unknown (read only; ``defer`` records it)."""
+        return self._pruner.check(view, url)
+
+    def defer(self, view: IndexView, url: str, now: float) -> Decision:
+        """``check_url`` in a write transaction, remembering a deferred URL."""
+        return self._pruner.defer(view, url, now)
+
+    def settle_deferred(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
+        return self._pruner.settle(view, now, max_age_s)
+
+    def counterpart_failed(
+        self, view: IndexView, url: str, status: int | None, now: float
+    ) -> Decision:
+        """An origin page could not be fetched: the URLs waiting for it are fetched instead."""
+        Deferrals(view).mark_absent(url, status)
+        return self.probe_failed(view, url, status, now)
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
-        """A probe could not be fetched: its sample could not be checked; maybe probe another."""
+        """A probe could not be fetched: its sample could not be checked; maybe probe another;
+        a counterpart probe's absence releases the URLs waiting for it."""
         store = MirrorStore(view)
         update = CandidateUpdate(store, self.config, self._sampler, now)
         outstanding = store.probes_for(url)
+        if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
+            Deferrals(view).mark_absent(url, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
             candidate = withdraw_failed(store, url, kind, reference, status)
             if candidate is not None:
@@ -215,9 +226,6 @@ class MirrorDetector:
             current = update.store.candidate(reference)  # re-read: an advance may settle others
             if current is not None and current.state == OPEN:
                 update.advance(current, relative)
-
-    def _rule_over(self, store: MirrorStore, url: str) -> tuple[Rule, Placement] | None:
-        return rule_over(store, placements(url, self.config.max_depth))
 
     def _stance(
         self, store: MirrorStore, page: MirrorPage, original: str | None

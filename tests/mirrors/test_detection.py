@@ -50,9 +50,9 @@ def test_whole_host_mirror_is_one_rule_at_the_host_root(open_filter, origin_tree
     assert origin_dropped(crawl) == []
     mirror_fetched = [url for url in crawl.fetched if url.startswith(MIRROR)]
     assert len(mirror_fetched) <= 6 < len(crawl.pruned)  # index page, probes, pairs met on the way
-    verdict = dedup.check_url(MIRROR + "extra/json.html")
+    verdict = dedup.check_url(MIRROR + "extra/wave.html")
     assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
-    assert verdict.duplicate_of == ORIGIN + "extra/json.html"
+    assert verdict.duplicate_of == ORIGIN + "extra/wave.html"
     assert verdict.evidence["mirror_rule"]["matches"] == 3  # certain at 3 of 4 (0.75)
 
 
