@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                     kept += 1
                     sys.stdout.write(url + "\n")
     print(
-        f"urls kept: {kept} ({deferred} under a rule whose counterpart is not held); "
+        f"urls kept: {kept} ({deferred} deferred: their counterpart is not held); "
         f"dropped under mirrored directories: {dropped}",
         file=sys.stderr,
     )

@@ -31,7 +31,6 @@ from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
     index_pair,
-    links_back,
     listing_pair,
     ruled,
 )
@@ -43,6 +42,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
+from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, withdraw_failed
 from dedup_filter.mirrors.pruning import UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
@@ -105,7 +105,7 @@ class MirrorDetector:
         )
         level = answer(store, page.url)
         pair = pair or listing_pair(
-            store,
+            self._orientation(store),
             checked.fingerprint,
             checked.links,
             self._index_pages,
@@ -227,6 +227,9 @@ class MirrorDetector:
             if current is not None and current.state == OPEN:
                 update.advance(current, relative)
 
+    def _orientation(self, store: MirrorStore) -> Orientation:
+        return Orientation(store, self._index_pages, self._pruner.protection, self.config.max_depth)
+
     def _stance(
         self, store: MirrorStore, page: MirrorPage, original: str | None
     ) -> tuple[Pair | None, Stance]:
@@ -237,13 +240,7 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
-        pair = index_pair(
-            page.url,
-            original,
-            self._index_pages,
-            self.config.max_depth,
-            links_back(store, original, page.url, self.config.max_depth),
-        )
+        pair = index_pair(page.url, original, self._index_pages, self._orientation(store))
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):
             pair = None  # a rule prunes the page, or the directory that would be sampled
         if pair is not None:
