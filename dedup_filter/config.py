@@ -175,6 +175,19 @@ class MirrorConfig:
     listing_min_agreement: float = 0.85
     # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
     protected_prefixes: tuple[str, ...] = ()
+    # query and ;path parameters removed from URLs and links before relative paths are compared
+    session_parameters: tuple[str, ...] = (
+        "sessionid",
+        "session_id",
+        "sid",
+        "phpsessid",
+        "jsessionid",
+        "aspsessionid",
+        "cfid",
+        "cftoken",
+        "zenid",
+        "oscsid",
+    )
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dedup_filter.config import MirrorConfig
-from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.simhash import agreement
 from dedup_filter.mirrors.boundary import widen
 from dedup_filter.mirrors.directories import (
@@ -31,6 +30,7 @@ from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler, Verdict
+from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
@@ -70,8 +70,7 @@ def index_pair(
 
 def listing_pair(
     orientation: Orientation,
-    fingerprint: Fingerprint,
-    links: Iterable[str],
+    arrival: Arrival,
     index_pages: IndexPages,
     config: MirrorConfig,
     min_agreement: int,
@@ -81,7 +80,8 @@ def listing_pair(
     ``min_agreement`` simhash bits agree: a banner or a header added, not another site's home
     page over the same theme's pages). None when a rule prunes either side, or the listing is too
     short, or the text too small, to tell directories apart."""
-    url, store = fingerprint.url, orientation.store
+    url, store = arrival.placed_url, orientation.store
+    fingerprint, links = arrival.fingerprint, arrival.links
     place = own_placement(url, config.max_depth)
     if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
         return None
@@ -89,9 +89,11 @@ def listing_pair(
     if len(entries) < config.listing_min_links:
         return None
     key = listing_hash(entries)
-    alike = store.listed_alike(key)  # the index pages recorded with this listing
+    sessions = SessionParameters(config.session_parameters)
+    # the index pages recorded with this listing
+    alike = [(sessions.strip(other), simhash) for other, simhash in store.listed_alike(key)]
     if url not in (other for other, _ in alike):
-        page_id = store.view.page_id_for_url(url)
+        page_id = store.view.page_id_for_url(fingerprint.url)
         if page_id is not None:
             store.put_listing(key, place.directory, page_id)
     for other, simhash in alike:

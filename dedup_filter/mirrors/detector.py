@@ -48,6 +48,7 @@ from dedup_filter.mirrors.pruning import UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
+from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import CheckedPage, MirrorPage, Stance, final_decision, role
 
@@ -61,7 +62,8 @@ class MirrorDetector:
         self.config = config.mirror
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
-        self._pruner = UrlPruner(self.config, self._index_pages, self.describe)
+        self._sessions = SessionParameters(self.config.session_parameters)
+        self._pruner = UrlPruner(self.config, self._index_pages, self._sessions, self.describe)
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -70,7 +72,7 @@ class MirrorDetector:
     def before(self, view: IndexView, fingerprint: Fingerprint) -> MirrorPage:
         """The page's places, and its record when ``url`` was checked before with this very
         content (a replay, or a recrawl of an unchanged page)."""
-        url = fingerprint.url
+        url = self._sessions.strip(fingerprint.url)
         places = placements(url, self.config.max_depth) if self.config.enabled else []
         if not places:
             return MirrorPage(url, places)
@@ -91,23 +93,21 @@ class MirrorDetector:
         return its final decision (``verdict.final_decision`` owns every change to it)."""
         if not page.places:
             return checked.decision
-        store = MirrorStore(view)
+        store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
         pair, stance = self._stance(store, page, checked.original_url)
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
-        self._record(store, page, checked, representative, role(page, stance))
+        self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
         if self.config.mode == "url":
-            for link in checked.links:
+            for link in links:
                 store.add_link(link, representative)
-        update = CandidateUpdate(
-            store, self.config, self._sampler, now, Arrival(checked.fingerprint, checked.links)
-        )
+        arrival = Arrival(checked.fingerprint, links, page.url)
+        update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         level = answer(store, page.url)
         pair = pair or listing_pair(
             self._orientation(store),
-            checked.fingerprint,
-            checked.links,
+            arrival,
             self._index_pages,
             self.config,
             self._listing_agreement,
@@ -129,7 +129,7 @@ class MirrorDetector:
         )
         if page.recorded is None and decision.reason == Reason.MIRRORED_DIRECTORY:
             # replays will drop it again
-            self._record(store, page, checked, representative, DROPPED_AS_MIRROR)
+            self._record(store, page, checked.fingerprint, links, representative, DROPPED_AS_MIRROR)
         return decision
 
     def wants_links(self, url: str) -> bool:
@@ -140,7 +140,7 @@ class MirrorDetector:
             return False
         if self.config.mode == "url":
             return True
-        place = own_placement(url, self.config.max_depth)
+        place = own_placement(self._sessions.strip(url), self.config.max_depth)
         return place is not None and self._index_pages.is_index(place)
 
     def check_url(self, view: IndexView, url: str) -> Decision:
@@ -203,14 +203,15 @@ class MirrorDetector:
         self,
         store: MirrorStore,
         page: MirrorPage,
-        checked: CheckedPage,
+        fingerprint: Fingerprint,
+        links: Iterable[str],
         representative: int,
         role: int,
     ) -> None:
         for place in page.places:
             key = self._index_pages.entry_key(place)
-            hosts = _linked_hosts(page.url, checked.links) if place.is_own and not key else ()
-            entry = DirEntry(representative, checked.fingerprint.exact, place.relative, role, hosts)
+            hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
+            entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts)
             store.put_entry(place.directory_key, key, entry)
 
     @staticmethod
@@ -240,6 +241,7 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
+        original = self._sessions.strip(original)
         pair = index_pair(page.url, original, self._index_pages, self._orientation(store))
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):
             pair = None  # a rule prunes the page, or the directory that would be sampled

@@ -20,6 +20,7 @@ from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, authority, own_placement, placements
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import rule_over
+from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 
 
@@ -42,10 +43,12 @@ class UrlPruner:
         self,
         config: MirrorConfig,
         index_pages: IndexPages,
+        sessions: SessionParameters,
         describe: Callable[[MirrorStore, Rule], dict[str, Any]],
     ) -> None:
         self.config = config
         self._index_pages = index_pages
+        self._sessions = sessions
         self._describe = describe
         self.protection = Protection(config.protected_prefixes)
 
@@ -55,7 +58,7 @@ class UrlPruner:
         store = MirrorStore(view)
         found = None
         if self.config.enabled and store.has_rules():
-            found = rule_over(store, placements(url, self.config.max_depth))
+            found = rule_over(store, placements(self._sessions.strip(url), self.config.max_depth))
         if found is None:
             return Decision(url, "keep", Reason.NOT_MIRRORED)
         rule, place = found

@@ -67,10 +67,16 @@ class Verdict(Enum):
 @dataclass(frozen=True, slots=True)
 class Arrival:
     """The page the current call checks, and its links when it is an index page (a listing of
-    its directory, whose documents the candidates above it may sample)."""
+    its directory, whose documents the candidates above it may sample); ``url`` is where it is
+    placed (its URL without session parameters)."""
 
     fingerprint: Fingerprint
     links: Iterable[str] = ()
+    url: str = ""
+
+    @property
+    def placed_url(self) -> str:
+        return self.url or self.fingerprint.url
 
 
 class CoordinateSampler:
@@ -286,7 +292,7 @@ class CoordinateSampler:
         if arrival is None:
             return False
         page = arrival.fingerprint
-        url = page.url.lower()
+        url = arrival.placed_url.lower()
         sides = (candidate.mirror + sample.relative, candidate.origin + sample.relative)
         if url not in (side.lower() for side in sides):
             return False
