@@ -169,6 +169,8 @@ class MirrorConfig:
     min_resemblance: float = 0.75
     min_matched: int = 1
     max_unchecked: int = 4
+    # samples drawn at most while the evidence stays ambiguous (sequential.py)
+    max_samples: int = 12
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
@@ -199,6 +201,7 @@ class MirrorConfig:
             f"must lie in 0..mirror.samples={self.samples}",
         )
         _require(0 <= self.max_unchecked <= 1000, "mirror.max_unchecked", "must lie in 0..1000")
+        _require(0 <= self.max_samples <= 1000, "mirror.max_samples", "must lie in 0..1000")
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")

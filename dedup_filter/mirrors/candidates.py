@@ -29,7 +29,8 @@ from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
-from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler, Verdict
+from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
+from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 

@@ -24,18 +24,16 @@ order picks the same ones:
   the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
   mirror's listing of that directory was fetched without it.
 
-The verdict is Zhang's on ``samples`` checked pairs, confirmed when at least
-``ceil(min_resemblance * samples)`` (and ``min_matched``) match, and taken as soon as it is
-certain: confirmed once that many matched, rejected once that became impossible.
+The verdict (``sequential.py``) is Zhang's on ``samples`` checked pairs, taken as soon as it is
+certain, and sequential beyond: while the evidence is ambiguous more samples are drawn, up to
+``max_samples``.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
@@ -51,17 +49,12 @@ from dedup_filter.mirrors.records import (
     DirEntry,
     Sample,
 )
+from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 # documents considered from each side (and from a listing) when samples are added: bounds the
 # work of a call on a candidate over a large directory
 _POOL_SIDE = 64
-
-
-class Verdict(Enum):
-    UNDECIDED = "undecided"
-    CONFIRMED = "confirmed"
-    REJECTED = "rejected"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +79,7 @@ class CoordinateSampler:
         self.config = config.mirror
         self._page_rules = config  # what makes two pages duplicates
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
-        share = math.ceil(self.config.min_resemblance * self.config.samples - 1e-9)
-        self.required_matches = max(self.config.min_matched, share)
+        self.judge = SequentialJudge(self.config)
         self._content = self.config.mode == "content"
 
     def advance(
@@ -120,9 +112,7 @@ class CoordinateSampler:
         so its mirror page would be a wasted fetch. Then mirror pages, only as many at a time as
         matches are still needed (every sample while a small origin is judged): the verdict is
         taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch."""
-        needed = self.required_matches - candidate.count(MATCH)
-        if candidate.closed:
-            needed = candidate.count(PENDING)
+        needed = self.judge.matches_needed(candidate)
         origin_pages, mirror_pages = [], []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
@@ -138,17 +128,7 @@ class CoordinateSampler:
         return origin_pages + mirror_pages[: max(needed, 0)]
 
     def verdict(self, candidate: Candidate) -> Verdict:
-        matches, mismatches = candidate.count(MATCH), candidate.count(MISMATCH)
-        wanted = self.config.samples
-        if wanted == 0:  # the configuration asks to trust the index pages alone
-            return Verdict.CONFIRMED
-        if candidate.closed and 0 < matches + mismatches < wanted:
-            return self._small_verdict(candidate, matches, mismatches)
-        if matches + (wanted - matches - mismatches) < self.required_matches:
-            return Verdict.REJECTED
-        if matches >= self.required_matches:  # certain, whatever the remaining samples show
-            return Verdict.CONFIRMED
-        return Verdict.UNDECIDED
+        return self.judge.verdict(candidate)
 
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
@@ -167,20 +147,11 @@ class CoordinateSampler:
             documents += self._index_pages.names_document(relative)
         return documents < self.config.samples
 
-    def _small_verdict(self, candidate: Candidate, matches: int, mismatches: int) -> Verdict:
-        """The verdict on a closed candidate (fewer documents than samples), once every document
-        it could sample was checked: Zhang's resemblance over the m < lambda pairs there are."""
-        if candidate.count(PENDING) > 0:
-            return Verdict.UNDECIDED
-        share = math.ceil(self.config.min_resemblance * (matches + mismatches) - 1e-9)
-        enough = matches >= max(1, self.config.min_matched, share)
-        return Verdict.CONFIRMED if enough else Verdict.REJECTED
-
     def _fill(
         self, store: MirrorStore, candidate: Candidate, arrived: str | None, arrival: Arrival | None
     ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
-        wanted = self.config.samples - active
+        wanted = self.judge.samples_wanted(candidate) - active
         if wanted <= 0:
             return candidate
         taken = {sample.relative_hash for sample in candidate.samples}
