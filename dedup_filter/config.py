@@ -171,6 +171,9 @@ class MirrorConfig:
     max_unchecked: int = 4
     # samples drawn at most while the evidence stays ambiguous (sequential.py)
     max_samples: int = 12
+    # a sampled pair matches when this share of the simhash bits that differ between the pages of
+    # each side agree (what a directory's pages share discounted: systematic.py)
+    discounted_agreement: float = 0.8
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
@@ -202,6 +205,11 @@ class MirrorConfig:
         )
         _require(0 <= self.max_unchecked <= 1000, "mirror.max_unchecked", "must lie in 0..1000")
         _require(0 <= self.max_samples <= 1000, "mirror.max_samples", "must lie in 0..1000")
+        _require(
+            0.5 < self.discounted_agreement <= 1.0,
+            "mirror.discounted_agreement",
+            "must lie in (0.5, 1]",
+        )
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")

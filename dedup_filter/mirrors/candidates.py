@@ -156,7 +156,7 @@ class CandidateUpdate:
         if self._covered(candidate):
             return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
-        verdict = self._sampler.verdict(candidate)
+        verdict = self._sampler.verdict(self.store, candidate)
         if verdict is Verdict.CONFIRMED:
             self._confirm(candidate)
             return

@@ -51,6 +51,7 @@ from dedup_filter.mirrors.records import (
 )
 from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
+from dedup_filter.mirrors.systematic import discount_shared, discountable
 
 # documents considered from each side (and from a listing) when samples are added: bounds the
 # work of a call on a candidate over a large directory
@@ -99,12 +100,23 @@ class CoordinateSampler:
             The updated candidate, and the URLs that must be fetched (content mode).
         """
         candidate = self._fill(store, candidate, arrived, arrival)
+        candidate = self._compare_pending(store, candidate, arrival)
+        refilled = self._fill(store, candidate, arrived, arrival)  # what was compared may call
+        if refilled is not candidate:  # for more samples (ambiguous evidence)
+            candidate = self._compare_pending(store, refilled, arrival)
+        return candidate, self._probes(store, candidate) if self._content else []
+
+    def _compare_pending(
+        self, store: MirrorStore, candidate: Candidate, arrival: Arrival | None
+    ) -> Candidate:
         for sample in candidate.samples:
             if sample.outcome == PENDING:
                 outcome = self._compare(store, candidate, sample, arrival)
                 if outcome != PENDING:
                     candidate = candidate.with_outcome(sample.relative_hash, outcome)
-        return candidate, self._probes(store, candidate) if self._content else []
+        if self._content:
+            candidate = discount_shared(store, candidate, self.config.discounted_agreement)
+        return candidate
 
     def _probes(self, store: MirrorStore, candidate: Candidate) -> list[str]:
         """The pages to fetch for the pending samples. The origin's page first, alone: the crawl
@@ -127,8 +139,9 @@ class CoordinateSampler:
                 mirror_pages.append(url)
         return origin_pages + mirror_pages[: max(needed, 0)]
 
-    def verdict(self, candidate: Candidate) -> Verdict:
-        return self.judge.verdict(candidate)
+    def verdict(self, store: MirrorStore, candidate: Candidate) -> Verdict:
+        soft = self._content and discountable(store, candidate)
+        return self.judge.verdict(candidate, soft)
 
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under

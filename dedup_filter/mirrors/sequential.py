@@ -11,10 +11,12 @@ judged by Wald's sequential probability ratio test:
   unrelated directory's with ``_UNRELATED_MATCH_RATE`` (a shared theme's pages);
 * confirmed once the log-likelihood ratio reaches ``ln((1 - _MISSED) / _FALSE_RULE)``
   (and ``min_matched`` matched), rejected once it falls to ``ln(_MISSED / (1 - _FALSE_RULE))``
-  or at ``max_samples``.
+  (not before lambda samples are checked while a mismatch may still be discounted:
+  ``systematic.py``), or at ``max_samples``.
 
-With the defaults 3 matches of 4 confirm (Zhang's), 4 of 6 and 5 of 8 confirm, 0 of 2, 1 of 4
-and 2 of 7 reject. Invariant: the verdict depends only on the counts, never on their order.
+With the defaults 3 matches of 4 confirm (Zhang's), 4 of 6 and 5 of 8 confirm, 0 of 2 (or of
+4), 1 of 4 and 2 of 7 reject. Invariant: the verdict depends only on the counts (and on whether a
+mismatch may still be discounted), never on their order.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ class SequentialJudge:
         self.required_matches = max(config.min_matched, share)
         self.cap = max(config.max_samples, config.samples)
 
-    def verdict(self, candidate: Candidate) -> Verdict:
+    def verdict(self, candidate: Candidate, discountable: bool = False) -> Verdict:
+        """The verdict (``discountable``: some mismatch may still turn into a match once more
+        pairs show what each side's pages share, so no rejection before lambda are checked)."""
         matches, mismatches = candidate.count(MATCH), candidate.count(MISMATCH)
         wanted = self.config.samples
         if wanted == 0:  # the configuration asks to trust the index pages alone
@@ -61,22 +65,26 @@ class SequentialJudge:
             # certain once that many matched, whatever the remaining samples show
             confirmed = matches >= self.required_matches
             return Verdict.CONFIRMED if confirmed else Verdict.UNDECIDED
-        ratio = _ratio(matches, mismatches)
+        ratio, checked = _ratio(matches, mismatches), matches + mismatches
         if ratio >= _CONFIRM_AT and matches >= self.config.min_matched:
             return Verdict.CONFIRMED
-        if ratio <= _REJECT_AT or matches + mismatches >= self.cap:
+        early = discountable and checked < self.config.samples
+        if (ratio <= _REJECT_AT and not early) or checked >= self.cap:
             return Verdict.REJECTED
         return Verdict.UNDECIDED
 
     def matches_needed(self, candidate: Candidate) -> int:
-        """How many more matches would confirm the candidate if no sample mismatched."""
+        """How many more matches would confirm the candidate if no sample mismatched (at most
+        the samples left to lambda while fewer are checked: a look-alike is rejected at lambda)."""
         matches, mismatches = candidate.count(MATCH), candidate.count(MISMATCH)
         if candidate.closed:
             return candidate.count(PENDING)
         if self._zhang_possible(mismatches):
             return max(self.required_matches - matches, 0)
         missing = (_CONFIRM_AT - _ratio(matches, mismatches)) / _MATCH_WEIGHT
-        return max(math.ceil(missing - 1e-9), self.config.min_matched - matches, 0)
+        needed = max(math.ceil(missing - 1e-9), self.config.min_matched - matches, 0)
+        left_to_lambda = self.config.samples - matches - mismatches
+        return min(needed, left_to_lambda) if left_to_lambda > 0 else needed
 
     def samples_wanted(self, candidate: Candidate) -> int:
         """How many checked or pending samples the candidate should hold now: lambda, or more
