@@ -21,6 +21,7 @@ class Reason(StrEnum):
     MIRROR_CANDIDATE = "mirror_candidate"  # heads a directory that may replicate another
     MIRROR_ORIGIN = "mirror_origin"  # the origin side of a mirror pair, kept although met second
     LOOK_ALIKE_INDEX = "look_alike_index"  # its directory was sampled and does not replicate
+    CANDIDATE_EXPIRED = "candidate_expired"  # its directory stayed a candidate too long: closed
     # pages dropped
     EXACT_DUPLICATE = "exact_duplicate"
     NEAR_DUPLICATE = "near_duplicate"

@@ -133,6 +133,19 @@ class DedupFilter:
             self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1
         return decisions
 
+    def settle_candidates(self, max_age_s: float) -> list[Decision]:
+        """Candidate pairs open ``max_age_s`` or longer: advanced with what the index holds now,
+        their outstanding probes handed out again once (``probe`` decisions: fetch the
+        ``probes``), and closed when still open after twice that (``candidate_expired``)."""
+        now = self._clock()
+        decisions = self.index.transact(
+            lambda view: self._mirrors.settle_candidates(view, now, max_age_s)
+        )
+        for decision in decisions:
+            self.counters[f"candidates/{decision.reason}"] += 1
+            self._count_mirror_work(decision)
+        return decisions
+
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
 
@@ -162,6 +175,11 @@ class DedupFilter:
         """Probes asked for and not yet answered: re-issue them after a restart."""
         with self.index.read() as view:
             return self._mirrors.pending_probes(view)
+
+    def mirror_candidates(self) -> list[dict[str, Any]]:
+        """Every candidate pair not (yet) a rule: open, rejected or expired, with its samples."""
+        with self.index.read() as view:
+            return self._mirrors.candidates(view)
 
     def mirror_rules(self) -> list[dict[str, Any]]:
         """Every mirror rule with its evidence (samples, matches, resemblance, when, boundary)."""

@@ -42,6 +42,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
+from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, withdraw_failed
 from dedup_filter.mirrors.pruning import UrlPruner
@@ -50,7 +51,14 @@ from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
-from dedup_filter.mirrors.verdict import CheckedPage, MirrorPage, Stance, final_decision, role
+from dedup_filter.mirrors.verdict import (
+    CheckedPage,
+    MirrorPage,
+    Stance,
+    final_decision,
+    role,
+    summary,
+)
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
 
@@ -179,7 +187,28 @@ class MirrorDetector:
             url, "keep", Reason.PROBE_FAILED, evidence=evidence, probes=update.handed_out()
         )
 
+    def settle_candidates(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
+        """Decisions on the candidates open ``max_age_s`` or longer: probes handed out again
+        (``probe``), or closed (``candidate_expired``)."""
+        update = CandidateUpdate(MirrorStore(view), self.config, self._sampler, now)
+        decisions = []
+        for settled in settle_open(update, max_age_s):
+            reason = Reason.CANDIDATE_EXPIRED if settled.expired else Reason.PROBE
+            evidence = {"mirror": summary(settled.candidate)} | update.evidence()
+            url = settled.candidate.mirror_index
+            decisions.append(Decision(url, "keep", reason, evidence=evidence))
+        if decisions:  # every probe once, on the first decision
+            decisions[0] = replace(decisions[0], probes=update.handed_out())
+        return decisions
+
     # listing and maintenance
+    def candidates(self, view: IndexView) -> list[dict[str, Any]]:
+        """Every candidate pair that is not a rule, with its state and samples."""
+        return [
+            summary(candidate) | {"created_at": candidate.created_at}
+            for candidate in MirrorStore(view).candidates_under("")
+        ]
+
     def rules(self, view: IndexView) -> list[dict[str, Any]]:
         store = MirrorStore(view)
         return [self.describe(store, rule) for rule in store.rules_under("")]

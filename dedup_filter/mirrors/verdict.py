@@ -21,10 +21,10 @@ from dedup_filter.mirrors.directories import Placement
 from dedup_filter.mirrors.records import (
     DROPPED_AS_MIRROR,
     KEPT_AS_CANDIDATE,
-    OPEN,
     ORDINARY,
     OUTCOME_NAMES,
     REJECTED,
+    STATE_NAMES,
     Candidate,
     DirEntry,
     Rule,
@@ -120,6 +120,6 @@ def summary(candidate: Candidate) -> dict[str, Any]:
     return {
         "mirror": candidate.mirror,
         "origin": candidate.origin,
-        "state": "open" if candidate.state == OPEN else "rejected",
+        "state": STATE_NAMES[candidate.state],
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
     }
