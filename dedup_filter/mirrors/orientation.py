@@ -8,14 +8,17 @@ Signals, strongest first:
 3. at equal depths, the side whose index page links the other's host is the copy (a copy keeps
    absolute links to the site it was copied from; only at equal depths, since an origin's list
    of mirrors links its copies);
-4. *held first*: a side that held documents before the pair was found is the origin of a side
-   that held none (a copier met later never takes the place of a directory crawled first);
-5. when both hold documents, the side that holds more of the other's pages (a partial copy of a
-   copy lacks some of its origin's pages; the origin lacks none of the copy's);
-6. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
-7. else the side indexed first.
+4. when both sides hold documents, the side that holds more of the other's pages (a partial
+   copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's);
+5. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
+6. else the side indexed first.
 
-Invariant: only the last signal depends on the order of commits alone.
+*Held first* does not orient: a side crawled first is the copier's victim as often as a copy met
+early (a stale copy crawled whole before its origin's index page: taking it for the origin would
+prune the origin's newer pages). Instead a mirror side that held more documents than its origin
+when the pair was found, and is not named a copy, is never pruned (``held_first``): the victim
+crawled first is never pruned, and neither is the true origin. Invariant: only the last signal
+depends on the order of commits alone.
 """
 
 from __future__ import annotations
@@ -61,9 +64,7 @@ class Orientation:
         if as_deep and self.links_back(indexed_url, page_url):
             return True
         page_docs, indexed_docs = self._documents(page_dir), self._documents(indexed_dir)
-        if bool(page_docs) != bool(indexed_docs):
-            return bool(page_docs)  # held first
-        if page_docs:
+        if page_docs and indexed_docs:
             page_holds = sum(self._holds(page_dir, relative) for relative in indexed_docs)
             indexed_holds = sum(self._holds(indexed_dir, relative) for relative in page_docs)
             page_share, indexed_share = (
@@ -73,6 +74,15 @@ class Orientation:
             if page_share != indexed_share:
                 return page_share > indexed_share
         return directory_depth(page_dir) < directory_depth(indexed_dir)
+
+    def held_first(self, mirror_dir: str, origin_dir: str) -> bool:
+        """Whether a pair's mirror side held more documents than its origin when the pair was
+        found and is not named a copy: a rule made of the pair never prunes it (a copier met
+        later, or a copy of a copy met first, costs fetches, never a page of the directory
+        crawled first; a few pages of a copy reached through a deep link do not count)."""
+        if named_as_copy(mirror_dir):
+            return False
+        return len(self._documents(mirror_dir)) > len(self._documents(origin_dir))
 
     def links_back(self, indexed_url: str, url: str) -> bool:
         """Whether the recorded index page ``indexed_url`` links the host of ``url``."""

@@ -5,7 +5,8 @@ A URL under a rule's mirror side is dropped only when its counterpart under the 
 an indexed page). A URL whose counterpart is not known yet is deferred (``deferrals.py``), and
 its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); one whose
 counterpart could not be fetched is fetched itself, as is a URL under a prefix the operator
-protects. Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
+protects, or under a mirror side that held documents before its pair was found. Invariant:
+nothing is dropped unless a copy of it is held, whatever the orientation.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class UrlPruner:
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
+        if rule.mirror_held_first:
+            return Decision(url, "keep", Reason.MIRROR_HELD_FIRST, evidence=evidence)
         if self.held(store, counterpart):
             evidence["mirror_rule"] = self._describe(store, rule)
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)

@@ -66,6 +66,7 @@ def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> 
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
+        candidate.mirror_held_first,
     )
     store.put_rule(rule)
     return rule
@@ -95,4 +96,5 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "created_at": rule.created_at,
         "level": rule.level,
         "boundary": boundary_reason(store, rule, max_levels),
+        "mirror_held_first": rule.mirror_held_first,
     }
