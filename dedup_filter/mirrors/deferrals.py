@@ -7,7 +7,9 @@ Invariant: each deferred URL is settled once; its row is removed when it is.
 
 Table ``deferred``:
     "d" H(url) -> since (float), url, counterpart      a deferred URL
-    "a" H(url) -> status (0: unknown), url            a counterpart that could not be fetched
+    "a" H(url) -> status (0: unknown), url            a counterpart reported failed: not fetched
+                                                     (404, an error), or fetched but no page to
+                                                     check (a 2xx file: the crawl holds it)
 """
 
 from __future__ import annotations
@@ -70,8 +72,8 @@ class Deferrals:
         self.view.delete("deferred", _WAITING + url_hash(url))
 
     def mark_absent(self, url: str, status: int | None) -> None:
-        """Remember that ``url`` could not be fetched (404, an error): what waits for it is
-        fetched instead."""
+        """Remember that ``url`` was reported failed with ``status``: what waits for it is
+        fetched instead, unless the status says the crawl fetched it (2xx)."""
         self.view.put(
             "deferred",
             _ABSENT + url_hash(url),
@@ -79,6 +81,6 @@ class Deferrals:
         )
 
     def absent(self, url: str) -> int | None:
-        """The status ``url`` failed with (0 when unknown), or None when it is not known absent."""
+        """The status ``url`` was reported failed with (0 when unknown), or None."""
         value = self.view.get("deferred", _ABSENT + url_hash(url))
         return None if value is None else _STATUS.unpack_from(value)[0]

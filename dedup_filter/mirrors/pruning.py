@@ -4,7 +4,8 @@ A URL under a rule's mirror side is dropped only when its counterpart under the 
 *held*: fetched and kept, or represented by a kept copy (its entry under its own directory names
 an indexed page). A URL whose counterpart is not known yet is deferred (``deferrals.py``), and
 its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); one whose
-counterpart could not be fetched is fetched itself, as is a URL under a prefix the operator
+counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
+with a 2xx status, is held by the crawl), as is a URL under a prefix the operator
 protects, or under a mirror side that held documents before its pair was found. Invariant:
 nothing is dropped unless a copy of it is held, whatever the orientation.
 """
@@ -77,6 +78,9 @@ class UrlPruner:
         status = Deferrals(view).absent(counterpart)
         if status is not None:
             evidence["status"] = status or None
+            if 200 <= status < 300:  # fetched by the crawl, a file rather than a page: held
+                evidence["mirror_rule"] = self._describe(store, rule)
+                return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 

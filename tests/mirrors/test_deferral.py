@@ -116,3 +116,11 @@ def test_a_prefix_pinned_after_its_rule_was_made_is_never_pruned(tmp_path, ruled
         verdict = pinned.check_url(MIRROR + "extra/wave.html")
         assert (verdict.action, verdict.reason) == ("keep", "protected")
         assert pinned.check_url(MIRROR + "bisect.html").dropped
+
+
+def test_a_counterpart_fetched_as_a_file_is_held_by_the_crawl(ruled):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "_sources/notes.txt").deferred
+    dedup.probe_failed(ORIGIN + "_sources/notes.txt", 200)  # fetched, not a page to check
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.action, settled.duplicate_of) == ("drop", ORIGIN + "_sources/notes.txt")
