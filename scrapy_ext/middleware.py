@@ -72,6 +72,12 @@ class DedupMiddleware:
                 raise IgnoreRequest(
                     drop_message(request.url, decision.reason, decision.duplicate_of)
                 )
+            if decision.deferred and decision.duplicate_of is not None:
+                counterpart = self._prober.wait_for(request.replace(url=decision.duplicate_of))
+                if counterpart is not None:
+                    # its counterpart is being probed: decide again once its fate is known;
+                    # otherwise it is fetched (only a fetch keeps its content)
+                    return counterpart.addCallback(lambda _: self.process_request(request))
         waiting = self._prober.wait_for(request)
         if waiting is not None:
             # the probe of this URL is in flight: decide again once it has landed
