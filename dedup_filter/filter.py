@@ -153,21 +153,19 @@ class DedupFilter:
         counterpart that fails releases that URL (``settle_deferred`` keeps it). The decision's
         ``probes`` are replacement probes to fetch.
         """
-        normal, now = normalize_url(url), self._clock()
-        decision = self.index.transact(
-            lambda view: self._mirrors.probe_failed(view, normal, status, now)
-        )
         self.counters["probes_failed"] += 1
-        self._count_mirror_work(decision)
-        return decision
+        return self._report_failed(self._mirrors.probe_failed, url, status)
 
     def counterpart_failed(self, url: str, status: int | None = None) -> Decision:
         """Report that the counterpart of a deferred URL (its ``duplicate_of``) could not be
         fetched, asked for as a probe or not: the URLs waiting for it are then kept."""
+        return self._report_failed(self._mirrors.counterpart_failed, url, status)
+
+    def _report_failed(
+        self, report: Callable[..., Decision], url: str, status: int | None
+    ) -> Decision:
         normal, now = normalize_url(url), self._clock()
-        decision = self.index.transact(
-            lambda view: self._mirrors.counterpart_failed(view, normal, status, now)
-        )
+        decision = self.index.transact(lambda view: report(view, normal, status, now))
         self._count_mirror_work(decision)
         return decision
 
