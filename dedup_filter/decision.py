@@ -33,7 +33,7 @@ class Reason(StrEnum):
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
-    MIRROR_HELD_FIRST = "mirror_held_first"  # under a rule whose mirror side was crawled first
+    ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

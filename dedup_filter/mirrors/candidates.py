@@ -44,7 +44,6 @@ class Pair:
     mirror: Placement
     origin: Placement
     page_is_origin: bool = False
-    mirror_held_first: bool = False  # see ``Candidate.mirror_held_first``
 
     @property
     def reference(self) -> bytes:
@@ -66,9 +65,8 @@ def index_pair(
     if not (usable_directory(page.directory) and usable_directory(original.directory)):
         return None
     if orientation.page_is_origin(url, page.directory, original_url, original.directory):
-        held_first = orientation.held_first(original.directory, page.directory)
-        return Pair(original, page, True, held_first)
-    return Pair(page, original, False, orientation.held_first(page.directory, original.directory))
+        return Pair(original, page, page_is_origin=True)
+    return Pair(page, original)
 
 
 def listing_pair(
@@ -149,7 +147,6 @@ class CandidateUpdate:
                 self.now,
                 level=level,
                 closed=closed,
-                mirror_held_first=pair.mirror_held_first,
             )
             self.advance(candidate)
 
@@ -206,4 +203,4 @@ class CandidateUpdate:
         if step.probe is not None and ask_parent(self.store, step.probe, rule):
             self.probes.append(step.probe)
         if step.candidate is not None:
-            self.advance(replace(step.candidate, mirror_held_first=rule.mirror_held_first))
+            self.advance(step.candidate)

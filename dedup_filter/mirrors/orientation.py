@@ -13,12 +13,12 @@ Signals, strongest first:
 5. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
 6. else the side indexed first.
 
-*Held first* does not orient: a side crawled first is the copier's victim as often as a copy met
+*Held first* does not orient: a side crawled first is a copier's victim as often as a copy met
 early (a stale copy crawled whole before its origin's index page: taking it for the origin would
-prune the origin's newer pages). Instead a mirror side that held more documents than its origin
-when the pair was found, and is not named a copy, is never pruned (``held_first``): the victim
-crawled first is never pruned, and neither is the true origin. Invariant: only the last signal
-depends on the order of commits alone.
+make the origin's newer pages duplicates of its older ones). Instead every page the index holds
+as itself is never pruned by a rule (``pruning.py``), and a page not held yet is pruned only
+where its counterpart is held: the victim crawled first loses nothing. Invariant: only the last
+signal depends on the order of commits alone.
 """
 
 from __future__ import annotations
@@ -74,15 +74,6 @@ class Orientation:
             if page_share != indexed_share:
                 return page_share > indexed_share
         return directory_depth(page_dir) < directory_depth(indexed_dir)
-
-    def held_first(self, mirror_dir: str, origin_dir: str) -> bool:
-        """Whether a pair's mirror side held more documents than its origin when the pair was
-        found and is not named a copy: a rule made of the pair never prunes it (a copier met
-        later, or a copy of a copy met first, costs fetches, never a page of the directory
-        crawled first; a few pages of a copy reached through a deep link do not count)."""
-        if named_as_copy(mirror_dir):
-            return False
-        return len(self._documents(mirror_dir)) > len(self._documents(origin_dir))
 
     def links_back(self, indexed_url: str, url: str) -> bool:
         """Whether the recorded index page ``indexed_url`` links the host of ``url``."""

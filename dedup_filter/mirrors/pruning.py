@@ -5,9 +5,10 @@ A URL under a rule's mirror side is dropped only when its counterpart under the 
 an indexed page). A URL whose counterpart is not known yet is deferred (``deferrals.py``), and
 its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); one whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
-with a 2xx status, is held by the crawl), as is a URL under a prefix the operator
-protects, or under a mirror side that held documents before its pair was found. Invariant:
-nothing is dropped unless a copy of it is held, whatever the orientation.
+with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
+a URL whose own page the index holds already (pages held first are never pruned in favour of a
+copy met later). Invariant: nothing is dropped unless a copy of it is held, whatever the
+orientation.
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ class UrlPruner:
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
-        if rule.mirror_held_first:
-            return Decision(url, "keep", Reason.MIRROR_HELD_FIRST, evidence=evidence)
+        if store.view.page_id_for_url(url) is not None:  # held as itself before the rule came
+            return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
         if self.held(store, counterpart):
             evidence["mirror_rule"] = self._describe(store, rule)
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)

