@@ -175,10 +175,30 @@ class MirrorConfig:
     min_resemblance: float = 0.75
     min_matched: int = 1
     max_unchecked: int = 4
+    # samples drawn at most while the evidence stays ambiguous (sequential.py)
+    max_samples: int = 12
+    # a sampled pair matches when this share of the simhash bits that differ between the pages of
+    # each side agree (what a directory's pages share discounted: systematic.py)
+    discounted_agreement: float = 0.8
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
     listing_min_agreement: float = 0.85
+    # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
+    protected_prefixes: tuple[str, ...] = ()
+    # query and ;path parameters removed from URLs and links before relative paths are compared
+    session_parameters: tuple[str, ...] = (
+        "sessionid",
+        "session_id",
+        "sid",
+        "phpsessid",
+        "jsessionid",
+        "aspsessionid",
+        "cfid",
+        "cftoken",
+        "zenid",
+        "oscsid",
+    )
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")
@@ -190,6 +210,12 @@ class MirrorConfig:
             f"must lie in 0..mirror.samples={self.samples}",
         )
         _require(0 <= self.max_unchecked <= 1000, "mirror.max_unchecked", "must lie in 0..1000")
+        _require(0 <= self.max_samples <= 1000, "mirror.max_samples", "must lie in 0..1000")
+        _require(
+            0.5 < self.discounted_agreement <= 1.0,
+            "mirror.discounted_agreement",
+            "must lie in (0.5, 1]",
+        )
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")

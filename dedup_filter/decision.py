@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-Action = Literal["keep", "drop"]
+Action = Literal["keep", "drop", "defer"]
 
 
 class Reason(StrEnum):
@@ -21,6 +21,7 @@ class Reason(StrEnum):
     MIRROR_CANDIDATE = "mirror_candidate"  # heads a directory that may replicate another
     MIRROR_ORIGIN = "mirror_origin"  # the origin side of a mirror pair, kept although met second
     LOOK_ALIKE_INDEX = "look_alike_index"  # its directory was sampled and does not replicate
+    CANDIDATE_EXPIRED = "candidate_expired"  # its directory stayed a candidate too long: closed
     # pages dropped
     EXACT_DUPLICATE = "exact_duplicate"
     NEAR_DUPLICATE = "near_duplicate"
@@ -28,7 +29,14 @@ class Reason(StrEnum):
     NOT_MIRRORED = "not_mirrored"
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
+    URL_SEEN = "url_seen"  # the stream frontier kept this URL recently (exact-URL dedup)
+    URL_FETCHED = "url_fetched"  # the index holds this URL's page (exact-URL dedup)
     DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
+    COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
+    COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
+    COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
+    PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
+    ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 
@@ -38,7 +46,8 @@ class Decision:
     """One verdict: ``action`` with its ``reason``, the URL it duplicates and the evidence.
 
     ``probes`` lists URLs the mirror detector or the URL rules want fetched and fed back through
-    ``check_page``.
+    ``check_page``. A ``defer`` is neither a keep nor a drop: the URL waits until its
+    counterpart's fate is known.
     """
 
     url: str
@@ -51,6 +60,11 @@ class Decision:
     @property
     def dropped(self) -> bool:
         return self.action == "drop"
+
+    @property
+    def deferred(self) -> bool:
+        """Not to be fetched yet: ``DedupFilter.settle_deferred`` gives the final decision."""
+        return self.action == "defer"
 
     def to_dict(self) -> dict[str, Any]:
         return {

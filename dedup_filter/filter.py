@@ -13,7 +13,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Self
 
 from dedup_filter.config import Config
@@ -21,9 +21,9 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
-from dedup_filter.mirrors.candidates import Pair
-from dedup_filter.mirrors.detector import CheckedPage, MirrorDetector
+from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.records import DirEntry
+from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
 from dedup_filter.urlrules.learner import UrlRuleLearner
 from dedup_filter.urls import normalize_url
@@ -31,23 +31,6 @@ from dedup_filter.urls import normalize_url
 logger = logging.getLogger(__name__)
 
 PageInput = tuple[str, bytes, Mapping[Any, Any] | None] | tuple[str, bytes]
-
-
-@dataclass(frozen=True, slots=True)
-class _Verdict:
-    """A page's decision before the mirror detector's, with the page standing for its content."""
-
-    decision: Decision
-    representative: int
-    pair: Pair | None = None
-
-    def checked(
-        self, fingerprint: Fingerprint, recorded: DirEntry | None, links: Iterable[str]
-    ) -> CheckedPage:
-        """What the mirror detector is told about the page."""
-        return CheckedPage(
-            self.decision, self.representative, fingerprint, self.pair, recorded, links
-        )
 
 
 class DedupFilter:
@@ -118,33 +101,78 @@ class DedupFilter:
         return decisions
 
     def check_url(self, url: str) -> Decision:
-        """Pre-fetch check of a URL against the URL rules of its host (``duplicate_url`` drops),
-        then the mirror rules (``mirrored_directory`` drops)."""
+        """Pre-fetch check of a URL: the URL rules of its host first (``duplicate_url`` drops), then
+        the mirror rules: ``drop`` (``mirrored_directory``) when its counterpart under the origin is
+        held, ``defer`` while that is not known yet."""
         return self.check_urls([url])[0]
 
     def check_urls(self, urls: Iterable[str]) -> list[Decision]:
-        """``check_url`` for many URLs in one read transaction (frontier pruning)."""
+        """``check_url`` for many URLs in one read transaction (frontier pruning); deferred URLs
+        are then remembered in one write transaction (``settle_deferred`` gives their fate)."""
+        normals = [normalize_url(url) for url in urls]
         with self.index.read() as view:
-            decisions = [self._check_url(view, normalize_url(url)) for url in urls]
+            decisions = [self._check_url(view, url) for url in normals]
+        if any(decision.deferred for decision in decisions):
+            now = self._clock()
+            decisions = self.index.transact(
+                lambda view: [
+                    self._mirrors.defer(view, decision.url, now) if decision.deferred else decision
+                    for decision in decisions
+                ]
+            )
         for decision in decisions:
-            self.counters["urls_checked"] += 1
-            self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
+            self._count_url(decision)
+        return decisions
+
+    def settle_deferred(self, max_age_s: float) -> list[Decision]:
+        """Final decisions, once each, for deferred URLs whose counterpart's fate became known
+        (``drop`` when it is held, ``keep`` when it is missing) or that waited ``max_age_s`` or
+        longer (``keep``, ``counterpart_timed_out``); they are forgotten as they are returned."""
+        now = self._clock()
+        decisions = self.index.transact(
+            lambda view: self._mirrors.settle_deferred(view, now, max_age_s)
+        )
+        for decision in decisions:
+            self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1
+        return decisions
+
+    def settle_candidates(self, max_age_s: float) -> list[Decision]:
+        """Candidate pairs open ``max_age_s`` or longer: advanced with what the index holds now,
+        their outstanding probes handed out again once (``probe`` decisions: fetch the
+        ``probes``), and closed when still open after twice that (``candidate_expired``)."""
+        now = self._clock()
+        decisions = self.index.transact(
+            lambda view: self._mirrors.settle_candidates(view, now, max_age_s)
+        )
+        for decision in decisions:
+            self.counters[f"candidates/{decision.reason}"] += 1
+            self._count_mirror_work(decision)
         return decisions
 
     def _check_url(self, view: IndexView, url: str) -> Decision:
+        """One normalised URL against the rules, in a read transaction: URL rules, then mirrors."""
         return self._url_rules.check_url(view, url) or self._mirrors.check_url(view, url)
 
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
 
-        Its sample counts as "could not be checked", not as a mismatch. The decision's ``probes``
-        are replacement probes to fetch.
+        Its sample counts as "could not be checked", not as a mismatch; a deferred URL's
+        counterpart that fails releases that URL (``settle_deferred`` keeps it). The decision's
+        ``probes`` are replacement probes to fetch.
         """
-        normal, now = normalize_url(url), self._clock()
-        decision = self.index.transact(
-            lambda view: self._mirrors.probe_failed(view, normal, status, now)
-        )
         self.counters["probes_failed"] += 1
+        return self._report_failed(self._mirrors.probe_failed, url, status)
+
+    def counterpart_failed(self, url: str, status: int | None = None) -> Decision:
+        """Report that the counterpart of a deferred URL (its ``duplicate_of``) could not be
+        fetched, asked for as a probe or not: the URLs waiting for it are then kept."""
+        return self._report_failed(self._mirrors.counterpart_failed, url, status)
+
+    def _report_failed(
+        self, report: Callable[..., Decision], url: str, status: int | None
+    ) -> Decision:
+        normal, now = normalize_url(url), self._clock()
+        decision = self.index.transact(lambda view: report(view, normal, status, now))
         self._count_mirror_work(decision)
         return decision
 
@@ -152,6 +180,11 @@ class DedupFilter:
         """Probes asked for and not yet answered: re-issue them after a restart."""
         with self.index.read() as view:
             return self._mirrors.pending_probes(view)
+
+    def mirror_candidates(self) -> list[dict[str, Any]]:
+        """Every candidate pair not (yet) a rule: open, rejected or expired, with its samples."""
+        with self.index.read() as view:
+            return self._mirrors.candidates(view)
 
     def mirror_rules(self) -> list[dict[str, Any]]:
         """Every mirror rule with its evidence (samples, matches, resemblance, when, boundary)."""
@@ -184,52 +217,40 @@ class DedupFilter:
             return Decision(
                 fingerprint.url, "keep", Reason.EMPTY, evidence=_page_evidence(fingerprint)
             )
-        recorded = self._mirrors.recorded(view, fingerprint.url, fingerprint.exact)
-        verdict = self._verdict(view, fingerprint, recorded, now)
-        checked = verdict.checked(fingerprint, recorded, page.links())
-        return self._url_rules.observe(view, self._mirrors.observe(view, checked, now), now)
+        placed = self._mirrors.before(view, fingerprint)
+        decision = self._mirrors.after(
+            view, placed, self._verdict(view, page, placed.recorded, now), now
+        )
+        return self._url_rules.observe(view, decision, now)
 
     def _verdict(
-        self, view: IndexView, fingerprint: Fingerprint, recorded: DirEntry | None, now: float
-    ) -> _Verdict:
-        """The page's decision before the mirror detector's; indexes it when it is kept."""
+        self, view: IndexView, page: PreparedPage, recorded: DirEntry | None, now: float
+    ) -> CheckedPage:
+        """What the page rules say about the page; indexes it when they keep it."""
+        fingerprint = page.fingerprint
         own_id = view.page_id_for_url(fingerprint.url)
         own = view.page(own_id) if own_id is not None else None
         first = _first_original(view, recorded, own_id)
         if own is not None and own.exact == fingerprint.exact:
             view.touch_page(own, now)
-            return _unchanged(fingerprint, own, first)
+            decision, representative = _unchanged(fingerprint, own, first)
+            return CheckedPage(decision, representative, fingerprint, page.links())
         if match := self._match(view, fingerprint, own_id, first):
-            return self._duplicate(view, fingerprint, match, own_id, now)
+            original = match.original
+            # the original counts as seen now: gc must not remove a page whose copies are still
+            # met, or the next copy would be judged unique
+            view.touch_page(original, now)
+            return CheckedPage(
+                _drop(fingerprint, match),
+                original.page_id,
+                fingerprint,
+                page.links(),
+                original.url,
+                lambda: self._put(view, fingerprint, own_id, now),
+            )
         page_id = self._put(view, fingerprint, own_id, now)
-        return _Verdict(
-            _kept_page(fingerprint, Reason.CHANGED if own is not None else Reason.UNIQUE), page_id
-        )
-
-    def _duplicate(
-        self,
-        view: IndexView,
-        fingerprint: Fingerprint,
-        match: Match,
-        own_id: int | None,
-        now: float,
-    ) -> _Verdict:
-        """A page that duplicates ``match``: dropped, unless the mirror detector needs it kept.
-
-        The original counts as seen now: gc must not remove a page whose copies are still met,
-        or the next copy would be judged unique.
-        """
-        drop, original = _drop(fingerprint, match), match.original
-        view.touch_page(original, now)
-        pair = self._mirrors.pair_for(view, fingerprint.url, original.url)
-        if pair is not None and not pair.page_is_origin:
-            # an index page is kept (its links followed) until its directory is confirmed
-            return _Verdict(_kept(drop, Reason.MIRROR_CANDIDATE), original.page_id, pair)
-        if pair is not None or self._mirrors.protects(view, fingerprint.url, original.url):
-            # the original side of a mirror pair: kept and indexed although seen second
-            self._put(view, fingerprint, own_id, now)
-            return _Verdict(_kept(drop, Reason.MIRROR_ORIGIN), original.page_id, pair)
-        return _Verdict(drop, original.page_id)
+        reason = Reason.CHANGED if own is not None else Reason.UNIQUE
+        return CheckedPage(_kept_page(fingerprint, reason), page_id, fingerprint, page.links())
 
     def _match(
         self,
@@ -259,6 +280,10 @@ class DedupFilter:
         )
         view.put_page(record)
         return page_id
+
+    def _count_url(self, decision: Decision) -> None:
+        self.counters["urls_checked"] += 1
+        self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
 
     def _count(self, decision: Decision) -> None:
         self.counters["pages_checked"] += 1
@@ -302,22 +327,19 @@ def _first_original(
     return view.page(recorded.representative)
 
 
-def _unchanged(fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None) -> _Verdict:
-    """An indexed page seen again as it was (an original kept although met second names, again,
-    the copy it duplicates)."""
+def _unchanged(
+    fingerprint: Fingerprint, own: PageRecord, first: PageRecord | None
+) -> tuple[Decision, int]:
+    """An indexed page seen again as it was, and the page standing for it (an original kept
+    although met second names, again, the copy it duplicates)."""
     decision = _kept_page(fingerprint, Reason.UNCHANGED)
     if first is None:
-        return _Verdict(decision, own.page_id)
-    return _Verdict(replace(decision, duplicate_of=first.url), first.page_id)
+        return decision, own.page_id
+    return replace(decision, duplicate_of=first.url), first.page_id
 
 
 def _kept_page(fingerprint: Fingerprint, reason: Reason) -> Decision:
     return Decision(fingerprint.url, "keep", reason, evidence=_page_evidence(fingerprint))
-
-
-def _kept(drop: Decision, reason: Reason) -> Decision:
-    """A drop turned into a keep for the mirror detector's sake; it says what it duplicates."""
-    return Decision(drop.url, "keep", reason, drop.duplicate_of, drop.evidence)
 
 
 def _page_evidence(fingerprint: Fingerprint) -> dict[str, Any]:

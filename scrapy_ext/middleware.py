@@ -30,6 +30,12 @@ from .probes import ProbeOutcome, Prober
 from .responses import SERVED_FROM_PROBE, content_headers, is_checkable, is_exempt
 from .session import DedupSession
 
+#: request meta key: how many times the request went back to the scheduler to wait for its
+#: mirror counterpart
+DEFERRALS = "dedup_deferrals"
+#: how far a deferred request falls behind the requests queued with it
+DEFER_PRIORITY_STEP = 1000
+
 if TYPE_CHECKING:
     from collections.abc import Coroutine
     from typing import Any
@@ -68,12 +74,16 @@ class DedupMiddleware:
         """Re-issue the probes an earlier crawl asked for and never answered."""
         self._background(self._reissue_pending_probes(), "re-issuing pending probes")
 
-    async def process_request(self, request: Request) -> Response | None:
+    async def process_request(self, request: Request) -> Request | Response | None:
         if is_exempt(request):
             return None
         decision = await self._session.check_url(request)
         if decision is not None:
-            self._act_on_url(decision)
+            return await self._act_on_url(request, decision)
+        return await self._fetch(request)
+
+    async def _fetch(self, request: Request) -> Request | Response | None:
+        """Send the request on, unless a probe of its URL has its response or is in flight."""
         waiting = self._prober.wait_for(request)
         if waiting is not None:
             # the probe of this URL is in flight: decide again once it has landed
@@ -102,12 +112,32 @@ class DedupMiddleware:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
 
-    def _act_on_url(self, decision: Decision) -> None:
+    async def _act_on_url(self, request: Request, decision: Decision) -> Request | Response | None:
         """What a URL's decision does to its request before the fetch: the one place that
-        branches on the action of a ``check_url``."""
+        branches on the action of a ``check_url``. A drop is raised; a deferred URL waits for
+        its counterpart's probe when one is in flight and is decided again, else goes back to
+        the scheduler behind other work (a request returned to Scrapy is rescheduled, and no
+        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes."""
         self._prober.schedule(decision.probes)
         if decision.action == "drop":
             raise DedupIgnoreRequest(decision)
+        if decision.action != "defer":
+            return await self._fetch(request)
+        counterpart = decision.duplicate_of
+        landing = self._prober.wait_for(request.replace(url=counterpart)) if counterpart else None
+        if landing is not None:
+            await maybe_deferred_to_future(landing)
+            return await self.process_request(request)
+        deferrals = request.meta.get(DEFERRALS, 0)
+        if deferrals >= self._session.settings.max_deferrals:
+            self._stats.inc_value("dedup/deferrals_expired")
+            return await self._fetch(request)
+        self._stats.inc_value("dedup/deferred")
+        return request.replace(
+            priority=request.priority - DEFER_PRIORITY_STEP,
+            dont_filter=True,
+            meta={**request.meta, DEFERRALS: deferrals + 1},
+        )
 
     async def _check(self, response: Response) -> Decision | None:
         decision = await self._session.check_page(

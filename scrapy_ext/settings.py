@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "DEDUP_PROBE_CACHE_SIZE": 256,
     # processes that prepare pages (parse, terms, hashes) on other cores; 0: the index's thread
     "DEDUP_PREPARE_PROCESSES": 1,
+    # times a URL whose mirror counterpart is not known yet goes back to the scheduler, behind
+    # other work, before it is fetched anyway (a fetch never costs content; a drop might)
+    "DEDUP_MAX_DEFERRALS": 5,
 }
 
 
@@ -43,6 +46,7 @@ class DedupSettings:
     decision_log: Path | None
     probe_cache_size: int
     prepare_processes: int
+    max_deferrals: int
 
 
 def is_enabled(settings: BaseSettings) -> bool:
@@ -63,6 +67,7 @@ def read_settings(settings: BaseSettings) -> DedupSettings:
         decision_log=Path(data_path(decision_log)) if decision_log else None,
         probe_cache_size=_count(settings, "DEDUP_PROBE_CACHE_SIZE"),
         prepare_processes=_count(settings, "DEDUP_PREPARE_PROCESSES"),
+        max_deferrals=_count(settings, "DEDUP_MAX_DEFERRALS"),
     )
 
 

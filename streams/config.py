@@ -40,6 +40,7 @@ class StreamConfig:
     dead_letters: str = "dedup.dead-letters"
     tolerant: bool = True
     url_dedup_cache_size: int = 0
+    deferred_max_age_s: float = 600.0
     auto_offset_reset: str = "earliest"
     poll_timeout_ms: int = 500
     max_poll_records: int = 500
@@ -75,6 +76,7 @@ class StreamConfig:
             f"must be one of {OFFSET_RESETS}",
         )
         _require(self.url_dedup_cache_size >= 0, "url_dedup_cache_size", "must be >= 0 (0: off)")
+        _require(self.deferred_max_age_s >= 0, "deferred_max_age_s", "must be >= 0")
         _require(self.poll_timeout_ms >= 1, "poll_timeout_ms", "must be >= 1")
         _require(self.max_poll_records >= 1, "max_poll_records", "must be >= 1")
         _require(self.max_message_bytes >= 1024, "max_message_bytes", "must be >= 1024")

@@ -1,4 +1,9 @@
-"""Frontier URLs: the mirror rules, and optionally exact-URL dedup.
+"""Frontier URLs: the URL and mirror rules, deferral, and optionally exact-URL dedup.
+
+A URL under a mirror rule whose counterpart is not known yet is deferred: it is not forwarded, the
+index remembers it, and ``settle`` (called with every batch and when the input is idle) releases it
+to the kept URLs once its counterpart turns out missing or it waited ``stream.deferred_max_age_s``,
+or drops it once the counterpart is held.
 
 Exact-URL dedup drops a URL that the index already holds as a fetched page, or that this process
 kept recently (the last ``cache_size`` kept URLs). Keyed by URL, the frontier topic sends every copy
@@ -12,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from dedup_filter import Decision, DedupFilter
+from dedup_filter.decision import Reason
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 
@@ -19,15 +25,24 @@ from dedup_filter.index.lmdb_index import IndexView
 class Frontier:
     """``check(urls)``: keep, or drop with the reason (mirrored directory, fetched, seen)."""
 
-    def __init__(self, dedup: DedupFilter, cache_size: int) -> None:
+    def __init__(self, dedup: DedupFilter, cache_size: int, deferred_max_age_s: float) -> None:
         self._dedup = dedup
         self._cache_size = cache_size
+        self._deferred_max_age_s = deferred_max_age_s
         self._recent: OrderedDict[int, None] = OrderedDict()
+        self.deferring = False  # whether this process deferred a URL that may still wait
+
+    def settle(self) -> list[Decision]:
+        """Final decisions on deferred URLs whose fate is known now (in the order they settle)."""
+        if not self.deferring:
+            return []
+        return self._dedup.settle_deferred(self._deferred_max_age_s)
 
     def check(self, urls: Sequence[str]) -> list[Decision]:
         """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup of
         the URLs they keep (any other action of the core is passed on as it is)."""
         decisions = self._dedup.check_urls(urls) if urls else []
+        self.deferring = self.deferring or any(d.deferred for d in decisions)
         if not self._cache_size:
             return decisions
         with self._dedup.index.read() as view:
@@ -37,9 +52,9 @@ class Frontier:
         key = hash64(decision.url, 0)
         if key in self._recent:
             self._recent.move_to_end(key)
-            return Decision(decision.url, "drop", "url_seen", evidence={"rule": "exact_url"})
+            return Decision(decision.url, "drop", Reason.URL_SEEN, evidence={"rule": "exact_url"})
         if view.page_id_for_url(decision.url) is not None:
-            return Decision(decision.url, "drop", "url_fetched", evidence={"rule": "exact_url"})
+            return Decision(decision.url, "drop", Reason.URL_FETCHED, evidence={"rule": "exact_url"})
         self._recent[key] = None
         if len(self._recent) > self._cache_size:
             self._recent.popitem(last=False)

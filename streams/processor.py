@@ -72,7 +72,9 @@ class Processor:
         self.config = config
         self.metrics = metrics or StreamMetrics()
         self.pool = pool
-        self._frontier = Frontier(dedup, config.url_dedup_cache_size)
+        self._frontier = Frontier(
+            dedup, config.url_dedup_cache_size, config.deferred_max_age_s
+        )
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
         self._bad_partitions_logged: set[TopicPartition] = set()
@@ -99,7 +101,7 @@ class Processor:
                 logger.warning("poll failed (%s); retrying in %.1f s", error, delay)
                 stop.wait(delay)
                 continue
-            if batch:
+            if batch or self._frontier.deferring:  # idle: deferred URLs may still settle
                 self.process(batch, stop)
                 backoff = self._backoff()
             self._update_lag()
@@ -119,6 +121,8 @@ class Processor:
             for tp, records in batch.items()
             if records
         }
+        if not offsets and not self._uncommitted:
+            return True  # an idle pass that only released deferred URLs
         with self.metrics.timed("commit"):
             committed = self._commit(offsets, stop)
         self.metrics.batch_done(time.monotonic() - started)
@@ -152,6 +156,8 @@ class Processor:
         with self.metrics.timed("index"):
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
         page_decisions = self._check_pages([page for _, page in pages])
+        with self.metrics.timed("index"):
+            outputs += self._settled_urls()
         with self.metrics.timed("messages"):
             for (record, _), url_decision in zip(urls, url_decisions, strict=True):
                 outputs += self._outputs_or_dead_letter(
@@ -273,9 +279,23 @@ class Processor:
 
     def _url_outputs(self, record: Any, decision: Decision) -> list[OutputRecord]:
         self.metrics.url_decided(decision)
-        if decision.dropped or not self.config.urls_keep:
-            return []
+        if decision.action != "keep" or not self.config.urls_keep:
+            return []  # a deferred URL is forwarded when it settles (``_settled_urls``)
         return [_forward(self.config.urls_keep, record)]
+
+    def _settled_urls(self) -> list[OutputRecord]:
+        """Deferred URLs released now, as URL records on the kept-URLs topic.
+
+        Settling forgets them in the index before they are delivered: a crash in between loses
+        their release (they are not fetched), the one output not replayed at-least-once.
+        """
+        outputs = []
+        for decision in self._frontier.settle():
+            self.metrics.url_decided(decision)
+            if decision.action == "keep" and self.config.urls_keep:
+                url = decision.url.encode("utf-8", "backslashreplace")
+                outputs.append(OutputRecord(self.config.urls_keep, url, url, []))
+        return outputs
 
     def _dead_letter(self, record: Any, error: str) -> list[OutputRecord]:
         tp = TopicPartition(record.topic, record.partition)

@@ -1,6 +1,8 @@
 """A crawl of the test web simulated in memory, with the filter in the loop like an integration.
 
-Every request asks ``check_url`` first (frontier pruning); every HTML response goes through
+Every request asks ``check_url`` first (frontier pruning; a deferred URL waits aside until
+``settle_deferred`` says its fate, and is fetched when nothing else is left); every HTML
+response goes through
 ``check_page``; the probes a decision asks for jump the queue, their responses are fed back (a
 404 or a non-HTML body is reported with ``probe_failed``) and kept, so that the crawl's own later
 request for a probed URL is served without a second fetch. Links are followed only from pages the
@@ -31,6 +33,7 @@ class CrawlLog:
     probes: list[str] = field(default_factory=list)  # requests sent as probes
     failed_probes: list[str] = field(default_factory=list)
     pruned: list[str] = field(default_factory=list)  # dropped by check_url before any fetch
+    deferred: list[str] = field(default_factory=list)  # deferred by check_url, settled later
     served_from_probe: list[str] = field(default_factory=list)
     decisions: dict[str, Decision] = field(default_factory=dict)  # HTML page -> its decision
 
@@ -50,6 +53,8 @@ class _Frontier:
         self._queues: dict[str, deque[str]] = {}
         self._turn: deque[str] = deque()
         self.probes: deque[str] = deque()
+        self.released: deque[str] = deque()  # deferred URLs settled as keeps: fetched next
+        self.waiting = 0  # deferred URLs not settled yet
         self.seen: set[str] = set()
 
     def add(self, url: str) -> None:
@@ -62,15 +67,18 @@ class _Frontier:
             self._turn.append(host)
         self._queues[host].append(url)
 
-    def next(self) -> tuple[str, bool] | None:
-        """The next URL and whether it is a probe, or None when the crawl is over."""
+    def next(self) -> tuple[str, str] | None:
+        """The next URL and where it comes from (``probe``, ``released``: a deferred URL to
+        fetch, ``frontier``), or None when the crawl is over."""
         if self.probes:
-            return self.probes.popleft(), True
+            return self.probes.popleft(), "probe"
+        if self.released:
+            return self.released.popleft(), "released"
         while self._turn:
             host = self._turn[0]
             self._turn.rotate(-1)
             if self._queues[host]:
-                return self._queues[host].popleft(), False
+                return self._queues[host].popleft(), "frontier"
             self._turn.remove(host)
         return None
 
@@ -87,20 +95,35 @@ def crawl(
         frontier.add(normalize_url(url))
     log = CrawlLog()
     answered: dict[str, Decision | None] = {}  # probed URL -> its decision (None: failed probe)
-    while len(log.fetched) < max_requests and (item := frontier.next()) is not None:
-        url, is_probe = item
-        if is_probe:
+    fetched = False  # anything since deferred URLs were last settled
+    while len(log.fetched) < max_requests:
+        if dedup is not None and frontier.waiting and fetched and not frontier.probes:
+            _settle(dedup, frontier, log, float("inf"))  # their counterparts may have arrived
+            fetched = False
+        item = frontier.next()
+        if item is None and dedup is not None and frontier.waiting:
+            _settle(dedup, frontier, log, 0.0)  # nothing else is left: what waits is fetched
+            item = frontier.next()
+        if item is None:
+            break
+        url, source = item
+        fetched = True
+        if source == "probe":
             if url in answered and answered[url] is None and dedup is not None:
                 # asked again by another candidate: the crawler knows the answer, no second fetch
                 frontier.probes.extend(dedup.probe_failed(url, _status(web, url)).probes)
             elif url not in answered and url not in log.decisions and dedup is not None:
                 answered[url] = _probe(web, dedup, url, frontier, log)
             continue
-        if dedup is not None:
+        if dedup is not None and source == "frontier":
             verdict = dedup.check_url(url)
             frontier.probes.extend(verdict.probes)
             if verdict.dropped:
                 log.pruned.append(url)
+                continue
+            if verdict.deferred:
+                log.deferred.append(url)
+                frontier.waiting += 1
                 continue
         if url in answered:
             log.served_from_probe.append(url)
@@ -112,6 +135,15 @@ def crawl(
                 if _in_web(web, link):
                     frontier.add(link)
     return log
+
+
+def _settle(dedup: DedupFilter, frontier: _Frontier, log: CrawlLog, max_age_s: float) -> None:
+    for decision in dedup.settle_deferred(max_age_s):
+        frontier.waiting -= 1
+        if decision.dropped:
+            log.pruned.append(decision.url)
+        else:
+            frontier.released.append(decision.url)
 
 
 def _fetch(

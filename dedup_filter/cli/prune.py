@@ -26,8 +26,9 @@ def add_parser(subparsers: Any) -> None:
         parents=[config_options()],
         help="write the URLs of FILE (or stdin) that are not under a mirrored directory",
         description=(
-            "Frontier pruning: every URL under the mirror side of a mirror rule is dropped; "
-            "the others are written to standard output in input order."
+            "Frontier pruning: every URL under the mirror side of a mirror rule whose counterpart "
+            "under the origin is held is dropped; the others are written to standard output "
+            "in input order."
         ),
     )
     parser.add_argument("input", nargs="?", default="-", metavar="FILE|-", help="URLs, one a line")
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print("dedup-filter prune: --batch-size must be >= 1", file=sys.stderr)
         return 2
     config = load_config(args)
-    kept = dropped = 0
+    kept = dropped = deferred = 0
     with contextlib.ExitStack() as stack:
         source = sys.stdin
         if args.input != "-":
@@ -61,10 +62,15 @@ def run(args: argparse.Namespace) -> int:
                     log.write(decision.to_json() + "\n")
                 if decision.dropped:
                     dropped += 1
-                else:
+                else:  # a deferred URL's counterpart is not held: only a fetch keeps its content
+                    deferred += decision.deferred
                     kept += 1
                     sys.stdout.write(url + "\n")
-    print(f"urls kept: {kept}; dropped under mirrored directories: {dropped}", file=sys.stderr)
+    print(
+        f"urls kept: {kept} ({deferred} deferred: their counterpart is not held); "
+        f"dropped under mirrored directories: {dropped}",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -49,7 +49,7 @@ _HIGHS_KEY = b"id_highs"
 _POSTING_TABLES = {"exact": 0, "features": 0, "bands": 1, "urls": 0}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
-MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
+MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
 URL_RULE_TABLES = ("url_rules", "url_aliases")
 _MAX_DBS = 16

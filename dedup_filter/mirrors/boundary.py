@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dedup_filter.mirrors.directories import directory_name, nested, parent_directory
-from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import EXPIRED, OPEN, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
@@ -84,6 +84,8 @@ def boundary_reason(store: MirrorStore, rule: Rule, max_levels: int) -> str:
         return parents
     candidate = store.candidate(pair_reference(*parents))
     if candidate is not None:
+        if candidate.state == EXPIRED:
+            return "parents_expired"
         return "parents_pending" if candidate.state == OPEN else "parents_look_alike"
     mirror_index, origin_index = _index_entries(store, parents)
     if mirror_index is None or origin_index is None:

@@ -3,11 +3,8 @@
 An index page whose content duplicates the index page of another directory makes the two
 directories a candidate pair. Coordinate sampling (``sampling.py``) then confirms it into a rule
 (``mirror_rules.py``), which tries to widen to the parents (``boundary.py``), or rejects it.
-Invariants: a directory named a mirror (``mirror1.example.org``, ``/pub/mirrors/``) is the mirror
-side when its counterpart is not; otherwise the shallower directory is the origin (copies are
-filed deeper, under ``mirrors/`` or ``pub/``), the one indexed first when both are as deep (the
-only signal that depends on the order of commits); nested directories are never a pair;
-every change happens in the caller's write transaction.
+Invariants: pairs are oriented by evidence (``orientation.py``); nested directories are never a
+pair; every change happens in the caller's write transaction.
 """
 
 from __future__ import annotations
@@ -17,26 +14,25 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dedup_filter.config import MirrorConfig
-from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.simhash import agreement
 from dedup_filter.mirrors.boundary import widen
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
-    authority,
-    directory_depth,
-    named_as_copy,
     nested,
     own_placement,
     placements,
     usable_directory,
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
+from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
-from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler, Verdict
-from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
+from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
+from dedup_filter.mirrors.sequential import Verdict
+from dedup_filter.mirrors.sessions import SessionParameters
+from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +51,10 @@ class Pair:
 
 
 def index_pair(
-    url: str, original_url: str, index_pages: IndexPages, max_depth: int, links_back: bool = False
+    url: str, original_url: str, index_pages: IndexPages, orientation: Orientation
 ) -> Pair | None:
-    """The oriented pair when both URLs are index pages of unrelated, usable directories
-    (``links_back``: the indexed page ``original_url`` links the host of ``url``)."""
+    """The oriented pair when both URLs are index pages of unrelated, usable directories."""
+    max_depth = orientation.max_depth
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None:
         return None
@@ -68,22 +64,14 @@ def index_pair(
         return None
     if not (usable_directory(page.directory) and usable_directory(original.directory)):
         return None
-    if _looks_original(page.directory, original.directory, links_back):
+    if orientation.page_is_origin(url, page.directory, original_url, original.directory):
         return Pair(original, page, page_is_origin=True)
     return Pair(page, original)
 
 
-def links_back(store: MirrorStore, indexed_url: str, url: str, max_depth: int) -> bool:
-    """Whether the recorded index page ``indexed_url`` links the host of ``url``."""
-    place = own_placement(indexed_url, max_depth)
-    entry = store.entry(place.directory_key, "") if place is not None else None
-    return entry is not None and host_hash(authority(url)) in entry.linked_hosts
-
-
 def listing_pair(
-    store: MirrorStore,
-    fingerprint: Fingerprint,
-    links: Iterable[str],
+    orientation: Orientation,
+    arrival: Arrival,
     index_pages: IndexPages,
     config: MirrorConfig,
     min_agreement: int,
@@ -93,7 +81,8 @@ def listing_pair(
     ``min_agreement`` simhash bits agree: a banner or a header added, not another site's home
     page over the same theme's pages). None when a rule prunes either side, or the listing is too
     short, or the text too small, to tell directories apart."""
-    url = fingerprint.url
+    url, store = arrival.placed_url, orientation.store
+    fingerprint, links = arrival.fingerprint, arrival.links
     place = own_placement(url, config.max_depth)
     if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
         return None
@@ -101,9 +90,11 @@ def listing_pair(
     if len(entries) < config.listing_min_links:
         return None
     key = listing_hash(entries)
-    alike = store.listed_alike(key)  # the index pages recorded with this listing
+    sessions = SessionParameters(config.session_parameters)
+    # the index pages recorded with this listing
+    alike = [(sessions.strip(other), simhash) for other, simhash in store.listed_alike(key)]
     if url not in (other for other, _ in alike):
-        page_id = store.view.page_id_for_url(url)
+        page_id = store.view.page_id_for_url(fingerprint.url)
         if page_id is not None:
             store.put_listing(key, place.directory, page_id)
     for other, simhash in alike:
@@ -111,8 +102,7 @@ def listing_pair(
             continue
         if agreement(fingerprint.simhash, simhash) < min_agreement:
             continue
-        back = links_back(store, other, url, config.max_depth)
-        pair = index_pair(url, other, index_pages, config.max_depth, back)
+        pair = index_pair(url, other, index_pages, orientation)
         if pair is not None and not ruled(store, (url, pair.mirror.url), config.max_depth):
             return pair
     return None
@@ -121,19 +111,6 @@ def listing_pair(
 def ruled(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
     """Whether a rule prunes any of ``urls``."""
     return any(rule_over(store, placements(url, max_depth)) is not None for url in urls)
-
-
-def _looks_original(page: str, original: str, links_back: bool) -> bool:
-    """Whether the directory of the page checked now, rather than that of the indexed page it
-    duplicates, is the original: the one not named a mirror when exactly one is, else the
-    shallower; when both are as deep, the page's when the indexed page links its host (a copy
-    links the host it was copied from), else the one indexed first (the indexed page's)."""
-    page_copy, original_copy = named_as_copy(page), named_as_copy(original)
-    if page_copy != original_copy:
-        return original_copy
-    if directory_depth(page) != directory_depth(original):
-        return directory_depth(page) < directory_depth(original)
-    return links_back
 
 
 class CandidateUpdate:
@@ -179,7 +156,7 @@ class CandidateUpdate:
         if self._covered(candidate):
             return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
-        verdict = self._sampler.verdict(candidate)
+        verdict = self._sampler.verdict(self.store, candidate)
         if verdict is Verdict.CONFIRMED:
             self._confirm(candidate)
             return

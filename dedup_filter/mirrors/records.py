@@ -19,7 +19,10 @@ _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, mis
 
 PENDING, MATCH, MISMATCH, MISSING = 0, 1, 2, 3  # sample outcomes
 OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
-OPEN, REJECTED = 0, 1  # candidate states (a confirmed candidate becomes a Rule)
+# candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
+OPEN, REJECTED, EXPIRED = 0, 1, 2
+STATE_NAMES = ("open", "rejected", "expired")
+_CLOSED, _REISSUED = 1, 2  # flags of a candidate value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -115,6 +118,7 @@ class Candidate(DirectoryPair):
     # its listing names every document of the directory, fewer than the samples wanted, and no
     # subdirectory: once all of them are checked the verdict needs no more
     closed: bool = False
+    reissued: bool = False  # open too long once: its probes were handed out again
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -132,8 +136,9 @@ class Candidate(DirectoryPair):
             _SAMPLE_HEAD.pack(sample.relative_hash, sample.outcome) + _texts(sample.relative)
             for sample in self.samples
         )
-        # most candidates are not closed: their values keep the layout without the flag byte
-        return head + self._encode_sides() + samples + (b"\x01" if self.closed else b"")
+        # most candidates have no flag: their values keep the layout without the flag byte
+        flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
+        return head + self._encode_sides() + samples + (bytes([flags]) if flags else b"")
 
     @classmethod
     def decode(cls, data: bytes) -> Candidate:
@@ -144,8 +149,16 @@ class Candidate(DirectoryPair):
             rel_hash, outcome = _SAMPLE_HEAD.unpack_from(data, offset)
             (relative,), offset = _read_texts(data, offset + _SAMPLE_HEAD.size, 1)
             samples.append(Sample(relative, rel_hash, outcome))
-        closed = len(data) > offset and data[offset] == 1
-        return cls(*sides, created_at, state, level, tuple(samples), closed)
+        flags = data[offset] if len(data) > offset else 0
+        return cls(
+            *sides,
+            created_at,
+            state,
+            level,
+            tuple(samples),
+            bool(flags & _CLOSED),
+            bool(flags & _REISSUED),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,18 +24,16 @@ order picks the same ones:
   the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
   mirror's listing of that directory was fetched without it.
 
-The verdict is Zhang's on ``samples`` checked pairs, confirmed when at least
-``ceil(min_resemblance * samples)`` (and ``min_matched``) match, and taken as soon as it is
-certain: confirmed once that many matched, rejected once that became impossible.
+The verdict (``sequential.py``) is Zhang's on ``samples`` checked pairs, taken as soon as it is
+certain, and sequential beyond: while the evidence is ambiguous more samples are drawn, up to
+``max_samples``.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
@@ -51,26 +49,28 @@ from dedup_filter.mirrors.records import (
     DirEntry,
     Sample,
 )
+from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
+from dedup_filter.mirrors.systematic import discount_shared, discountable
 
 # documents considered from each side (and from a listing) when samples are added: bounds the
 # work of a call on a candidate over a large directory
 _POOL_SIDE = 64
 
 
-class Verdict(Enum):
-    UNDECIDED = "undecided"
-    CONFIRMED = "confirmed"
-    REJECTED = "rejected"
-
-
 @dataclass(frozen=True, slots=True)
 class Arrival:
     """The page the current call checks, and its links when it is an index page (a listing of
-    its directory, whose documents the candidates above it may sample)."""
+    its directory, whose documents the candidates above it may sample); ``url`` is where it is
+    placed (its URL without session parameters)."""
 
     fingerprint: Fingerprint
     links: Iterable[str] = ()
+    url: str = ""
+
+    @property
+    def placed_url(self) -> str:
+        return self.url or self.fingerprint.url
 
 
 class CoordinateSampler:
@@ -80,8 +80,7 @@ class CoordinateSampler:
         self.config = config.mirror
         self._page_rules = config  # what makes two pages duplicates
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
-        share = math.ceil(self.config.min_resemblance * self.config.samples - 1e-9)
-        self.required_matches = max(self.config.min_matched, share)
+        self.judge = SequentialJudge(self.config)
         self._content = self.config.mode == "content"
 
     def advance(
@@ -101,12 +100,23 @@ class CoordinateSampler:
             The updated candidate, and the URLs that must be fetched (content mode).
         """
         candidate = self._fill(store, candidate, arrived, arrival)
+        candidate = self._compare_pending(store, candidate, arrival)
+        refilled = self._fill(store, candidate, arrived, arrival)  # what was compared may call
+        if refilled is not candidate:  # for more samples (ambiguous evidence)
+            candidate = self._compare_pending(store, refilled, arrival)
+        return candidate, self._probes(store, candidate) if self._content else []
+
+    def _compare_pending(
+        self, store: MirrorStore, candidate: Candidate, arrival: Arrival | None
+    ) -> Candidate:
         for sample in candidate.samples:
             if sample.outcome == PENDING:
                 outcome = self._compare(store, candidate, sample, arrival)
                 if outcome != PENDING:
                     candidate = candidate.with_outcome(sample.relative_hash, outcome)
-        return candidate, self._probes(store, candidate) if self._content else []
+        if self._content:
+            candidate = discount_shared(store, candidate, self.config.discounted_agreement)
+        return candidate
 
     def _probes(self, store: MirrorStore, candidate: Candidate) -> list[str]:
         """The pages to fetch for the pending samples. The origin's page first, alone: the crawl
@@ -114,9 +124,7 @@ class CoordinateSampler:
         so its mirror page would be a wasted fetch. Then mirror pages, only as many at a time as
         matches are still needed (every sample while a small origin is judged): the verdict is
         taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch."""
-        needed = self.required_matches - candidate.count(MATCH)
-        if candidate.closed:
-            needed = candidate.count(PENDING)
+        needed = self.judge.matches_needed(candidate)
         origin_pages, mirror_pages = [], []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
@@ -131,18 +139,9 @@ class CoordinateSampler:
                 mirror_pages.append(url)
         return origin_pages + mirror_pages[: max(needed, 0)]
 
-    def verdict(self, candidate: Candidate) -> Verdict:
-        matches, mismatches = candidate.count(MATCH), candidate.count(MISMATCH)
-        wanted = self.config.samples
-        if wanted == 0:  # the configuration asks to trust the index pages alone
-            return Verdict.CONFIRMED
-        if candidate.closed and 0 < matches + mismatches < wanted:
-            return self._small_verdict(candidate, matches, mismatches)
-        if matches + (wanted - matches - mismatches) < self.required_matches:
-            return Verdict.REJECTED
-        if matches >= self.required_matches:  # certain, whatever the remaining samples show
-            return Verdict.CONFIRMED
-        return Verdict.UNDECIDED
+    def verdict(self, store: MirrorStore, candidate: Candidate) -> Verdict:
+        soft = self._content and discountable(store, candidate)
+        return self.judge.verdict(candidate, soft)
 
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
@@ -161,20 +160,11 @@ class CoordinateSampler:
             documents += self._index_pages.names_document(relative)
         return documents < self.config.samples
 
-    def _small_verdict(self, candidate: Candidate, matches: int, mismatches: int) -> Verdict:
-        """The verdict on a closed candidate (fewer documents than samples), once every document
-        it could sample was checked: Zhang's resemblance over the m < lambda pairs there are."""
-        if candidate.count(PENDING) > 0:
-            return Verdict.UNDECIDED
-        share = math.ceil(self.config.min_resemblance * (matches + mismatches) - 1e-9)
-        enough = matches >= max(1, self.config.min_matched, share)
-        return Verdict.CONFIRMED if enough else Verdict.REJECTED
-
     def _fill(
         self, store: MirrorStore, candidate: Candidate, arrived: str | None, arrival: Arrival | None
     ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
-        wanted = self.config.samples - active
+        wanted = self.judge.samples_wanted(candidate) - active
         if wanted <= 0:
             return candidate
         taken = {sample.relative_hash for sample in candidate.samples}
@@ -286,7 +276,7 @@ class CoordinateSampler:
         if arrival is None:
             return False
         page = arrival.fingerprint
-        url = page.url.lower()
+        url = arrival.placed_url.lower()
         sides = (candidate.mirror + sample.relative, candidate.origin + sample.relative)
         if url not in (side.lower() for side in sides):
             return False

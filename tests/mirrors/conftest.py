@@ -62,8 +62,10 @@ def copy_tree(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, by
 
 class OnlineCrawl:
     """Visits URLs in a given order as an integration does: ``check_url`` before each fetch (a
-    pruned URL is skipped), ``check_page`` on the body, every probe answered at once from the same
-    pages (a missing page is reported with ``probe_failed``) and never fetched twice."""
+    pruned URL is skipped, a deferred one set aside until ``settle_deferred`` says its fate, and
+    fetched when nothing else is left), ``check_page`` on the body, every probe answered at once
+    from the same pages (a missing page is reported with ``probe_failed``) and never fetched
+    twice."""
 
     def __init__(self, dedup: DedupFilter, pages: dict[str, bytes]) -> None:
         self.dedup = dedup
@@ -73,15 +75,30 @@ class OnlineCrawl:
         self.fetched: list[str] = []
         self.probes: list[str] = []
         self.failed_probes: list[str] = []
+        self.deferred: dict[str, Decision] = {}  # url -> its defer decision
+        self.settled: dict[str, Decision] = {}  # deferred url -> its final decision
 
     def visit(self, urls: Iterable[str]) -> OnlineCrawl:
         for url in urls:
             verdict = self.dedup.check_url(url)
-            if verdict.dropped:
+            if verdict.deferred:
+                self.deferred[url] = verdict
+                self._answer(verdict.probes)
+                self._settle(float("inf"))
+            elif verdict.dropped:
                 self.pruned[url] = verdict
             elif url not in self.decisions:
                 self._answer(self._fetch(url).probes)
+        self._settle(0.0)  # nothing else is left: what still waits is fetched
         return self
+
+    def _settle(self, max_age_s: float) -> None:
+        for decision in self.dedup.settle_deferred(max_age_s):
+            self.settled[decision.url] = decision
+            if decision.dropped:
+                self.pruned[decision.url] = decision
+            elif decision.url not in self.decisions:
+                self._answer(self._fetch(decision.url).probes)
 
     def _fetch(self, url: str) -> Decision:
         self.fetched.append(url)

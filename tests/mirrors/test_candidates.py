@@ -7,6 +7,8 @@ import pytest
 from dedup_filter import Config
 from dedup_filter.mirrors.candidates import CandidateUpdate, index_pair
 from dedup_filter.mirrors.directories import IndexPages
+from dedup_filter.mirrors.orientation import Orientation
+from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
 from dedup_filter.mirrors.sampling import CoordinateSampler
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
@@ -14,18 +16,32 @@ from dedup_filter.mirrors.store import MirrorStore, pair_reference
 INDEX_PAGES = IndexPages(("index",), ("", ".html"))
 
 
-def test_the_shallower_directory_is_the_origin_whichever_page_came_second():
+@pytest.fixture
+def pair_of(tmp_index):
+    """``index_pair`` oriented against an index that holds nothing yet (both sides are new)."""
+
+    def pair(url, original_url):
+        def orient(view):
+            orientation = Orientation(MirrorStore(view), INDEX_PAGES, Protection(()), 12)
+            return index_pair(url, original_url, INDEX_PAGES, orientation)
+
+        return tmp_index.transact(orient)
+
+    return pair
+
+
+def test_the_shallower_directory_is_the_origin_whichever_page_came_second(pair_of):
     deep, shallow = "http://m.test/pub/notes/", "http://o.test/notes/"
-    first = index_pair(deep, shallow, INDEX_PAGES, 12)
-    second = index_pair(shallow, deep, INDEX_PAGES, 12)
+    first = pair_of(deep, shallow)
+    second = pair_of(shallow, deep)
     assert (first.mirror.directory, first.origin.directory, first.page_is_origin) == (
         deep,
         shallow,
         False,
     )
     assert (second.mirror.directory, second.page_is_origin) == (deep, True)
-    assert index_pair(shallow, shallow + "a/", INDEX_PAGES, 12) is None  # nested
-    assert index_pair(shallow + "a.html", deep, INDEX_PAGES, 12) is None  # not an index page
+    assert pair_of(shallow, shallow + "a/") is None  # nested
+    assert pair_of(shallow + "a.html", deep) is None  # not an index page
 
 
 @pytest.mark.parametrize(
@@ -37,19 +53,21 @@ def test_the_shallower_directory_is_the_origin_whichever_page_came_second():
         ("http://b.test/pub/x/", "http://a.test/x/"),  # unnamed: the shallower is the origin
     ],
 )
-def test_a_directory_named_a_mirror_is_the_mirror_whichever_page_came_second(copy, original):
+def test_a_directory_named_a_mirror_is_the_mirror_whichever_page_came_second(
+    pair_of, copy, original
+):
     for page, indexed in ((copy, original), (original, copy)):
-        pair = index_pair(page, indexed, INDEX_PAGES, 12)
+        pair = pair_of(page, indexed)
         assert (pair.mirror.directory, pair.origin.directory) == (copy, original)
 
 
-def test_when_nothing_tells_the_directory_indexed_first_is_the_origin():
+def test_when_nothing_tells_the_directory_indexed_first_is_the_origin(pair_of):
     first, second = "http://a.test/x/", "http://b.test/x/"
-    pair = index_pair(second, first, INDEX_PAGES, 12)
+    pair = pair_of(second, first)
     assert (pair.mirror.directory, pair.page_is_origin) == (second, False)
     # a name that merely starts with "mirror" says nothing
-    assert index_pair("http://mirrorbits.test/x/", first, INDEX_PAGES, 12).page_is_origin is False
-    assert index_pair(first, "http://mirrorbits.test/x/", INDEX_PAGES, 12).page_is_origin is False
+    assert pair_of("http://mirrorbits.test/x/", first).page_is_origin is False
+    assert pair_of(first, "http://mirrorbits.test/x/").page_is_origin is False
 
 
 def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_its_own_name(

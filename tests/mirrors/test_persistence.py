@@ -22,12 +22,12 @@ def test_rules_survive_a_restart(tmp_path, origin_tree):
     whole_host_crawl(tmp_path / "index", pages)
     with DedupFilter.open(tmp_path / "index") as reopened:
         assert [rule["mirror"] for rule in reopened.mirror_rules()] == [MIRROR]
-        verdict = reopened.check_url(MIRROR + "extra/csv.html")
+        verdict = reopened.check_url(MIRROR + "extra/wave.html")
         assert (verdict.reason, verdict.duplicate_of) == (
             "mirrored_directory",
-            ORIGIN + "extra/csv.html",
+            ORIGIN + "extra/wave.html",
         )
-        assert not reopened.check_url(ORIGIN + "extra/csv.html").dropped
+        assert not reopened.check_url(ORIGIN + "extra/wave.html").dropped
 
 
 def test_the_same_crawl_gives_the_same_decisions(tmp_path, origin_tree):

@@ -1,0 +1,86 @@
+"""URLs that wait for their counterpart's fate, and counterparts known to be absent.
+
+A rule drops a URL only when its counterpart under the origin is held; a URL whose counterpart
+is not known yet is *deferred*: remembered here until the counterpart is fetched (the URL is
+then dropped), reported missing (the URL is then fetched) or the URL waited too long (fetched).
+Invariant: each deferred URL is settled once; its row is removed when it is.
+
+Table ``deferred``:
+    "d" H(url) -> since (float), url, counterpart      a deferred URL
+    "a" H(url) -> status (0: unknown), url            a counterpart reported failed: not fetched
+                                                     (404, an error), or fetched but no page to
+                                                     check (a 2xx file: the crawl holds it)
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.mirrors.store import url_hash
+
+_SINCE = struct.Struct(">d")
+_STATUS = struct.Struct(">H")
+_LENGTH = struct.Struct(">I")
+_WAITING, _ABSENT = b"d", b"a"
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A URL under a rule, waiting since ``since`` for the fate of ``counterpart``."""
+
+    url: str
+    counterpart: str
+    since: float
+
+
+def _text(value: str) -> bytes:
+    data = value.encode("utf-8", "surrogatepass")
+    return _LENGTH.pack(len(data)) + data
+
+
+def _read_text(data: bytes, offset: int) -> tuple[str, int]:
+    (size,) = _LENGTH.unpack_from(data, offset)
+    start = offset + _LENGTH.size
+    return data[start : start + size].decode("utf-8", "surrogatepass"), start + size
+
+
+class Deferrals:
+    """Typed access to the ``deferred`` table inside one transaction."""
+
+    def __init__(self, view: IndexView) -> None:
+        self.view = view
+
+    def defer(self, url: str, counterpart: str, now: float) -> None:
+        """Remember ``url`` as waiting (since the first time it was deferred)."""
+        key = _WAITING + url_hash(url)
+        if self.view.get("deferred", key) is None:
+            value = _SINCE.pack(now) + _text(url) + _text(counterpart)
+            self.view.put("deferred", key, value)
+
+    def waiting(self) -> Iterator[Deferred]:
+        """Every deferred URL, in the hash order of their URLs."""
+        for _, value in list(self.view.scan("deferred", _WAITING)):
+            (since,) = _SINCE.unpack_from(value)
+            url, offset = _read_text(value, _SINCE.size)
+            counterpart, _ = _read_text(value, offset)
+            yield Deferred(url, counterpart, since)
+
+    def release(self, url: str) -> None:
+        self.view.delete("deferred", _WAITING + url_hash(url))
+
+    def mark_absent(self, url: str, status: int | None) -> None:
+        """Remember that ``url`` was reported failed with ``status``: what waits for it is
+        fetched instead, unless the status says the crawl fetched it (2xx)."""
+        self.view.put(
+            "deferred",
+            _ABSENT + url_hash(url),
+            _STATUS.pack(min(max(status or 0, 0), 0xFFFF)) + _text(url),
+        )
+
+    def absent(self, url: str) -> int | None:
+        """The status ``url`` was reported failed with (0 when unknown), or None."""
+        value = self.view.get("deferred", _ABSENT + url_hash(url))
+        return None if value is None else _STATUS.unpack_from(value)[0]

@@ -1,0 +1,95 @@
+"""Which side of a candidate pair is the origin, by evidence: a wrong answer must cost fetches only.
+
+Signals, strongest first:
+
+1. a side under ``mirror.protected_prefixes`` (the operator pins it) is the origin;
+2. a side whose host label or path segment names a copy (``mirror1.example.org``,
+   ``/pub/mirrors/``) is the mirror when the other is not named so;
+3. at equal depths, the side whose index page links the other's host is the copy (a copy keeps
+   absolute links to the site it was copied from; only at equal depths, since an origin's list
+   of mirrors links its copies);
+4. when both sides hold documents, the side that holds more of the other's pages (a partial
+   copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's);
+5. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
+6. else the side indexed first.
+
+*Held first* does not orient: a side crawled first is a copier's victim as often as a copy met
+early (a stale copy crawled whole before its origin's index page: taking it for the origin would
+make the origin's newer pages duplicates of its older ones). Instead every page the index holds
+as itself is never pruned by a rule (``pruning.py``), and a page not held yet is pruned only
+where its counterpart is held: the victim crawled first loses nothing. Invariant: only the last
+signal depends on the order of commits alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from dedup_filter.mirrors.directories import (
+    IndexPages,
+    authority,
+    directory_depth,
+    named_as_copy,
+    own_placement,
+)
+from dedup_filter.mirrors.pruning import Protection
+from dedup_filter.mirrors.store import MirrorStore, host_hash
+
+# documents of each side compared when weighing which holds more of the other's pages
+_COMPARED = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Orientation:
+    """Orients pairs against what one index holds."""
+
+    store: MirrorStore
+    index_pages: IndexPages
+    protection: Protection
+    max_depth: int
+
+    def page_is_origin(
+        self, page_url: str, page_dir: str, indexed_url: str, indexed_dir: str
+    ) -> bool:
+        """Whether the directory of the page checked now, rather than that of the indexed page
+        it is paired with, is the origin."""
+        page_pinned = self.protection.covers(page_dir)
+        if page_pinned != self.protection.covers(indexed_dir):
+            return page_pinned
+        page_copy, indexed_copy = named_as_copy(page_dir), named_as_copy(indexed_dir)
+        if page_copy != indexed_copy:
+            return indexed_copy
+        as_deep = directory_depth(page_dir) == directory_depth(indexed_dir)
+        if as_deep and self.links_back(indexed_url, page_url):
+            return True
+        page_docs, indexed_docs = self._documents(page_dir), self._documents(indexed_dir)
+        if page_docs and indexed_docs:
+            page_holds = sum(self._holds(page_dir, relative) for relative in indexed_docs)
+            indexed_holds = sum(self._holds(indexed_dir, relative) for relative in page_docs)
+            page_share, indexed_share = (
+                page_holds / len(indexed_docs),
+                indexed_holds / len(page_docs),
+            )
+            if page_share != indexed_share:
+                return page_share > indexed_share
+        return directory_depth(page_dir) < directory_depth(indexed_dir)
+
+    def links_back(self, indexed_url: str, url: str) -> bool:
+        """Whether the recorded index page ``indexed_url`` links the host of ``url``."""
+        place = own_placement(indexed_url, self.max_depth)
+        entry = self.store.entry(place.directory_key, "") if place is not None else None
+        return entry is not None and host_hash(authority(url)) in entry.linked_hosts
+
+    def _documents(self, directory: str) -> list[str]:
+        """The first documents (not index pages) held under ``directory``, in hash order;
+        relative paths, lower-cased."""
+        documents = (
+            entry.relative.lower()
+            for _, entry in self.store.subtree(directory.lower())
+            if not self.index_pages.names_index(entry.relative)
+        )
+        return list(itertools.islice(documents, _COMPARED))
+
+    def _holds(self, directory: str, relative: str) -> bool:
+        return self.store.entry(directory.lower(), relative) is not None

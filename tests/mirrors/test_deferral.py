@@ -1,0 +1,126 @@
+"""Rules never cost content: a URL under a rule is dropped only when its counterpart is held,
+deferred while that is unknown, and fetched when the counterpart is missing or takes too long."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter import Config, DedupFilter
+from dedup_filter.index.lmdb_index import LmdbIndex
+
+from .conftest import FIXED_NOW, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
+
+
+@pytest.fixture
+def clock():
+    return [FIXED_NOW]
+
+
+@pytest.fixture
+def ruled(tmp_path, origin_tree, stdlib_page, clock):
+    """A filter whose index holds the rule MIRROR -> ORIGIN, the origin crawled but for
+    ``late.html``, which both sides hold; ``new.html`` exists under the mirror only."""
+    index = LmdbIndex.open(tmp_path / "index", Config.default())
+    dedup = DedupFilter(index, Config.default(), clock=lambda: clock[0])
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+    yield dedup, {"late.html": stdlib_page("fractions").encode()}
+    dedup.close()
+
+
+def test_a_url_whose_counterpart_is_held_is_dropped_at_once(ruled):
+    dedup, _ = ruled
+    verdict = dedup.check_url(MIRROR + "extra/wave.html")
+    assert (verdict.action, verdict.duplicate_of) == ("drop", ORIGIN + "extra/wave.html")
+    assert dedup.settle_deferred(0.0) == []
+
+
+def test_a_deferred_url_is_dropped_once_its_counterpart_is_fetched(ruled):
+    dedup, late = ruled
+    verdict = dedup.check_url(MIRROR + "late.html")
+    assert (verdict.action, verdict.reason) == ("defer", "counterpart_pending")
+    assert (verdict.deferred, verdict.dropped) == (True, False)
+    assert verdict.duplicate_of == ORIGIN + "late.html"
+    assert verdict.probes == (ORIGIN + "late.html",)  # the crawl fetches the origin's page
+    again = dedup.check_url(MIRROR + "late.html")
+    assert (again.action, again.probes) == ("defer", ())  # the probe is outstanding
+    assert dedup.settle_deferred(float("inf")) == []  # nothing known yet
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.url, settled.action, settled.reason) == (
+        MIRROR + "late.html",
+        "drop",
+        "mirrored_directory",
+    )
+    assert settled.duplicate_of == ORIGIN + "late.html"
+    assert dedup.settle_deferred(0.0) == []  # settled once
+
+
+@pytest.mark.parametrize("report", ["probe_failed", "counterpart_failed"])
+def test_a_deferred_url_whose_counterpart_is_missing_is_fetched(ruled, report):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "new.html").deferred
+    getattr(dedup, report)(ORIGIN + "new.html", 404)
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.url, settled.action, settled.reason) == (
+        MIRROR + "new.html",
+        "keep",
+        "counterpart_missing",
+    )
+    assert settled.evidence["status"] == 404
+    verdict = dedup.check_url(MIRROR + "new.html")  # known absent: no second wait
+    assert (verdict.action, verdict.reason) == ("keep", "counterpart_missing")
+
+
+def test_a_url_deferred_too_long_is_fetched_and_judged_like_any_page(ruled, clock, stdlib_page):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "new.html").deferred
+    clock[0] += 30.0
+    assert dedup.settle_deferred(60.0) == []
+    clock[0] += 31.0
+    [settled] = dedup.settle_deferred(60.0)
+    assert (settled.action, settled.reason) == ("keep", "counterpart_timed_out")
+    assert settled.evidence["waited_s"] == 61.0
+    page = dedup.check_page(MIRROR + "new.html", stdlib_page("statistics").encode())
+    assert (page.action, page.reason) == ("keep", "unique")
+
+
+def test_deferred_urls_survive_a_restart(tmp_path, ruled, stdlib_page):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "new.html").deferred
+    dedup.close()
+    with DedupFilter.open(tmp_path / "index") as reopened:
+        assert reopened.pending_probes() == [ORIGIN + "new.html"]
+        reopened.check_page(ORIGIN + "new.html", stdlib_page("statistics").encode())
+        [settled] = reopened.settle_deferred(float("inf"))
+        assert (settled.url, settled.action) == (MIRROR + "new.html", "drop")
+
+
+def test_a_protected_host_is_taken_for_the_origin(tmp_path, origin_tree):
+    config = Config.default().with_overrides({"mirror.protected_prefixes": ["mirror.copy.test"]})
+    with DedupFilter(LmdbIndex.open(tmp_path / "index", config), config) as dedup:
+        pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+        crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
+        assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+            (ORIGIN, MIRROR)
+        ]
+        assert not any(url.startswith(MIRROR) for url in crawl.pruned)
+
+
+def test_a_prefix_pinned_after_its_rule_was_made_is_never_pruned(tmp_path, ruled):
+    dedup, _ = ruled
+    dedup.close()
+    config = Config.default().with_overrides({"mirror.protected_prefixes": [MIRROR + "extra/"]})
+    with DedupFilter(LmdbIndex.open(tmp_path / "index", config), config) as pinned:
+        verdict = pinned.check_url(MIRROR + "extra/wave.html")
+        assert (verdict.action, verdict.reason) == ("keep", "protected")
+        assert pinned.check_url(MIRROR + "bisect.html").dropped
+
+
+def test_a_counterpart_fetched_as_a_file_is_held_by_the_crawl(ruled):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "_sources/notes.txt").deferred
+    dedup.probe_failed(ORIGIN + "_sources/notes.txt", 200)  # fetched, not a page to check
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.action, settled.duplicate_of) == ("drop", ORIGIN + "_sources/notes.txt")

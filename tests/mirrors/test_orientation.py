@@ -1,0 +1,73 @@
+"""Orientation by evidence, and no hijack: a copier never gets its victim pruned, a copy of a copy
+met first costs no page of the origin, whatever the order."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+
+VICTIM = "http://victim.test/docs/"
+
+
+def without_every_third_leaf(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    """``pages`` lacking a third of the documents under ``base`` (not the index pages)."""
+    leaves = sorted(url for url in pages if url.startswith(base) and not url.endswith("/"))
+    lacking = set(leaves[::3])
+    return {url: body for url, body in pages.items() if url not in lacking}
+
+
+def lost(crawl: OnlineCrawl, base: str) -> list[str]:
+    """Pages under ``base`` whose content the crawl holds nowhere: never fetched, or pruned
+    while their counterpart was not fetched."""
+    missing = []
+    for url in crawl.pages:
+        if not url.startswith(base) or url in crawl.fetched:
+            continue
+        pruned = crawl.pruned.get(url)
+        if pruned is None or pruned.duplicate_of not in crawl.fetched:
+            missing.append(url)
+    return missing
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+@pytest.mark.parametrize("victim_first", [True, False], ids=["victim_first", "copier_first"])
+def test_a_copier_never_gets_its_victim_pruned(open_filter, corpus, modules, copier, victim_first):
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    pages = victim | copied
+    first, second = (VICTIM, copier) if victim_first else (copier, VICTIM)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, first) + breadth_first(pages, second)
+    )
+    assert lost(crawl, VICTIM) == []
+    only_victim = [url for url in victim if copier + url[len(VICTIM) :] not in copied]
+    assert only_victim
+    assert not any(url in crawl.pruned for url in only_victim)
+    assert not any(dedup.check_url(url).dropped for url in only_victim)
+    if victim_first:  # a rule may take the shallower copier for the origin: it prunes nothing
+        assert not any(url.startswith(VICTIM) for url in crawl.pruned)
+        assert not any(dedup.check_url(url).dropped for url in victim)
+
+
+@pytest.mark.parametrize("order", ["copy_of_copy_first", "interleaved"])
+def test_a_partial_copy_of_a_copy_met_first_costs_no_page_of_the_origin(
+    open_filter, origin_tree, order
+):
+    dedup = open_filter()
+    copy = "http://copy.test/notes/"
+    copy_of_copy = "http://again.test/"  # as deep as the origin
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, copy)
+    pages |= without_every_third_leaf(copy_tree(pages, copy, copy_of_copy), copy_of_copy)
+    bases = (copy_of_copy, ORIGIN, copy)
+    if order == "copy_of_copy_first":
+        urls = [url for base in bases for url in breadth_first(pages, base)]
+    else:
+        urls = interleave(*(breadth_first(pages, base) for base in bases))
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert lost(crawl, ORIGIN) == []
+    rules = dedup.mirror_rules()
+    mirrors = {rule["mirror"] for rule in rules}
+    assert all(rule["origin"] not in mirrors for rule in rules)  # resolved to the held origin
+    assert len(crawl.fetched) < len(pages)

@@ -1,0 +1,89 @@
+"""Sampling sees through what a copy changes on every page: session ids in its links, a banner and
+a footer on short pages, a version string, pages edited since the copy was made."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import (
+    MIRROR,
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    table_of_contents,
+)
+from .test_detection import leaves_in_sample_order
+
+SESSION = "?sid=8f14e45fceea167a"
+
+
+def with_session_ids(pages: dict[str, bytes]) -> dict[str, bytes]:
+    """Every relative link of every page carries a session id (the server serves either URL)."""
+    marked = {}
+    for url, body in pages.items():
+        body = re.sub(rb'href="([^":?]+)"', rb'href="\1' + SESSION.encode() + rb'"', body)
+        marked[url] = body
+        if url != MIRROR:
+            marked[url + SESSION] = body
+    return marked
+
+
+def test_a_copy_with_a_session_id_in_every_link_is_found(open_filter, origin_tree):
+    dedup = open_filter()
+    mirror = with_session_ids(copy_tree(origin_tree, ORIGIN, MIRROR))
+    pages = origin_tree | mirror
+    crawled = [url for url in breadth_first(pages, MIRROR) if url == MIRROR or SESSION in url]
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(origin_tree, ORIGIN) + crawled)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    verdict = dedup.check_url(MIRROR + "extra/wave.html" + SESSION)
+    assert (verdict.action, verdict.duplicate_of) == ("drop", ORIGIN + "extra/wave.html")
+    assert len(crawl.pruned) > len(crawled) // 2
+
+
+def short_pages(corpus: dict[str, str], modules: list[str], base: str) -> dict[str, bytes]:
+    """A directory of short documents (about 60 words each: an API stub, a changelog entry)."""
+    tree = {base: table_of_contents("Short notes", [(f"{name}.html", name) for name in modules])}
+    for name in modules:
+        text = " ".join(re.sub(r"<[^>]+>|&\w+;", " ", corpus[name]).split()[40:100])
+        body = f"<html><head><title>{name}</title></head><body><p>{text}</p></body></html>"
+        tree[f"{base}{name}.html"] = body.encode()
+    return tree
+
+
+def banner_and_footer(body: bytes) -> bytes:
+    banner = (
+        b"<div>This is a mirror of docs.origin.test, updated nightly by the volunteers of "
+        b"mirror.copy.test; report broken pages to the mirror team.</div>"
+    )
+    footer = b"<div>Hosted by the copy network. Mirror policy and privacy notice apply.</div>"
+    return body.replace(b"<body>", b"<body>" + banner).replace(b"</body>", footer + b"</body>")
+
+
+def test_a_copy_adding_a_banner_and_a_footer_to_short_pages_is_found(open_filter, corpus, modules):
+    dedup = open_filter()
+    origin = short_pages(corpus, modules, ORIGIN)
+    mirror = {
+        url: banner_and_footer(body) for url, body in copy_tree(origin, ORIGIN, MIRROR).items()
+    }
+    pages = origin | mirror
+    mirror[MIRROR] = origin[ORIGIN]  # the listing is copied as it is
+    pages = origin | mirror
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_stale_copy_with_edited_pages_and_a_version_string_is_found(
+    open_filter, origin_tree, stdlib_page
+):
+    dedup = open_filter()
+    mirror = {
+        url: body.replace(b"</body>", b"<p>Documentation for version 3.11.2.</p></body>")
+        for url, body in copy_tree(origin_tree, ORIGIN, MIRROR).items()
+    }
+    sampled_first = leaves_in_sample_order(origin_tree, ORIGIN)
+    for relative in (sampled_first[0], sampled_first[2]):  # 2 of 16 pages rewritten since
+        mirror[MIRROR + relative] = stdlib_page("fractions").encode()
+    pages = origin_tree | mirror
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
