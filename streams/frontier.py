@@ -54,7 +54,9 @@ class Frontier:
             self._recent.move_to_end(key)
             return Decision(decision.url, "drop", Reason.URL_SEEN, evidence={"rule": "exact_url"})
         if view.page_id_for_url(decision.url) is not None:
-            return Decision(decision.url, "drop", Reason.URL_FETCHED, evidence={"rule": "exact_url"})
+            return Decision(
+                decision.url, "drop", Reason.URL_FETCHED, evidence={"rule": "exact_url"}
+            )
         self._recent[key] = None
         if len(self._recent) > self._cache_size:
             self._recent.popitem(last=False)

@@ -138,7 +138,7 @@ def test_the_stream_frontier_drops_aliases_of_held_pages(site):
     for page in range(2):
         site.fetch(f"/p{page}.html?sessionid=S{page}", page)
     urls = [f"{HOST}/p2.html?sessionid=Q", f"{HOST}/p9.html?sessionid=Q"]
-    verdicts = Frontier(site.dedup, cache_size=0).check(urls)
+    verdicts = Frontier(site.dedup, cache_size=0, deferred_max_age_s=600.0).check(urls)
     assert [(v.action, v.reason) for v in verdicts] == [
         ("drop", "duplicate_url"),
         ("keep", "not_mirrored"),
