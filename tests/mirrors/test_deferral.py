@@ -124,3 +124,27 @@ def test_a_counterpart_fetched_as_a_file_is_held_by_the_crawl(ruled):
     dedup.probe_failed(ORIGIN + "_sources/notes.txt", 200)  # fetched, not a page to check
     [settled] = dedup.settle_deferred(float("inf"))
     assert (settled.action, settled.duplicate_of) == ("drop", ORIGIN + "_sources/notes.txt")
+
+
+def test_the_stream_frontier_holds_a_deferred_url_until_it_settles(ruled):
+    from dedup_filter.streams.frontier import Frontier
+
+    dedup, late = ruled
+    frontier = Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf"))
+    assert frontier.settle() == []  # nothing deferred by this process yet
+    [verdict] = frontier.check([MIRROR + "late.html"])
+    assert verdict.action == "defer"
+    assert frontier.settle() == []
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])
+    assert [(d.url, d.action) for d in frontier.settle()] == [(MIRROR + "late.html", "drop")]
+
+
+def test_the_stream_frontier_releases_a_deferred_url_that_waited_too_long(ruled, clock):
+    from dedup_filter.streams.frontier import Frontier
+
+    dedup, _ = ruled
+    frontier = Frontier(dedup, cache_size=0, deferred_max_age_s=60.0)
+    frontier.check([MIRROR + "late.html"])
+    clock[0] += 61
+    [released] = frontier.settle()
+    assert (released.action, released.reason) == ("keep", "counterpart_timed_out")
