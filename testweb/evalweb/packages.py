@@ -1,0 +1,86 @@
+"""Debian documentation packages: downloaded once with ``apt-get download``, unpacked with
+``dpkg -x`` into a cache outside the repository, read as HTML trees.
+
+A clean machine (CI) fetches what is missing itself; the cache survives between runs, so the
+web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+_CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
+_MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
+
+
+@dataclass(frozen=True, slots=True)
+class DocTree:
+    """Where a package installs one manual's HTML, and which of its subdirectories to read."""
+
+    package: str
+    directory: str  # inside the unpacked package
+    subdirectories: tuple[str, ...] = ("",)
+    suffix: str = ".html"
+
+
+TREES = {
+    "sqlite": DocTree("sqlite3-doc", "usr/share/doc/sqlite3", ("", "c3ref/", "session/")),
+    "sqlite-releases": DocTree("sqlite3-doc", "usr/share/doc/sqlite3/releaselog"),
+    "git": DocTree("git-doc", "usr/share/doc/git-doc", ("", "howto/", "technical/")),
+    "faq": DocTree("debian-faq", "usr/share/doc/debian/FAQ"),
+    "maint-guide-en": DocTree("maint-guide", "usr/share/doc/maint-guide/html"),
+    "maint-guide-fr": DocTree("maint-guide-fr", "usr/share/doc/maint-guide-fr/html"),
+    "devref-en": DocTree("developers-reference", "usr/share/developers-reference"),
+    "devref-fr": DocTree("developers-reference-fr", "usr/share/developers-reference/fr"),
+    "reference-en": DocTree("debian-reference-en", "usr/share/debian-reference", suffix=".en.html"),
+    "reference-fr": DocTree("debian-reference-fr", "usr/share/debian-reference", suffix=".fr.html"),
+}
+
+
+def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
+    """The pages of tree ``name`` by path relative to its top (downloading its package if absent).
+
+    A symbolic link stays a page of its own: the FAQ's ``x.html -> x.en.html`` are real aliases.
+    """
+    tree = TREES[name]
+    top = unpacked(tree.package, cache) / tree.directory
+    pages = {}
+    for subdirectory in tree.subdirectories:
+        for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
+            if file.stat().st_size <= _MAX_PAGE_BYTES:
+                text = file.read_bytes().decode("utf-8", "surrogateescape")
+                pages[file.relative_to(top).as_posix()] = text
+    return pages
+
+
+def symlinks(name: str, cache: Path = _CACHE) -> dict[str, str]:
+    """Pages of tree ``name`` that are symbolic links to another of its pages (path -> target)."""
+    tree = TREES[name]
+    top = unpacked(tree.package, cache) / tree.directory
+    return {
+        file.relative_to(top).as_posix(): file.resolve().relative_to(top.resolve()).as_posix()
+        for subdirectory in tree.subdirectories
+        for file in sorted((top / subdirectory).glob("*" + tree.suffix))
+        if file.is_symlink()
+    }
+
+
+def unpacked(package: str, cache: Path = _CACHE) -> Path:
+    """The package's files unpacked under the cache, fetched with apt-get when missing."""
+    target = cache / "unpacked" / package
+    if target.is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    debs = list(cache.glob(f"{package}_*.deb"))
+    if not debs:
+        subprocess.run(["apt-get", "download", package], cwd=cache, check=True, capture_output=True)
+        debs = list(cache.glob(f"{package}_*.deb"))
+    partial = target.with_name(package + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)  # left by an interrupted run
+    subprocess.run(["dpkg", "-x", str(debs[0]), str(partial)], check=True)
+    partial.rename(target)
+    return target
