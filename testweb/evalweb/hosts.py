@@ -83,9 +83,16 @@ class HostsBuilder:
         page, on the hosts that serve files from a tree."""
         for host in sorted(self._listed):
             pages = self.hosts[host]
-            for directory in sorted({directory_of(path) for path in pages if "?" not in path}):
-                if directory + "index.html" not in pages and directory not in pages:
-                    self._listing(host, directory)
+            listed = [
+                directory
+                for directory in sorted({directory_of(path) for path in pages if "?" not in path})
+                if directory + "index.html" not in pages and directory not in pages
+            ]
+            for directory in listed:
+                self._listing(host, directory)
+            if "" in pages and listed:  # the front page links every autoindex, as a site map does
+                site_map = link_list("", [(directory, directory, "") for directory in listed])
+                pages[""] = pages[""].replace("</body>", site_map + "</body>", 1)
 
     def with_session(self, host: str, parameter: str) -> None:
         """Every URL of ``host`` and every link on its pages carries ``parameter``."""

@@ -77,8 +77,9 @@ def score(
     single = {truth.contents[url] for url in truth.must_keep()}
     mirror_rules = [rule for rule in record.rules if rule["kind"] == "mirror"]
     wrong = [f"{rule['mirror']} -> {rule['origin']}" for rule in mirror_rules if not _true_rule(truth, rule)]
-    drops, drops_right = _page_drops(record.decisions, pages)
-    pairs, pairs_dropped = _near_recall(fetched, pages, record.decisions)
+    shingles = _Shingles(pages)
+    drops, drops_right = _page_drops(record.decisions, shingles)
+    pairs, pairs_dropped = _near_recall(fetched, shingles, record.decisions)
     aliases = truth.aliases() & set(unfiltered.fetched())
     return Score(
         order=record.order,
@@ -128,22 +129,34 @@ def _requests(record: CrawlRecord) -> int:
     return sum(entry.method == "GET" for entry in record.requests)
 
 
-def _page_drops(decisions: list[dict[str, Any]], pages: Mapping[str, bytes]) -> tuple[int, int]:
+class _Shingles(dict[str, set[str]]):
+    """The shingles of served pages, each computed once (None for a URL the web does not serve)."""
+
+    def __init__(self, pages: Mapping[str, bytes]) -> None:
+        super().__init__()
+        self._pages = pages
+
+    def __missing__(self, url: str) -> set[str] | None:
+        if url not in self._pages:
+            return None
+        self[url] = page_shingles(self._pages[url])
+        return self[url]
+
+
+def _page_drops(decisions: list[dict[str, Any]], shingles: _Shingles) -> tuple[int, int]:
     """Page drops, and those whose named page resembles the dropped one (Jaccard >= 0.8)."""
     drops = [d for d in decisions if d["action"] == "drop" and d["reason"] in _PAGE_DROPS]
-    right = sum(
-        d.get("duplicate_of") in pages
-        and d["url"] in pages
-        and jaccard(page_shingles(pages[d["url"]]), page_shingles(pages[d["duplicate_of"]])) >= NEAR
-        for d in drops
-    )
+    right = 0
+    for decision in drops:
+        dropped, named = shingles[decision["url"]], shingles[decision.get("duplicate_of") or ""]
+        right += dropped is not None and named is not None and jaccard(dropped, named) >= NEAR
     return len(drops), right
 
 
-def _near_recall(fetched: list[str], pages: Mapping[str, bytes], decisions: list[dict[str, Any]]) -> tuple[int, int]:
+def _near_recall(fetched: list[str], shingles: _Shingles, decisions: list[dict[str, Any]]) -> tuple[int, int]:
     """Fetched pages with a near-duplicate fetched before them, and how many of them were dropped."""
-    shingles = {url: page_shingles(pages[url]) for url in fetched if url in pages}
-    later = {second for _, second, _ in near_pairs(shingles)}  # near_pairs yields (earlier, later)
+    served = {url: shingles[url] for url in fetched if shingles[url] is not None}
+    later = {second for _, second, _ in near_pairs(served)}  # near_pairs yields (earlier, later)
     dropped = {d["url"] for d in decisions if d["action"] == "drop" and d["reason"] in _PAGE_DROPS}
     return len(later), len(later & dropped)
 

@@ -1,0 +1,112 @@
+"""The evaluation web of issues 11 and 12, reduced: four small Debian documentation packages
+(fetched with apt-get when the cache lacks them), one breadth-first crawl with the filter and one
+without, scored from the server's request log."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from testweb.evalweb.builder import EvalWeb, build_eval_web
+from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
+from testweb.evalweb.scorer import canonical_directory, score
+from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
+from testweb.server import LoggedRequest, serve
+
+pytestmark = pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get and dpkg")
+
+
+@pytest.fixture(scope="module")
+def web() -> EvalWeb:
+    return build_eval_web("small")
+
+
+@pytest.fixture(scope="module")
+def crawls(web: EvalWeb, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, CrawlRecord]]:
+    workdir = tmp_path_factory.mktemp("eval-web")
+    with serve(web.test_web()) as server:
+        yield {variant: crawl(server, web, workdir, variant, "breadth_first", timeout_s=120) for variant in (UNFILTERED, FILTER)}
+
+
+def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(web: EvalWeb) -> None:
+    truth = web.truth
+    assert set(web.pages) == set(truth.contents)
+    traps = [url for url, kind in truth.kinds.items() if kind.startswith("trap")]
+    assert {urlsplit(url).query.split("=")[0] for url in traps} == set(truth.trap_parameters)
+    for url in traps:
+        base = url.split("?")[0]
+        assert truth.contents[url] != truth.contents.get(base), url
+    for url in truth.aliases():  # an alias holds the content of another URL on its host
+        host = urlsplit(url).hostname
+        assert any(
+            other != url and urlsplit(other).hostname == host and content == truth.contents[url]
+            for other, content in truth.contents.items()
+        ), url
+
+
+def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
+    truth = web.truth
+    assert len(truth.replicas) == 8
+    for replica in truth.replicas:
+        copied = [url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"]
+        assert copied, replica
+        for url in copied[:5]:
+            source = canonical_directory(truth, url.split("?")[0].rsplit("/", 1)[0] + "/")
+            assert not any(source.startswith(other.copy) for other in truth.replicas)
+
+
+def test_near_pairs_agree_with_every_pair_compared(web: EvalWeb) -> None:
+    shingles = {url: page_shingles(body) for url, body in sorted(web.pages.items())[:150]}
+    found = {(first, second) for first, second, _ in near_pairs(shingles)}
+    urls = list(shingles)
+    every = {
+        (urls[i], urls[j])
+        for i in range(len(urls))
+        for j in range(i + 1, len(urls))
+        if jaccard(shingles[urls[i]], shingles[urls[j]]) >= 0.8
+    }
+    assert found == every
+    assert every  # the web has near-duplicates to find
+
+
+def test_the_scorer_counts_a_lost_page_and_a_saved_fetch(web: EvalWeb) -> None:
+    """A crawl that fetched everything but one must-keep page: one fetch saved, one page lost."""
+    urls = sorted(web.pages)
+    lost = sorted(web.truth.must_keep())[0]
+    everything = _record(UNFILTERED, urls)
+    all_but_one = _record(FILTER, [url for url in urls if url != lost])
+    result = score(web.truth, web.pages, everything, all_but_one)
+    assert result.lost == [web.truth.contents[lost]]
+    assert result.must_keep_lost == 1
+    assert result.unfiltered_fetches - result.fetches == 1
+    assert result.trap_rules is None  # no URL-rules listing in this record
+
+
+def test_the_crawl_is_scored_from_the_request_log(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> None:
+    plain, filtered = crawls[UNFILTERED], crawls[FILTER]
+    reached = set(plain.fetched())
+    assert {web.truth.contents[url] for url in reached} >= {web.truth.contents[url] for url in web.truth.must_keep() if url in reached}
+    assert web.truth.aliases() & reached and len(reached) > 300
+    result = score(web.truth, web.pages, plain, filtered)
+    assert 0 < result.fetches < result.unfiltered_fetches
+    assert result.page_drops > 0 and result.near_pairs > 0
+    assert result.boundaries == 8 and 0 <= result.boundaries_found <= 8
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the current filter prunes guides.origin.test/maint-guide-en/ under a rule towards its "
+    "code edition and loses pages no other crawled URL holds (issue 11, being fixed)",
+)
+def test_no_content_is_lost(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> None:
+    result = score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
+    assert result.lost == []
+
+
+def _record(variant: str, urls: list[str]) -> CrawlRecord:
+    requests = [LoggedRequest("GET", url, 200, 0, False, 0.0) for url in urls]
+    return CrawlRecord(variant, "breadth_first", requests, [], [], False, 0.0)
