@@ -25,8 +25,16 @@ from testweb.evalweb.scorer import Score, score
 from testweb.server import serve
 
 HEADER = (
-    "variant", "fetches", "saved", "lost (must-keep)", "rules right", "boundaries",
-    "near-dup precision", "near-dup recall", "aliases avoided", "trap rules",
+    "variant",
+    "fetches",
+    "saved",
+    "lost (must-keep)",
+    "rules right",
+    "boundaries",
+    "near-dup precision",
+    "near-dup recall",
+    "aliases avoided",
+    "trap rules",
 )
 
 
@@ -35,18 +43,37 @@ def main(argv: list[str] | None = None) -> int:
     web = build_eval_web(args.scale, args.seed)
     truth = web.truth
     print(f"# bench/eval_web.py --scale {args.scale}\n")
-    print(f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
-          f"{sum(map(len, web.pages.values())) / 1e6:.1f} MB; {len(truth.must_keep())} must-keep, "
-          f"{len(truth.aliases())} same-site aliases, {len(truth.replicas)} replica boundaries\n")
+    print(
+        f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
+        f"{sum(map(len, web.pages.values())) / 1e6:.1f} MB; {len(truth.must_keep())} must-keep, "
+        f"{len(truth.aliases())} same-site aliases, {len(truth.replicas)} replica boundaries\n"
+    )
     scores: dict[str, list[Score]] = {}
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     with serve(web.test_web()) as server:
         for order in args.orders.split(","):
             plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)
             variants = [FILTER] + ([] if args.no_peer else [PEER])
-            scores[order] = [score(truth, web.pages, plain, crawl(server, web, workdir, variant, order, args.seed)) for variant in variants]
-            _table(f"{order} ({len(plain.fetched())} pages fetched without the filter)", scores[order], args.verbose)
-    _table("worst order (each column's worst figure)", [_worst([row for rows in scores.values() for row in rows if row.variant == variant]) for variant in (FILTER, PEER) if not (args.no_peer and variant == PEER)], False)
+            scores[order] = [
+                score(
+                    truth, web.pages, plain, crawl(server, web, workdir, variant, order, args.seed)
+                )
+                for variant in variants
+            ]
+            _table(
+                f"{order} ({len(plain.fetched())} pages fetched without the filter)",
+                scores[order],
+                args.verbose,
+            )
+    _table(
+        "worst order (each column's worst figure)",
+        [
+            _worst([row for rows in scores.values() for row in rows if row.variant == variant])
+            for variant in (FILTER, PEER)
+            if not (args.no_peer and variant == PEER)
+        ],
+        False,
+    )
     savings = [row.saved for rows in scores.values() for row in rows if row.variant == FILTER]
     print(f"spread of savings across orders: {100 * (max(savings) - min(savings)):.0f} points")
     return 0
@@ -94,26 +121,43 @@ def _worst(rows: list[Score]) -> Score:
     for row in rows[1:]:
         worst = worst if worst.saved <= row.saved else row
     return Score(
-        order="worst", variant=worst.variant, fetches=max(row.fetches for row in rows),
-        unfiltered_fetches=worst.unfiltered_fetches, avoidable=worst.avoidable,
-        lost=max((row.lost for row in rows), key=len), must_keep_lost=max(row.must_keep_lost for row in rows),
-        rules=max(row.rules for row in rows), rules_right=min(row.rules_right for row in rows),
-        boundaries=worst.boundaries, boundaries_found=min(row.boundaries_found for row in rows),
-        page_drops=worst.page_drops, page_drops_right=worst.page_drops_right,
-        near_pairs=worst.near_pairs, near_pairs_dropped=worst.near_pairs_dropped,
-        aliases=worst.aliases, aliases_fetched=worst.aliases_fetched,
-        trap_rules=max((row.trap_rules for row in rows if row.trap_rules is not None), default=None),
+        order="worst",
+        variant=worst.variant,
+        fetches=max(row.fetches for row in rows),
+        unfiltered_fetches=worst.unfiltered_fetches,
+        avoidable=worst.avoidable,
+        lost=max((row.lost for row in rows), key=len),
+        must_keep_lost=max(row.must_keep_lost for row in rows),
+        rules=max(row.rules for row in rows),
+        rules_right=min(row.rules_right for row in rows),
+        boundaries=worst.boundaries,
+        boundaries_found=min(row.boundaries_found for row in rows),
+        page_drops=worst.page_drops,
+        page_drops_right=worst.page_drops_right,
+        near_pairs=worst.near_pairs,
+        near_pairs_dropped=worst.near_pairs_dropped,
+        aliases=worst.aliases,
+        aliases_fetched=worst.aliases_fetched,
+        trap_rules=max(
+            (row.trap_rules for row in rows if row.trap_rules is not None), default=None
+        ),
     )
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", choices=("full", "small"), default="full")
     parser.add_argument("--orders", default=",".join(ORDERS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")
-    parser.add_argument("--workdir", help="where the crawls' project directories go (default: a temporary one)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="every lost content, for every variant")
+    parser.add_argument(
+        "--workdir", help="where the crawls' project directories go (default: a temporary one)"
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="every lost content, for every variant"
+    )
     return parser.parse_args(argv)
 
 

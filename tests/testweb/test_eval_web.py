@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,10 +25,15 @@ def web() -> EvalWeb:
 
 
 @pytest.fixture(scope="module")
-def crawls(web: EvalWeb, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, CrawlRecord]]:
+def crawls(
+    web: EvalWeb, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, CrawlRecord]]:
     workdir = tmp_path_factory.mktemp("eval-web")
     with serve(web.test_web()) as server:
-        yield {variant: crawl(server, web, workdir, variant, "breadth_first", timeout_s=120) for variant in (UNFILTERED, FILTER)}
+        yield {
+            variant: crawl(server, web, workdir, variant, "breadth_first", timeout_s=120)
+            for variant in (UNFILTERED, FILTER)
+        }
 
 
 def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(web: EvalWeb) -> None:
@@ -52,7 +56,9 @@ def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
     truth = web.truth
     assert len(truth.replicas) == 8
     for replica in truth.replicas:
-        copied = [url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"]
+        copied = [
+            url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"
+        ]
         assert copied, replica
         for url in copied[:5]:
             source = canonical_directory(truth, url.split("?")[0].rsplit("/", 1)[0] + "/")
@@ -86,15 +92,22 @@ def test_the_scorer_counts_a_lost_page_and_a_saved_fetch(web: EvalWeb) -> None:
     assert result.trap_rules is None  # no URL-rules listing in this record
 
 
-def test_the_crawl_is_scored_from_the_request_log(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> None:
+def test_the_crawl_is_scored_from_the_request_log(
+    web: EvalWeb, crawls: dict[str, CrawlRecord]
+) -> None:
     plain, filtered = crawls[UNFILTERED], crawls[FILTER]
     reached = set(plain.fetched())
-    assert {web.truth.contents[url] for url in reached} >= {web.truth.contents[url] for url in web.truth.must_keep() if url in reached}
-    assert web.truth.aliases() & reached and len(reached) > 300
+    assert {web.truth.contents[url] for url in reached} >= {
+        web.truth.contents[url] for url in web.truth.must_keep() if url in reached
+    }
+    assert web.truth.aliases() & reached
+    assert len(reached) > 300
     result = score(web.truth, web.pages, plain, filtered)
     assert 0 < result.fetches < result.unfiltered_fetches
-    assert result.page_drops > 0 and result.near_pairs > 0
-    assert result.boundaries == 8 and 0 <= result.boundaries_found <= 8
+    assert result.page_drops > 0
+    assert result.near_pairs > 0
+    assert result.boundaries == 8
+    assert 0 <= result.boundaries_found <= 8
 
 
 @pytest.mark.xfail(

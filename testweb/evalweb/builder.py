@@ -26,18 +26,36 @@ from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 
-from ..copies import site_url
-from ..site import TestWeb
+from testweb.copies import site_url
+from testweb.site import TestWeb
+
 from . import hazards, portal
 from .hosts import HostsBuilder, Transform
 from .packages import read_tree, symlinks
 from .truth import GroundTruth
 
 CHAIN = ("www.origin.test", "mirror.origin.test", "fast.mirror.test")
-TOOLS, STALE, SESSION, COPIER = "tools.origin.test", "stale.mirror.test", "sid.mirror.test", "copier.test"
-GUIDES, BANNER, BOOKS, ARCHIVE = "guides.origin.test", "banner.mirror.test", "books.test", "archive.test"
+TOOLS, STALE, SESSION, COPIER = (
+    "tools.origin.test",
+    "stale.mirror.test",
+    "sid.mirror.test",
+    "copier.test",
+)
+GUIDES, BANNER, BOOKS, ARCHIVE = (
+    "guides.origin.test",
+    "banner.mirror.test",
+    "books.test",
+    "archive.test",
+)
 SESSION_PARAMETER = "sid=6f1c2a9e"
-_CODE_WORDS = {"dpkg": "rpm", "apt": "dnf", "debian": "fedora", "deb": "rpm", "debuild": "rpmbuild", "dch": "rpmdev-bumpspec"}
+_CODE_WORDS = {
+    "dpkg": "rpm",
+    "apt": "dnf",
+    "debian": "fedora",
+    "deb": "rpm",
+    "debuild": "rpmbuild",
+    "dch": "rpmdev-bumpspec",
+}
 _NOTES = 40  # pages under each look-alike listing, and items in the portal's catalogue
 
 
@@ -55,8 +73,17 @@ class Layout:
 
 
 LAYOUTS = {
-    "full": Layout("sqlite", "git", "howto/", ("maint-guide-en", "maint-guide-fr", "faq"), ("reference-en", "reference-fr"), "sqlite-releases"),
-    "small": Layout("faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None),
+    "full": Layout(
+        "sqlite",
+        "git",
+        "howto/",
+        ("maint-guide-en", "maint-guide-fr", "faq"),
+        ("reference-en", "reference-fr"),
+        "sqlite-releases",
+    ),
+    "small": Layout(
+        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None
+    ),
 }
 
 
@@ -90,8 +117,22 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     web.with_session(SESSION, SESSION_PARAMETER)
     web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, "sid", "C", "O"]
     web.truth.trap_parameters = list(portal.TRAP_PARAMETERS)
-    starts = [CHAIN[2], CHAIN[0], CHAIN[1], TOOLS, STALE, SESSION, GUIDES, BANNER, BOOKS, ARCHIVE, portal.HOST]
-    start_urls = [site_url(host, "?" + SESSION_PARAMETER if host == SESSION else "") for host in starts]
+    starts = [
+        CHAIN[2],
+        CHAIN[0],
+        CHAIN[1],
+        TOOLS,
+        STALE,
+        SESSION,
+        GUIDES,
+        BANNER,
+        BOOKS,
+        ARCHIVE,
+        portal.HOST,
+    ]
+    start_urls = [
+        site_url(host, "?" + SESSION_PARAMETER if host == SESSION else "") for host in starts
+    ]
     pages = {
         site_url(host, path): body.encode("utf-8", "surrogateescape")
         for host, host_pages in web.hosts.items()
@@ -106,14 +147,24 @@ def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     web.place(origin, "", layout.chain, read_tree(layout.chain), symlinks(layout.chain))
     web.copy((origin, ""), (mirror, "pub/docs/"), "renamed_subdirectory", "chain")
     lacking = _lacking(web.hosts[mirror], "pub/docs/", 0.3, rng)
-    web.copy((mirror, "pub/docs/"), (fast, "docs/"), "copy_of_copy_partial", "chain", _without(lacking, "pub/docs/", "docs/"))
+    web.copy(
+        (mirror, "pub/docs/"),
+        (fast, "docs/"),
+        "copy_of_copy_partial",
+        "chain",
+        _without(lacking, "pub/docs/", "docs/"),
+    )
     for host, directory in ((origin, ""), (mirror, "pub/docs/"), (fast, "docs/")):
-        web.front_page(host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")])
+        web.front_page(
+            host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")]
+        )
 
 
 def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     current, old = layout.versions
-    pages = {path: hazards.with_version(body, current) for path, body in read_tree(layout.stale).items()}
+    pages = {
+        path: hazards.with_version(body, current) for path, body in read_tree(layout.stale).items()
+    }
     web.place(TOOLS, "docs/", layout.stale, pages, symlinks(layout.stale))
     edited = set(_lacking(web.hosts[TOOLS], "docs/", 0.12, rng))
 
@@ -133,7 +184,9 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     web.copy((TOOLS, victim), (COPIER, ""), "copier", "copier", _without(lacking, victim, ""))
     entry = "docs/index.html" if "docs/index.html" in web.hosts[TOOLS] else "docs/"
     for host in (TOOLS, STALE, SESSION):
-        web.front_page(host, f"{layout.stale} at {host}", [(entry, "The manual"), (victim, "Its directory")])
+        web.front_page(
+            host, f"{layout.stale} at {host}", [(entry, "The manual"), (victim, "Its directory")]
+        )
 
 
 def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
@@ -143,12 +196,35 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     for path, body in read_tree(first).items():
         recoded = hazards.code_edition(body, _CODE_WORDS)
         content = f"{first}-rpm:{path}" if recoded != body else f"{first}:{path}"
-        web.put(GUIDES, f"{first}-rpm/{path}", recoded, content, "edition_code" if recoded != body else "copy")
-    web.copy((GUIDES, f"{last}/"), (GUIDES, f"archive/{last}-old/"), "renamed_same_host", "guides-renamed")
+        web.put(
+            GUIDES,
+            f"{first}-rpm/{path}",
+            recoded,
+            content,
+            "edition_code" if recoded != body else "copy",
+        )
+    web.copy(
+        (GUIDES, f"{last}/"),
+        (GUIDES, f"archive/{last}-old/"),
+        "renamed_same_host",
+        "guides-renamed",
+    )
     web.front_page(GUIDES, "Guides", _entries(web, GUIDES))
-    web.copy((GUIDES, ""), (BANNER, ""), "banner_footer", "guides", lambda path, body: hazards.with_banner_and_footer(body, BANNER))
+    web.copy(
+        (GUIDES, ""),
+        (BANNER, ""),
+        "banner_footer",
+        "guides",
+        lambda path, body: hazards.with_banner_and_footer(body, BANNER),
+    )
     lacking = _lacking(web.hosts[GUIDES], f"{first}/", 0.2, rng)
-    web.copy((GUIDES, f"{first}/"), (BOOKS, f"debian/{first}/"), "partial", "guides-partial", _without(lacking, f"{first}/", f"debian/{first}/"))
+    web.copy(
+        (GUIDES, f"{first}/"),
+        (BOOKS, f"debian/{first}/"),
+        "partial",
+        "guides-partial",
+        _without(lacking, f"{first}/", f"debian/{first}/"),
+    )
 
 
 def _look_alikes(web: HostsBuilder, notes: list[tuple[str, str, str]], chapters: list[str]) -> None:
@@ -156,8 +232,19 @@ def _look_alikes(web: HostsBuilder, notes: list[tuple[str, str, str]], chapters:
     for host, share in ((BOOKS, notes[:_NOTES]), (ARCHIVE, notes[_NOTES : 2 * _NOTES])):
         for number, (content, _, body) in enumerate(share, start=1):
             web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
-    links = [(f"debian/{web.content(BOOKS, next(iter(web.hosts[BOOKS]))).split(':')[0]}/", "A guide (copy)"), ("pub/notes/", "Notes")]
-    front = hazards.plain_page("Books", _link_items(links) + portal.tracking_links(chapters) + '<p><a href="http://copier.test/">Howtos</a></p>\n')
+    links = [
+        (
+            f"debian/{web.content(BOOKS, next(iter(web.hosts[BOOKS]))).split(':')[0]}/",
+            "A guide (copy)",
+        ),
+        ("pub/notes/", "Notes"),
+    ]
+    front = hazards.plain_page(
+        "Books",
+        _link_items(links)
+        + portal.tracking_links(chapters)
+        + '<p><a href="http://copier.test/">Howtos</a></p>\n',
+    )
     web.put(BOOKS, "", front, f"front:{BOOKS}", "front")
     web.front_page(ARCHIVE, "Archive", [("pub/notes/", "Notes")])
 
@@ -167,7 +254,9 @@ def _notes(layout: Layout) -> list[tuple[str, str, str]]:
     notes of a package, or pages generated from one template (a name and a few sentences)."""
     if layout.notes is not None:
         pages = sorted(read_tree(layout.notes).items())[: 3 * _NOTES]
-        return [(f"{layout.notes}:{path}", path.removesuffix(".html"), body) for path, body in pages]
+        return [
+            (f"{layout.notes}:{path}", path.removesuffix(".html"), body) for path, body in pages
+        ]
     words = " ".join(read_tree(layout.manual[0]).values()).split()
     rng = Random(7)
     notes = []
@@ -191,16 +280,26 @@ def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:
 def _entries(web: HostsBuilder, host: str) -> list[tuple[str, str]]:
     """Each top directory's index page (or its autoindex) on ``host``."""
     tops = sorted({path.split("/")[0] + "/" for path in web.hosts[host] if "/" in path})
-    return [(top + "index.html" if top + "index.html" in web.hosts[host] else top, top) for top in tops]
+    return [
+        (top + "index.html" if top + "index.html" in web.hosts[host] else top, top) for top in tops
+    ]
 
 
 def _link_items(links: list[tuple[str, str]]) -> str:
-    return "<ul>\n" + "".join(f'<li><a href="{path}">{label}</a></li>\n' for path, label in links) + "</ul>\n"
+    return (
+        "<ul>\n"
+        + "".join(f'<li><a href="{path}">{label}</a></li>\n' for path, label in links)
+        + "</ul>\n"
+    )
 
 
 def _lacking(pages: dict[str, str], directory: str, share: float, rng: Random) -> list[str]:
     """A share of the pages under ``directory`` (never its index page), picked by ``rng``."""
-    candidates = sorted(path for path in pages if path.startswith(directory) and path != directory + "index.html" and "?" not in path)
+    candidates = sorted(
+        path
+        for path in pages
+        if path.startswith(directory) and path != directory + "index.html" and "?" not in path
+    )
     return rng.sample(candidates, int(len(candidates) * share))
 
 

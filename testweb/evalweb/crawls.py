@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from dedup_filter import DedupFilter
+from testweb.scrapy_project.run import scrapy_crawl
+from testweb.server import LoggedRequest, RunningServer
 
-from ..scrapy_project.run import scrapy_crawl
-from ..server import LoggedRequest, RunningServer
 from .builder import EvalWeb
 from .orders import order_settings, order_starts
 
@@ -25,7 +25,10 @@ _INDEX = Path(".scrapy", "dedup-index")
 _VARIANT_SETTINGS: dict[str, dict[str, Any]] = {
     FILTER: {},
     UNFILTERED: {"DEDUP_ENABLED": False},
-    PEER: {"DEDUP_ENABLED": False, "DOWNLOADER_MIDDLEWARES": {"testweb.evalweb.peer.MinHashLshPeer": 540}},
+    PEER: {
+        "DEDUP_ENABLED": False,
+        "DOWNLOADER_MIDDLEWARES": {"testweb.evalweb.peer.MinHashLshPeer": 540},
+    },
 }
 
 
@@ -43,11 +46,23 @@ class CrawlRecord:
 
     def fetched(self) -> list[str]:
         """URLs answered 200, in the order the server answered them (each once)."""
-        return list(dict.fromkeys(entry.url for entry in self.requests if entry.method == "GET" and entry.status == 200))
+        return list(
+            dict.fromkeys(
+                entry.url
+                for entry in self.requests
+                if entry.method == "GET" and entry.status == 200
+            )
+        )
 
 
 def crawl(
-    server: RunningServer, web: EvalWeb, workdir: Path, variant: str, order: str, seed: int = 0, timeout_s: float = 900.0
+    server: RunningServer,
+    web: EvalWeb,
+    workdir: Path,
+    variant: str,
+    order: str,
+    seed: int = 0,
+    timeout_s: float = 900.0,
 ) -> CrawlRecord:
     """One crawl of ``web`` (already served by ``server``) in a fresh ``workdir``."""
     name = f"{variant}-{order}"
@@ -60,13 +75,22 @@ def crawl(
     if log_setting is not None:
         settings[log_setting] = decisions_file.name
     run = scrapy_crawl(
-        directory, server.proxy_url, order_starts(order, web.start_urls, seed), name=name, settings=settings, timeout_s=timeout_s
+        directory,
+        server.proxy_url,
+        order_starts(order, web.start_urls, seed),
+        name=name,
+        settings=settings,
+        timeout_s=timeout_s,
     )
     if run.returncode != 0:
         msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
         raise RuntimeError(msg)
     requests = server.request_log.entries()
-    decisions = [json.loads(line) for line in decisions_file.read_text().splitlines()] if decisions_file.exists() else []
+    decisions = (
+        [json.loads(line) for line in decisions_file.read_text().splitlines()]
+        if decisions_file.exists()
+        else []
+    )
     rules, lists_url_rules = listed_rules(directory / _INDEX) if variant == FILTER else ([], False)
     return CrawlRecord(variant, order, requests, decisions, rules, lists_url_rules, run.seconds)
 

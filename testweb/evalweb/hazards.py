@@ -13,7 +13,7 @@ import html
 import re
 from random import Random
 
-from ..pages import rewrite_hrefs
+from testweb.pages import rewrite_hrefs
 
 SORT_VIEWS = ("C=N;O=D", "C=M;O=A", "C=S;O=A", "C=D;O=A")  # Apache autoindex column sorts
 _BODY_OPEN = re.compile(r"<body[^>]*>", re.I)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
-from ..copies import copy_tree, site_url
-from ..pages import directory_of, link_list
+from testweb.copies import copy_tree, site_url
+from testweb.pages import directory_of, link_list
+
 from . import hazards
 from .truth import GroundTruth, Replica
 
@@ -62,20 +63,26 @@ class HostsBuilder:
             if self.truth.kinds[site_url(source_host, path)] != "listing"
         }
         missing = []
-        for path, body in copy_tree(pages, source_host, source_dir, target_host, target_dir).items():
+        for path, body in copy_tree(
+            pages, source_host, source_dir, target_host, target_dir
+        ).items():
             content = self.content(source_host, source_dir + path[len(target_dir) :])
             changed = transform(path, body) if transform else body
             if changed is None:
                 missing.append(path)
                 continue
             self.put(target_host, path, changed, content, "copy")
-        replica = Replica(kind, site_url(target_host, target_dir), site_url(source_host, source_dir), group)
+        replica = Replica(
+            kind, site_url(target_host, target_dir), site_url(source_host, source_dir), group
+        )
         self.truth.replicas.append(replica)
         return missing
 
     def front_page(self, host: str, title: str, links: list[tuple[str, str]]) -> None:
         """The host's root page, linking ``links`` (path, label); content of its own."""
-        body = hazards.plain_page(title, link_list("", [(path, label, "") for path, label in links]))
+        body = hazards.plain_page(
+            title, link_list("", [(path, label, "") for path, label in links])
+        )
         self.put(host, "", body, f"front:{host}", "front")
 
     def list_directories(self) -> None:
@@ -100,19 +107,31 @@ class HostsBuilder:
         for path, body in pages.items():
             url = site_url(host, path)
             content, kind = self.truth.contents.pop(url), self.truth.kinds.pop(url)
-            self.put(host, hazards.add_query(path, parameter), hazards.with_query(body, parameter), content, kind)
+            self.put(
+                host,
+                hazards.add_query(path, parameter),
+                hazards.with_query(body, parameter),
+                content,
+                kind,
+            )
 
     def _listing(self, host: str, directory: str) -> None:
         pages = self.hosts[host]
         names = sorted(
-            path[len(directory) :] for path in pages
+            path[len(directory) :]
+            for path in pages
             if directory_of(path) == directory and path != directory and "?" not in path
         )
         names += sorted(
-            {path[len(directory) :].split("/")[0] + "/" for path in pages
-             if path.startswith(directory) and "/" in path[len(directory) :]}
+            {
+                path[len(directory) :].split("/")[0] + "/"
+                for path in pages
+                if path.startswith(directory) and "/" in path[len(directory) :]
+            }
         )
-        entries = [hazards.entry_of(name, pages.get(directory + name, ""), Random(name)) for name in names]
+        entries = [
+            hazards.entry_of(name, pages.get(directory + name, ""), Random(name)) for name in names
+        ]
         key = self._listing_key(host, directory)
         self.put(host, directory, hazards.listing("/" + directory, entries), key, "listing")
         for view in hazards.SORT_VIEWS:

@@ -60,7 +60,9 @@ class RandomPriority:
     def from_crawler(cls, crawler: Any) -> RandomPriority:
         return cls(crawler.settings.getint("EVAL_ORDER_SEED"))
 
-    def process_spider_output(self, response: Any, result: Iterable[Any], spider: Any) -> Iterator[Any]:
+    def process_spider_output(
+        self, response: Any, result: Iterable[Any], spider: Any
+    ) -> Iterator[Any]:
         for item in result:
             if isinstance(item, Request):
                 item.priority = self._rng.randrange(_MAX_PRIORITY)

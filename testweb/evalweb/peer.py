@@ -42,13 +42,19 @@ class MinHashLshPeer:
         matches = self._lsh.query(minhash)
         if matches:
             self._write(response.url, min(matches))
-            raise IgnoreRequest(f"near-duplicate by MinHashLSH: {response.url}")
+            message = f"near-duplicate by MinHashLSH: {response.url}"
+            raise IgnoreRequest(message)
         if response.url not in self._lsh:  # a page fetched twice (a retry) is inserted once
             self._lsh.insert(response.url, minhash)
         return response
 
     def _write(self, url: str, duplicate_of: str) -> None:
         if self._log is not None:
-            decision = {"url": url, "action": "drop", "reason": "near_duplicate", "duplicate_of": duplicate_of}
+            decision = {
+                "url": url,
+                "action": "drop",
+                "reason": "near_duplicate",
+                "duplicate_of": duplicate_of,
+            }
             with self._log.open("a", encoding="utf-8") as stream:
                 stream.write(json.dumps(decision) + "\n")

@@ -13,8 +13,9 @@ import html
 import re
 import zlib
 
-from ..copies import site_url
-from ..pages import link_list, rewrite_hrefs
+from testweb.copies import site_url
+from testweb.pages import link_list, rewrite_hrefs
+
 from . import hazards
 from .hosts import HostsBuilder
 
@@ -28,7 +29,9 @@ _LANGUAGE = re.compile(r"\.(en|fr)\.html\b")
 
 
 def build_portal(
-    web: HostsBuilder, manual: tuple[str, dict[str, str], str, dict[str, str]], items: list[tuple[str, str, str]]
+    web: HostsBuilder,
+    manual: tuple[str, dict[str, str], str, dict[str, str]],
+    items: list[tuple[str, str, str]],
 ) -> list[str]:
     """The portal: one manual's English pages under ``ref/`` with their French editions by
     ``?lang=fr``, a paginated catalogue of ``items`` (content key, name, body) by ``?id=``, and
@@ -40,10 +43,22 @@ def build_portal(
         path = "ref/" + _canonical(name)
         page = _with_nav(_relinked(body, ""), path, chapters)
         web.put(HOST, path, page, f"{english_tree}:{name}", "original")
-        web.put(HOST, path + "?format=print", hazards.print_view(page), f"{english_tree}:{name}", "alias_print")
+        web.put(
+            HOST,
+            path + "?format=print",
+            hazards.print_view(page),
+            f"{english_tree}:{name}",
+            "alias_print",
+        )
         if _canonical(name) in french_by_name:
             french_name, french_body = french_by_name[_canonical(name)]
-            web.put(HOST, path + "?lang=fr", _relinked(french_body, "lang=fr"), f"{french_tree}:{french_name}", "trap_lang")
+            web.put(
+                HOST,
+                path + "?lang=fr",
+                _relinked(french_body, "lang=fr"),
+                f"{french_tree}:{french_name}",
+                "trap_lang",
+            )
         web.put(HOST, f"{path}?{TRACKING}", page, f"{english_tree}:{name}", "alias_tracking")
         for session in _sessions(path):
             greeted = number % 2 == 1
@@ -51,14 +66,35 @@ def build_portal(
             kind = "alias_session_greeting" if greeted else "alias_session"
             web.put(HOST, f"{path}?sessionid={session}", alias, f"{english_tree}:{name}", kind)
     if "ref/index.html" not in web.hosts[HOST]:  # a manual whose contents page is too big to serve
-        contents = link_list("ref/index.html", [("ref/" + chapter, chapter, "") for chapter in chapters])
-        web.put(HOST, "ref/index.html", hazards.plain_page("Contents", contents), f"contents:{english_tree}", "original")
-    web.put(HOST, "ref/", web.hosts[HOST]["ref/index.html"], web.content(HOST, "ref/index.html"), "alias_directory")
+        contents = link_list(
+            "ref/index.html", [("ref/" + chapter, chapter, "") for chapter in chapters]
+        )
+        web.put(
+            HOST,
+            "ref/index.html",
+            hazards.plain_page("Contents", contents),
+            f"contents:{english_tree}",
+            "original",
+        )
+    web.put(
+        HOST,
+        "ref/",
+        web.hosts[HOST]["ref/index.html"],
+        web.content(HOST, "ref/index.html"),
+        "alias_directory",
+    )
     _catalogue(web, items)
     _searches(web, english_tree, english)
-    links = [("ref/", "The manual"), ("ref/index.html", "The manual (index page)"), ("catalog/", "Catalogue")]
+    links = [
+        ("ref/", "The manual"),
+        ("ref/index.html", "The manual (index page)"),
+        ("catalog/", "Catalogue"),
+    ]
     links += [(f"search?q={term}", f"Search: {term}") for term in _SEARCH_TERMS]
-    links += [(f"ref/{chapter}?sessionid={_sessions('ref/' + chapter)[0]}", chapter) for chapter in chapters]
+    links += [
+        (f"ref/{chapter}?sessionid={_sessions('ref/' + chapter)[0]}", chapter)
+        for chapter in chapters
+    ]
     web.front_page(HOST, "Documentation portal", links)
     return ["ref/" + chapter for chapter in chapters]
 
@@ -82,7 +118,10 @@ def _relinked(body: str, query: str) -> str:
 def _sessions(path: str) -> list[str]:
     """Two session ids a crawler meets for a chapter (one from the front page, one from the
     previous chapter)."""
-    return [f"{zlib.crc32(f'front {path}'.encode()):08x}", f"{zlib.crc32(f'next {path}'.encode()):08x}"]
+    return [
+        f"{zlib.crc32(f'front {path}'.encode()):08x}",
+        f"{zlib.crc32(f'next {path}'.encode()):08x}",
+    ]
 
 
 def _with_nav(body: str, path: str, chapters: list[str]) -> str:
@@ -104,7 +143,11 @@ def _catalogue(web: HostsBuilder, items: list[tuple[str, str, str]]) -> None:
         shown = items[start : start + _PER_PAGE]
         entries = [(f"item?id={name}", name, "") for _, name, _ in shown]
         listing = link_list("", entries).replace('href="', 'href="/')
-        more = f'<p><a href="?page={number + 1}">Next page</a></p>' if start + _PER_PAGE < len(items) else ""
+        more = (
+            f'<p><a href="?page={number + 1}">Next page</a></p>'
+            if start + _PER_PAGE < len(items)
+            else ""
+        )
         path = "catalog/" if number == 1 else f"catalog/?page={number}"
         body = hazards.plain_page(f"Catalogue, page {number}", listing + more)
         web.put(HOST, path, body, f"catalog:{number}", "original" if number == 1 else "trap_page")
@@ -115,17 +158,28 @@ def _catalogue(web: HostsBuilder, items: list[tuple[str, str, str]]) -> None:
 def _searches(web: HostsBuilder, tree: str, pages: dict[str, str]) -> None:
     for term in _SEARCH_TERMS:
         hits = [
-            (f"ref/{_canonical(name)}", hazards.title_of(body), f"{body.lower().count(term)} matches")
+            (
+                f"ref/{_canonical(name)}",
+                hazards.title_of(body),
+                f"{body.lower().count(term)} matches",
+            )
             for name, body in sorted(pages.items())
             if term in body.lower()
         ]
         content = f"<p>{len(hits)} pages mention {html.escape(term)}.</p>\n" + link_list("", hits)
-        web.put(HOST, f"search?q={term}", hazards.plain_page(f"Search: {term}", content), f"search:{tree}:{term}", "trap_q")
+        web.put(
+            HOST,
+            f"search?q={term}",
+            hazards.plain_page(f"Search: {term}", content),
+            f"search:{tree}:{term}",
+            "trap_q",
+        )
 
 
 def tracking_links(paths: list[str]) -> str:
     """Absolute links into the portal with tracking parameters, as another site posts them."""
     items = "".join(
-        f'<li><a href="{html.escape(site_url(HOST, path) + "?" + TRACKING)}">{path}</a></li>\n' for path in paths
+        f'<li><a href="{html.escape(site_url(HOST, path) + "?" + TRACKING)}">{path}</a></li>\n'
+        for path in paths
     )
     return f"<ul>\n{items}</ul>\n"

@@ -3,7 +3,8 @@ listings (decision log, rules): never from the filter's internals.
 
 - *saved*: (unfiltered fetches - fetches) / avoidable fetches, where avoidable = unfiltered fetches
   (every request, 404s too) - the contents the unfiltered crawl reached (one fetch each is needed);
-- *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``:
+- *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``
+
   those held by a single URL of the web);
 - *rules right*: mirror rules whose two directories hold copies of one directory of a package;
 - *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
@@ -12,7 +13,8 @@ listings (decision log, rules): never from the filter's internals.
   8-word shingles with the dropped one; *recall*: of the fetched pages with Jaccard >= 0.8 to a
   page fetched before them, the share dropped;
 - *aliases avoided*: the share of same-site alias URLs fetched without the filter that it did not
-  fetch; *trap rules*: URL rules that name a content-selecting parameter (None: no URL rules listed).
+  fetch; *trap rules*: URL rules that name a content-selecting parameter (None: no URL-rules
+  listing).
 """
 
 from __future__ import annotations
@@ -76,7 +78,11 @@ def score(
     lost = sorted(reached - held)
     single = {truth.contents[url] for url in truth.must_keep()}
     mirror_rules = [rule for rule in record.rules if rule["kind"] == "mirror"]
-    wrong = [f"{rule['mirror']} -> {rule['origin']}" for rule in mirror_rules if not _true_rule(truth, rule)]
+    wrong = [
+        f"{rule['mirror']} -> {rule['origin']}"
+        for rule in mirror_rules
+        if not _true_rule(truth, rule)
+    ]
     shingles = _Shingles(pages)
     drops, drops_right = _page_drops(record.decisions, shingles)
     pairs, pairs_dropped = _near_recall(fetched, shingles, record.decisions)
@@ -92,7 +98,9 @@ def score(
         rules=len(mirror_rules),
         rules_right=len(mirror_rules) - len(wrong),
         boundaries=len(truth.replicas),
-        boundaries_found=sum(_boundary_found(truth, replica.copy, mirror_rules) for replica in truth.replicas),
+        boundaries_found=sum(
+            _boundary_found(truth, replica.copy, mirror_rules) for replica in truth.replicas
+        ),
         page_drops=drops,
         page_drops_right=drops_right,
         near_pairs=pairs,
@@ -116,7 +124,9 @@ def canonical_directory(truth: GroundTruth, directory: str) -> str:
 
 def _true_rule(truth: GroundTruth, rule: Mapping[str, Any]) -> bool:
     mirror, origin = rule["mirror"], rule["origin"]
-    return mirror != origin and canonical_directory(truth, mirror) == canonical_directory(truth, origin)
+    return mirror != origin and canonical_directory(truth, mirror) == canonical_directory(
+        truth, origin
+    )
 
 
 def _boundary_found(truth: GroundTruth, top: str, rules: list[dict[str, Any]]) -> bool:
@@ -153,8 +163,10 @@ def _page_drops(decisions: list[dict[str, Any]], shingles: _Shingles) -> tuple[i
     return len(drops), right
 
 
-def _near_recall(fetched: list[str], shingles: _Shingles, decisions: list[dict[str, Any]]) -> tuple[int, int]:
-    """Fetched pages with a near-duplicate fetched before them, and how many of them were dropped."""
+def _near_recall(
+    fetched: list[str], shingles: _Shingles, decisions: list[dict[str, Any]]
+) -> tuple[int, int]:
+    """Fetched pages with a near-duplicate fetched before them, and how many were dropped."""
     served = {url: shingles[url] for url in fetched if shingles[url] is not None}
     later = {second for _, second, _ in near_pairs(served)}  # near_pairs yields (earlier, later)
     dropped = {d["url"] for d in decisions if d["action"] == "drop" and d["reason"] in _PAGE_DROPS}
@@ -163,11 +175,19 @@ def _near_recall(fetched: list[str], shingles: _Shingles, decisions: list[dict[s
 
 def _trap_rules(truth: GroundTruth, rules: list[dict[str, Any]]) -> int:
     url_rules = [rule for rule in rules if rule["kind"] == "url"]
-    return sum(any(_names(rule, parameter) for parameter in truth.trap_parameters) for rule in url_rules)
+    return sum(
+        any(_names(rule, parameter) for parameter in truth.trap_parameters) for rule in url_rules
+    )
 
 
 def _names(rule: Mapping[str, Any], parameter: str) -> bool:
     """Whether a listed URL rule names ``parameter`` (as a value, or as ``parameter=`` in one)."""
     values = [value for value in rule.values() if isinstance(value, str)]
-    values += [item for value in rule.values() if isinstance(value, list) for item in value if isinstance(item, str)]
+    values += [
+        item
+        for value in rule.values()
+        if isinstance(value, list)
+        for item in value
+        if isinstance(item, str)
+    ]
     return any(value == parameter or f"{parameter}=" in value for value in values)

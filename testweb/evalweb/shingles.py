@@ -38,7 +38,9 @@ def jaccard(first: set[str], second: set[str]) -> float:
     return len(first & second) / union if union else 1.0
 
 
-def near_pairs(shingles: Mapping[str, set[str]], threshold: float = NEAR) -> Iterator[tuple[str, str, float]]:
+def near_pairs(
+    shingles: Mapping[str, set[str]], threshold: float = NEAR
+) -> Iterator[tuple[str, str, float]]:
     """Every pair of pages with Jaccard >= ``threshold`` (prefix filtering: two such pages share
     one of the rarest shingles of each, so only pairs sharing a prefix shingle are compared)."""
     frequency = Counter(shingle for page in shingles.values() for shingle in page)
