@@ -3,8 +3,7 @@ listings (decision log, rules): never from the filter's internals.
 
 - *saved*: (unfiltered fetches - fetches) / avoidable fetches, where avoidable = unfiltered fetches
   (every request, 404s too) - the contents the unfiltered crawl reached (one fetch each is needed);
-- *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``
-
+- *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``:
   those held by a single URL of the web);
 - *rules right*: mirror rules whose two directories hold copies of one directory of a package;
 - *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
