@@ -82,7 +82,7 @@ def crawl(
         settings=settings,
         timeout_s=timeout_s,
     )
-    if run.returncode != 0:
+    if run.returncode != 0 or run.stat("log_count/ERROR"):
         msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
         raise RuntimeError(msg)
     requests = server.request_log.entries()

@@ -8,6 +8,7 @@ web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from pathlib import Path
 
 _CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
 _MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
+_SCRIPT_HREF = re.compile(r'href="javascript:[^"]*"', re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,8 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
     """The pages of tree ``name`` by path relative to its top (downloading its package if absent).
 
     A symbolic link stays a page of its own: the FAQ's ``x.html -> x.en.html`` are real aliases.
+    ``javascript:`` hrefs (sqlite's menus) become ``#``: they are no links, and a spider that
+    follows every href fails on them.
     """
     tree = TREES[name]
     top = unpacked(tree.package, cache) / tree.directory
@@ -53,7 +57,7 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
         for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
             if file.stat().st_size <= _MAX_PAGE_BYTES:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
-                pages[file.relative_to(top).as_posix()] = text
+                pages[file.relative_to(top).as_posix()] = _SCRIPT_HREF.sub('href="#"', text)
     return pages
 
 

@@ -6,6 +6,8 @@ listings (decision log, rules): never from the filter's internals.
 - *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``:
   those held by a single URL of the web);
 - *rules right*: mirror rules whose two directories hold copies of one directory of a package;
+- *origins pruned*: true mirror rules whose pruned side is a package's own directory (an origin
+  taken for the copy of its copy, or a copier's victim);
 - *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
   counterpart, in either orientation;
 - *near-duplicate precision*: page drops (exact or near) whose named page has a Jaccard >= 0.8 of
@@ -40,6 +42,7 @@ class Score:
     must_keep_lost: int
     rules: int
     rules_right: int
+    origins_pruned: int
     boundaries: int
     boundaries_found: int
     page_drops: int
@@ -96,6 +99,10 @@ def score(
         must_keep_lost=len(set(lost) & single),
         rules=len(mirror_rules),
         rules_right=len(mirror_rules) - len(wrong),
+        origins_pruned=sum(
+            _true_rule(truth, rule) and canonical_directory(truth, rule["mirror"]) == rule["mirror"]
+            for rule in mirror_rules
+        ),
         boundaries=len(truth.replicas),
         boundaries_found=sum(
             _boundary_found(truth, replica.copy, mirror_rules) for replica in truth.replicas
