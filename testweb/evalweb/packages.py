@@ -16,7 +16,7 @@ from pathlib import Path
 
 _CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
 _MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
-_SCRIPT_HREF = re.compile(r'href="javascript:[^"]*"', re.I)
+_OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +47,8 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
     """The pages of tree ``name`` by path relative to its top (downloading its package if absent).
 
     A symbolic link stays a page of its own: the FAQ's ``x.html -> x.en.html`` are real aliases.
-    ``javascript:`` hrefs (sqlite's menus) become ``#``: they are no links, and a spider that
-    follows every href fails on them.
+    ``javascript:`` and ``mailto:`` hrefs (sqlite's menus, authors' addresses) become ``#``: the
+    test spider follows every href and fails on schemes it cannot fetch.
     """
     tree = TREES[name]
     top = unpacked(tree.package, cache) / tree.directory
@@ -57,7 +57,7 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
         for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
             if file.stat().st_size <= _MAX_PAGE_BYTES:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
-                pages[file.relative_to(top).as_posix()] = _SCRIPT_HREF.sub('href="#"', text)
+                pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
     return pages
 
 
