@@ -63,12 +63,14 @@ def crawl(
     order: str,
     seed: int = 0,
     timeout_s: float = 900.0,
+    settings: dict[str, Any] | None = None,
 ) -> CrawlRecord:
-    """One crawl of ``web`` (already served by ``server``) in a fresh ``workdir``."""
+    """One crawl of ``web`` (already served by ``server``) in a fresh ``workdir``; ``settings`` are
+    Scrapy settings of the caller's (``CONCURRENT_REQUESTS=1`` makes the order deterministic)."""
     name = f"{variant}-{order}"
     directory = workdir / name
     server.request_log.clear()
-    settings = _VARIANT_SETTINGS[variant] | order_settings(order, seed)
+    settings = _VARIANT_SETTINGS[variant] | order_settings(order, seed) | (settings or {})
     decisions_file = directory / "decisions.jsonl"
     decisions_file.unlink(missing_ok=True)
     log_setting = {FILTER: "DEDUP_DECISION_LOG", PEER: "PEER_DECISION_LOG"}.get(variant)

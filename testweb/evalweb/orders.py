@@ -14,7 +14,7 @@ sequence of fetches; two runs of one order may differ a little.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator
 from random import Random
 from typing import Any
 
@@ -60,10 +60,10 @@ class RandomPriority:
     def from_crawler(cls, crawler: Any) -> RandomPriority:
         return cls(crawler.settings.getint("EVAL_ORDER_SEED"))
 
-    def process_spider_output(
-        self, response: Any, result: Iterable[Any], spider: Any
-    ) -> Iterator[Any]:
-        for item in result:
+    async def process_spider_output(
+        self, response: Any, result: AsyncIterable[Any], spider: Any = None
+    ) -> AsyncIterator[Any]:
+        async for item in result:
             if isinstance(item, Request):
                 item.priority = self._rng.randrange(_MAX_PRIORITY)
             yield item
