@@ -22,11 +22,13 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 
 from testweb.copies import site_url
+from testweb.pages import directory_of
 from testweb.site import TestWeb
 
 from . import hazards, portal
@@ -56,7 +58,6 @@ _CODE_WORDS = {
     "debuild": "rpmbuild",
     "dch": "rpmdev-bumpspec",
 }
-_NOTES = 40  # pages under each look-alike listing, and items in the portal's catalogue
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ class Layout:
     guides: tuple[str, ...]  # the guides host; the first also gets a code edition
     manual: tuple[str, str]  # the portal's manual: English and French trees
     notes: str | None  # pages behind the look-alike listings and the catalogue (None: generated)
+    notes_each: int  # pages under each look-alike listing, and items in the portal's catalogue
     versions: tuple[str, str] = ("2.39.5", "2.39.2")  # the stale tree's, then its copy's
 
 
@@ -80,9 +82,10 @@ LAYOUTS = {
         ("maint-guide-en", "maint-guide-fr", "faq"),
         ("reference-en", "reference-fr"),
         "sqlite-releases",
+        40,
     ),
     "small": Layout(
-        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None
+        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None, 12
     ),
 }
 
@@ -111,8 +114,8 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     _tools(web, layout, rng)
     _guides(web, layout, rng)
     notes = _notes(layout)
-    chapters = portal.build_portal(web, _manual(layout), notes[2 * _NOTES :])
-    _look_alikes(web, notes, chapters)
+    chapters = portal.build_portal(web, _manual(layout), notes[2 * layout.notes_each :])
+    _look_alikes(web, notes, layout.notes_each, chapters)
     web.list_directories()
     web.with_session(SESSION, SESSION_PARAMETER)
     web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, "sid", "C", "O"]
@@ -227,9 +230,11 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     )
 
 
-def _look_alikes(web: HostsBuilder, notes: list[tuple[str, str, str]], chapters: list[str]) -> None:
+def _look_alikes(
+    web: HostsBuilder, notes: list[tuple[str, str, str]], each: int, chapters: list[str]
+) -> None:
     """Two hosts whose ``pub/notes/`` list the same names over other pages."""
-    for host, share in ((BOOKS, notes[:_NOTES]), (ARCHIVE, notes[_NOTES : 2 * _NOTES])):
+    for host, share in ((BOOKS, notes[:each]), (ARCHIVE, notes[each : 2 * each])):
         for number, (content, _, body) in enumerate(share, start=1):
             web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
     links = [
@@ -253,14 +258,15 @@ def _notes(layout: Layout) -> list[tuple[str, str, str]]:
     """(content key, name, body) of the pages behind the listings and the catalogue: release
     notes of a package, or pages generated from one template (a name and a few sentences)."""
     if layout.notes is not None:
-        pages = sorted(read_tree(layout.notes).items())[: 3 * _NOTES]
+        pages = sorted(read_tree(layout.notes).items())[: 3 * layout.notes_each]
         return [
             (f"{layout.notes}:{path}", path.removesuffix(".html"), body) for path, body in pages
         ]
-    words = " ".join(read_tree(layout.manual[0]).values()).split()
+    text = re.sub(r"<[^>]+>", " ", " ".join(read_tree(layout.manual[0]).values()))
+    words = re.findall(r"[A-Za-z]{3,}", text)
     rng = Random(7)
     notes = []
-    for number in range(3 * _NOTES):
+    for number in range(3 * layout.notes_each):
         name = f"pkg_helper_{number:03d}"
         sentences = " ".join(rng.choice(words) for _ in range(40))
         content = (
@@ -278,10 +284,11 @@ def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:
 
 
 def _entries(web: HostsBuilder, host: str) -> list[tuple[str, str]]:
-    """Each top directory's index page (or its autoindex) on ``host``."""
-    tops = sorted({path.split("/")[0] + "/" for path in web.hosts[host] if "/" in path})
+    """Each directory's index page on ``host`` (directories without one get an autoindex)."""
+    pages = web.hosts[host]
+    directories = sorted({directory_of(path) for path in pages if "/" in path and "?" not in path})
     return [
-        (top + "index.html" if top + "index.html" in web.hosts[host] else top, top) for top in tops
+        (top + "index.html" if top + "index.html" in pages else top, top) for top in directories
     ]
 
 

@@ -26,7 +26,6 @@ class HostsBuilder:
         self.hosts: dict[str, dict[str, str]] = {}
         self.truth = GroundTruth()
         self.rng = Random(seed)
-        self._listed: set[str] = set()  # hosts whose directories get autoindex pages
 
     def put(self, host: str, path: str, body: str, content: str, kind: str) -> None:
         self.hosts.setdefault(host, {})[path] = body
@@ -40,7 +39,6 @@ class HostsBuilder:
     ) -> None:
         """A package's manual under ``directory``: its pages are originals, but a page the package
         installs as a symbolic link (``links``: path -> target) is an alias of its target."""
-        self._listed.add(host)
         for path, body in pages.items():
             kind = "alias_default" if path in links else "original"
             self.put(host, directory + path, body, f"{tree}:{links.get(path, path)}", kind)
@@ -56,7 +54,6 @@ class HostsBuilder:
         """Copy directory ``source`` (host, dir) to ``target`` as a mirroring tool does; returns the
         paths the copy lacks (``transform`` returned None)."""
         (source_host, source_dir), (target_host, target_dir) = source, target
-        self._listed.add(target_host)
         pages = {
             path: body
             for path, body in self.hosts[source_host].items()
@@ -86,9 +83,9 @@ class HostsBuilder:
         self.put(host, "", body, f"front:{host}", "front")
 
     def list_directories(self) -> None:
-        """An autoindex page (and its four sorted views) for every directory without an index
-        page, on the hosts that serve files from a tree."""
-        for host in sorted(self._listed):
+        """An autoindex page (and its four sorted views) for every directory that holds pages but
+        no index page."""
+        for host in sorted(self.hosts):
             pages = self.hosts[host]
             listed = [
                 directory

@@ -8,14 +8,19 @@ web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from testweb.pages import rewrite_hrefs
+
 _CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
 _MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
+_SINGLE_QUOTED_HREF = re.compile(r"href='([^'\"]*)'", re.I)
 _OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re.I)
 
 
@@ -57,8 +62,25 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
         for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
             if file.stat().st_size <= _MAX_PAGE_BYTES:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
+                text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
                 pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
-    return pages
+    return {path: _unbroken(path, body, pages.keys()) for path, body in pages.items()}
+
+
+def _unbroken(path: str, body: str, served: Iterable[str]) -> str:
+    """Links to files of the package the web does not serve (images, text sources, pages left
+    out) become ``#``: the web's broken links are the ones its copies make, not ours."""
+    served = set(served)
+    directory = posixpath.dirname(path)
+
+    def repair(href: str) -> str:
+        target = href.split("#")[0].split("?")[0]
+        if not target or target.endswith("/") or "://" in target:
+            return href
+        resolved = posixpath.normpath(posixpath.join(directory, target))
+        return href if resolved in served else "#"
+
+    return rewrite_hrefs(body, repair)
 
 
 def symlinks(name: str, cache: Path = _CACHE) -> dict[str, str]:

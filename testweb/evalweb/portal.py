@@ -23,7 +23,7 @@ HOST = "portal.test"
 ALIAS_PARAMETERS = ("sessionid", "format", "utm_source", "utm_medium")
 TRAP_PARAMETERS = ("lang", "page", "id", "q")
 TRACKING = "utm_source=books&utm_medium=web"
-_PER_PAGE = 20
+_PER_PAGE = 10
 _SEARCH_TERMS = ("package", "kernel", "network", "upload", "security", "source")
 _LANGUAGE = re.compile(r"\.(en|fr)\.html\b")
 
