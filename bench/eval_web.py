@@ -93,6 +93,8 @@ def _table(title: str, rows: list[Score], verbose: bool) -> None:
                 print(f"  {row.variant} lost: {key}")
             for rule in row.wrong_rules:
                 print(f"  {row.variant} wrong rule: {rule}")
+            for boundary in row.boundaries_missed if row.variant == FILTER else ():
+                print(f"  {row.variant} boundary not found: {boundary}")
     print()
 
 

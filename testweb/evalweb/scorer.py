@@ -53,6 +53,7 @@ class Score:
     aliases_fetched: int
     trap_rules: int | None
     wrong_rules: list[str] = field(default_factory=list)
+    boundaries_missed: list[str] = field(default_factory=list)
 
     @property
     def saved(self) -> float:
@@ -85,6 +86,11 @@ def score(
         for rule in mirror_rules
         if not _true_rule(truth, rule)
     ]
+    missed = [
+        f"{replica.copy} ({replica.kind})"
+        for replica in truth.replicas
+        if not _boundary_found(truth, replica.copy, mirror_rules)
+    ]
     shingles = _Shingles(pages)
     drops, drops_right = _page_drops(record.decisions, shingles)
     pairs, pairs_dropped = _near_recall(fetched, shingles, record.decisions)
@@ -104,9 +110,7 @@ def score(
             for rule in mirror_rules
         ),
         boundaries=len(truth.replicas),
-        boundaries_found=sum(
-            _boundary_found(truth, replica.copy, mirror_rules) for replica in truth.replicas
-        ),
+        boundaries_found=len(truth.replicas) - len(missed),
         page_drops=drops,
         page_drops_right=drops_right,
         near_pairs=pairs,
@@ -115,6 +119,7 @@ def score(
         aliases_fetched=len(aliases & set(fetched)),
         trap_rules=_trap_rules(truth, record.rules) if record.lists_url_rules else None,
         wrong_rules=wrong,
+        boundaries_missed=missed,
     )
 
 
