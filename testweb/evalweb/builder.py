@@ -22,7 +22,6 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -33,6 +32,7 @@ from testweb.site import TestWeb
 
 from . import hazards, portal
 from .hosts import HostsBuilder, Transform
+from .notes import note_pages
 from .packages import read_tree, symlinks
 from .truth import GroundTruth
 
@@ -113,7 +113,7 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     _chain(web, layout, rng)
     _tools(web, layout, rng)
     _guides(web, layout, rng)
-    notes = _notes(layout)
+    notes = note_pages(layout.notes, layout.manual[0], 3 * layout.notes_each)
     chapters = portal.build_portal(web, _manual(layout), notes[2 * layout.notes_each :])
     _look_alikes(web, notes, layout.notes_each, chapters)
     web.list_directories()
@@ -252,30 +252,6 @@ def _look_alikes(
     )
     web.put(BOOKS, "", front, f"front:{BOOKS}", "front")
     web.front_page(ARCHIVE, "Archive", [("pub/notes/", "Notes")])
-
-
-def _notes(layout: Layout) -> list[tuple[str, str, str]]:
-    """(content key, name, body) of the pages behind the listings and the catalogue: release
-    notes of a package, or pages generated from one template (a name and a few sentences)."""
-    if layout.notes is not None:
-        pages = sorted(read_tree(layout.notes).items())[: 3 * layout.notes_each]
-        return [
-            (f"{layout.notes}:{path}", path.removesuffix(".html"), body) for path, body in pages
-        ]
-    text = re.sub(r"<[^>]+>", " ", " ".join(read_tree(layout.manual[0]).values()))
-    words = re.findall(r"[A-Za-z]{3,}", text)
-    rng = Random(7)
-    notes = []
-    for number in range(3 * layout.notes_each):
-        name = f"pkg_helper_{number:03d}"
-        sentences = " ".join(rng.choice(words) for _ in range(40))
-        content = (
-            f"<p>The function {name} returns the state of one package in the archive.</p>\n"
-            "<p>It takes the package name and an options table, and it never blocks.</p>\n"
-            f"<p>{sentences}</p>\n<p>See also the other helpers of this module.</p>\n"
-        )
-        notes.append((f"generated:{name}", name, hazards.plain_page(f"{name}()", content)))
-    return notes
 
 
 def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:
