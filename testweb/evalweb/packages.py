@@ -103,10 +103,18 @@ def unpacked(package: str, cache: Path = _CACHE) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     debs = list(cache.glob(f"{package}_*.deb"))
     if not debs:
-        subprocess.run(["apt-get", "download", package], cwd=cache, check=True, capture_output=True)
+        _download(package, cache)
         debs = list(cache.glob(f"{package}_*.deb"))
     partial = target.with_name(package + ".partial")
     shutil.rmtree(partial, ignore_errors=True)  # left by an interrupted run
     subprocess.run(["dpkg", "-x", str(debs[0]), str(partial)], check=True)
     partial.rename(target)
     return target
+
+
+def _download(package: str, cache: Path) -> None:
+    """``apt-get download``, after ``apt-get update`` on a machine whose package lists are empty."""
+    command = ["apt-get", "download", package]
+    if subprocess.run(command, cwd=cache, capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update"], check=True, capture_output=True)
+        subprocess.run(command, cwd=cache, check=True, capture_output=True)
