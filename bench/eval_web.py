@@ -22,6 +22,7 @@ from testweb.evalweb.builder import build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
 from testweb.evalweb.scorer import Score, score
+from testweb.evalweb.truth import GroundTruth
 from testweb.server import serve
 
 HEADER = (
@@ -42,7 +43,9 @@ HEADER = (
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     web = build_eval_web(args.scale, args.seed)
-    truth = web.truth
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
     print(f"# bench/eval_web.py --scale {args.scale}\n")
     print(
         f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
@@ -50,7 +53,6 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(truth.aliases())} same-site aliases, {len(truth.replicas)} replica boundaries\n"
     )
     scores: dict[str, list[Score]] = {}
-    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     with serve(web.test_web()) as server:
         for order in args.orders.split(","):
             plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)

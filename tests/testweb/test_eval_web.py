@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,6 +15,7 @@ from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
+from testweb.evalweb.truth import GroundTruth
 from testweb.server import LoggedRequest, serve
 
 ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": 1}  # the same order in every run, so the same outcome
@@ -46,8 +48,11 @@ def result(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> Score:
     return score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
 
 
-def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(web: EvalWeb) -> None:
-    truth = web.truth
+def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(
+    web: EvalWeb, tmp_path: Path
+) -> None:
+    truth = GroundTruth.load(web.save_truth(tmp_path))
+    assert truth == web.truth
     assert set(web.pages) == set(truth.contents)
     traps = [url for url, kind in truth.kinds.items() if kind.startswith("trap")]
     assert {urlsplit(url).query.split("=")[0] for url in traps} == set(truth.trap_parameters)

@@ -108,7 +108,7 @@ class EvalWeb:
 
 def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     layout = LAYOUTS[scale]
-    web = HostsBuilder(seed)
+    web = HostsBuilder()
     rng = Random(seed)
     _chain(web, layout, rng)
     _tools(web, layout, rng)

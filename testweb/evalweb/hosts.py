@@ -22,10 +22,9 @@ Transform = Callable[[str, str], str | None]  # (path, body) -> body, or None: t
 class HostsBuilder:
     """Pages by host and path, with the truth of every URL."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self) -> None:
         self.hosts: dict[str, dict[str, str]] = {}
         self.truth = GroundTruth()
-        self.rng = Random(seed)
 
     def put(self, host: str, path: str, body: str, content: str, kind: str) -> None:
         self.hosts.setdefault(host, {})[path] = body
@@ -50,30 +49,23 @@ class HostsBuilder:
         kind: str,
         group: str,
         transform: Transform | None = None,
-    ) -> list[str]:
-        """Copy directory ``source`` (host, dir) to ``target`` as a mirroring tool does; returns the
-        paths the copy lacks (``transform`` returned None)."""
+    ) -> None:
+        """Copy directory ``source`` (host, dir) to ``target`` as a mirroring tool does; a page for
+        which ``transform`` returns None is one the copy lacks. Autoindex pages come later: each
+        host's server makes its own (``list_directories``)."""
         (source_host, source_dir), (target_host, target_dir) = source, target
-        pages = {
-            path: body
-            for path, body in self.hosts[source_host].items()
-            if self.truth.kinds[site_url(source_host, path)] != "listing"
-        }
-        missing = []
+        pages = self.hosts[source_host]
         for path, body in copy_tree(
             pages, source_host, source_dir, target_host, target_dir
         ).items():
-            content = self.content(source_host, source_dir + path[len(target_dir) :])
             changed = transform(path, body) if transform else body
-            if changed is None:
-                missing.append(path)
-                continue
-            self.put(target_host, path, changed, content, "copy")
+            if changed is not None:
+                content = self.content(source_host, source_dir + path[len(target_dir) :])
+                self.put(target_host, path, changed, content, "copy")
         replica = Replica(
             kind, site_url(target_host, target_dir), site_url(source_host, source_dir), group
         )
         self.truth.replicas.append(replica)
-        return missing
 
     def front_page(self, host: str, title: str, links: list[tuple[str, str]]) -> None:
         """The host's root page, linking ``links`` (path, label); content of its own."""

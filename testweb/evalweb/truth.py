@@ -18,7 +18,7 @@ from pathlib import Path
 @dataclass(frozen=True, slots=True)
 class Replica:
     """Directory ``copy`` replicates directory ``source`` (absolute URLs ending in ``/``); ``kind``
-    names the hazard; ``group`` names the set of directories holding copies of one tree."""
+    names the hazard; ``group`` names the tree copied (for a reader of the JSON)."""
 
     kind: str
     copy: str
@@ -46,13 +46,6 @@ class GroundTruth:
         """Same-site aliases: URLs that hold another URL's content on the same host by a parameter
         or a directory name (issue 12)."""
         return {url for url, kind in self.kinds.items() if kind.startswith("alias")}
-
-    def groups(self) -> dict[str, set[str]]:
-        """Each replica group's directories (the tops of every copy of one tree)."""
-        groups: dict[str, set[str]] = {}
-        for replica in self.replicas:
-            groups.setdefault(replica.group, set()).update((replica.copy, replica.source))
-        return groups
 
     def save(self, path: Path) -> None:
         data = asdict(self)
