@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from testweb.evalweb.builder import build_eval_web
@@ -122,33 +123,38 @@ def _ratio(value: float | None, out_of: int) -> str:
 
 
 def _worst(rows: list[Score]) -> Score:
-    """A row of each column's worst value over the orders (a score no single crawl had)."""
-    worst = rows[0]
-    for row in rows[1:]:
-        worst = worst if worst.saved <= row.saved else row
-    return Score(
+    """Each column's worst figure over the orders (a row no single crawl had): counts from the
+    crawl with the worst ratio of that column."""
+    saved = min(rows, key=lambda row: row.saved)
+    rules = min(rows, key=lambda row: row.rules_right / row.rules if row.rules else 1.0)
+    drops = min(rows, key=lambda row: _or_one(row.near_precision))
+    pairs = min(rows, key=lambda row: _or_one(row.near_recall))
+    aliases = min(rows, key=lambda row: _or_one(row.aliases_avoided))
+    return replace(
+        saved,
         order="worst",
-        variant=worst.variant,
-        fetches=max(row.fetches for row in rows),
-        unfiltered_fetches=worst.unfiltered_fetches,
-        avoidable=worst.avoidable,
         lost=max((row.lost for row in rows), key=len),
         must_keep_lost=max(row.must_keep_lost for row in rows),
-        rules=max(row.rules for row in rows),
-        rules_right=min(row.rules_right for row in rows),
+        rules=rules.rules,
+        rules_right=rules.rules_right,
         origins_pruned=max(row.origins_pruned for row in rows),
-        boundaries=worst.boundaries,
         boundaries_found=min(row.boundaries_found for row in rows),
-        page_drops=worst.page_drops,
-        page_drops_right=worst.page_drops_right,
-        near_pairs=worst.near_pairs,
-        near_pairs_dropped=worst.near_pairs_dropped,
-        aliases=worst.aliases,
-        aliases_fetched=worst.aliases_fetched,
+        page_drops=drops.page_drops,
+        page_drops_right=drops.page_drops_right,
+        near_pairs=pairs.near_pairs,
+        near_pairs_dropped=pairs.near_pairs_dropped,
+        aliases=aliases.aliases,
+        aliases_fetched=aliases.aliases_fetched,
         trap_rules=max(
             (row.trap_rules for row in rows if row.trap_rules is not None), default=None
         ),
+        wrong_rules=[],
+        boundaries_missed=[],
     )
+
+
+def _or_one(ratio: float | None) -> float:
+    return 1.0 if ratio is None else ratio
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
