@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12, built from Debian documentation packages.
 
-``build_eval_web("full")`` (some 2,500 URLs from nine packages) serves the benchmark;
-``build_eval_web("small")`` (four small packages, a few hundred URLs) serves the test suite. The
+``build_eval_web("full")`` (2,395 URLs from seven packages) serves the benchmark;
+``build_eval_web("small")`` (384 URLs from five small packages) serves the test suite. The
 hosts, in the order a breadth-first crawl starts them:
 
 - ``fast.mirror.test/docs/``: a copy of ``mirror.origin.test/pub/docs/``, itself a copy of
