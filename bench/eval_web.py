@@ -98,6 +98,13 @@ def _table(title: str, rows: list[Score], verbose: bool) -> None:
                 print(f"  {row.variant} wrong rule: {rule}")
             for boundary in row.boundaries_missed if row.variant == FILTER else ():
                 print(f"  {row.variant} boundary not found: {boundary}")
+            if row.alias_kinds:
+                kinds = ", ".join(
+                    f"{kind} {total - fetched} of {total}"
+                    for kind, (fetched, total) in row.alias_kinds.items()
+                )
+                print(f"  {row.variant} aliases not fetched, by kind: {kinds}")
+                print(f"  {row.variant} trap URLs not fetched: {len(row.traps_missed)}")
     print()
 
 
@@ -150,6 +157,8 @@ def _worst(rows: list[Score]) -> Score:
         ),
         wrong_rules=[],
         boundaries_missed=[],
+        alias_kinds={},
+        traps_missed=[],
     )
 
 

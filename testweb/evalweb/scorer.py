@@ -14,8 +14,9 @@ listings (decision log, rules): never from the filter's internals.
   8-word shingles with the dropped one; *recall*: of the fetched pages with Jaccard >= 0.8 to a
   page fetched before them, the share dropped;
 - *aliases avoided*: the share of same-site alias URLs fetched without the filter that it did not
-  fetch; *trap rules*: URL rules that name a content-selecting parameter (None: no URL-rules
-  listing).
+  fetch (``alias_kinds``: by kind); *traps missed*: URLs with a content-selecting parameter
+  fetched without the filter and not with it; *trap rules*: URL rules that name such a parameter
+  (None: the filter has no URL-rules listing).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Score:
     trap_rules: int | None
     wrong_rules: list[str] = field(default_factory=list)
     boundaries_missed: list[str] = field(default_factory=list)
+    alias_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (fetched, of)
+    traps_missed: list[str] = field(default_factory=list)
 
     @property
     def saved(self) -> float:
@@ -120,7 +123,25 @@ def score(
         trap_rules=_trap_rules(truth, record.rules) if record.lists_url_rules else None,
         wrong_rules=wrong,
         boundaries_missed=missed,
+        alias_kinds=_by_kind(truth, aliases, set(fetched)),
+        traps_missed=sorted(_traps(truth) & set(unfiltered.fetched()) - set(fetched)),
     )
+
+
+def _by_kind(truth: GroundTruth, urls: set[str], fetched: set[str]) -> dict[str, tuple[int, int]]:
+    """For each kind of URL, how many of ``urls`` the crawl fetched, of how many."""
+    kinds = sorted({truth.kinds[url] for url in urls})
+    return {
+        kind: (
+            sum(url in fetched for url in urls if truth.kinds[url] == kind),
+            sum(truth.kinds[url] == kind for url in urls),
+        )
+        for kind in kinds
+    }
+
+
+def _traps(truth: GroundTruth) -> set[str]:
+    return {url for url, kind in truth.kinds.items() if kind.startswith("trap")}
 
 
 def canonical_directory(truth: GroundTruth, directory: str) -> str:
