@@ -1,0 +1,187 @@
+"""The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in three orders,
+scored against the ground truth from the server's request log.
+
+    python bench/eval_web.py [--scale full|small] [--orders breadth_first,round_robin,random]
+                             [--no-peer] [--workdir DIR] [-v]
+
+Builds the web from Debian documentation packages (fetched with apt-get into
+~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
+without the filter, with it, and with a plain datasketch MinHashLSH filter (the peer); prints one
+table per order, then the worst figure of each column over the orders. docs/evaluation.md says
+what each column means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from testweb.evalweb.builder import build_eval_web
+from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
+from testweb.evalweb.orders import ORDERS
+from testweb.evalweb.scorer import Score, score
+from testweb.evalweb.truth import GroundTruth
+from testweb.server import serve
+
+HEADER = (
+    "variant",
+    "fetches",
+    "saved",
+    "lost (must-keep)",
+    "rules right",
+    "origins pruned",
+    "boundaries",
+    "near-dup precision",
+    "near-dup recall",
+    "aliases avoided",
+    "trap rules",
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    web = build_eval_web(args.scale, args.seed)
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
+    print(f"# bench/eval_web.py --scale {args.scale}\n")
+    print(
+        f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
+        f"{sum(map(len, web.pages.values())) / 1e6:.1f} MB; {len(truth.must_keep())} must-keep, "
+        f"{len(truth.aliases())} same-site aliases, {len(truth.replicas)} replica boundaries\n"
+    )
+    scores: dict[str, list[Score]] = {}
+    with serve(web.test_web()) as server:
+        for order in args.orders.split(","):
+            plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)
+            variants = [FILTER] + ([] if args.no_peer else [PEER])
+            scores[order] = [
+                score(
+                    truth, web.pages, plain, crawl(server, web, workdir, variant, order, args.seed)
+                )
+                for variant in variants
+            ]
+            _table(
+                f"{order} ({len(plain.fetched())} pages fetched without the filter)",
+                scores[order],
+                args.verbose,
+            )
+    _table(
+        "worst order (each column's worst figure)",
+        [
+            _worst([row for rows in scores.values() for row in rows if row.variant == variant])
+            for variant in (FILTER, PEER)
+            if not (args.no_peer and variant == PEER)
+        ],
+        False,
+    )
+    savings = [row.saved for rows in scores.values() for row in rows if row.variant == FILTER]
+    print(f"spread of savings across orders: {100 * (max(savings) - min(savings)):.0f} points")
+    return 0
+
+
+def _table(title: str, rows: list[Score], verbose: bool) -> None:
+    print(f"## {title}\n")
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + " --- |" * len(HEADER))
+    for row in rows:
+        print("| " + " | ".join(_cells(row)) + " |")
+    print()
+    for row in rows:
+        if verbose or row.variant == FILTER:
+            for key in row.lost[: None if verbose else 10]:
+                print(f"  {row.variant} lost: {key}")
+            for rule in row.wrong_rules:
+                print(f"  {row.variant} wrong rule: {rule}")
+            for boundary in row.boundaries_missed if row.variant == FILTER else ():
+                print(f"  {row.variant} boundary not found: {boundary}")
+            if row.alias_kinds:
+                kinds = ", ".join(
+                    f"{kind} {total - fetched} of {total}"
+                    for kind, (fetched, total) in row.alias_kinds.items()
+                )
+                print(f"  {row.variant} aliases not fetched, by kind: {kinds}")
+                print(f"  {row.variant} trap URLs not fetched: {len(row.traps_missed)}")
+    print()
+
+
+def _cells(row: Score) -> list[str]:
+    filtered = row.variant == FILTER
+    return [
+        row.variant,
+        f"{row.fetches} of {row.unfiltered_fetches}",
+        f"{100 * row.saved:.0f} %",
+        f"{len(row.lost)} ({row.must_keep_lost})",
+        f"{row.rules_right} of {row.rules}" if filtered else "-",
+        str(row.origins_pruned) if filtered else "-",
+        f"{row.boundaries_found} of {row.boundaries}" if filtered else "-",
+        _ratio(row.near_precision, row.page_drops),
+        _ratio(row.near_recall, row.near_pairs),
+        _ratio(row.aliases_avoided, row.aliases),
+        "-" if row.trap_rules is None else str(row.trap_rules),
+    ]
+
+
+def _ratio(value: float | None, out_of: int) -> str:
+    return "-" if value is None else f"{value:.3f} (n={out_of})"
+
+
+def _worst(rows: list[Score]) -> Score:
+    """Each column's worst figure over the orders (a row no single crawl had): counts from the
+    crawl with the worst ratio of that column."""
+    saved = min(rows, key=lambda row: row.saved)
+    rules = min(rows, key=lambda row: row.rules_right / row.rules if row.rules else 1.0)
+    drops = min(rows, key=lambda row: _or_one(row.near_precision))
+    pairs = min(rows, key=lambda row: _or_one(row.near_recall))
+    aliases = min(rows, key=lambda row: _or_one(row.aliases_avoided))
+    return replace(
+        saved,
+        order="worst",
+        lost=max((row.lost for row in rows), key=len),
+        must_keep_lost=max(row.must_keep_lost for row in rows),
+        rules=rules.rules,
+        rules_right=rules.rules_right,
+        origins_pruned=max(row.origins_pruned for row in rows),
+        boundaries_found=min(row.boundaries_found for row in rows),
+        page_drops=drops.page_drops,
+        page_drops_right=drops.page_drops_right,
+        near_pairs=pairs.near_pairs,
+        near_pairs_dropped=pairs.near_pairs_dropped,
+        aliases=aliases.aliases,
+        aliases_fetched=aliases.aliases_fetched,
+        trap_rules=max(
+            (row.trap_rules for row in rows if row.trap_rules is not None), default=None
+        ),
+        wrong_rules=[],
+        boundaries_missed=[],
+        alias_kinds={},
+        traps_missed=[],
+    )
+
+
+def _or_one(ratio: float | None) -> float:
+    return 1.0 if ratio is None else ratio
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--scale", choices=("full", "small"), default="full")
+    parser.add_argument("--orders", default=",".join(ORDERS))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")
+    parser.add_argument(
+        "--workdir", help="where the crawls' project directories go (default: a temporary one)"
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="every lost content, for every variant"
+    )
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

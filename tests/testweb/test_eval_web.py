@@ -1,0 +1,130 @@
+"""The evaluation web of issues 11 and 12, reduced: five small Debian documentation packages
+(fetched with apt-get when the cache lacks them), one crawl without the filter and one with it
+(breadth-first, one request at a time), scored from the server's request log."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from testweb.evalweb.builder import EvalWeb, build_eval_web
+from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
+from testweb.evalweb.scorer import Score, canonical_directory, score
+from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
+from testweb.evalweb.truth import GroundTruth
+from testweb.server import LoggedRequest, serve
+
+ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": 1}  # the same order in every run, so the same outcome
+pytestmark = pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get and dpkg")
+
+
+@pytest.fixture(scope="module")
+def web() -> EvalWeb:
+    return build_eval_web("small")
+
+
+@pytest.fixture(scope="module")
+def crawls(
+    web: EvalWeb, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, CrawlRecord]]:
+    """Without the filter every reachable page is fetched whatever the order: only the filtered
+    crawl needs the one order."""
+    workdir = tmp_path_factory.mktemp("eval-web")
+    with serve(web.test_web()) as server:
+        yield {
+            UNFILTERED: crawl(server, web, workdir, UNFILTERED, "breadth_first", timeout_s=120),
+            FILTER: crawl(
+                server, web, workdir, FILTER, "breadth_first", timeout_s=120, settings=ONE_AT_A_TIME
+            ),
+        }
+
+
+@pytest.fixture(scope="module")
+def result(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> Score:
+    return score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
+
+
+def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(
+    web: EvalWeb, tmp_path: Path
+) -> None:
+    truth = GroundTruth.load(web.save_truth(tmp_path))
+    assert truth == web.truth
+    assert set(web.pages) == set(truth.contents)
+    traps = [url for url, kind in truth.kinds.items() if kind.startswith("trap")]
+    assert {urlsplit(url).query.split("=")[0] for url in traps} == set(truth.trap_parameters)
+    for url in traps:
+        base = url.split("?")[0]
+        assert truth.contents[url] != truth.contents.get(base), url
+    for url in truth.aliases():  # an alias holds the content of another URL on its host
+        host = urlsplit(url).hostname
+        assert any(
+            other != url and urlsplit(other).hostname == host and content == truth.contents[url]
+            for other, content in truth.contents.items()
+        ), url
+
+
+def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
+    truth = web.truth
+    assert len(truth.replicas) == 8
+    for replica in truth.replicas:
+        copied = [
+            url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"
+        ]
+        assert copied, replica
+        for url in copied:  # the page of the package's own directory holds the same content
+            directory, name = url.split("?")[0].rsplit("/", 1)
+            origin = canonical_directory(truth, directory + "/") + name
+            assert truth.contents[url] == truth.contents[origin], (url, origin)
+
+
+def test_near_pairs_agree_with_every_pair_compared(web: EvalWeb) -> None:
+    shingles = {url: page_shingles(body) for url, body in sorted(web.pages.items())[:80]}
+    found = {(first, second) for first, second, _ in near_pairs(shingles)}
+    urls = list(shingles)
+    every = {
+        (urls[i], urls[j])
+        for i in range(len(urls))
+        for j in range(i + 1, len(urls))
+        if jaccard(shingles[urls[i]], shingles[urls[j]]) >= 0.8
+    }
+    assert found == every
+    assert every  # the web has near-duplicates to find
+
+
+def test_the_scorer_counts_a_lost_page_and_a_saved_fetch(web: EvalWeb) -> None:
+    """A crawl that fetched a host but one must-keep page: one fetch saved, one page lost."""
+    urls = sorted(url for url in web.pages if url.startswith("http://portal.test/"))
+    lost = sorted(web.truth.must_keep() & set(urls))[0]
+    everything = _record(UNFILTERED, urls)
+    all_but_one = _record(FILTER, [url for url in urls if url != lost])
+    result = score(web.truth, web.pages, everything, all_but_one)
+    assert result.lost == [web.truth.contents[lost]]
+    assert result.must_keep_lost == 1
+    assert result.unfiltered_fetches - result.fetches == 1
+    assert result.trap_rules is None  # no URL-rules listing in this record
+
+
+def test_the_crawl_is_scored_from_the_request_log(
+    web: EvalWeb, crawls: dict[str, CrawlRecord], result: Score
+) -> None:
+    reached = set(crawls[UNFILTERED].fetched())
+    assert web.truth.aliases() & reached
+    assert len(reached) > 300
+    assert 0 < result.fetches < result.unfiltered_fetches
+    assert result.page_drops > 0
+    assert result.near_pairs > 0
+    assert result.boundaries == 8
+    assert 0 <= result.boundaries_found <= 8
+
+
+def test_no_content_is_lost(result: Score) -> None:
+    assert result.lost == []
+
+
+def _record(variant: str, urls: list[str]) -> CrawlRecord:
+    requests = [LoggedRequest("GET", url, 200, 0, False, 0.0) for url in urls]
+    return CrawlRecord(variant, "breadth_first", requests, [], [], False, 0.0)

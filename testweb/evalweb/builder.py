@@ -1,0 +1,291 @@
+"""The evaluation web of issues 11 and 12, built from Debian documentation packages.
+
+``build_eval_web("full")`` (2,395 URLs from seven packages) serves the benchmark;
+``build_eval_web("small")`` (384 URLs from five small packages) serves the test suite. The
+hosts, in the order a breadth-first crawl starts them:
+
+- ``fast.mirror.test/docs/``: a copy of ``mirror.origin.test/pub/docs/``, itself a copy of
+  ``www.origin.test/``; the copy of a copy lacks 30 % of the pages and is met first;
+- ``tools.origin.test/docs/``: a manual with a version footer; ``stale.mirror.test/docs/`` holds
+  it with an older version string on every page and 12 % of the pages before an edit;
+  ``sid.mirror.test/docs/`` holds it with a session id in every link; ``copier.test/`` holds one
+  of its directories (index and 70 % of the pages) at its root, linked from deeper in the web;
+- ``guides.origin.test``: guides in several languages, one guide with its code rewritten (the
+  same prose, other commands), a renamed copy of a guide on the same host;
+  ``banner.mirror.test``: the whole host with a banner and a footer on every page;
+- ``books.test``: a partial copy of a guide, and ``pub/notes/``, an autoindex that looks like
+  ``archive.test/pub/notes/`` (same names, dates) over other pages;
+- ``portal.test``: same-site aliases and content-selecting parameters (``portal``).
+
+Every directory without an index page has an autoindex with its four sorted views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+
+from testweb.copies import site_url
+from testweb.pages import directory_of
+from testweb.site import TestWeb
+
+from . import hazards, portal
+from .hosts import HostsBuilder, Transform
+from .notes import note_pages
+from .packages import read_tree, symlinks
+from .truth import GroundTruth
+
+CHAIN = ("www.origin.test", "mirror.origin.test", "fast.mirror.test")
+TOOLS, STALE, SESSION, COPIER = (
+    "tools.origin.test",
+    "stale.mirror.test",
+    "sid.mirror.test",
+    "copier.test",
+)
+GUIDES, BANNER, BOOKS, ARCHIVE = (
+    "guides.origin.test",
+    "banner.mirror.test",
+    "books.test",
+    "archive.test",
+)
+SESSION_PARAMETER = "sid=6f1c2a9e"
+_CODE_WORDS = {
+    "dpkg": "rpm",
+    "apt": "dnf",
+    "debian": "fedora",
+    "deb": "rpm",
+    "debuild": "rpmbuild",
+    "dch": "rpmdev-bumpspec",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Which package tree plays which part."""
+
+    chain: str  # copied, then copied again from the copy
+    stale: str  # stale, session-id and copier copies
+    copier_dir: str  # the directory of ``stale`` the copier takes
+    guides: tuple[str, ...]  # the guides host; the first also gets a code edition
+    manual: tuple[str, str]  # the portal's manual: English and French trees
+    notes: str | None  # pages behind the look-alike listings and the catalogue (None: generated)
+    notes_each: int  # pages under each look-alike listing, and items in the portal's catalogue
+    versions: tuple[str, str] = ("2.39.5", "2.39.2")  # the stale tree's, then its copy's
+
+
+LAYOUTS = {
+    "full": Layout(
+        "sqlite",
+        "git",
+        "howto/",
+        ("maint-guide-en", "maint-guide-fr", "faq"),
+        ("reference-en", "reference-fr"),
+        "sqlite-releases",
+        40,
+    ),
+    "small": Layout(
+        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None, 12
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EvalWeb:
+    pages: dict[str, bytes]
+    start_urls: list[str]
+    truth: GroundTruth
+
+    def test_web(self) -> TestWeb:
+        """The web as ``testweb.server.serve`` takes it."""
+        return TestWeb(0, "eval", self.pages, {}, self.start_urls, [], [], set(), {}, {})
+
+    def save_truth(self, directory: Path) -> Path:
+        path = directory / "truth.json"
+        self.truth.save(path)
+        return path
+
+
+def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
+    layout = LAYOUTS[scale]
+    web = HostsBuilder()
+    rng = Random(seed)
+    _chain(web, layout, rng)
+    _tools(web, layout, rng)
+    _guides(web, layout, rng)
+    notes = note_pages(layout.notes, layout.manual[0], 3 * layout.notes_each)
+    chapters = portal.build_portal(web, _manual(layout), notes[2 * layout.notes_each :])
+    _look_alikes(web, notes, layout.notes_each, chapters)
+    web.list_directories()
+    web.with_session(SESSION, SESSION_PARAMETER)
+    web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, "sid", "C", "O"]
+    web.truth.trap_parameters = list(portal.TRAP_PARAMETERS)
+    starts = [
+        CHAIN[2],
+        CHAIN[0],
+        CHAIN[1],
+        TOOLS,
+        STALE,
+        SESSION,
+        GUIDES,
+        BANNER,
+        BOOKS,
+        ARCHIVE,
+        portal.HOST,
+    ]
+    start_urls = [
+        site_url(host, "?" + SESSION_PARAMETER if host == SESSION else "") for host in starts
+    ]
+    pages = {
+        site_url(host, path): body.encode("utf-8", "surrogateescape")
+        for host, host_pages in web.hosts.items()
+        for path, body in host_pages.items()
+    }
+    return EvalWeb(pages, start_urls, web.truth)
+
+
+def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> None:
+    """The origin, its whole copy filed deeper, and a copy of that copy lacking 30 %."""
+    origin, mirror, fast = CHAIN
+    web.place(origin, "", layout.chain, read_tree(layout.chain), symlinks(layout.chain))
+    web.copy((origin, ""), (mirror, "pub/docs/"), "renamed_subdirectory", "chain")
+    lacking = _lacking(web.hosts[mirror], "pub/docs/", 0.3, rng)
+    web.copy(
+        (mirror, "pub/docs/"),
+        (fast, "docs/"),
+        "copy_of_copy_partial",
+        "chain",
+        _without(lacking, "pub/docs/", "docs/"),
+    )
+    for host, directory in ((origin, ""), (mirror, "pub/docs/"), (fast, "docs/")):
+        web.front_page(
+            host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")]
+        )
+
+
+def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
+    current, old = layout.versions
+    pages = {
+        path: hazards.with_version(body, current) for path, body in read_tree(layout.stale).items()
+    }
+    web.place(TOOLS, "docs/", layout.stale, pages, symlinks(layout.stale))
+    edited = set(_lacking(web.hosts[TOOLS], "docs/", 0.12, rng))
+
+    def restamped(body: str) -> str:
+        return body.replace(f"Manual version {current}", f"Manual version {old}")
+
+    def stale(path: str, body: str) -> str:
+        return (hazards.edited(restamped(body), rng) if path in edited else None) or restamped(body)
+
+    web.copy((TOOLS, "docs/"), (STALE, "docs/"), "stale", "tools", stale)
+    for path in edited:
+        if web.hosts[STALE][path] != restamped(web.hosts[TOOLS][path]):
+            web.truth.kinds[site_url(STALE, path)] = "copy_edited"
+    web.copy((TOOLS, "docs/"), (SESSION, "docs/"), "session_links", "tools")
+    victim = "docs/" + layout.copier_dir
+    lacking = _lacking(web.hosts[TOOLS], victim, 0.3, rng)
+    web.copy((TOOLS, victim), (COPIER, ""), "copier", "copier", _without(lacking, victim, ""))
+    entry = "docs/index.html" if "docs/index.html" in web.hosts[TOOLS] else "docs/"
+    for host in (TOOLS, STALE, SESSION):
+        web.front_page(
+            host, f"{layout.stale} at {host}", [(entry, "The manual"), (victim, "Its directory")]
+        )
+
+
+def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
+    first, last = layout.guides[0], layout.guides[-1]
+    for tree in layout.guides:
+        web.place(GUIDES, f"{tree}/", tree, read_tree(tree), symlinks(tree))
+    for path, body in read_tree(first).items():
+        recoded = hazards.code_edition(body, _CODE_WORDS)
+        content = f"{first}-rpm:{path}" if recoded != body else f"{first}:{path}"
+        web.put(
+            GUIDES,
+            f"{first}-rpm/{path}",
+            recoded,
+            content,
+            "edition_code" if recoded != body else "copy",
+        )
+    web.copy(
+        (GUIDES, f"{last}/"),
+        (GUIDES, f"archive/{last}-old/"),
+        "renamed_same_host",
+        "guides-renamed",
+    )
+    web.front_page(GUIDES, "Guides", _entries(web, GUIDES))
+    web.copy(
+        (GUIDES, ""),
+        (BANNER, ""),
+        "banner_footer",
+        "guides",
+        lambda path, body: hazards.with_banner_and_footer(body, BANNER),
+    )
+    lacking = _lacking(web.hosts[GUIDES], f"{first}/", 0.2, rng)
+    web.copy(
+        (GUIDES, f"{first}/"),
+        (BOOKS, f"debian/{first}/"),
+        "partial",
+        "guides-partial",
+        _without(lacking, f"{first}/", f"debian/{first}/"),
+    )
+
+
+def _look_alikes(
+    web: HostsBuilder, notes: list[tuple[str, str, str]], each: int, chapters: list[str]
+) -> None:
+    """Two hosts whose ``pub/notes/`` list the same names over other pages."""
+    for host, share in ((BOOKS, notes[:each]), (ARCHIVE, notes[each : 2 * each])):
+        for number, (content, _, body) in enumerate(share, start=1):
+            web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
+    links = [
+        (
+            f"debian/{web.content(BOOKS, next(iter(web.hosts[BOOKS]))).split(':')[0]}/",
+            "A guide (copy)",
+        ),
+        ("pub/notes/", "Notes"),
+    ]
+    front = hazards.plain_page(
+        "Books",
+        _link_items(links)
+        + portal.tracking_links(chapters)
+        + '<p><a href="http://copier.test/">Howtos</a></p>\n',
+    )
+    web.put(BOOKS, "", front, f"front:{BOOKS}", "front")
+    web.front_page(ARCHIVE, "Archive", [("pub/notes/", "Notes")])
+
+
+def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:
+    english, french = layout.manual
+    return english, read_tree(english), french, read_tree(french)
+
+
+def _entries(web: HostsBuilder, host: str) -> list[tuple[str, str]]:
+    """Each directory's index page on ``host`` (directories without one get an autoindex)."""
+    pages = web.hosts[host]
+    directories = sorted({directory_of(path) for path in pages if "/" in path and "?" not in path})
+    return [
+        (top + "index.html" if top + "index.html" in pages else top, top) for top in directories
+    ]
+
+
+def _link_items(links: list[tuple[str, str]]) -> str:
+    return (
+        "<ul>\n"
+        + "".join(f'<li><a href="{path}">{label}</a></li>\n' for path, label in links)
+        + "</ul>\n"
+    )
+
+
+def _lacking(pages: dict[str, str], directory: str, share: float, rng: Random) -> list[str]:
+    """A share of the pages under ``directory`` (never its index page), picked by ``rng``."""
+    candidates = sorted(
+        path
+        for path in pages
+        if path.startswith(directory) and path != directory + "index.html" and "?" not in path
+    )
+    return rng.sample(candidates, int(len(candidates) * share))
+
+
+def _without(lacking: list[str], source_dir: str, target_dir: str) -> Transform:
+    absent = {target_dir + path[len(source_dir) :] for path in lacking}
+    return lambda path, body: None if path in absent else body

@@ -1,0 +1,120 @@
+"""Debian documentation packages: downloaded once with ``apt-get download``, unpacked with
+``dpkg -x`` into a cache outside the repository, read as HTML trees.
+
+A clean machine (CI) fetches what is missing itself; the cache survives between runs, so the
+web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from testweb.pages import rewrite_hrefs
+
+_CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
+_MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
+_SINGLE_QUOTED_HREF = re.compile(r"href='([^'\"]*)'", re.I)
+_OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class DocTree:
+    """Where a package installs one manual's HTML, and which of its subdirectories to read."""
+
+    package: str
+    directory: str  # inside the unpacked package
+    subdirectories: tuple[str, ...] = ("",)
+    suffix: str = ".html"
+
+
+TREES = {
+    "sqlite": DocTree("sqlite3-doc", "usr/share/doc/sqlite3", ("", "c3ref/", "session/")),
+    "sqlite-releases": DocTree("sqlite3-doc", "usr/share/doc/sqlite3/releaselog"),
+    "git": DocTree("git-doc", "usr/share/doc/git-doc", ("", "howto/", "technical/")),
+    "faq": DocTree("debian-faq", "usr/share/doc/debian/FAQ"),
+    "maint-guide-en": DocTree("maint-guide", "usr/share/doc/maint-guide/html"),
+    "maint-guide-fr": DocTree("maint-guide-fr", "usr/share/doc/maint-guide-fr/html"),
+    "devref-en": DocTree("developers-reference", "usr/share/developers-reference"),
+    "devref-fr": DocTree("developers-reference-fr", "usr/share/developers-reference/fr"),
+    "reference-en": DocTree("debian-reference-en", "usr/share/debian-reference", suffix=".en.html"),
+    "reference-fr": DocTree("debian-reference-fr", "usr/share/debian-reference", suffix=".fr.html"),
+}
+
+
+def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
+    """The pages of tree ``name`` by path relative to its top (downloading its package if absent).
+
+    A symbolic link stays a page of its own: the FAQ's ``x.html -> x.en.html`` are real aliases.
+    ``javascript:`` and ``mailto:`` hrefs (sqlite's menus, authors' addresses) become ``#``: the
+    test spider follows every href and fails on schemes it cannot fetch.
+    """
+    tree = TREES[name]
+    top = unpacked(tree.package, cache) / tree.directory
+    pages = {}
+    for subdirectory in tree.subdirectories:
+        for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
+            if file.stat().st_size <= _MAX_PAGE_BYTES:
+                text = file.read_bytes().decode("utf-8", "surrogateescape")
+                text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
+                pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
+    return {path: _unbroken(path, body, pages.keys()) for path, body in pages.items()}
+
+
+def _unbroken(path: str, body: str, served: Iterable[str]) -> str:
+    """Links to files of the package the web does not serve (images, text sources, pages left
+    out) become ``#``: the web's broken links are the ones its copies make, not ours."""
+    served = set(served)
+    directory = posixpath.dirname(path)
+
+    def repair(href: str) -> str:
+        target = href.split("#")[0].split("?")[0]
+        if not target or target.endswith("/") or "://" in target:
+            return href
+        resolved = posixpath.normpath(posixpath.join(directory, target))
+        return href if resolved in served else "#"
+
+    return rewrite_hrefs(body, repair)
+
+
+def symlinks(name: str, cache: Path = _CACHE) -> dict[str, str]:
+    """Pages of tree ``name`` that are symbolic links to another of its pages (path -> target)."""
+    tree = TREES[name]
+    top = unpacked(tree.package, cache) / tree.directory
+    return {
+        file.relative_to(top).as_posix(): file.resolve().relative_to(top.resolve()).as_posix()
+        for subdirectory in tree.subdirectories
+        for file in sorted((top / subdirectory).glob("*" + tree.suffix))
+        if file.is_symlink()
+    }
+
+
+def unpacked(package: str, cache: Path = _CACHE) -> Path:
+    """The package's files unpacked under the cache, fetched with apt-get when missing."""
+    target = cache / "unpacked" / package
+    if target.is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    debs = list(cache.glob(f"{package}_*.deb"))
+    if not debs:
+        _download(package, cache)
+        debs = list(cache.glob(f"{package}_*.deb"))
+    partial = target.with_name(package + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)  # left by an interrupted run
+    subprocess.run(["dpkg", "-x", str(debs[0]), str(partial)], check=True)
+    partial.rename(target)
+    return target
+
+
+def _download(package: str, cache: Path) -> None:
+    """``apt-get download``, after ``apt-get update`` on a machine whose package lists are empty."""
+    command = ["apt-get", "download", package]
+    if subprocess.run(command, cwd=cache, capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update"], check=True, capture_output=True)
+        subprocess.run(command, cwd=cache, check=True, capture_output=True)

@@ -1,0 +1,225 @@
+"""Score one crawl against the ground truth, from the server's request log and the filter's own
+listings (decision log, rules): never from the filter's internals.
+
+- *saved*: (unfiltered fetches - fetches) / avoidable fetches, where avoidable = unfiltered fetches
+  (every request, 404s too) - the contents the unfiltered crawl reached (one fetch each is needed);
+- *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``:
+  those held by a single URL of the web);
+- *rules right*: mirror rules whose two directories hold copies of one directory of a package;
+- *origins pruned*: true mirror rules whose pruned side is a package's own directory (an origin
+  taken for the copy of its copy, or a copier's victim);
+- *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
+  counterpart, in either orientation;
+- *near-duplicate precision*: page drops (exact or near) whose named page has a Jaccard >= 0.8 of
+  8-word shingles with the dropped one; *recall*: of the fetched pages with Jaccard >= 0.8 to a
+  page fetched before them, the share dropped;
+- *aliases avoided*: the share of same-site alias URLs fetched without the filter that it did not
+  fetch (``alias_kinds``: by kind); *traps missed*: URLs with a content-selecting parameter
+  fetched without the filter and not with it; *trap rules*: URL rules that name such a parameter
+  (None: the filter has no URL-rules listing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .crawls import CrawlRecord
+from .shingles import NEAR, jaccard, near_pairs, page_shingles
+from .truth import GroundTruth
+
+_PAGE_DROPS = {"exact_duplicate", "near_duplicate"}
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    order: str
+    variant: str
+    fetches: int
+    unfiltered_fetches: int
+    avoidable: int
+    lost: list[str]  # content keys
+    must_keep_lost: int
+    rules: int
+    rules_right: int
+    origins_pruned: int
+    boundaries: int
+    boundaries_found: int
+    page_drops: int
+    page_drops_right: int
+    near_pairs: int
+    near_pairs_dropped: int
+    aliases: int
+    aliases_fetched: int
+    trap_rules: int | None
+    wrong_rules: list[str] = field(default_factory=list)
+    boundaries_missed: list[str] = field(default_factory=list)
+    alias_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (fetched, of)
+    traps_missed: list[str] = field(default_factory=list)
+
+    @property
+    def saved(self) -> float:
+        return (self.unfiltered_fetches - self.fetches) / self.avoidable if self.avoidable else 0.0
+
+    @property
+    def near_precision(self) -> float | None:
+        return self.page_drops_right / self.page_drops if self.page_drops else None
+
+    @property
+    def near_recall(self) -> float | None:
+        return self.near_pairs_dropped / self.near_pairs if self.near_pairs else None
+
+    @property
+    def aliases_avoided(self) -> float | None:
+        return 1 - self.aliases_fetched / self.aliases if self.aliases else None
+
+
+def score(
+    truth: GroundTruth, pages: Mapping[str, bytes], unfiltered: CrawlRecord, record: CrawlRecord
+) -> Score:
+    reached = {truth.contents[url] for url in unfiltered.fetched() if url in truth.contents}
+    fetched = record.fetched()
+    held = {truth.contents[url] for url in fetched if url in truth.contents}
+    lost = sorted(reached - held)
+    single = {truth.contents[url] for url in truth.must_keep()}
+    mirror_rules = [rule for rule in record.rules if rule["kind"] == "mirror"]
+    wrong = [
+        f"{rule['mirror']} -> {rule['origin']}"
+        for rule in mirror_rules
+        if not _true_rule(truth, rule)
+    ]
+    missed = [
+        f"{replica.copy} ({replica.kind})"
+        for replica in truth.replicas
+        if not _boundary_found(truth, replica.copy, mirror_rules)
+    ]
+    shingles = _Shingles(pages)
+    drops, drops_right = _page_drops(record.decisions, shingles)
+    pairs, pairs_dropped = _near_recall(fetched, shingles, record.decisions)
+    aliases = truth.aliases() & set(unfiltered.fetched())
+    return Score(
+        order=record.order,
+        variant=record.variant,
+        fetches=_requests(record),
+        unfiltered_fetches=_requests(unfiltered),
+        avoidable=_requests(unfiltered) - len(reached),
+        lost=lost,
+        must_keep_lost=len(set(lost) & single),
+        rules=len(mirror_rules),
+        rules_right=len(mirror_rules) - len(wrong),
+        origins_pruned=sum(
+            _true_rule(truth, rule) and canonical_directory(truth, rule["mirror"]) == rule["mirror"]
+            for rule in mirror_rules
+        ),
+        boundaries=len(truth.replicas),
+        boundaries_found=len(truth.replicas) - len(missed),
+        page_drops=drops,
+        page_drops_right=drops_right,
+        near_pairs=pairs,
+        near_pairs_dropped=pairs_dropped,
+        aliases=len(aliases),
+        aliases_fetched=len(aliases & set(fetched)),
+        trap_rules=_trap_rules(truth, record.rules) if record.lists_url_rules else None,
+        wrong_rules=wrong,
+        boundaries_missed=missed,
+        alias_kinds=_by_kind(truth, aliases, set(fetched)),
+        traps_missed=sorted(_traps(truth) & set(unfiltered.fetched()) - set(fetched)),
+    )
+
+
+def _by_kind(truth: GroundTruth, urls: set[str], fetched: set[str]) -> dict[str, tuple[int, int]]:
+    """For each kind of URL, how many of ``urls`` the crawl fetched, of how many."""
+    kinds = sorted({truth.kinds[url] for url in urls})
+    return {
+        kind: (
+            sum(url in fetched for url in urls if truth.kinds[url] == kind),
+            sum(truth.kinds[url] == kind for url in urls),
+        )
+        for kind in kinds
+    }
+
+
+def _traps(truth: GroundTruth) -> set[str]:
+    return {url for url, kind in truth.kinds.items() if kind.startswith("trap")}
+
+
+def canonical_directory(truth: GroundTruth, directory: str) -> str:
+    """The package directory a directory URL holds a copy of (itself when it copies nothing)."""
+    while True:
+        copies = [replica for replica in truth.replicas if directory.startswith(replica.copy)]
+        if not copies:
+            return directory
+        nearest = max(copies, key=lambda replica: len(replica.copy))
+        directory = nearest.source + directory[len(nearest.copy) :]
+
+
+def _true_rule(truth: GroundTruth, rule: Mapping[str, Any]) -> bool:
+    mirror, origin = rule["mirror"], rule["origin"]
+    return mirror != origin and canonical_directory(truth, mirror) == canonical_directory(
+        truth, origin
+    )
+
+
+def _boundary_found(truth: GroundTruth, top: str, rules: list[dict[str, Any]]) -> bool:
+    return any(
+        top in (rule["mirror"], rule["origin"]) and _true_rule(truth, rule) for rule in rules
+    )
+
+
+def _requests(record: CrawlRecord) -> int:
+    return sum(entry.method == "GET" for entry in record.requests)
+
+
+class _Shingles(dict[str, set[str]]):
+    """The shingles of served pages, each computed once (None for a URL the web does not serve)."""
+
+    def __init__(self, pages: Mapping[str, bytes]) -> None:
+        super().__init__()
+        self._pages = pages
+
+    def __missing__(self, url: str) -> set[str] | None:
+        if url not in self._pages:
+            return None
+        self[url] = page_shingles(self._pages[url])
+        return self[url]
+
+
+def _page_drops(decisions: list[dict[str, Any]], shingles: _Shingles) -> tuple[int, int]:
+    """Page drops, and those whose named page resembles the dropped one (Jaccard >= 0.8)."""
+    drops = [d for d in decisions if d["action"] == "drop" and d["reason"] in _PAGE_DROPS]
+    right = 0
+    for decision in drops:
+        dropped, named = shingles[decision["url"]], shingles[decision.get("duplicate_of") or ""]
+        right += dropped is not None and named is not None and jaccard(dropped, named) >= NEAR
+    return len(drops), right
+
+
+def _near_recall(
+    fetched: list[str], shingles: _Shingles, decisions: list[dict[str, Any]]
+) -> tuple[int, int]:
+    """Fetched pages with a near-duplicate fetched before them, and how many were dropped."""
+    served = {url: shingles[url] for url in fetched if shingles[url] is not None}
+    later = {second for _, second, _ in near_pairs(served)}  # near_pairs yields (earlier, later)
+    dropped = {d["url"] for d in decisions if d["action"] == "drop" and d["reason"] in _PAGE_DROPS}
+    return len(later), len(later & dropped)
+
+
+def _trap_rules(truth: GroundTruth, rules: list[dict[str, Any]]) -> int:
+    url_rules = [rule for rule in rules if rule["kind"] == "url"]
+    return sum(
+        any(_names(rule, parameter) for parameter in truth.trap_parameters) for rule in url_rules
+    )
+
+
+def _names(rule: Mapping[str, Any], parameter: str) -> bool:
+    """Whether a listed URL rule names ``parameter`` (as a value, or as ``parameter=`` in one)."""
+    values = [value for value in rule.values() if isinstance(value, str)]
+    values += [
+        item
+        for value in rule.values()
+        if isinstance(value, list)
+        for item in value
+        if isinstance(item, str)
+    ]
+    return any(value == parameter or f"{parameter}=" in value for value in values)
