@@ -105,5 +105,5 @@ def listed_rules(index: Path) -> tuple[list[dict[str, Any]], bool]:
         rules = [{"kind": "mirror"} | rule for rule in dedup.mirror_rules()]
         url_rules = getattr(dedup, "url_rules", None)
         if callable(url_rules):
-            rules += [{"kind": "url"} | rule for rule in url_rules()]
+            rules += [rule | {"kind": "url", "url_rule_kind": rule["kind"]} for rule in url_rules()]
     return rules, callable(url_rules)
