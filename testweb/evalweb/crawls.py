@@ -75,7 +75,7 @@ def crawl(
     decisions_file.unlink(missing_ok=True)
     log_setting = {FILTER: "DEDUP_DECISION_LOG", PEER: "PEER_DECISION_LOG"}.get(variant)
     if log_setting is not None:
-        settings[log_setting] = decisions_file.name
+        settings[log_setting] = str(decisions_file)  # absolute: Scrapy resolves relative paths
     run = scrapy_crawl(
         directory,
         server.proxy_url,
@@ -88,6 +88,9 @@ def crawl(
         msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
         raise RuntimeError(msg)
     requests = server.request_log.entries()
+    if variant == FILTER and not decisions_file.exists():  # the peer logs only its drops
+        msg = f"crawl {name} wrote no decision log at {decisions_file}"
+        raise RuntimeError(msg)
     decisions = (
         [json.loads(line) for line in decisions_file.read_text().splitlines()]
         if decisions_file.exists()
