@@ -5,6 +5,11 @@ boilerplate makes either algorithm alone imprecise there, between pages of the s
 (``text.same_site_titles``: generated documentation shares whole blocks between items).
 Different sites: C-similarity >= the cross-site threshold found through the simhash bands, or the
 combined rule.
+Either rule only proposes: a near-duplicate drop also needs the Jaccard resemblance estimated from
+the two b-bit min-hash sketches to reach ``minhash.min_resemblance`` (``short_page_resemblance``
+when the shorter page has fewer than ``short_page_tokens`` tokens). Simhash over term frequencies
+cannot tell one guide's C and Java editions (same prose, other code) or one template's reference
+pages for two functions from copies; shingles can.
 A page never matches its own record (same page id), which makes re-processing idempotent.
 """
 
@@ -17,6 +22,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Reason
 from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
 from dedup_filter.urls import site_of
@@ -116,6 +122,9 @@ def _judge(
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
+    resemblance = _resemblance(fingerprint, original, config)
+    if resemblance < _required_resemblance(fingerprint, original, config):
+        return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",
         "site_relation": relation,
@@ -123,8 +132,26 @@ def _judge(
         "b_similarity": round(b_shared / config.minhash.features, 4),
         "c_agree_bits": c_agree,
         "c_similarity": round(c_agree / simhash_config.bits, 4),
+        "resemblance": round(resemblance, 4),
     }
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
+
+
+def _resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+    """Jaccard resemblance estimated from the sketches (0 when either page has none)."""
+    if not (fingerprint.sketch and len(fingerprint.sketch) == len(original.sketch)):
+        return 0.0
+    minhash = config.minhash
+    return sketch_resemblance(
+        fingerprint.sketch, original.sketch, minhash.sketch_bits, minhash.num_perm
+    )
+
+
+def _required_resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+    minhash = config.minhash
+    if min(fingerprint.token_count, original.token_count) < minhash.short_page_tokens:
+        return minhash.short_page_resemblance
+    return minhash.min_resemblance
 
 
 def _titled_apart(fingerprint: Fingerprint, original: PageRecord, config: Config) -> bool:

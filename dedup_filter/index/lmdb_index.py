@@ -40,7 +40,9 @@ from dedup_filter.index.page_records import PageRecord as PageRecord
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: postings as fixed-size duplicates of few keys, last_seen in seconds
+# 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
+# min-hash sketch
+SCHEMA_VERSION = 3
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
 _LOW_ZERO = bytes(4)  # the low half of a page id in postings: 32 bits
