@@ -43,7 +43,7 @@ class Match:
 def find_exact(view: IndexView, fingerprint: Fingerprint, own_id: int | None) -> Match | None:
     for page_id in view.postings("exact", fingerprint.exact.to_bytes(8, "big")):
         original = view.page(page_id) if page_id != own_id else None
-        if original is not None:
+        if original is not None and original.exact == fingerprint.exact:  # postings keep 40 bits
             return _exact(fingerprint, original)
     return None
 
@@ -63,7 +63,7 @@ def find_near(
         original = view.page(page_id)
         if original is None or not original.simhash:
             continue
-        match = _judge(fingerprint, original, shared[page_id][0], config)
+        match = _judge(fingerprint, original, _shared_features(fingerprint, original), config)
         if match is None:
             continue
         rank = (match.evidence["c_agree_bits"], match.evidence["b_shared"], -page_id)
@@ -83,9 +83,13 @@ def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -
         return _exact(fingerprint, original)
     if not (fingerprint.has_features and original.simhash):
         return None
+    return _judge(fingerprint, original, _shared_features(fingerprint, original), config)
+
+
+def _shared_features(fingerprint: Fingerprint, original: PageRecord) -> int:
+    """Super-shingles the two pages share, counted on their full 64 bits (postings keep 40)."""
     features = set(original.features)
-    b_shared = sum(1 for feature in fingerprint.features if feature in features)
-    return _judge(fingerprint, original, b_shared, config)
+    return sum(1 for feature in fingerprint.features if feature in features)
 
 
 def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
@@ -94,7 +98,8 @@ def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
 
 
 def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> dict[int, list[int]]:
-    """page id -> [shared super-shingles, shared simhash bands]."""
+    """page id -> [super-shingles, simhash bands] it shares with the page as the postings tell
+    (their shortened keys may count a few more than the records share)."""
     shared: dict[int, list[int]] = {}
     feature_counts = Counter(
         page_id
