@@ -31,11 +31,11 @@ from .variants import FIELDS, change_field, combination, field_value, render_fie
 
 GUIDE_MODULES = (
     *("textwrap", "heapq", "bisect", "json", "fnmatch", "base64", "statistics", "glob"),
-    *("difflib", "copy", "pprint", "html", "string", "colorsys", "calendar", "gzip"),
+    *("difflib", "copy", "functools", "html", "urllib.parse", "calendar", "gzip", "posixpath"),
 )
 REFERENCE_MODULES = (
-    *("math", "cmath", "operator", "statistics", "textwrap", "string", "keyword", "binascii"),
-    *("zlib", "unicodedata", "heapq", "bisect", "base64", "colorsys", "glob", "fnmatch"),
+    *("math", "cmath", "operator", "statistics", "textwrap", "random", "binascii", "zlib"),
+    *("unicodedata", "heapq", "bisect", "base64", "functools", "glob", "fnmatch", "posixpath"),
 )
 _CODE_MODULES = ("shutil", "tempfile", "zipfile", "tarfile")  # none of them explained in a guide
 _SECTIONS = 6  # functions a guide explains (at most)
@@ -61,6 +61,8 @@ def language_editions() -> list[tuple[str, str, bytes]]:
     pages = []
     for module in GUIDE_MODULES:
         functions = module_functions(module)[:_SECTIONS]
+        if len(functions) < 2:
+            continue  # not enough documented functions here to make a guide
         for language, snippets in code_samples().items():
             rng = random.Random(f"{module}:{language}")
             sections = [
@@ -124,8 +126,8 @@ def module_functions(module_name: str) -> tuple[Function, ...]:
     for name, member in sorted(vars(module).items()):
         if name.startswith("_") or not callable(member) or inspect.isclass(member):
             continue
-        if getattr(member, "__module__", module_name) != module_name:
-            continue  # imported from another module
+        if getattr(member, "__module__", module_name) not in (module_name, f"_{module_name}"):
+            continue  # imported from another module (its C accelerator's functions are its own)
         words = (inspect.getdoc(member) or "").split()
         if len(words) < 10:
             continue
