@@ -11,12 +11,13 @@ Posting tables (``exact``, ``features``, ``bands``, ``urls``) are ``dupsort`` + 
 posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id, filed under the
 LMDB key ``key[:g]`` + the high 40 bits (g = 1 for a band: its number; 0 otherwise; w, the bytes of
 the key kept, in ``_POSTING_TABLES``). LMDB packs the values of one key in pages of their own,
-without node headers, so a posting costs its value: 6 bytes for a band (3 bytes of its 4-byte
-piece), 8 for an exact hash or a super-shingle (their first 5 bytes), 11 for a URL (its whole
-64-bit hash: a URL's id is used as found). A shortened key only widens a lookup: every page it
-finds is judged on its record's full exact hash, super-shingles and simhash, so decisions are those
-of full keys. A table holds one LMDB key per group and per 2**24 ids of a shard: a handful;
-``meta`` lists the high parts in use.
+without node headers, so a posting costs its value: 7 bytes for a band (its whole 4-byte piece:
+the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes brought
+ten times the candidates), 8 for an exact hash or a super-shingle (their first 5 bytes: uniform
+hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key only
+widens a lookup: every page it finds is judged on its record's full exact hash and super-shingles,
+so decisions are those of full keys. A table holds one LMDB key per group and per 2**24 ids of a
+shard: a handful; ``meta`` lists the high parts in use.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from dedup_filter.index.page_records import PageRecord as PageRecord
 logger = logging.getLogger(__name__)
 
 # 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
-# min-hash sketch, postings keep 24 bits of the id and 3-5 bytes of band, exact and feature keys
+# min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys
 SCHEMA_VERSION = 3
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
@@ -54,7 +55,7 @@ _LOW_ZERO = bytes(_LOW_BYTES)
 _HIGHS_KEY = b"id_highs"
 # posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
 # and how many bytes of the key are kept in all
-_POSTING_TABLES = {"exact": (0, 5), "features": (0, 5), "bands": (1, 4), "urls": (0, 8)}
+_POSTING_TABLES = {"exact": (0, 5), "features": (0, 5), "bands": (1, 5), "urls": (0, 8)}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes")
