@@ -12,12 +12,12 @@ posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page i
 LMDB key ``key[:g]`` + the high 40 bits (g = 1 for a band: its number; 0 otherwise; w, the bytes of
 the key kept, in ``_POSTING_TABLES``). LMDB packs the values of one key in pages of their own,
 without node headers, so a posting costs its value: 7 bytes for a band (its whole 4-byte piece:
-the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes brought
-ten times the candidates), 8 for an exact hash or a super-shingle (their first 5 bytes: uniform
-hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key only
-widens a lookup: every page it finds is judged on its record's full exact hash and super-shingles,
-so decisions are those of full keys. A table holds one LMDB key per group and per 2**24 ids of a
-shard: a handful; ``meta`` lists the high parts in use.
+the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes made a
+page read 40 records instead of 7), 8 for an exact hash or a super-shingle (their first 5 bytes:
+uniform hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key
+only widens a lookup: every page it finds is judged on its record's full exact hash and
+super-shingles, so decisions are those of full keys. A table holds one LMDB key per group and per
+2**24 ids of a shard: a handful; ``meta`` lists the high parts in use.
 """
 
 from __future__ import annotations
