@@ -69,7 +69,6 @@ def estimated_resemblance(first: U64, second: U64) -> float:
     return float(np.mean(first == second))
 
 
-SKETCH_BITS = (1, 2, 4, 8)
 _LOWEST_BITS = {1: 0xFF, 2: 0x55, 4: 0x11, 8: 0x01}  # the lowest bit of each value in a byte
 
 
