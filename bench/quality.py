@@ -9,6 +9,12 @@ consecutive words). Every page goes through ``DedupFilter.check_page`` in crawl 
 index. For comparison the same pages are judged by Algorithm B alone, C alone and the combined
 rule everywhere (on the filter's own features, without site awareness), and by the peers a user
 would pick instead (datasketch MinHash + MinHashLSH, the ``simhash`` package).
+
+Then the filter's near-duplicate drops scored by exact resemblance (right when Jaccard >= 0.8 of
+8-token shingles with the page they name, as issue 11 measures): on the labelled corpus, and on
+``testweb.editions`` (language editions of guides and one-per-function reference pages, distinct
+pages simhash takes for copies, plus a mirror's copies of half of them with a dynamic field
+changed), one web per seed.
 """
 
 from __future__ import annotations
@@ -18,10 +24,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 
+from resemblance import RIGHT, ResemblanceTally, pooled, resemblance_tally
+
 from dedup_filter import Config, Decision, DedupFilter
 from dedup_filter.features.fingerprint import Fingerprint, Fingerprinter
 from dedup_filter.features.simhash import agreement
 from dedup_filter.urls import normalize_url
+from testweb.editions import editions_web
 from testweb.labelled import LabelledPage, labelled_corpus
 from testweb.scoring import CROSS_SITE, OVERALL, SAME_SITE, Score, Tally, score
 
@@ -38,11 +47,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"# bench/quality.py --originals {args.originals} --seed {args.seed} --seeds {args.seeds}\n"
     )
     rows: dict[str, list[Score]] = {}
+    resemblance: dict[str, list[ResemblanceTally]] = {"labelled corpus": [], "editions web": []}
     for seed in seeds:
         pages = labelled_corpus(seed, args.originals)
         _print_corpus(seed, pages)
         for name, result in _rows(pages, config, with_peers=not args.no_peers):
             rows.setdefault(name, []).append(result)
+        decisions = [outcome.decision for outcome in rows[_FILTER][-1].outcomes]
+        resemblance["labelled corpus"].append(resemblance_tally(pages, decisions))
+        editions = editions_web(seed=seed)
+        resemblance["editions web"].append(
+            resemblance_tally(editions, _filter_decisions(editions, config))
+        )
     filter_scores = rows[_FILTER]
     setting = args.config or "embedded defaults"
     print(f"\n## {_FILTER} ({setting}): counts pooled over seeds {_span(seeds)}\n")
@@ -50,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     _print_kinds(filter_scores)
     print(f"## Other rules and peers on the same pages (pooled over seeds {_span(seeds)})\n")
     _print_comparison(rows)
+    _print_resemblance(resemblance, seeds)
     for seed, result in zip(seeds, filter_scores, strict=True):
         _print_errors(seed, result)
 
@@ -143,6 +160,26 @@ def _print_comparison(rows: dict[str, list[Score]]) -> None:
             tally = _pooled(result.by_relation[group] for result in results)
             cells += [_ratio(tally.precision), _ratio(tally.recall)]
         print(f"| {name} | " + " | ".join(cells) + " |")
+    print()
+
+
+def _print_resemblance(tallies: dict[str, list[ResemblanceTally]], seeds: range) -> None:
+    print(
+        f"## {_FILTER}: near-duplicate drops by exact resemblance (Jaccard >= {RIGHT} of 8-token"
+        f" shingles with the page named), pooled over seeds {_span(seeds)}\n"
+    )
+    print(
+        "| web | near-duplicate drops | right | precision | copies resembling their original "
+        "| dropped | recall | distinct pages dropped |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, per_seed in tallies.items():
+        tally = pooled(per_seed)
+        print(
+            f"| {name} | {tally.near_drops} | {tally.right} | {_ratio(tally.precision)} "
+            f"| {tally.resembling} | {tally.resembling_dropped} | {_ratio(tally.recall)} "
+            f"| {tally.distinct_dropped} |"
+        )
     print()
 
 

@@ -22,6 +22,13 @@ from dedup_filter.errors import ConfigError
 DEFAULT_TOML = Path(__file__).with_name("default.toml")
 
 SIMHASH_WIDTHS = (64, 128, 256, 384)
+# [dedup.minhash] keys applied when pages are compared, never stored: no index depends on them
+_LOOKUP_ONLY_MINHASH_KEYS = (
+    "min_shared_features",
+    "min_resemblance",
+    "short_page_tokens",
+    "short_page_resemblance",
+)
 MIRROR_MODES = ("url", "content")
 
 
@@ -84,6 +91,10 @@ class MinHashConfig:
     features: int = 6
     min_shared_features: int = 2
     seed: int = 1
+    sketch_bits: int = 2
+    min_resemblance: float = 0.8
+    short_page_tokens: int = 500
+    short_page_resemblance: float = 0.85
 
     def __post_init__(self) -> None:
         _require(self.shingle_width >= 1, "minhash.shingle_width", "must be >= 1")
@@ -98,6 +109,10 @@ class MinHashConfig:
             "minhash.min_shared_features",
             f"must lie in 1..{self.features}",
         )
+        _require(self.sketch_bits in (1, 2, 4, 8), "minhash.sketch_bits", "must be 1, 2, 4 or 8")
+        for key in ("min_resemblance", "short_page_resemblance"):
+            _require(0.0 <= getattr(self, key) <= 1.0, f"minhash.{key}", "must lie in 0..1")
+        _require(self.short_page_tokens >= 0, "minhash.short_page_tokens", "must be >= 0")
 
     @property
     def values_per_feature(self) -> int:
@@ -355,7 +370,8 @@ class Config:
     def persisted(self) -> dict[str, Any]:
         """The parameters that change the bytes an index stores, by dotted key."""
         minhash = {f"minhash.{key}": value for key, value in asdict(self.minhash).items()}
-        del minhash["minhash.min_shared_features"]  # applied at lookup time, never stored
+        for applied_at_lookup in _LOOKUP_ONLY_MINHASH_KEYS:
+            del minhash[f"minhash.{applied_at_lookup}"]
         return minhash | {
             "text.tokenizer": 3,  # bump whenever tokens or their hashes change for the same body
             "simhash.bits": self.simhash.bits,

@@ -277,6 +277,7 @@ class DedupFilter:
             fingerprint.simhash,
             now,
             fingerprint.title,
+            fingerprint.sketch,
         )
         view.put_page(record)
         return page_id

@@ -5,6 +5,11 @@ boilerplate makes either algorithm alone imprecise there, between pages of the s
 (``text.same_site_titles``: generated documentation shares whole blocks between items).
 Different sites: C-similarity >= the cross-site threshold found through the simhash bands, or the
 combined rule.
+Either rule only proposes: a near-duplicate drop also needs the Jaccard resemblance estimated from
+the two b-bit min-hash sketches to reach ``minhash.min_resemblance`` (``short_page_resemblance``
+when the shorter page has fewer than ``short_page_tokens`` tokens). Simhash over term frequencies
+cannot tell one guide's C and Java editions (same prose, other code) or one template's reference
+pages for two functions from copies; shingles can.
 A page never matches its own record (same page id), which makes re-processing idempotent.
 """
 
@@ -17,6 +22,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Reason
 from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
 from dedup_filter.urls import site_of
@@ -37,7 +43,7 @@ class Match:
 def find_exact(view: IndexView, fingerprint: Fingerprint, own_id: int | None) -> Match | None:
     for page_id in view.postings("exact", fingerprint.exact.to_bytes(8, "big")):
         original = view.page(page_id) if page_id != own_id else None
-        if original is not None:
+        if original is not None and original.exact == fingerprint.exact:  # postings keep 40 bits
             return _exact(fingerprint, original)
     return None
 
@@ -57,7 +63,7 @@ def find_near(
         original = view.page(page_id)
         if original is None or not original.simhash:
             continue
-        match = _judge(fingerprint, original, shared[page_id][0], config)
+        match = _judge(fingerprint, original, _shared_features(fingerprint, original), config)
         if match is None:
             continue
         rank = (match.evidence["c_agree_bits"], match.evidence["b_shared"], -page_id)
@@ -77,9 +83,13 @@ def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -
         return _exact(fingerprint, original)
     if not (fingerprint.has_features and original.simhash):
         return None
+    return _judge(fingerprint, original, _shared_features(fingerprint, original), config)
+
+
+def _shared_features(fingerprint: Fingerprint, original: PageRecord) -> int:
+    """Super-shingles the two pages share, counted on their full 64 bits (postings keep 40)."""
     features = set(original.features)
-    b_shared = sum(1 for feature in fingerprint.features if feature in features)
-    return _judge(fingerprint, original, b_shared, config)
+    return sum(1 for feature in fingerprint.features if feature in features)
 
 
 def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
@@ -88,7 +98,8 @@ def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
 
 
 def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> dict[int, list[int]]:
-    """page id -> [shared super-shingles, shared simhash bands]."""
+    """page id -> [super-shingles, simhash bands] it shares with the page as the postings tell
+    (their shortened keys may count a few more than the records share)."""
     shared: dict[int, list[int]] = {}
     feature_counts = Counter(
         page_id
@@ -116,6 +127,9 @@ def _judge(
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
+    resemblance = _resemblance(fingerprint, original, config)
+    if resemblance < _required_resemblance(fingerprint, original, config):
+        return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",
         "site_relation": relation,
@@ -123,8 +137,26 @@ def _judge(
         "b_similarity": round(b_shared / config.minhash.features, 4),
         "c_agree_bits": c_agree,
         "c_similarity": round(c_agree / simhash_config.bits, 4),
+        "resemblance": round(resemblance, 4),
     }
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
+
+
+def _resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+    """Jaccard resemblance estimated from the sketches (0 when either page has none)."""
+    if not (fingerprint.sketch and len(fingerprint.sketch) == len(original.sketch)):
+        return 0.0
+    minhash = config.minhash
+    return sketch_resemblance(
+        fingerprint.sketch, original.sketch, minhash.sketch_bits, minhash.num_perm
+    )
+
+
+def _required_resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+    minhash = config.minhash
+    if min(fingerprint.token_count, original.token_count) < minhash.short_page_tokens:
+        return minhash.short_page_resemblance
+    return minhash.min_resemblance
 
 
 def _titled_apart(fingerprint: Fingerprint, original: PageRecord, config: Config) -> bool:

@@ -1,4 +1,5 @@
-"""A fetched page becomes its features: exact hash, Broder's super-shingles and Charikar's simhash.
+"""A fetched page becomes its features: exact hash, Broder's super-shingles, Charikar's simhash and
+a b-bit min-hash sketch that estimates resemblance before a near-duplicate drop.
 
 The pipeline never raises on bad input: binary, empty, oversized or mis-encoded bodies all yield a
 ``Fingerprint`` that says what happened, and the filter turns that into a logged decision.
@@ -12,7 +13,7 @@ from typing import Any
 
 from dedup_filter.config import Config
 from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
-from dedup_filter.features.minhash import MinHasher, super_shingles
+from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.simhash import simhash
 from dedup_filter.features.text import Anchors, decode_body, html_text, title_words, token_spans
@@ -22,7 +23,8 @@ NO_ANCHORS = Anchors(None, ())
 
 @dataclass(frozen=True, slots=True)
 class Fingerprint:
-    """The features of one page. ``features`` and ``simhash`` are empty below the token floor."""
+    """The features of one page. ``features``, ``simhash`` and ``sketch`` are empty below the
+    token floor."""
 
     url: str
     exact: int
@@ -32,6 +34,7 @@ class Fingerprint:
     encoding: str
     truncated: bool
     title: int = 0  # 32-bit hash of the title's words (``text.title_words``); 0 without a title
+    sketch: bytes = b""  # low ``minhash.sketch_bits`` bits of every min-value (``bbit_sketch``)
 
     @property
     def binary(self) -> bool:
@@ -87,15 +90,19 @@ class Fingerprinter:
         )
         if len(hashes) >= max(text_config.min_tokens, 1):
             simhash_config = self.config.simhash
+            features, sketch = self._features(hashes)
             fingerprint = replace(
                 fingerprint,
-                features=tuple(self._features(hashes)),
+                features=features,
                 simhash=simhash(hashes, simhash_config.bits, simhash_config.seed),
+                sketch=sketch,
             )
         return fingerprint, page.anchors or NO_ANCHORS
 
-    def _features(self, hashes: U64) -> list[int]:
+    def _features(self, hashes: U64) -> tuple[tuple[int, ...], bytes]:
+        """The super-shingles and the b-bit sketch, from one min-hash signature."""
         minhash = self.config.minhash
         shingles = shingle_hashes(hashes, minhash.shingle_width, minhash.seed)
         signature = self._minhasher.signature(shingles)
-        return super_shingles(signature, minhash.features, minhash.seed)
+        features = super_shingles(signature, minhash.features, minhash.seed)
+        return tuple(features), bbit_sketch(signature, minhash.sketch_bits)

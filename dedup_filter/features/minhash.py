@@ -67,3 +67,37 @@ def super_shingles(signature: U64, features: int, seed: int) -> list[int]:
 def estimated_resemblance(first: U64, second: U64) -> float:
     """Share of agreeing min-hash values: an unbiased estimate of Jaccard resemblance."""
     return float(np.mean(first == second))
+
+
+_LOWEST_BITS = {1: 0xFF, 2: 0x55, 4: 0x11, 8: 0x01}  # the lowest bit of each value in a byte
+
+
+def bbit_sketch(signature: U64, bits: int) -> bytes:
+    """The lowest ``bits`` bits of every min-value, packed: Li and König's b-bit min-hash, a
+    verification sketch of ceil(num_perm * bits / 8) bytes (21 for 84 values of 2 bits)."""
+    low = (signature & np.uint64((1 << bits) - 1)).astype(np.uint8)
+    if bits == 8:
+        return low.tobytes()
+    per_byte = 8 // bits
+    padded = np.zeros(-(-len(low) // per_byte) * per_byte, dtype=np.uint8)
+    padded[: len(low)] = low
+    shifts = np.arange(per_byte, dtype=np.uint8) * np.uint8(bits)
+    return (padded.reshape(-1, per_byte) << shifts).sum(axis=1, dtype=np.uint8).tobytes()
+
+
+def sketch_resemblance(first: bytes, second: bytes, bits: int, values: int) -> float:
+    """Jaccard resemblance estimated from two b-bit sketches of ``values`` min-values.
+
+    Two min-values agree with probability r; two that differ still agree in their low ``bits``
+    bits with probability 2**-bits, so P(agree) = r + (1 - r) 2**-bits and r = (P - c) / (1 - c)
+    (Li and König, for shingle sets much larger than 2**bits). Clipped to [0, 1].
+    """
+    differing = int.from_bytes(first, "big") ^ int.from_bytes(second, "big")
+    shift = 1
+    while shift < bits:  # fold every differing bit of a value onto the value's lowest bit
+        differing |= differing >> shift
+        shift *= 2
+    lowest_bits = int.from_bytes(bytes([_LOWEST_BITS[bits]]) * len(first), "big")
+    agreeing = 1 - (differing & lowest_bits).bit_count() / values  # padding agrees: zero in both
+    chance = 2.0**-bits
+    return min(max((agreeing - chance) / (1 - chance), 0.0), 1.0)

@@ -8,12 +8,16 @@ carry the shard id, so ids stay unique when shards are merged); the feature para
 layout version are stamped into ``meta`` and an index built with others refuses to open.
 
 Posting tables (``exact``, ``features``, ``bands``, ``urls``) are ``dupsort`` + ``dupfixed``: a
-posting (key, page id) is the value ``key[g:]`` + the low 32 bits of the page id, filed under the
-LMDB key ``key[:g]`` + the high 32 bits (g = 1 for a band: its number; 0 otherwise). LMDB packs
-the values of one key in pages of their own, without node headers, so a posting costs its value
-(8 bytes for a band, 12 for a hash) instead of a node of key, 8-byte id and 10 bytes of header.
-A table holds one LMDB key per group and per 2**32 ids of a shard: a handful; ``meta`` lists the
-high parts in use.
+posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id, filed under the
+LMDB key ``key[:g]`` + the high 40 bits (g = 1 for a band: its number; 0 otherwise; w, the bytes of
+the key kept, in ``_POSTING_TABLES``). LMDB packs the values of one key in pages of their own,
+without node headers, so a posting costs its value: 7 bytes for a band (its whole 4-byte piece:
+the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes made a
+page read 40 records instead of 7), 8 for an exact hash or a super-shingle (their first 5 bytes:
+uniform hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key
+only widens a lookup: every page it finds is judged on its record's full exact hash and
+super-shingles, so decisions are those of full keys. A table holds one LMDB key per group and per
+2**24 ids of a shard: a handful; ``meta`` lists the high parts in use.
 """
 
 from __future__ import annotations
@@ -40,13 +44,18 @@ from dedup_filter.index.page_records import PageRecord as PageRecord
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: postings as fixed-size duplicates of few keys, last_seen in seconds
+# 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
+# min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys
+SCHEMA_VERSION = 3
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
-_LOW_ZERO = bytes(4)  # the low half of a page id in postings: 32 bits
+_LOW_BYTES = 3  # the low part of a page id in a posting's value: 24 bits
+_HIGH_BYTES = _ID.size - _LOW_BYTES
+_LOW_ZERO = bytes(_LOW_BYTES)
 _HIGHS_KEY = b"id_highs"
-# posting tables, and how many leading bytes of a posting key go into the LMDB key (a band's number)
-_POSTING_TABLES = {"exact": 0, "features": 0, "bands": 1, "urls": 0}
+# posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
+# and how many bytes of the key are kept in all
+_POSTING_TABLES = {"exact": (0, 5), "features": (0, 5), "bands": (1, 5), "urls": (0, 8)}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
@@ -81,8 +90,8 @@ class IndexView:
         self._bands = config.simhash.bands
         highs = _IdHighs(txn, dbs["meta"])
         self._posting_tables = {
-            name: _PostingTable(txn, dbs[name], group, highs)
-            for name, group in _POSTING_TABLES.items()
+            name: _PostingTable(txn, dbs[name], group, kept, highs)
+            for name, (group, kept) in _POSTING_TABLES.items()
         }
 
     # pages and URLs
@@ -193,7 +202,7 @@ def _postings(record: PageRecord, bands: int) -> list[tuple[str, bytes]]:
 
 
 class _IdHighs:
-    """The high 32 bits of every page id filed in a posting table (shard id and counter epoch),
+    """The high 40 bits of every page id filed in a posting table (shard id and counter epoch),
     kept in ``meta``: the LMDB keys a lookup searches, known without listing them."""
 
     def __init__(self, txn: lmdb.Transaction, meta: lmdb._Database) -> None:
@@ -206,7 +215,9 @@ class _IdHighs:
         """Each high part, as bytes and as the first page id it covers, in id order."""
         if self._highs is None:
             data = bytes(self._txn.get(_HIGHS_KEY, db=self._meta) or b"")
-            self.known = {data[start : start + 4] for start in range(0, len(data), 4)}
+            self.known = {
+                data[start : start + _HIGH_BYTES] for start in range(0, len(data), _HIGH_BYTES)
+            }
             self._highs = sorted((part, _ID.unpack(part + _LOW_ZERO)[0]) for part in self.known)
         return self._highs
 
@@ -223,17 +234,23 @@ class _PostingTable:
     """A posting table inside one transaction (layout in the module docstring)."""
 
     def __init__(
-        self, txn: lmdb.Transaction, db: lmdb._Database, group_bytes: int, highs: _IdHighs
+        self,
+        txn: lmdb.Transaction,
+        db: lmdb._Database,
+        group_bytes: int,
+        kept_bytes: int,
+        highs: _IdHighs,
     ) -> None:
         self._txn = txn
         self._db = db
         self._group_bytes = group_bytes
+        self._kept_bytes = kept_bytes
         self._highs = highs
         self._cursor: lmdb.Cursor | None = None
 
     def ids(self, key: bytes) -> list[int]:
         cursor = self._cursor or self._open_cursor()
-        group, rest = key[: self._group_bytes], key[self._group_bytes :]
+        group, rest = key[: self._group_bytes], key[self._group_bytes : self._kept_bytes]
         found, size = [], len(rest)
         for high, first_id in self._highs.all():
             # most keys are filed nowhere: the value found is the next key's, which settles it
@@ -242,7 +259,7 @@ class _PostingTable:
             for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
                 if not value.startswith(rest):
                     break
-                found.append(first_id + int.from_bytes(value[-4:], "big"))
+                found.append(first_id + int.from_bytes(value[-_LOW_BYTES:], "big"))
         return found
 
     def add(self, key: bytes, page_id: int) -> None:
@@ -266,7 +283,8 @@ class _PostingTable:
     def _split(self, key: bytes, page_id: int) -> tuple[bytes, bytes]:
         """The LMDB key and value of a posting."""
         packed, group_bytes = _ID.pack(page_id), self._group_bytes
-        return key[:group_bytes] + packed[:4], key[group_bytes:] + packed[4:]
+        kept = key[group_bytes : self._kept_bytes]
+        return key[:group_bytes] + packed[:_HIGH_BYTES], kept + packed[_HIGH_BYTES:]
 
     def _open_cursor(self) -> lmdb.Cursor:
         self._cursor = self._txn.cursor(db=self._db)

@@ -36,10 +36,17 @@ def writers():
         sys.path.remove(str(WORKERS.parent))
 
 
+def spread(value: int) -> int:
+    """A distinct 64-bit value whose leading bytes differ too (postings keep only those)."""
+    return value * 0x9E3779B97F4A7C15 % (1 << 64)
+
+
 def record(page_id: int, url: str, seed: int = 0) -> PageRecord:
-    features = tuple(range(seed * 10 + 1, seed * 10 + 7))
+    features = tuple(spread(value) for value in range(seed * 10 + 1, seed * 10 + 7))
     simhash = bytes((seed + i) % 256 for i in range(48))
-    return PageRecord(page_id, url, 1000 + seed, 120, features, simhash, 1_700_000_000.0)
+    sketch = bytes((seed * 7 + i) % 256 for i in range(21))
+    exact = spread(1000 + seed)
+    return PageRecord(page_id, url, exact, 120, features, simhash, 1_700_000_000.0, 0, sketch)
 
 
 def posting_keys(page: PageRecord) -> list[tuple[str, bytes]]:

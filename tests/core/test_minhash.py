@@ -5,13 +5,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter import Config
 from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.features.hashing import token_hashes
-from dedup_filter.features.minhash import MinHasher, estimated_resemblance, super_shingles
+from dedup_filter.features.minhash import (
+    MinHasher,
+    bbit_sketch,
+    estimated_resemblance,
+    sketch_resemblance,
+    super_shingles,
+)
 from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.text import html_tokens
 
@@ -151,6 +158,48 @@ at slashes and dots. <img src="http://img.example.org/logo.png"> <img src="/loca
 is at least 355 of 384 bits.</p></body></html>"""
 
 
+@pytest.mark.parametrize("bits", [1, 2, 4, 8])
+def test_sketch_keeps_the_low_bits_of_every_value(bits):
+    signature = np.array([0b1011_0110 + (index << 8) for index in range(84)], dtype=np.uint64)
+    signature[::3] ^= np.uint64(0xFF)
+    sketch = bbit_sketch(signature, bits)
+    assert len(sketch) == math.ceil(84 * bits / 8)
+    per_byte, mask = 8 // bits, (1 << bits) - 1
+    unpacked = [(sketch[i // per_byte] >> (bits * (i % per_byte))) & mask for i in range(84)]
+    assert unpacked == [int(value) & mask for value in signature]
+
+
+@pytest.mark.parametrize("bits", [1, 2, 4, 8])
+def test_sketch_of_identical_and_of_disjoint_sets(bits):
+    hasher = MinHasher(84, SEED)
+    first = hasher.signature(shingle_set([f"a{i}" for i in range(300)]))
+    other = hasher.signature(shingle_set([f"b{i}" for i in range(300)]))
+    sketch = bbit_sketch(first, bits)
+    assert sketch_resemblance(sketch, sketch, bits, 84) == 1.0
+    assert sketch_resemblance(sketch, bbit_sketch(other, bits), bits, 84) < 0.25
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+@given(document_pairs(), st.sampled_from([1, 2, 4]))
+def test_sketch_estimate_agrees_with_exact_jaccard_within_five_standard_errors(pair, bits):
+    """Li and König's estimator over 1024 values of ``bits`` bits; its variance is that of the
+    agreement share P = r + (1 - r) c, scaled by 1 / (1 - c)**2."""
+    num_perm = 1024
+    hasher = MinHasher(num_perm, SEED)
+    first, second = shingle_set(pair[0]), shingle_set(pair[1])
+    exact = jaccard(first, second)
+    estimate = sketch_resemblance(
+        bbit_sketch(hasher.signature(first), bits),
+        bbit_sketch(hasher.signature(second), bits),
+        bits,
+        num_perm,
+    )
+    chance = 2.0**-bits
+    agreement = exact + (1 - exact) * chance
+    standard_error = math.sqrt(agreement * (1 - agreement) / num_perm) / (1 - chance)
+    assert abs(estimate - exact) <= 5 * standard_error + 2 / num_perm
+
+
 def test_golden_tokens():
     assert html_tokens(GOLDEN_HTML.decode(), GOLDEN_URL)[0] == [
         "golden", "page", "finding", "near", "duplicate", "web", "pages", "broder", "s",
@@ -176,8 +225,9 @@ def test_golden_fingerprint_under_the_default_config():
         "4144408477eca217170fa691f7aa33405eb1e253211aff1d"
         "1a4c4d65427529d24eae38e24a42d2b858d5721fef698dd1"
     )
+    assert fingerprint.sketch.hex() == "98b70ce08d87d467cd0dd4f8446b38ec9f12b5acc6"
 
 
 def test_golden_config_fingerprint():
     """The parameter stamp in the metadata of every index built with the defaults."""
-    assert Config.default().fingerprint() == "c0d45af7e2328ccd"
+    assert Config.default().fingerprint() == "59a60f30d04fff3b"

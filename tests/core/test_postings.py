@@ -8,8 +8,10 @@ from dataclasses import replace
 import pytest
 
 from dedup_filter import IndexMismatchError
+from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.simhash import band_keys
 from dedup_filter.index.lmdb_index import SCHEMA_VERSION, LmdbIndex, PageRecord, url_key
+from dedup_filter.matching import duplicates, find_exact
 
 SHARD_7 = 7 << 48
 HIGH_EPOCH = 1 << 33  # a page id whose counter passed 2**32
@@ -22,14 +24,23 @@ def page(page_id: int, seed: int) -> PageRecord:
     return PageRecord(page_id, url, rng.getrandbits(64), 100, features, rng.randbytes(48), 0.0)
 
 
-def test_a_band_posting_is_an_8_byte_value_under_its_band_number(tmp_index):
+# bytes of a posting key that the tables keep (a band's number and its 4-byte piece)
+KEPT = {"exact": 5, "features": 5, "bands": 5, "urls": 8}
+
+
+@pytest.mark.parametrize(("table", "group", "value_bytes"), [("bands", 1, 7), ("features", 0, 8)])
+def test_a_posting_is_a_short_value_under_its_group_and_the_high_id_bytes(
+    tmp_index, table, group, value_bytes
+):
     pages = [page(page_id, seed=page_id) for page_id in (1, 2, 3)]
     tmp_index.transact(lambda view: [view.put_page(record) for record in pages])
     with tmp_index.read() as view:
-        rows = list(view.scan("bands", b""))
-    assert {key for key, _ in rows} == {bytes([band, 0, 0, 0, 0]) for band in range(12)}
-    assert {len(value) for _, value in rows} == {8}
-    assert len(rows) == 12 * len(pages)
+        rows = list(view.scan(table, b""))
+    groups = range(12) if group else [None]
+    keys = {(bytes([number]) if number is not None else b"") + bytes(5) for number in groups}
+    assert {key for key, _ in rows} == keys
+    assert {len(value) for _, value in rows} == {value_bytes}
+    assert len(rows) == (12 if group else 6) * len(pages)
 
 
 def test_ids_of_other_shards_and_epochs_come_in_id_order_within_a_batch_and_after(tmp_index):
@@ -99,4 +110,35 @@ def _expected_postings(pages) -> dict[tuple[str, bytes], list[int]]:
         keys += [("bands", key) for key in band_keys(record.simhash, 12)]
         for posting in keys:
             expected.setdefault(posting, set()).add(record.page_id)
-    return {posting: sorted(ids) for posting, ids in expected.items()}
+    # a lookup finds every page whose key agrees in the bytes kept
+    return {
+        (table, key): sorted(
+            {
+                page_id
+                for (other_table, other), ids in expected.items()
+                if other_table == table and other[: KEPT[table]] == key[: KEPT[table]]
+                for page_id in ids
+            }
+        )
+        for table, key in expected
+    }
+
+
+def test_pages_a_shortened_key_finds_too_are_judged_on_their_full_keys(tmp_index, config):
+    """A page whose exact hash and super-shingles agree with an indexed page's in the 5 bytes the
+    postings keep, and differ after, is neither an exact nor a near-duplicate of it."""
+    indexed = page(3, seed=3)
+    tmp_index.transact(lambda view: view.put_page(indexed))
+    near_miss = Fingerprint(
+        "http://other.example/",
+        indexed.exact ^ 1,
+        indexed.token_count,
+        tuple(feature ^ 1 for feature in indexed.features),
+        indexed.simhash,
+        "utf-8",
+        False,
+    )
+    with tmp_index.read() as view:
+        assert view.postings("exact", near_miss.exact.to_bytes(8, "big")) == [3]
+        assert find_exact(view, near_miss, None) is None
+        assert duplicates(near_miss, view.page(3), config) is None

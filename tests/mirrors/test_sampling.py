@@ -30,6 +30,7 @@ def _record(fingerprint) -> PageRecord:
         fingerprint.features,
         fingerprint.simhash,
         0.0,
+        sketch=fingerprint.sketch,
     )
 
 

@@ -1,0 +1,82 @@
+"""Distinct pages that simhash takes for copies are kept; Henzinger's near-duplicates still go.
+
+The pages are real text (testweb.editions): one guide's language editions (the same docstrings
+around Python, C and C++ code of the sources installed here) and one reference page per function
+from one template; the copies are a mirror's, with a time stamp, counter, session id ... changed.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from dedup_filter import Config, DedupFilter
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.shingles import shingle_hashes
+from dedup_filter.features.text import html_tokens
+from testweb.editions import code_samples, editions_web
+from testweb.labelled import LabelledPage
+
+SIMHASH_ALONE = {"minhash.min_resemblance": 0.0, "minhash.short_page_resemblance": 0.0}
+
+
+@functools.cache
+def web() -> tuple[LabelledPage, ...]:
+    return tuple(editions_web(seed=0))
+
+
+def decide(tmp_path, config: Config) -> list[tuple[LabelledPage, str, str | None]]:
+    with DedupFilter.open(tmp_path / "index", config) as dedup:
+        decisions = dedup.check_pages([(page.url, page.body) for page in web()])
+    return [(page, d.reason, d.duplicate_of) for page, d in zip(web(), decisions, strict=True)]
+
+
+def jaccard(first: LabelledPage, second: LabelledPage) -> float:
+    one, other = shingles(first), shingles(second)
+    return len(one & other) / len(one | other)
+
+
+def shingles(page: LabelledPage) -> set[int]:
+    tokens = html_tokens(page.body.decode(), page.url)[0]
+    return set(shingle_hashes(token_hashes(tokens, 1), 8, 1).tolist())
+
+
+def test_the_web_has_editions_in_two_languages_at_least():
+    assert {"python", "c"} <= set(code_samples())
+    kinds = {page.kind for page in web() if page.duplicate_of is None}
+    assert kinds == {"edition", "reference"}
+
+
+def test_simhash_alone_drops_distinct_pages_of_this_web(tmp_path):
+    """The failure of issue 11: without the resemblance check some editions or reference pages
+    are dropped, each sharing less than 0.8 of its shingles with the page it is dropped for."""
+    by_url = {page.url: page for page in web()}
+    wrong = [
+        (page, named)
+        for page, reason, named in decide(tmp_path, Config.default().with_overrides(SIMHASH_ALONE))
+        if page.duplicate_of is None and reason == "near_duplicate"
+    ]
+    assert wrong
+    assert all(jaccard(page, by_url[named]) < 0.8 for page, named in wrong if named)
+
+
+def test_editions_and_reference_pages_are_kept(tmp_path):
+    kept = [reason for page, reason, _ in decide(tmp_path, Config.default())]
+    distinct = [reason for page, reason in zip(web(), kept, strict=True) if not page.duplicate_of]
+    assert distinct == ["unique"] * len(distinct)
+
+
+def test_copies_with_a_changed_field_are_still_dropped(tmp_path):
+    """Every copy resembling its original at 0.9 or more that the rules without the resemblance
+    check drop for its original is still dropped for it."""
+    by_url = {page.url: page for page in web()}
+    before = decide(tmp_path / "alone", Config.default().with_overrides(SIMHASH_ALONE))
+    after = decide(tmp_path / "checked", Config.default())
+    close = [
+        number
+        for number, (page, reason, named) in enumerate(before)
+        if page.duplicate_of
+        and (reason, named) == ("near_duplicate", page.duplicate_of)
+        and jaccard(page, by_url[page.duplicate_of]) >= 0.9
+    ]
+    assert len(close) >= 30
+    assert [after[number] for number in close] == [before[number] for number in close]
