@@ -194,7 +194,7 @@ class MirrorConfig:
     max_samples: int = 12
     # a sampled pair matches when this share of the simhash bits that differ between the pages of
     # each side agree (what a directory's pages share discounted: systematic.py)
-    discounted_agreement: float = 0.8
+    discounted_agreement: float = 0.9
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
