@@ -11,14 +11,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dedup_filter import Decision
-from dedup_filter.features.hashing import token_hashes
-from dedup_filter.features.shingles import shingle_hashes
-from dedup_filter.features.text import html_tokens
 from dedup_filter.urls import normalize_url
-from testweb.labelled import LabelledPage
+from testweb.labelled import LabelledPage, page_jaccard
 
 RIGHT = 0.8
-_WIDTH, _SEED = 8, 1
 
 
 @dataclass(slots=True)
@@ -50,13 +46,13 @@ def resemblance_tally(
     for page, decision in zip(pages, decisions, strict=True):
         if page.duplicate_of is None:
             tally.distinct_dropped += decision.dropped
-        elif jaccard(page, by_url[normalize_url(page.duplicate_of)]) >= RIGHT:
+        elif page_jaccard(page, by_url[normalize_url(page.duplicate_of)]) >= RIGHT:
             tally.resembling += 1
             tally.resembling_dropped += decision.dropped
         if decision.reason == "near_duplicate" and decision.duplicate_of is not None:
             tally.near_drops += 1
             named = by_url[normalize_url(decision.duplicate_of)]
-            tally.right += jaccard(page, named) >= RIGHT
+            tally.right += page_jaccard(page, named) >= RIGHT
     return tally
 
 
@@ -65,20 +61,3 @@ def pooled(tallies: Iterable[ResemblanceTally]) -> ResemblanceTally:
     for tally in tallies:
         total.add(tally)
     return total
-
-
-def jaccard(first: LabelledPage, second: LabelledPage) -> float:
-    one, other = _shingles(first), _shingles(second)
-    return len(one & other) / len(one | other) if one | other else 1.0
-
-
-def _shingles(page: LabelledPage) -> frozenset[int]:
-    cached = _CACHE.get(page.url)
-    if cached is None or cached[0] != page.body:
-        tokens = html_tokens(page.body.decode("utf-8", "replace"), page.url)[0]
-        shingles = shingle_hashes(token_hashes(tokens, _SEED), _WIDTH, _SEED)
-        cached = _CACHE[page.url] = (page.body, frozenset(shingles.tolist()))
-    return cached[1]
-
-
-_CACHE: dict[str, tuple[bytes, frozenset[int]]] = {}

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
     from dedup_filter import Decision
@@ -85,10 +86,8 @@ class DedupMiddleware:
     async def _fetch(self, request: Request) -> Request | Response | None:
         """Send the request on, unless a probe of its URL has its response or is in flight."""
         waiting = self._prober.wait_for(request)
-        if waiting is not None:
-            # the probe of this URL is in flight: decide again once it has landed
-            await maybe_deferred_to_future(waiting)
-            return await self.process_request(request)
+        if waiting is not None:  # the probe of this URL is in flight
+            return await self._again_after(waiting, request)
         outcome = self._prober.take(request)
         if outcome is not None:
             return self._serve(request, outcome)
@@ -126,8 +125,7 @@ class DedupMiddleware:
         counterpart = decision.duplicate_of
         landing = self._prober.wait_for(request.replace(url=counterpart)) if counterpart else None
         if landing is not None:
-            await maybe_deferred_to_future(landing)
-            return await self.process_request(request)
+            return await self._again_after(landing, request)
         deferrals = request.meta.get(DEFERRALS, 0)
         if deferrals >= self._session.settings.max_deferrals:
             self._stats.inc_value("dedup/deferrals_expired")
@@ -138,6 +136,13 @@ class DedupMiddleware:
             dont_filter=True,
             meta={**request.meta, DEFERRALS: deferrals + 1},
         )
+
+    async def _again_after(
+        self, landing: Deferred[None], request: Request
+    ) -> Request | Response | None:
+        """Decide on the request again once the probe it waits for has landed."""
+        await maybe_deferred_to_future(landing)
+        return await self.process_request(request)
 
     async def _check(self, response: Response) -> Decision | None:
         decision = await self._session.check_page(

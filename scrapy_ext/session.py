@@ -53,6 +53,14 @@ _SUMMARY_COUNTS = (
 _sessions: WeakKeyDictionary[Crawler, DedupSession] = WeakKeyDictionary()
 
 
+# evidence a decision may carry -> the stat that counts it
+_RULE_EVENTS = {
+    "mirrors_confirmed": "dedup/mirror_rules",
+    "url_rules_confirmed": "dedup/url_rules_confirmed",
+    "url_rules_killed": "dedup/url_rules_killed",
+}
+
+
 class DedupSession:
     """The link between one crawler and the shared ``DedupFilter``."""
 
@@ -66,7 +74,7 @@ class DedupSession:
         # once it does, holding any page may turn a kept URL into a drop (its class or its
         # counterpart is held), so every URL is checked again (token: not across runs)
         self._token = uuid.uuid4().hex[:8]
-        self._rules_confirmed = 0
+        self._knows_rules = False
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -123,15 +131,15 @@ class DedupSession:
             return None
         if decision is not None:
             self._url_checked(decision)
-            if decision.action == "keep" and self._rules_confirmed == 0:
-                request.meta[URL_CHECKED] = self._url_check_epoch()
+            if decision.action == "keep" and not self._knows_rules:
+                request.meta[URL_CHECKED] = self._token
         return decision
 
     async def check_url(self, request: Request) -> Decision | None:
         """The verdict on a URL about to be fetched; ``None`` when the index is unavailable or
         the dupefilter kept it and no rule was confirmed since."""
         if self._worker is None or (
-            self._rules_confirmed == 0 and request.meta.get(URL_CHECKED) == self._url_check_epoch()
+            not self._knows_rules and request.meta.get(URL_CHECKED) == self._token
         ):
             return None
         url = request.url
@@ -191,22 +199,18 @@ class DedupSession:
             f" {counts['bytes_not_parsed']} bytes not parsed, {counts['index_error']} index errors"
         )
 
-    def _url_check_epoch(self) -> str:
-        return f"{self._token}:{self._rules_confirmed}"
-
     def _url_checked(self, decision: Decision) -> None:
         self.stats.inc_value("dedup/urls_checked")
         self._record(decision)
 
     def _record(self, decision: Decision) -> None:
-        confirmed = len(decision.evidence.get("mirrors_confirmed", ()))
-        if confirmed:
-            self._rules_confirmed += confirmed
-            self.stats.inc_value("dedup/mirror_rules", confirmed)
-        for event in ("url_rules_confirmed", "url_rules_killed"):
+        for event, stat in _RULE_EVENTS.items():
             if count := len(decision.evidence.get(event, ())):
-                self.stats.inc_value(f"dedup/{event}", count)
-        self._rules_confirmed += len(decision.evidence.get("url_rules_confirmed", ()))
+                self.stats.inc_value(stat, count)
+        if decision.evidence.get("mirrors_confirmed") or decision.evidence.get(
+            "url_rules_confirmed"
+        ):
+            self._knows_rules = True
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:

@@ -149,9 +149,30 @@ def original_pool() -> tuple[DocPage, ...]:
     return tuple(kept)
 
 
-def _shingle_set(doc: DocPage) -> set[int]:
-    tokens, _ = html_tokens(doc.html.decode("utf-8"), f"http://corpus.example/{doc.name}.html")
-    return set(shingle_hashes(token_hashes(tokens, 1), _SHINGLE_WIDTH, 1).tolist())
+def _shingle_set(doc: DocPage) -> frozenset[int]:
+    return shingle_set(doc.html, f"http://corpus.example/{doc.name}.html")
+
+
+def shingle_set(html: bytes, url: str) -> frozenset[int]:
+    """The page's 8-token shingles (the filter's own terms), for exact Jaccard resemblance."""
+    tokens, _ = html_tokens(html.decode("utf-8", "replace"), url)
+    return frozenset(shingle_hashes(token_hashes(tokens, 1), _SHINGLE_WIDTH, 1).tolist())
+
+
+def page_jaccard(first: LabelledPage, second: LabelledPage) -> float:
+    """Exact Jaccard resemblance of two pages' 8-token shingles."""
+    one, other = _page_shingles(first), _page_shingles(second)
+    return len(one & other) / len(one | other) if one | other else 1.0
+
+
+def _page_shingles(page: LabelledPage) -> frozenset[int]:
+    cached = _SHINGLE_CACHE.get(page.url)
+    if cached is None or cached[0] != page.body:
+        cached = _SHINGLE_CACHE[page.url] = (page.body, shingle_set(page.body, page.url))
+    return cached[1]
+
+
+_SHINGLE_CACHE: dict[str, tuple[bytes, frozenset[int]]] = {}
 
 
 class _Builder:

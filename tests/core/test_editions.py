@@ -10,11 +10,8 @@ from __future__ import annotations
 import functools
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.features.hashing import token_hashes
-from dedup_filter.features.shingles import shingle_hashes
-from dedup_filter.features.text import html_tokens
 from testweb.editions import code_samples, editions_web
-from testweb.labelled import LabelledPage
+from testweb.labelled import LabelledPage, page_jaccard
 
 SIMHASH_ALONE = {"minhash.min_resemblance": 0.0, "minhash.short_page_resemblance": 0.0}
 
@@ -28,16 +25,6 @@ def decide(tmp_path, config: Config) -> list[tuple[LabelledPage, str, str | None
     with DedupFilter.open(tmp_path / "index", config) as dedup:
         decisions = dedup.check_pages([(page.url, page.body) for page in web()])
     return [(page, d.reason, d.duplicate_of) for page, d in zip(web(), decisions, strict=True)]
-
-
-def jaccard(first: LabelledPage, second: LabelledPage) -> float:
-    one, other = shingles(first), shingles(second)
-    return len(one & other) / len(one | other)
-
-
-def shingles(page: LabelledPage) -> set[int]:
-    tokens = html_tokens(page.body.decode(), page.url)[0]
-    return set(shingle_hashes(token_hashes(tokens, 1), 8, 1).tolist())
 
 
 def test_the_web_has_editions_in_two_languages_at_least():
@@ -56,7 +43,7 @@ def test_simhash_alone_drops_distinct_pages_of_this_web(tmp_path):
         if page.duplicate_of is None and reason == "near_duplicate"
     ]
     assert wrong
-    assert all(jaccard(page, by_url[named]) < 0.8 for page, named in wrong if named)
+    assert all(page_jaccard(page, by_url[named]) < 0.8 for page, named in wrong if named)
 
 
 def test_editions_and_reference_pages_are_kept(tmp_path):
@@ -76,7 +63,7 @@ def test_copies_with_a_changed_field_are_still_dropped(tmp_path):
         for number, (page, reason, named) in enumerate(before)
         if page.duplicate_of
         and (reason, named) == ("near_duplicate", page.duplicate_of)
-        and jaccard(page, by_url[page.duplicate_of]) >= 0.9
+        and page_jaccard(page, by_url[page.duplicate_of]) >= 0.9
     ]
     assert len(close) >= 30
     assert [after[number] for number in close] == [before[number] for number in close]
