@@ -27,6 +27,8 @@ from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
 from dedup_filter.urls import site_of
 
+Sketched = Fingerprint | PageRecord  # whatever carries a b-bit sketch and a token count
+
 # most-shared candidates verified per page: bounds the work on template-heavy sites
 _MAX_CANDIDATES = 256
 
@@ -142,7 +144,13 @@ def _judge(
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
 
 
-def _resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+def resembles(first: Sketched, second: Sketched, config: Config) -> bool:
+    """Whether two pages' sketches resemble as much as a near-duplicate drop needs: the same
+    content, even where the super-shingles and simhash bands that propose pairs missed it."""
+    return _resemblance(first, second, config) >= _required_resemblance(first, second, config)
+
+
+def _resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:
     """Jaccard resemblance estimated from the sketches (0 when either page has none)."""
     if not (fingerprint.sketch and len(fingerprint.sketch) == len(original.sketch)):
         return 0.0
@@ -152,7 +160,7 @@ def _resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config)
     )
 
 
-def _required_resemblance(fingerprint: Fingerprint, original: PageRecord, config: Config) -> float:
+def _required_resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:
     minhash = config.minhash
     if min(fingerprint.token_count, original.token_count) < minhash.short_page_tokens:
         return minhash.short_page_resemblance

@@ -1,7 +1,9 @@
 """Evidence against candidate rules (counterexamples) and for them (probes), from a kept page.
 
 A page kept as unique (or changed) duplicates nothing held. If a rule would merge its URL with a
-held URL, the two pages differ: a counterexample, and the rule dies for good. The tests look both
+held URL, the two pages differ: a counterexample, and the rule dies for good, unless their
+sketches resemble as much as a near-duplicate drop needs (the pair search missed a near copy, as
+it does a few times in a hundred: that pair proves nothing either way). The tests look both
 ways: the page's rewrite under the rule is held (``x?lang=fr`` kept, ``x`` held), or the page's
 own class has a held alias (``x`` kept, ``x?lang=fr`` held and filed under ``x``), or the URL the
 rule would build from it is held. A single parameter whose removal gives a held URL is a
@@ -15,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from dedup_filter.config import UrlRulesConfig
+from dedup_filter.config import Config
+from dedup_filter.matching import resembles
 from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
@@ -28,10 +31,11 @@ _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is 
 class Verdicts:
     """The tests of one page in one write transaction: rules killed, probes asked."""
 
-    def __init__(self, store: UrlRuleStore, config: UrlRulesConfig, now: float) -> None:
+    def __init__(self, store: UrlRuleStore, config: Config, now: float) -> None:
         self.store = store
         self.view = store.view
-        self.config = config
+        self.config = config.url_rules
+        self.pages_config = config
         self.now = now
         self.killed: list[str] = []
 
@@ -58,14 +62,14 @@ class Verdicts:
         url, host = parts.url(), parts.authority
         for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
             held = self._held(parts.without((name,)).url(), url)
-            if held is not None:
+            if held is not None and self._differ(page_id, held):
                 self.kill(RuleKey(host, DROP, name), url, held, rules)
         alive = []
         for rule in rules:
             if rule.state == DEAD or rule.key.label in self.killed:
                 continue
             held = self._counterpart(rule.key, parts, page_id, scope_of(rule))
-            if held is None:
+            if held is None or not self._differ(page_id, held):
                 alive.append(rule)
             else:
                 self.kill(rule.key, url, held, rules)
@@ -143,6 +147,13 @@ class Verdicts:
         held = UrlParts.parse(record.url)
         classed = rewrite(key, held, scope) or held
         return record.url if classed.class_key() == wanted.class_key else None
+
+    def _differ(self, page_id: int | None, held: str) -> bool:
+        """Whether the kept page and the held page are other content (unknown counts as other)."""
+        held_id = self.view.page_id_for_url(held)
+        own = self.view.page(page_id) if page_id is not None else None
+        other = self.view.page(held_id) if held_id is not None else None
+        return own is None or other is None or not resembles(own, other, self.pages_config)
 
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None

@@ -39,6 +39,7 @@ class UrlRuleLearner:
 
     def __init__(self, config: Config) -> None:
         self.config = config.url_rules
+        self.pages_config = config
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
@@ -83,7 +84,7 @@ class UrlRuleLearner:
         if explanation is None:
             return decision
         key = explanation.key
-        verdicts = Verdicts(store, self.config, now)
+        verdicts = Verdicts(store, self.pages_config, now)
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
             return decision
@@ -106,7 +107,7 @@ class UrlRuleLearner:
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
-        verdicts = Verdicts(store, self.config, now)
+        verdicts = Verdicts(store, self.pages_config, now)
         known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
         survivors = verdicts.test(parts, page_id, rules, self._scope)
         probes = []

@@ -15,7 +15,7 @@ from testweb.site import TestWeb
 from testweb.variants import main_items
 
 HOST = "http://docs.alias.test"
-DOCUMENTS, SECTIONS, LISTS, LIST_PAGES = 40, 20, 4, 4
+DOCUMENTS, SECTIONS, LISTS, LIST_PAGES = 72, 20, 4, 4
 
 
 @dataclass
@@ -41,7 +41,7 @@ class AliasWeb:
 
 
 def build_alias_web() -> AliasWeb:
-    texts = iter(main_items()[::4])  # neighbouring entries of one module can be near copies
+    texts = iter(main_items()[::3])  # neighbouring entries of one module can be near copies
     pages: dict[str, bytes] = {}
     site = AliasWeb(TestWeb(0, "aliases", pages, {}, [f"{HOST}/"], [], [], set(), {}, {}))
     docs = [f"{HOST}/docs/p{number}.html" for number in range(DOCUMENTS)]

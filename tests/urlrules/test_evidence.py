@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from dedup_filter import Config
+
 from .conftest import HOST, hold
 
 
@@ -83,3 +87,18 @@ def test_a_probe_of_a_trap_kills_it(site):
     (probe,) = site.fetch("/p4.html", 4).probes
     assert probe == f"{HOST}/p4.html?lang=fr"
     assert site.fetch("/p4.html?lang=fr", 14).evidence["url_rules_killed"]
+
+
+@pytest.mark.parametrize(
+    "config", [Config().with_overrides({"simhash.same_site_threshold": 384})]
+)  # the pair search misses every same-site near copy
+def test_a_near_copy_the_pair_search_missed_is_no_counterexample(site):
+    hold(site, range(3))
+    site.fetch("/p0.html?sessionid=A", 0)  # an exact copy: opens the candidate
+    missed = site.fetch("/p1.html?sessionid=B", 1, greeting="Welcome back, visitor 7")
+    assert missed.reason == "unique"
+    assert "url_rules_killed" not in missed.evidence
+    assert site.rule("docs.a.test drop sessionid")["state"] != "dead"
+    assert site.fetch("/p2.html?lang=fr", 12).evidence["url_rules_killed"] == [
+        "docs.a.test drop lang"
+    ]
