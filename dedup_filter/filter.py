@@ -125,16 +125,27 @@ class DedupFilter:
         return decisions
 
     def settle_deferred(self, max_age_s: float) -> list[Decision]:
-        """Final decisions, once each, for deferred URLs whose counterpart's fate became known
-        (``drop`` when it is held, ``keep`` when it is missing) or that waited ``max_age_s`` or
-        longer (``keep``, ``counterpart_timed_out``); they are forgotten as they are returned."""
+        """Final decisions for deferred URLs whose counterpart's fate became known (``drop`` when
+        it is held, ``keep`` when it is missing) or that waited ``max_age_s`` or longer (``keep``,
+        ``counterpart_timed_out``). They are given again until ``release_deferred`` says they
+        were acted upon: a crash before that costs a repeated decision, never a lost URL."""
         now = self._clock()
-        decisions = self.index.transact(
-            lambda view: self._mirrors.settle_deferred(view, now, max_age_s)
-        )
+        with self.index.read() as view:
+            decisions = self._mirrors.settle_deferred(view, now, max_age_s)
         for decision in decisions:
             self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1
         return decisions
+
+    def release_deferred(self, urls: Iterable[str]) -> None:
+        """Forget deferred URLs whose final decision (``settle_deferred``) was acted upon."""
+        urls = list(urls)
+        if urls:
+            self.index.transact(lambda view: self._mirrors.release_deferred(view, urls))
+
+    def any_deferred(self) -> bool:
+        """Whether some URL waits for its counterpart (a restarted frontier settles them)."""
+        with self.index.read() as view:
+            return self._mirrors.any_deferred(view)
 
     def settle_candidates(self, max_age_s: float) -> list[Decision]:
         """Candidate pairs open ``max_age_s`` or longer: advanced with what the index holds now,

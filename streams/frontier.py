@@ -3,7 +3,8 @@
 A URL under a mirror rule whose counterpart is not known yet is deferred: it is not forwarded, the
 index remembers it, and ``settle`` (called with every batch and when the input is idle) releases it
 to the kept URLs once its counterpart turns out missing or it waited ``stream.deferred_max_age_s``,
-or drops it once the counterpart is held.
+or drops it once the counterpart is held. The index forgets it only when ``release`` says its
+outcome was delivered; a restarted frontier settles what an earlier process deferred.
 
 Exact-URL dedup drops a URL that the index already holds as a fetched page, or that this process
 kept recently (the last ``cache_size`` kept URLs). Keyed by URL, the frontier topic sends every copy
@@ -30,13 +31,17 @@ class Frontier:
         self._cache_size = cache_size
         self._deferred_max_age_s = deferred_max_age_s
         self._recent: OrderedDict[int, None] = OrderedDict()
-        self.deferring = False  # whether this process deferred a URL that may still wait
+        self.deferring = dedup.any_deferred()  # whether a deferred URL may still wait
 
     def settle(self) -> list[Decision]:
         """Final decisions on deferred URLs whose fate is known now (in the order they settle)."""
         if not self.deferring:
             return []
         return self._dedup.settle_deferred(self._deferred_max_age_s)
+
+    def release(self, settled: Sequence[Decision]) -> None:
+        """Forget settled URLs, once their outcome was delivered."""
+        self._dedup.release_deferred(decision.url for decision in settled)
 
     def check(self, urls: Sequence[str]) -> list[Decision]:
         """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup of

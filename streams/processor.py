@@ -110,12 +110,14 @@ class Processor:
     def process(self, batch: Batch, stop: Event) -> bool:
         """Decide on one batch, deliver its outputs, then commit its offsets. True if committed."""
         started = time.monotonic()
-        outputs = self._decide(batch)
+        outputs, settled = self._decide(batch)
         with self.metrics.timed("deliver"):
             delivered = self._deliver(outputs, stop)
         if not delivered:
             logger.warning("stopped before the batch was acknowledged: it will be redelivered")
             return False
+        with self.metrics.timed("index"):
+            self._frontier.release(settled)
         offsets = {
             tp: OffsetAndMetadata(records[-1].offset + 1, "", -1)
             for tp, records in batch.items()
@@ -149,15 +151,17 @@ class Processor:
     def on_partitions_assigned(self, assigned: Iterable[TopicPartition]) -> None:
         logger.info("partitions assigned: %s", _names(assigned))
 
-    def _decide(self, batch: Batch) -> list[OutputRecord]:
-        """Every output of the batch; its pages are checked in one write transaction, in order."""
+    def _decide(self, batch: Batch) -> tuple[list[OutputRecord], list[Decision]]:
+        """Every output of the batch and of the deferred URLs that settle after it (given too, to
+        be released once delivered); its pages are checked in one write transaction, in order."""
         with self.metrics.timed("messages"):
             outputs, pages, urls = self._parse(batch)
         with self.metrics.timed("index"):
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
         page_decisions = self._check_pages([page for _, page in pages])
         with self.metrics.timed("index"):
-            outputs += self._settled_urls()
+            settled = self._frontier.settle()
+        outputs += self._settled_urls(settled)
         with self.metrics.timed("messages"):
             for (record, _), url_decision in zip(urls, url_decisions, strict=True):
                 outputs += self._outputs_or_dead_letter(
@@ -167,7 +171,7 @@ class Processor:
                 outputs += self._outputs_or_dead_letter(
                     record, functools.partial(self._page_outputs, record, page), decision
                 )
-        return outputs
+        return outputs, settled
 
     def _outputs_or_dead_letter(
         self,
@@ -283,14 +287,11 @@ class Processor:
             return []  # a deferred URL is forwarded when it settles (``_settled_urls``)
         return [_forward(self.config.urls_keep, record)]
 
-    def _settled_urls(self) -> list[OutputRecord]:
-        """Deferred URLs released now, as URL records on the kept-URLs topic.
-
-        Settling forgets them in the index before they are delivered: a crash in between loses
-        their release (they are not fetched), the one output not replayed at-least-once.
-        """
+    def _settled_urls(self, settled: list[Decision]) -> list[OutputRecord]:
+        """Deferred URLs whose fate is known, the kept ones as URL records on the kept-URLs topic
+        (forgotten by the index once delivered: a crash before gives them again)."""
         outputs = []
-        for decision in self._frontier.settle():
+        for decision in settled:
             self.metrics.url_decided(decision)
             if decision.action == "keep" and self.config.urls_keep:
                 url = decision.url.encode("utf-8", "backslashreplace")

@@ -138,7 +138,9 @@ def crawl(
 
 
 def _settle(dedup: DedupFilter, frontier: _Frontier, log: CrawlLog, max_age_s: float) -> None:
-    for decision in dedup.settle_deferred(max_age_s):
+    settled = dedup.settle_deferred(max_age_s)
+    dedup.release_deferred(decision.url for decision in settled)
+    for decision in settled:
         frontier.waiting -= 1
         if decision.dropped:
             log.pruned.append(decision.url)

@@ -3,7 +3,8 @@
 A rule drops a URL only when its counterpart under the origin is held; a URL whose counterpart
 is not known yet is *deferred*: remembered here until the counterpart is fetched (the URL is
 then dropped), reported missing (the URL is then fetched) or the URL waited too long (fetched).
-Invariant: each deferred URL is settled once; its row is removed when it is.
+Invariant: a deferred URL's row stays until the caller releases it, after acting on its final
+decision: a crash in between gives the decision again (at least once, never lost).
 
 Table ``deferred``:
     "d" H(url) -> since (float), url, counterpart      a deferred URL
@@ -67,6 +68,9 @@ class Deferrals:
             url, offset = _read_text(value, _SINCE.size)
             counterpart, _ = _read_text(value, offset)
             yield Deferred(url, counterpart, since)
+
+    def any_waiting(self) -> bool:
+        return next(iter(self.view.scan("deferred", _WAITING)), None) is not None
 
     def release(self, url: str) -> None:
         self.view.delete("deferred", _WAITING + url_hash(url))

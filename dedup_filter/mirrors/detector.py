@@ -163,6 +163,14 @@ class MirrorDetector:
     def settle_deferred(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
         return self._pruner.settle(view, now, max_age_s)
 
+    def release_deferred(self, view: IndexView, urls: Iterable[str]) -> None:
+        deferrals = Deferrals(view)
+        for url in urls:
+            deferrals.release(url)
+
+    def any_deferred(self, view: IndexView) -> bool:
+        return Deferrals(view).any_waiting()
+
     def counterpart_failed(
         self, view: IndexView, url: str, status: int | None, now: float
     ) -> Decision:

@@ -103,7 +103,7 @@ class UrlPruner:
 
     def settle(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
         """Final decisions for the deferred URLs whose counterpart's fate is known, or that
-        waited ``max_age_s`` or longer; each is settled once."""
+        waited ``max_age_s`` or longer; they wait on until released (``Deferrals.release``)."""
         deferrals, settled = Deferrals(view), []
         for waiting in deferrals.waiting():
             decision = self.check(view, waiting.url)
@@ -115,7 +115,6 @@ class UrlPruner:
                 decision = Decision(
                     waiting.url, "keep", Reason.COUNTERPART_TIMED_OUT, evidence=evidence
                 )
-            deferrals.release(waiting.url)
             settled.append(decision)
         return settled
 

@@ -54,7 +54,9 @@ def test_a_deferred_url_is_dropped_once_its_counterpart_is_fetched(ruled):
         "mirrored_directory",
     )
     assert settled.duplicate_of == ORIGIN + "late.html"
-    assert dedup.settle_deferred(0.0) == []  # settled once
+    assert dedup.settle_deferred(0.0) == [settled]  # given again until acted upon
+    dedup.release_deferred([settled.url])
+    assert dedup.settle_deferred(0.0) == []
 
 
 @pytest.mark.parametrize("report", ["probe_failed", "counterpart_failed"])
@@ -95,6 +97,21 @@ def test_deferred_urls_survive_a_restart(tmp_path, ruled, stdlib_page):
         reopened.check_page(ORIGIN + "new.html", stdlib_page("statistics").encode())
         [settled] = reopened.settle_deferred(float("inf"))
         assert (settled.url, settled.action) == (MIRROR + "new.html", "drop")
+
+
+def test_a_settled_url_never_released_is_settled_again_after_a_crash(tmp_path, ruled):
+    dedup, _ = ruled
+    assert dedup.check_url(MIRROR + "new.html").deferred
+    dedup.probe_failed(ORIGIN + "new.html", 404)
+    [settled] = dedup.settle_deferred(float("inf"))  # the process dies before acting on it
+    dedup.close()
+    with DedupFilter.open(tmp_path / "index") as reopened:
+        [again] = reopened.settle_deferred(float("inf"))
+        assert (again.url, again.action, again.reason) == (
+            settled.url,
+            "keep",
+            "counterpart_missing",
+        )
 
 
 def test_a_protected_host_is_taken_for_the_origin(tmp_path, origin_tree):
@@ -148,3 +165,18 @@ def test_the_stream_frontier_releases_a_deferred_url_that_waited_too_long(ruled,
     clock[0] += 61
     [released] = frontier.settle()
     assert (released.action, released.reason) == ("keep", "counterpart_timed_out")
+
+
+def test_a_restarted_stream_frontier_settles_what_an_earlier_process_deferred(ruled):
+    from dedup_filter.streams.frontier import Frontier
+
+    dedup, late = ruled
+    assert Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf")).check(
+        [MIRROR + "late.html"]
+    )[0].deferred  # that process stops here
+    restarted = Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf"))
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])
+    [settled] = restarted.settle()
+    assert (settled.url, settled.action) == (MIRROR + "late.html", "drop")
+    restarted.release([settled])
+    assert restarted.settle() == []
