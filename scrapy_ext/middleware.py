@@ -116,26 +116,28 @@ class DedupMiddleware:
         branches on the action of a ``check_url``. A drop is raised; a deferred URL waits for
         its counterpart's probe when one is in flight and is decided again, else goes back to
         the scheduler behind other work (a request returned to Scrapy is rescheduled, and no
-        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes."""
+        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. Once a deferred
+        URL is dropped or fetched, the index forgets its wait."""
         self._prober.schedule(decision.probes)
+        if decision.action == "defer":
+            counterpart = decision.duplicate_of
+            landing = counterpart and self._prober.wait_for(request.replace(url=counterpart))
+            if landing:
+                return await self._again_after(landing, request)
+            deferrals = request.meta.get(DEFERRALS, 0)
+            if deferrals < self._session.settings.max_deferrals:
+                self._stats.inc_value("dedup/deferred")
+                return request.replace(
+                    priority=request.priority - DEFER_PRIORITY_STEP,
+                    dont_filter=True,
+                    meta={**request.meta, DEFERRALS: deferrals + 1},
+                )
+            self._stats.inc_value("dedup/deferrals_expired")
+        if self._session.deferral_ends(decision.url):
+            self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
             raise DedupIgnoreRequest(decision)
-        if decision.action != "defer":
-            return await self._fetch(request)
-        counterpart = decision.duplicate_of
-        landing = self._prober.wait_for(request.replace(url=counterpart)) if counterpart else None
-        if landing is not None:
-            return await self._again_after(landing, request)
-        deferrals = request.meta.get(DEFERRALS, 0)
-        if deferrals >= self._session.settings.max_deferrals:
-            self._stats.inc_value("dedup/deferrals_expired")
-            return await self._fetch(request)
-        self._stats.inc_value("dedup/deferred")
-        return request.replace(
-            priority=request.priority - DEFER_PRIORITY_STEP,
-            dont_filter=True,
-            meta={**request.meta, DEFERRALS: deferrals + 1},
-        )
+        return await self._fetch(request)
 
     async def _again_after(
         self, landing: Deferred[None], request: Request

@@ -75,6 +75,7 @@ class DedupSession:
         # counterpart is held), so every URL is checked again (token: not across runs)
         self._token = uuid.uuid4().hex[:8]
         self._knows_rules = False
+        self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -150,6 +151,20 @@ class DedupSession:
             self._url_checked(decision)
         return decision
 
+    def deferral_ends(self, url: str) -> bool:
+        """Whether the (normalised) URL was seen deferred and its request is now dropped or
+        fetched: then ``forget_deferral`` is due."""
+        if url not in self._waiting:
+            return False
+        self._waiting.discard(url)
+        return True
+
+    async def forget_deferral(self, url: str) -> None:
+        """The index forgets a URL's wait: the crawl's own queue held the request, and no other
+        process is to release it."""
+        if self._worker is not None:
+            await self._settled(self._worker.call(lambda dedup: dedup.release_deferred([url])))
+
     # pages
     async def check_page(
         self, url: str, body: bytes, headers: Mapping[str, Any]
@@ -201,6 +216,8 @@ class DedupSession:
 
     def _url_checked(self, decision: Decision) -> None:
         self.stats.inc_value("dedup/urls_checked")
+        if decision.deferred:
+            self._waiting.add(decision.url)
         self._record(decision)
 
     def _record(self, decision: Decision) -> None:
