@@ -23,7 +23,7 @@ from types import ModuleType
 from dedup_filter import __version__
 from dedup_filter.errors import ConfigError, DedupError
 
-COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "prune", "mirrors", "rules", "config")
+COMMANDS: tuple[str, ...] = ("check", "curve", "stats", "gc", "prune", "rules", "config")
 PLUGIN_GROUP = "dedup_filter.commands"
 
 logger = logging.getLogger(__name__)

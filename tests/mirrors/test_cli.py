@@ -1,4 +1,5 @@
-"""``dedup-filter prune`` and ``dedup-filter mirrors`` against an index holding one mirror rule."""
+"""``dedup-filter prune`` and ``dedup-filter mirrors`` (``rules`` of the mirror kind) against an
+index holding one mirror rule."""
 
 from __future__ import annotations
 
@@ -71,14 +72,14 @@ def test_mirrors_lists_rules_with_their_evidence(index_with_rule, capsys):
     text = capsys.readouterr().out
     assert f"{MIRROR} -> {ORIGIN}" in text
     assert "3/3 sampled pairs match" in text
-    assert text.rstrip().endswith("1 mirror rule")
+    assert text.rstrip().endswith("1 mirror rule, 0 URL rules")
 
 
 def test_mirrors_remove_deletes_a_rule(index_with_rule, capsys):
     assert main(["mirrors", "--index", str(index_with_rule), "--remove", MIRROR]) == 0
     assert main(["mirrors", "--index", str(index_with_rule), "--remove", MIRROR]) == 1
     assert main(["mirrors", "--index", str(index_with_rule), "--json"]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"removed {MIRROR}", f"no rule for {MIRROR}"]
+    assert capsys.readouterr().out.splitlines() == [f"removed {MIRROR}", f"no rule named {MIRROR}"]
 
 
 def test_prune_refuses_a_missing_index(tmp_path, capsys):

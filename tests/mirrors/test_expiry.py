@@ -64,6 +64,6 @@ def test_the_mirrors_command_lists_candidates(opened, tmp_path, capsys):
     dedup.close()
     assert main(["mirrors", "--index", str(tmp_path / "index"), "--candidates"]) == 0
     out = capsys.readouterr().out
-    assert f"{MIRROR} -> {ORIGIN}: open" in out
+    assert f"{MIRROR} -> {ORIGIN}: open candidate" in out
     assert "pending" in out
-    assert out.rstrip().endswith("1 candidate")
+    assert out.rstrip().endswith("0 mirror rules, 0 URL rules, 1 mirror candidate")

@@ -48,7 +48,7 @@ def test_the_rules_command_lists_url_and_mirror_rules(learnt, capsys):
     out = capsys.readouterr().out
     assert f"{LABEL} (any value): confirmed" in out
     assert "2 duplicate pairs over 2 classes (needs 2), 0 counterexamples" in out
-    assert out.splitlines()[-1] == "0 mirror rules, 1 URL rules"
+    assert out.splitlines()[-1] == "0 mirror rules, 1 URL rule"
 
 
 def test_the_rules_command_shows_dead_candidates_as_json(learnt, capsys):
