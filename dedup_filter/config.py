@@ -201,6 +201,8 @@ class MirrorConfig:
     listing_min_agreement: float = 0.85
     # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
     protected_prefixes: tuple[str, ...] = ()
+    # a held counterpart resembling the origin's soft-404 page this much is no copy (soft404.py)
+    soft404_resemblance: float = 0.5
     # query and ;path parameters removed from URLs and links before relative paths are compared
     session_parameters: tuple[str, ...] = (
         "sessionid",
@@ -238,6 +240,11 @@ class MirrorConfig:
             0.0 <= self.listing_min_agreement <= 1.0,
             "mirror.listing_min_agreement",
             "must lie in [0, 1]",
+        )
+        _require(
+            0.0 < self.soft404_resemblance <= 1.0,
+            "mirror.soft404_resemblance",
+            "must lie in (0, 1]",
         )
 
 

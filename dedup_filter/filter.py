@@ -225,6 +225,7 @@ class DedupFilter:
     def _decide(self, view: IndexView, page: PreparedPage, now: float) -> Decision:
         fingerprint = page.fingerprint
         if fingerprint.token_count == 0 and not fingerprint.binary:
+            self._mirrors.no_page(view, fingerprint.url)
             return Decision(
                 fingerprint.url, "keep", Reason.EMPTY, evidence=_page_evidence(fingerprint)
             )

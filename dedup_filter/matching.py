@@ -129,8 +129,8 @@ def _judge(
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
-    resemblance = _resemblance(fingerprint, original, config)
-    if resemblance < _required_resemblance(fingerprint, original, config):
+    estimated = resemblance(fingerprint, original, config)
+    if estimated < _required_resemblance(fingerprint, original, config):
         return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",
@@ -139,7 +139,7 @@ def _judge(
         "b_similarity": round(b_shared / config.minhash.features, 4),
         "c_agree_bits": c_agree,
         "c_similarity": round(c_agree / simhash_config.bits, 4),
-        "resemblance": round(resemblance, 4),
+        "resemblance": round(estimated, 4),
     }
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
 
@@ -147,10 +147,10 @@ def _judge(
 def resembles(first: Sketched, second: Sketched, config: Config) -> bool:
     """Whether two pages' sketches resemble as much as a near-duplicate drop needs: the same
     content, even where the super-shingles and simhash bands that propose pairs missed it."""
-    return _resemblance(first, second, config) >= _required_resemblance(first, second, config)
+    return resemblance(first, second, config) >= _required_resemblance(first, second, config)
 
 
-def _resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:
+def resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:
     """Jaccard resemblance estimated from the sketches (0 when either page has none)."""
     if not (fingerprint.sketch and len(fingerprint.sketch) == len(original.sketch)):
         return 0.0

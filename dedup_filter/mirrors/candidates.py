@@ -32,6 +32,7 @@ from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
+from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
@@ -199,6 +200,9 @@ class CandidateUpdate:
             return
         rule = install(self.store, collapsed, self.config.mode, self.now)
         self.confirmed.append(rule)
+        absent = ask_absent(self.store, rule.origin)  # nothing is pruned before it is answered
+        if absent is not None:
+            self.probes.append(absent)
         step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
         if step.probe is not None and ask_parent(self.store, step.probe, rule):
             self.probes.append(step.probe)

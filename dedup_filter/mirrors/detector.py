@@ -18,6 +18,7 @@ to the shared index; no rule is made from index pages alone unless ``mirror.samp
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import replace
@@ -27,6 +28,8 @@ from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.index.page_records import PageRecord
+from dedup_filter.matching import resemblance
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -50,6 +53,7 @@ from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
+from dedup_filter.mirrors.soft404 import record_error, record_page
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import (
     CheckedPage,
@@ -71,7 +75,13 @@ class MirrorDetector:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
         self._sessions = SessionParameters(self.config.session_parameters)
-        self._pruner = UrlPruner(self.config, self._index_pages, self._sessions, self.describe)
+        self._pruner = UrlPruner(
+            self.config,
+            self._index_pages,
+            self._sessions,
+            self.describe,
+            functools.partial(_soft404_like, config=config),
+        )
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -112,6 +122,7 @@ class MirrorDetector:
                 store.add_link(link, representative)
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
+        record_page(store, page.url, checked.fingerprint)  # a rule's origin answered a page
         level = answer(store, page.url)
         pair = pair or listing_pair(
             self._orientation(store),
@@ -139,6 +150,11 @@ class MirrorDetector:
             # replays will drop it again
             self._record(store, page, checked.fingerprint, links, representative, DROPPED_AS_MIRROR)
         return decision
+
+    def no_page(self, view: IndexView, url: str) -> None:
+        """A fetched URL held no page to check (empty): a rule's origin that answers a page it
+        lacks that way answers with no page."""
+        record_error(MirrorStore(view), self._sessions.strip(url))
 
     def wants_links(self, url: str) -> bool:
         """Whether the page's links are needed: every page's in URL mode (its links show what the
@@ -184,6 +200,7 @@ class MirrorDetector:
         store = MirrorStore(view)
         update = CandidateUpdate(store, self.config, self._sampler, now)
         outstanding = store.probes_for(url)
+        record_error(store, url)  # a rule's origin answered a page it lacks with an error
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
             Deferrals(view).mark_absent(url, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
@@ -298,3 +315,11 @@ def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:
         host for host in dict.fromkeys(authority(link) for link in links) if host and host != own
     ]
     return tuple(host_hash(host) for host in hosts[:_LINKED_HOSTS])
+
+
+def _soft404_like(held: PageRecord, soft404: PageRecord, config: Config) -> bool:
+    """Whether a held counterpart is, by its text, the origin's answer for a page it lacks."""
+    return (
+        held.exact == soft404.exact
+        or resemblance(held, soft404, config) >= config.mirror.soft404_resemblance
+    )

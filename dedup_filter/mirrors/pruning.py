@@ -7,24 +7,31 @@ its counterpart asked for as a probe (the crawl fetches an origin's pages anyway
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
-copy met later). Invariant: nothing is dropped unless a copy of it is held, whatever the
-orientation.
+copy met later). Nothing is dropped before the rule's origin has shown what it answers for a
+page it lacks, and a counterpart that is the origin's soft-404 page is no copy (``soft404.py``).
+Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import MirrorConfig
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, authority, own_placement, placements
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import rule_over
 from dedup_filter.mirrors.sessions import SessionParameters
+from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
+
+# whether a held counterpart (first) is its origin's answer for a page it lacks (second)
+Soft404Test = Callable[[PageRecord, PageRecord], bool]
 
 
 class Protection:
@@ -48,8 +55,10 @@ class UrlPruner:
         index_pages: IndexPages,
         sessions: SessionParameters,
         describe: Callable[[MirrorStore, Rule], dict[str, Any]],
+        soft404_like: Soft404Test,
     ) -> None:
         self.config = config
+        self._soft404_like = soft404_like
         self._index_pages = index_pages
         self._sessions = sessions
         self._describe = describe
@@ -73,7 +82,15 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
         if store.view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
-        if self.held(store, counterpart):
+        held = self.held_page(store, counterpart)
+        if held is not None:
+            answer = answer_of(view, rule.origin)
+            if answer is None:  # asked for when the rule was made (``defer`` asks again)
+                evidence["awaiting_absent_answer_of"] = rule.origin
+                return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
+            if answer.page is not None and self._soft404_like(held, answer.page):
+                evidence["soft_404"] = absent_url(rule.origin)
+                return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
         status = Deferrals(view).absent(counterpart)
@@ -94,6 +111,10 @@ class UrlPruner:
         counterpart = decision.duplicate_of
         Deferrals(view).defer(url, counterpart, now)
         store = MirrorStore(view)
+        origin = decision.evidence.get("awaiting_absent_answer_of")
+        if origin is not None:  # the counterpart is held: what the origin answers is asked
+            asked = ask(store, origin)
+            return replace(decision, probes=(asked,)) if asked else decision
         if store.probes_for(counterpart):
             return decision
         store.add_probe(counterpart, COUNTERPART_PROBE, b"")
@@ -118,14 +139,15 @@ class UrlPruner:
             settled.append(decision)
         return settled
 
-    def held(self, store: MirrorStore, url: str) -> bool:
-        """Whether the content of ``url`` is held: the page was kept under its URL, or it was
-        checked and is represented by a page the index still holds."""
+    def held_page(self, store: MirrorStore, url: str) -> PageRecord | None:
+        """The indexed page that holds the content of ``url``: its own (kept under its URL), or
+        the kept page that represents it (it was checked and dropped as a duplicate)."""
         view = store.view
-        if view.page_id_for_url(url) is not None:
-            return True
+        own = view.page_id_for_url(url)
+        if own is not None:
+            return view.page(own)
         place = own_placement(url, self.config.max_depth)
         if place is None:
-            return False
+            return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
-        return entry is not None and view.page(entry.representative) is not None
+        return None if entry is None else view.page(entry.representative)

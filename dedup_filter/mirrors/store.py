@@ -29,8 +29,9 @@ _U64 = struct.Struct(">Q")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
 
-# why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL
-SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE = 0, 1, 2
+# why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
+# a URL that names no page under a rule's origin (``soft404.py``)
+SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE = 0, 1, 2, 3
 
 
 def directory_hash(directory_key: str) -> bytes:

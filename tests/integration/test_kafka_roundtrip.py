@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 from dedup_filter import Config, DedupFilter
+from dedup_filter.mirrors.soft404 import absent_url
 
 MODULES = ("bisect", "calendar", "csv", "difflib", "heapq", "json", "shlex", "textwrap")
 STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81f3c</p></body>"
@@ -44,24 +45,30 @@ def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, std
         "http://b.example/mirror/docs/new/page.html",
         "http://e.example/new/page.html",
     ]
+    # what the mirror's origin answers for a page it lacks (asked when the rule is made): a 404
+    absent = absent_url("http://a.example/docs/")
     kafka.create_topics(stream_config)
     with processor_thread(stream_config):
         values = [
             json.dumps({"url": url, "body": html, "status": 200}).encode() for url, html in pages
         ]
         kafka.produce(stream_config.pages_in, values)
-        kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(pages))
+        kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(values))
+        values.append(json.dumps({"url": absent, "status": 404}).encode())  # once it was asked
+        kafka.produce(stream_config.pages_in, values[-1:])
+        kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(values))
         kafka.produce(stream_config.urls_in, [url.encode() for url in urls])
         kafka.wait_committed(stream_config.group_id, stream_config.urls_in, len(urls))
 
     with DedupFilter.open(tmp_path / "reference", Config.default()) as reference:
         expected = reference.check_pages([(url, html.encode(), None) for url, html in pages])
+        expected.append(reference.probe_failed(absent, 404))
         expected_urls = [reference.check_url(url) for url in urls]
     verdicts = kafka.json_values(stream_config.verdicts)
     assert [(v["url"], v["action"], v["reason"]) for v in verdicts] == [
         (d.url, d.action, d.reason) for d in expected
     ]
-    assert [v["source"]["offset"] for v in verdicts] == list(range(len(pages)))
+    assert [v["source"]["offset"] for v in verdicts] == list(range(len(values)))
     kept = [record.value for record in kafka.read_all(stream_config.pages_keep)]
     assert kept == [value for value, d in zip(values, expected, strict=True) if not d.dropped]
     assert Counter(v["reason"] for v in verdicts)["exact_duplicate"] >= 5

@@ -60,6 +60,12 @@ def copy_tree(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, by
     }
 
 
+def is_absent_url(url: str) -> bool:
+    """Whether ``url`` is the URL a rule's origin is asked for to learn what it answers for a
+    page it lacks (``soft404.absent_url``)."""
+    return "/dedup-filter-absent-" in url
+
+
 class OnlineCrawl:
     """Visits URLs in a given order as an integration does: ``check_url`` before each fetch (a
     pruned URL is skipped, a deferred one set aside until ``settle_deferred`` says its fate, and
@@ -73,8 +79,9 @@ class OnlineCrawl:
         self.decisions: dict[str, Decision] = {}
         self.pruned: dict[str, Decision] = {}
         self.fetched: list[str] = []
-        self.probes: list[str] = []
+        self.probes: list[str] = []  # sample, parent and counterpart probes
         self.failed_probes: list[str] = []
+        self.absent_probes: list[str] = []  # what a rule's origin answers for a page it lacks
         self.deferred: dict[str, Decision] = {}  # url -> its defer decision
         self.settled: dict[str, Decision] = {}  # deferred url -> its final decision
 
@@ -93,7 +100,9 @@ class OnlineCrawl:
         return self
 
     def _settle(self, max_age_s: float) -> None:
-        for decision in self.dedup.settle_deferred(max_age_s):
+        settled = self.dedup.settle_deferred(max_age_s)
+        self.dedup.release_deferred(decision.url for decision in settled)
+        for decision in settled:
             self.settled[decision.url] = decision
             if decision.dropped:
                 self.pruned[decision.url] = decision
@@ -112,12 +121,13 @@ class OnlineCrawl:
             if not queue:
                 return
             url = queue.popleft()
-            self.probes.append(url)
+            (self.absent_probes if is_absent_url(url) else self.probes).append(url)
             if url in self.pages:
                 if url not in self.decisions:
                     queue.extend(self._fetch(url).probes)
             else:
-                self.failed_probes.append(url)
+                if not is_absent_url(url):
+                    self.failed_probes.append(url)
                 queue.extend(self.dedup.probe_failed(url, 404).probes)
         pytest.fail("probes did not settle")
 
