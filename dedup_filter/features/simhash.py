@@ -1,8 +1,8 @@
 """Charikar's random-projection fingerprint ("simhash"): Henzinger's Algorithm C.
 
-Every distinct token is projected to ``bits`` dimensions of +1/-1 (the bits of its mixed hash),
-weighted by its frequency in the page, summed; the fingerprint keeps the signs. Similar token
-multisets give fingerprints that agree in most bits.
+Every token is projected to ``bits`` dimensions of +1/-1 (the bits of its mixed hash), summed
+over the page (a token counts as often as it occurs); the fingerprint keeps the signs. Similar
+token multisets give fingerprints that agree in most bits.
 """
 
 from __future__ import annotations
@@ -12,19 +12,14 @@ import itertools
 
 import numpy as np
 
-from dedup_filter.features.hashing import U64, mix64, seeded_constants
+from dedup_filter.features import kernels
+from dedup_filter.features.hashing import U64, seeded_constants
 
 
 def simhash(token_hashes: U64, bits: int, seed: int) -> bytes:
     """The ``bits``-bit fingerprint of a token sequence, as ``bits // 8`` big-endian bytes."""
-    distinct, counts = np.unique(token_hashes, return_counts=True)
-    projections = mix64(distinct[:, None] ^ _word_seeds(seed, bits // 64)[None, :])
-    signs = np.unpackbits(projections.astype(">u8").view(np.uint8), axis=1)
-    # einsum's own loop, not BLAS: a multithreaded BLAS spins its threads on this small product
-    # and took 5 ms instead of 0.3 when other processes held the cores (a crawler's usual
-    # company); float64 stays exact, every partial sum being an integer below 2**53
-    weights = np.einsum("i,ij->j", counts.astype(np.float64), signs)
-    return np.packbits(2 * weights > counts.sum()).tobytes()
+    words = kernels.bit_majorities(token_hashes, _word_seeds(seed, bits // 64))
+    return bytes(words.astype(">u8").tobytes())
 
 
 @functools.cache

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
+from dedup_filter.features import kernels
 from dedup_filter.features.attributes import cap_attributes
 from dedup_filter.features.hashing import I64, U32, U64
 from dedup_filter.urls import host_of
@@ -320,8 +321,8 @@ def token_spans(lowered: str) -> tuple[U32, I64, I64]:
         np.add.at(steps, pairs[:, 0] + 1, 1)
         np.add.at(steps, pairs[:, 1], -1)
         in_term |= np.cumsum(steps[:-1]) > 0
-    edges = np.flatnonzero(np.diff(in_term.view(np.int8), prepend=0, append=0))
-    return codes, edges[0::2], edges[1::2]
+    starts, ends = kernels.run_edges(in_term)
+    return codes, starts, ends
 
 
 @functools.cache
