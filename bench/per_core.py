@@ -140,9 +140,7 @@ def _print_table(rounds: list[dict[str, np.ndarray]]) -> None:
             f"| {np.median([np.percentile(times[name], 99) for times in rounds]):.2f}"
         )  # fmt: skip
         spread = f" ({min(ratios):.2f}-{max(ratios):.2f})" if len(rounds) > 1 else ""
-        print(
-            f"| {name} | {np.median(rates):,.0f} {latency} | {np.median(ratios):.2f}x{spread} |"
-        )
+        print(f"| {name} | {np.median(rates):,.0f} {latency} | {np.median(ratios):.2f}x{spread} |")
     print()
 
 
