@@ -9,8 +9,15 @@ min-hash and simhash; 0.09 ms compiled, bench/per_core.py). The values are the s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
+
+if TYPE_CHECKING:  # hashing imports this module
+    import numpy.typing as npt
+
+    from dedup_filter.features.hashing import I64, U32, U64
 
 _MIX_FIRST = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_SECOND = np.uint64(0x94D049BB133111EB)
@@ -29,7 +36,7 @@ def mix(value: np.uint64) -> np.uint64:
 
 
 @numba.njit(cache=True, nogil=True)
-def span_values(codes, starts, ends, radix, seed_word):  # type: ignore[no-untyped-def]
+def span_values(codes: U32, starts: I64, ends: I64, radix: np.uint64, seed_word: np.uint64) -> U64:
     """``hashing.span_hashes``: each span's polynomial in ``radix``, mixed with its length."""
     values = np.empty(len(starts), dtype=np.uint64)
     for span in range(len(starts)):
@@ -42,26 +49,37 @@ def span_values(codes, starts, ends, radix, seed_word):  # type: ignore[no-untyp
 
 
 @numba.njit(cache=True, nogil=True)
-def run_edges(in_term):  # type: ignore[no-untyped-def]
-    """Starts and ends of the runs of True in ``in_term``."""
-    starts = np.empty(len(in_term) // 2 + 1, dtype=np.int64)
+def term_edges(
+    codes: U32, continues_term: npt.NDArray[np.bool_], mark: int, paired_marks: int
+) -> tuple[I64, I64]:
+    """``text.token_spans``: starts and ends of the runs of code points that continue a term,
+    and of whatever lies between each of the first ``paired_marks`` marks and the next."""
+    starts = np.empty(len(codes) // 2 + 1, dtype=np.int64)
     ends = np.empty_like(starts)
-    runs, inside = 0, False
-    for position in range(len(in_term)):
-        if in_term[position] and not inside:
-            starts[runs] = position
-        elif inside and not in_term[position]:
-            ends[runs] = position
+    runs, marks, position = 0, 0, 0
+    while position < len(codes):
+        if codes[position] == mark and marks < paired_marks:
+            start = position = position + 1
+            while codes[position] != mark:
+                position += 1
+            end, marks = position, marks + 2
+            position += 1
+        elif continues_term[codes[position]]:
+            start = position
+            while position < len(codes) and continues_term[codes[position]]:
+                position += 1
+            end = position
+        else:
+            position += 1
+            continue
+        if end > start:
+            starts[runs], ends[runs] = start, end
             runs += 1
-        inside = in_term[position]
-    if inside:
-        ends[runs] = len(in_term)
-        runs += 1
     return starts[:runs], ends[:runs]
 
 
 @numba.njit(cache=True, nogil=True)
-def shingle_values(hashes, weights):  # type: ignore[no-untyped-def]
+def shingle_values(hashes: U64, weights: U64) -> U64:
     """``shingles.shingle_hashes``: each window's weighted sum, mixed."""
     width = len(weights)
     values = np.empty(len(hashes) - width + 1, dtype=np.uint64)
@@ -74,7 +92,7 @@ def shingle_values(hashes, weights):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, nogil=True)
-def permuted_minima(shingles, multipliers, offsets):  # type: ignore[no-untyped-def]
+def permuted_minima(shingles: U64, multipliers: U64, offsets: U64) -> U64:
     """``MinHasher.signature``: the least ``a * x + b`` of every permutation (a, b)."""
     minima = np.full(len(multipliers), np.iinfo(np.uint64).max, dtype=np.uint64)
     for shingle in shingles:
@@ -86,7 +104,7 @@ def permuted_minima(shingles, multipliers, offsets):  # type: ignore[no-untyped-
 
 
 @numba.njit(cache=True, nogil=True)
-def bit_majorities(hashes, word_seeds):  # type: ignore[no-untyped-def]
+def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
     """``simhash.simhash`` as words: bit k of word w is set when it is set in more than half of
     the terms' projections ``mix(hash ^ word_seeds[w])``.
 

@@ -309,19 +309,13 @@ def token_spans(lowered: str) -> tuple[U32, I64, I64]:
     """The terms of lower-cased text as spans of its code points: (code points, starts, ends).
 
     A term is a maximal run of Unicode letters and digits (``str.isalnum``), or everything between
-    a pair of image marks. Found with array operations over the code points, so a page's terms
-    never become Python objects on the way to their hashes.
+    a pair of image marks (marks come in pairs; an odd last one is a separator). Found in one
+    compiled pass over the code points, so a page's terms never become Python objects on the way
+    to their hashes.
     """
     codes = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    in_term = _alphanumeric_table()[codes]
-    marks = np.flatnonzero(codes == ord(_MARK))
-    if len(marks) >= 2:  # marks come in pairs; whatever lies between a pair is one term
-        pairs = marks[: len(marks) // 2 * 2].reshape(-1, 2)
-        steps = np.zeros(len(codes) + 1, dtype=np.int64)
-        np.add.at(steps, pairs[:, 0] + 1, 1)
-        np.add.at(steps, pairs[:, 1], -1)
-        in_term |= np.cumsum(steps[:-1]) > 0
-    starts, ends = kernels.run_edges(in_term)
+    paired_marks = lowered.count(_MARK) // 2 * 2
+    starts, ends = kernels.term_edges(codes, _alphanumeric_table(), ord(_MARK), paired_marks)
     return codes, starts, ends
 
 
