@@ -132,3 +132,77 @@ def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
             if 2 * counts[word, bit] > len(hashes):
                 majorities[word] |= np.uint64(1) << np.uint64(bit)
     return majorities
+
+
+@numba.njit(inline="always")
+def _is_space(byte: np.uint8) -> bool:
+    return byte == 32 or byte == 9 or byte == 10 or byte == 12 or byte == 13
+
+
+@numba.njit(inline="always")
+def _ends_name(byte: np.uint8, also: int) -> bool:
+    """White space, ``/``, ``>`` or ``also`` (0: nothing more)."""
+    return _is_space(byte) or byte == 47 or byte == 62 or (also != 0 and byte == also)
+
+
+@numba.njit(inline="always")
+def _skip_until(data: npt.NDArray[np.uint8], position: int, stop: int) -> int:
+    """The position of the next ``stop`` byte from ``position`` on, or -1."""
+    while position < len(data):
+        if data[position] == stop:
+            return position
+        position += 1
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _attributes_beyond(data: npt.NDArray[np.uint8], position: int, limit: int) -> bool:
+    """Whether the start tag whose name begins at ``position`` has more than ``limit``
+    attributes, read as ``attributes._CROWDED_TAG`` reads them (its quantifiers are possessive,
+    so the regex never backtracks and this loop makes the same choices)."""
+    while position < len(data) and not _ends_name(data[position], 0):
+        position += 1
+    for _ in range(limit + 1):
+        while position < len(data) and (_is_space(data[position]) or data[position] == 47):
+            position += 1
+        if position == len(data) or data[position] == 62:
+            return False
+        position += 1
+        while position < len(data) and not _ends_name(data[position], 61):
+            position += 1
+        value = position
+        while value < len(data) and _is_space(data[value]):
+            value += 1
+        if value == len(data) or data[value] != 61:
+            continue
+        value += 1
+        while value < len(data) and _is_space(data[value]):
+            value += 1
+        closing = -1
+        if value < len(data) and (data[value] == 34 or data[value] == 39):
+            closing = _skip_until(data, value + 1, data[value])
+        if closing >= 0:
+            position = closing + 1
+            continue
+        while value < len(data) and not (_is_space(data[value]) or data[value] == 62):
+            value += 1
+        position = value
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def tag_census(data: npt.NDArray[np.uint8], max_attributes: int) -> tuple[bool, int]:
+    """Over a document's UTF-8 bytes: whether any start tag holds more than ``max_attributes``
+    attributes (``attributes.cap_attributes`` would cut it), and how many more ``<`` than ``</``
+    it has (the bound on nesting ``text._cut_deep_nesting`` starts from)."""
+    crowded, unclosed = False, 0
+    for position in range(len(data)):
+        if data[position] != 60:
+            continue
+        following = data[position + 1] if position + 1 < len(data) else 0
+        if following != 47:
+            unclosed += 1
+        letter = following | 0x20
+        if not crowded and 97 <= letter <= 122:
+            crowded = _attributes_beyond(data, position + 2, max_attributes)
+    return crowded, unclosed

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from selectolax.lexbor import LexborHTMLParser
 
 from dedup_filter.features import kernels
-from dedup_filter.features.attributes import cap_attributes
+from dedup_filter.features.attributes import MAX_ATTRIBUTES, cap_attributes
 from dedup_filter.features.hashing import I64, U32, U64
 from dedup_filter.urls import host_of
 
@@ -233,7 +233,15 @@ def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
 
 
 def _bounded(html: str, max_depth: int) -> tuple[str, bool]:
-    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut."""
+    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut.
+
+    One compiled pass over the bytes tells whether either cut can apply (no real page comes near
+    them); only then are they made.
+    """
+    data = np.frombuffer(html.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    crowded, unclosed = kernels.tag_census(data, MAX_ATTRIBUTES)
+    if not crowded and unclosed <= _SCAN_FACTOR * max_depth:
+        return html, False
     html, capped = cap_attributes(html)
     html, truncated = _cut_deep_nesting(html, max_depth)
     return html, capped or truncated
