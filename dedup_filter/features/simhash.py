@@ -41,9 +41,18 @@ def band_keys(fingerprint: bytes, bands: int) -> list[bytes]:
     Two fingerprints that differ in fewer than ``bands`` bits share at least one piece (pigeonhole),
     so a lookup by piece finds every such pair: 12 pieces of 32 bits find all pairs within 11 bits.
     """
-    bit_array = np.unpackbits(np.frombuffer(fingerprint, dtype=np.uint8))
-    edges = np.linspace(0, len(bit_array), bands + 1).astype(int)
-    return [
-        bytes([number]) + np.packbits(bit_array[start:stop]).tobytes()
-        for number, (start, stop) in enumerate(itertools.pairwise(edges))
-    ]
+    value, bits = int.from_bytes(fingerprint, "big"), len(fingerprint) * 8
+    keys = []
+    for number, (start, stop) in enumerate(_band_edges(bits, bands)):
+        width = stop - start
+        piece = (value >> (bits - stop)) & ((1 << width) - 1)
+        padding = -width % 8  # np.packbits' zero bits after the last one
+        keys.append(bytes([number]) + (piece << padding).to_bytes((width + padding) // 8, "big"))
+    return keys
+
+
+@functools.cache
+def _band_edges(bits: int, bands: int) -> tuple[tuple[int, int], ...]:
+    """Where each piece starts and stops, in bits from the fingerprint's first."""
+    edges = np.linspace(0, bits, bands + 1).astype(int).tolist()
+    return tuple(itertools.pairwise(edges))
