@@ -157,11 +157,9 @@ def _skip_until(data: npt.NDArray[np.uint8], position: int, stop: int) -> int:
 
 @numba.njit(cache=True, nogil=True)
 def _attributes_beyond(data: npt.NDArray[np.uint8], position: int, limit: int) -> bool:
-    """Whether the start tag whose name begins at ``position`` has more than ``limit``
+    """Whether the start tag whose name ends at ``position`` has more than ``limit``
     attributes, read as ``attributes._CROWDED_TAG`` reads them (its quantifiers are possessive,
     so the regex never backtracks and this loop makes the same choices)."""
-    while position < len(data) and not _ends_name(data[position], 0):
-        position += 1
     for _ in range(limit + 1):
         while position < len(data) and (_is_space(data[position]) or data[position] == 47):
             position += 1
@@ -191,18 +189,35 @@ def _attributes_beyond(data: npt.NDArray[np.uint8], position: int, limit: int) -
 
 
 @numba.njit(cache=True, nogil=True)
-def tag_census(data: npt.NDArray[np.uint8], max_attributes: int) -> tuple[bool, int]:
+def tag_census(
+    data: npt.NDArray[np.uint8], max_attributes: int, name_keys: U64
+) -> tuple[bool, int, int]:
     """Over a document's UTF-8 bytes: whether any start tag holds more than ``max_attributes``
-    attributes (``attributes.cap_attributes`` would cut it), and how many more ``<`` than ``</``
-    it has (the bound on nesting ``text._cut_deep_nesting`` starts from)."""
-    crowded, unclosed = False, 0
+    attributes (``attributes.cap_attributes`` would cut it), how many more ``<`` than ``</`` it
+    has (the bound on nesting ``text._cut_deep_nesting`` starts from), and which of the tag names
+    ``name_keys`` its start tags use, as a bit mask (a name's key: its bytes, big-endian, zero
+    padded to 8; a tag name runs from the letter after ``<`` to white space, ``/`` or ``>``,
+    ASCII lower-cased, as the HTML tokenizer reads it)."""
+    crowded, unclosed, found = False, 0, 0
     for position in range(len(data)):
         if data[position] != 60:
             continue
         following = data[position + 1] if position + 1 < len(data) else 0
         if following != 47:
             unclosed += 1
-        letter = following | 0x20
-        if not crowded and 97 <= letter <= 122:
-            crowded = _attributes_beyond(data, position + 2, max_attributes)
-    return crowded, unclosed
+        if not 97 <= following | 0x20 <= 122:
+            continue
+        end, key = position + 1, np.uint64(0)
+        while end < len(data) and not _ends_name(data[end], 0):
+            byte = data[end] | 0x20 if 65 <= data[end] <= 90 else data[end]
+            key = (key << np.uint64(8)) | np.uint64(byte)
+            end += 1
+        length = end - position - 1
+        if length <= 8:
+            key <<= np.uint64(8 * (8 - length))
+            for number in range(len(name_keys)):
+                if name_keys[number] == key:
+                    found |= 1 << number
+        if not crowded:
+            crowded = _attributes_beyond(data, end, max_attributes)
+    return crowded, unclosed, found

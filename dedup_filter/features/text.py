@@ -66,6 +66,9 @@ _FORMATTING_TAGS = [
     "u",
     "wbr",
 ]
+_IMAGE_TAGS = ("img", "image")  # the tree builder makes an img element of <image>
+# the tags html_text edits the tree for: the tag census says which a page names
+_EDITED_TAGS = (*_FORMATTING_TAGS, *_IMAGE_TAGS, *_INVISIBLE_TAGS)
 _SNIFF_BYTES = 4096
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
 # Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
@@ -198,21 +201,22 @@ def html_text(
     Args:
         anchors: also read the document's ``Anchors`` (the default pays nothing for them).
     """
-    html, truncated = _bounded(html.replace(_MARK, " "), max_depth)
+    html, truncated, named = _bounded(html.replace(_MARK, " "), max_depth)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
     title = tree.css_first("title")
-    # merge before anything else is removed: a stripped script still separates its neighbours
-    for name in _FORMATTING_TAGS:  # a name lookup each: 1.5x faster than one selector list
+    # merge before anything else is removed: a stripped script still separates its neighbours;
+    # a name lookup for each formatting tag the page names (1.5x faster than one selector list)
+    for name in (name for name in _FORMATTING_TAGS if name in named):
         for node in tree.tags(name):
             node.unwrap()
     tree.merge_text_nodes()
     page_host = host_of(page_url)
-    images = tree.css("img[src]")
+    images = tree.css("img[src]") if not named.isdisjoint(_IMAGE_TAGS) else []
     for image in images[:MAX_IMAGE_TERMS]:
         term = _well_formed(image_term(image.attributes.get("src") or "", page_url, page_host))
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
-    tree.strip_tags(_INVISIBLE_TAGS)
+    tree.strip_tags([name for name in _INVISIBLE_TAGS if name in named])
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
     cut = truncated or len(images) > MAX_IMAGE_TERMS
@@ -231,19 +235,21 @@ def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
     return _anchors(LexborHTMLParser(_bounded(html, max_depth)[0]))
 
 
-def _bounded(html: str, max_depth: int) -> tuple[str, bool]:
-    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut.
+def _bounded(html: str, max_depth: int) -> tuple[str, bool, frozenset[str]]:
+    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut;
+    which of ``_EDITED_TAGS`` its start tags name (no other tag makes such an element).
 
     One compiled pass over the bytes tells whether either cut can apply (no real page comes near
     them); only then are they made.
     """
     data = np.frombuffer(html.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    crowded, unclosed = kernels.tag_census(data, MAX_ATTRIBUTES)
+    crowded, unclosed, found = kernels.tag_census(data, MAX_ATTRIBUTES, _edited_keys())
+    named = frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
     if not crowded and unclosed <= _SCAN_FACTOR * max_depth:
-        return html, False
+        return html, False, named
     html, capped = cap_attributes(html)
     html, truncated = _cut_deep_nesting(html, max_depth)
-    return html, capped or truncated
+    return html, capped or truncated, named
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:
@@ -297,6 +303,12 @@ def _name_keys(names: npt.NDArray[np.uint8]) -> U64:
     """One integer per name (its bytes, big-endian); a name that fills every byte matches none."""
     keys = np.ascontiguousarray(names).view(">u8")[:, 0].astype(np.uint64)
     return np.where(names[:, -1] != 0, np.uint64(0), keys)
+
+
+@functools.cache
+def _edited_keys() -> U64:
+    padded = [name.encode().ljust(_NAME_BYTES, b"\0") for name in _EDITED_TAGS]
+    return np.frombuffer(b"".join(padded), dtype=">u8").astype(np.uint64)
 
 
 @functools.cache
