@@ -18,6 +18,7 @@ excluded), pinned to one CPU. Rates and ratios are medians over rounds.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import random
 import subprocess
@@ -38,6 +39,7 @@ _DEBIAN_DOCS = "~/.cache/dedup-filter/debdocs/unpacked"
 OURS_BATCHED = f"dedup-filter check_pages, batches of {BATCH} (B + C + LMDB)"
 OURS_SINGLE = "dedup-filter check_page, one at a time (B + C + LMDB)"
 PEER = SelectolaxPeers.name
+_COMPILER_DISTRIBUTIONS = ("numba", "llvmlite")
 Page = tuple[str, bytes]
 _COLD_START = """
 import time
@@ -145,17 +147,34 @@ def _print_table(rounds: list[dict[str, np.ndarray]]) -> None:
 
 
 def _print_cold_start(path_of_url: str) -> None:
-    """What a fresh process pays before its first decision: imports, tables, any JIT."""
+    """What a fresh process pays before its first decision: imports, tables, the kernels' JIT
+    (compiled on an installation's first use, loaded from numba's cache afterwards)."""
     path = Path("/" + path_of_url.removeprefix("http://docs.test/"))
     script = _COLD_START.format(path=str(path))
-    output = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
-    imported, first, second = (float(value) * 1000 for value in output.split())
-    print(
-        f"cold start (fresh process, CPU ms): import {imported:.0f}, first page {first:.1f}, "
-        f"second page {second:.1f}\n"
-    )
+    print("| fresh process (CPU ms) | import | first page | second page |")
+    print("|---|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as empty_cache:
+        for label, environment in (
+            ("kernels compiled (first use of an installation)", {"NUMBA_CACHE_DIR": empty_cache}),
+            ("kernels loaded from numba's cache", {}),
+        ):
+            output = subprocess.run(
+                [sys.executable, "-c", script],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, **environment},
+            ).stdout
+            imported, first, second = (float(value) * 1000 for value in output.split())
+            print(f"| {label} | {imported:.0f} | {first:.0f} | {second:.1f} |")
+    sizes = {name: _installed_mb(name) for name in _COMPILER_DISTRIBUTIONS}
+    listed = ", ".join(f"{name} {size:.0f} MB" for name, size in sizes.items())
+    print(f"\ninstalled for the kernels: {listed} (total {sum(sizes.values()):.0f} MB)\n")
+
+
+def _installed_mb(distribution: str) -> float:
+    files = importlib.metadata.distribution(distribution).files or []
+    return sum(Path(file.locate()).stat().st_size for file in files) / 1e6
 
 
 if __name__ == "__main__":
