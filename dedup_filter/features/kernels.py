@@ -108,28 +108,33 @@ def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
     """``simhash.simhash`` as words: bit k of word w is set when it is set in more than half of
     the terms' projections ``mix(hash ^ word_seeds[w])``.
 
-    Bits are counted eight words at a time, one byte lane per bit, flushed before a lane can
-    overflow: a term costs 8 additions a word instead of 64.
+    Bits are counted eight words at a time, one byte lane per bit, in eight accumulators that
+    stay in registers and are flushed before a lane can overflow: a term costs 8 additions a
+    word instead of 64.
     """
-    words = len(word_seeds)
-    counts = np.zeros((words, 64), dtype=np.int64)
-    lanes = np.zeros((words, 8), dtype=np.uint64)
-    for term in range(len(hashes)):
-        for word in range(words):
-            projected = mix(hashes[term] ^ word_seeds[word])
+    majorities = np.zeros(len(word_seeds), dtype=np.uint64)
+    counts = np.zeros(64, dtype=np.int64)
+    for word in range(len(word_seeds)):
+        counts[:] = 0
+        for first in range(0, len(hashes), _LANE_LIMIT):
+            lane0 = lane1 = lane2 = lane3 = lane4 = lane5 = lane6 = lane7 = np.uint64(0)
+            for term in range(first, min(first + _LANE_LIMIT, len(hashes))):
+                projected = mix(hashes[term] ^ word_seeds[word])
+                lane0 += projected & _BYTE_LOWS
+                lane1 += (projected >> np.uint64(1)) & _BYTE_LOWS
+                lane2 += (projected >> np.uint64(2)) & _BYTE_LOWS
+                lane3 += (projected >> np.uint64(3)) & _BYTE_LOWS
+                lane4 += (projected >> np.uint64(4)) & _BYTE_LOWS
+                lane5 += (projected >> np.uint64(5)) & _BYTE_LOWS
+                lane6 += (projected >> np.uint64(6)) & _BYTE_LOWS
+                lane7 += (projected >> np.uint64(7)) & _BYTE_LOWS
+            lanes = (lane0, lane1, lane2, lane3, lane4, lane5, lane6, lane7)
             for shift in range(8):
-                lanes[word, shift] += (projected >> np.uint64(shift)) & _BYTE_LOWS
-        if term % _LANE_LIMIT == _LANE_LIMIT - 1 or term == len(hashes) - 1:
-            for word in range(words):
-                for shift in range(8):
-                    for byte in range(8):
-                        lane = (lanes[word, shift] >> np.uint64(8 * byte)) & np.uint64(0xFF)
-                        counts[word, 8 * byte + shift] += lane
-                    lanes[word, shift] = 0
-    majorities = np.zeros(words, dtype=np.uint64)
-    for word in range(words):
+                for byte in range(8):
+                    lane = (lanes[shift] >> np.uint64(8 * byte)) & np.uint64(0xFF)
+                    counts[8 * byte + shift] += lane
         for bit in range(64):
-            if 2 * counts[word, bit] > len(hashes):
+            if 2 * counts[bit] > len(hashes):
                 majorities[word] |= np.uint64(1) << np.uint64(bit)
     return majorities
 
