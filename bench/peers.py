@@ -4,20 +4,25 @@ Each peer sees the tokens our tokenizer produces (so the HTML parser's cost and 
 same on both sides) and does what its documentation shows: datasketch builds a MinHash of the
 page's 8-token shingles with ``update_batch`` and queries a MinHashLSH before inserting; the
 ``simhash`` package builds a 64-bit Simhash of the tokens and queries a SimhashIndex (k = 3, Manku
-et al.'s setting) before adding. Both keep the first copy, like the filter.
+et al.'s setting) before adding. Both keep the first copy, like the filter. ``SelectolaxPeers`` is
+the exception: it extracts its text the fastest way selectolax offers, as issue 13 asks of the
+per-core comparison.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from datasketch import MinHash, MinHashLSH
+from selectolax.lexbor import LexborHTMLParser
 from simhash import Simhash, SimhashIndex
 
 from dedup_filter.features.text import decode_body, html_tokens
 
 SHINGLE_WIDTH = 8
 NUM_PERM = 84
+_WORD = re.compile(r"\w+")
 
 
 def page_tokens(url: str, body: bytes) -> list[str]:
@@ -102,3 +107,22 @@ class BothPeers:
         by_minhash = self._minhash.check_tokens(url, tokens)
         by_simhash = self._simhash.check_tokens(url, tokens)
         return by_minhash if by_minhash.duplicate_of else by_simhash
+
+
+def selectolax_tokens(body: bytes) -> list[str]:
+    """The fastest text a user gets from selectolax (Lexbor decodes the bytes itself; scripts and
+    styles dropped, the body's text nodes joined by spaces), split into ``\\w+`` runs."""
+    tree = LexborHTMLParser(body)
+    tree.strip_tags(["script", "style"])
+    text = tree.body.text(separator=" ") if tree.body is not None else ""
+    return _WORD.findall(text.lower())
+
+
+class SelectolaxPeers(BothPeers):
+    """The issue's peer pipeline: selectolax text and ``\\w+`` terms, then datasketch and the
+    simhash package (B and C both), in memory."""
+
+    name = "selectolax + datasketch + simhash package"
+
+    def check(self, url: str, body: bytes) -> PeerVerdict:
+        return self.check_tokens(url, selectolax_tokens(body))

@@ -30,7 +30,7 @@ _SLOWEST = 5
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
-    files = _html_files(args.roots or list(_DEFAULT_ROOTS))
+    files = html_files(args.roots or list(_DEFAULT_ROOTS))
     random.Random(args.seed).shuffle(files)
     files = files[: args.limit]
     if not files:
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _html_files(roots: list[str]) -> list[Path]:
+def html_files(roots: list[str]) -> list[Path]:
+    """Every HTML file under ``roots`` (globs allowed), sorted."""
     found = set()
     for root in roots:
         for directory in glob.glob(os.path.expanduser(root)):

@@ -8,7 +8,7 @@ The pipeline never raises on bad input: binary, empty, oversized or mis-encoded 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from dedup_filter.config import Config
@@ -77,26 +77,23 @@ class Fingerprinter:
         seed = self.config.minhash.seed
         hashes = span_hashes(*token_spans(page.text.lower()), seed)
         title = title_words(page.title)
-        exact = sequence_hash(hashes, seed)
-        fingerprint = Fingerprint(
-            url,
-            exact,
-            len(hashes),
-            (),
-            b"",
-            decoded.encoding,
-            truncated or page.truncated,
-            hash64(title, seed) >> 32 if title else 0,
-        )
+        features: tuple[int, ...] = ()
+        simhash_bytes = sketch = b""
         if len(hashes) >= max(text_config.min_tokens, 1):
             simhash_config = self.config.simhash
             features, sketch = self._features(hashes)
-            fingerprint = replace(
-                fingerprint,
-                features=features,
-                simhash=simhash(hashes, simhash_config.bits, simhash_config.seed),
-                sketch=sketch,
-            )
+            simhash_bytes = simhash(hashes, simhash_config.bits, simhash_config.seed)
+        fingerprint = Fingerprint(
+            url,
+            sequence_hash(hashes, seed),
+            len(hashes),
+            features,
+            simhash_bytes,
+            decoded.encoding,
+            truncated or page.truncated,
+            hash64(title, seed) >> 32 if title else 0,
+            sketch,
+        )
         return fingerprint, page.anchors or NO_ANCHORS
 
     def _features(self, hashes: U64) -> tuple[tuple[int, ...], bytes]:

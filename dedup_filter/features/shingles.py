@@ -1,11 +1,13 @@
-"""Token w-shingles as 64-bit fingerprints (Broder's S(D)), computed without a Python loop."""
+"""Token w-shingles as 64-bit fingerprints (Broder's S(D)), computed in one compiled pass."""
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+import functools
 
-from dedup_filter.features.hashing import U64, mix64, seeded_constants
+import numpy as np
+
+from dedup_filter.features import kernels
+from dedup_filter.features.hashing import U64, seeded_constants
 
 
 def shingle_hashes(token_hashes: U64, width: int, seed: int) -> U64:
@@ -17,8 +19,12 @@ def shingle_hashes(token_hashes: U64, width: int, seed: int) -> U64:
     if len(token_hashes) == 0:
         return np.empty(0, dtype=np.uint64)
     width = min(width, len(token_hashes))
+    result: U64 = kernels.shingle_values(token_hashes, _weights(seed, width))
+    return result
+
+
+@functools.cache
+def _weights(seed: int, width: int) -> U64:
     weights = seeded_constants(seed, width, "shingle") | np.uint64(1)
-    windows = sliding_window_view(token_hashes, width)
-    with np.errstate(over="ignore"):
-        combined = (windows * weights).sum(axis=1, dtype=np.uint64)
-    return mix64(combined)
+    weights.flags.writeable = False
+    return weights
