@@ -60,6 +60,13 @@ def rewrites(parts: UrlParts, rules: Rules) -> list[Rewrite]:
     return found
 
 
+def canonical(parts: UrlParts, rules: Rules) -> UrlParts:
+    """The URL rewritten by every rule that applies, one after the other."""
+    for key, scope in rules:
+        parts = rewrite(key, parts, scope) or parts
+    return parts
+
+
 def held_alias(
     view: IndexView, parts: UrlParts, rules_of: Callable[[UrlParts], Rules]
 ) -> tuple[str, tuple[str, ...]] | None:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import Config
+from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import resembles
 from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
 from dedup_filter.urlrules.parts import UrlParts
@@ -26,6 +27,16 @@ from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope,
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
+
+
+def same_words(first: PageRecord, second: PageRecord) -> bool:
+    """Whether two pages hold the same words in another order (a listing sorted by another
+    column): the same token count and the same simhash, which is taken over term frequencies
+    and so blind to order, where the shingles of the sketch are not."""
+    return bool(first.simhash) and (first.simhash, first.token_count) == (
+        second.simhash,
+        second.token_count,
+    )
 
 
 class Verdicts:
@@ -153,7 +164,9 @@ class Verdicts:
         held_id = self.view.page_id_for_url(held)
         own = self.view.page(page_id) if page_id is not None else None
         other = self.view.page(held_id) if held_id is not None else None
-        return own is None or other is None or not resembles(own, other, self.pages_config)
+        if own is None or other is None:
+            return True
+        return not (resembles(own, other, self.pages_config) or same_words(own, other))
 
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None

@@ -22,9 +22,9 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.urlrules.aliases import Rules, file_alias, filing_key, held_alias
-from dedup_filter.urlrules.evidence import Verdicts
-from dedup_filter.urlrules.induction import explain
+from dedup_filter.urlrules.aliases import Rules, canonical, file_alias, filing_key, held_alias
+from dedup_filter.urlrules.evidence import Verdicts, same_words
+from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
 from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
@@ -79,16 +79,22 @@ class UrlRuleLearner:
         return decision
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
-        held = decision.duplicate_of or ""
-        explanation = explain(decision.url, held, self.config.default_documents)
-        if explanation is None:
-            return decision
+        evidence = self._support(store, decision.url, decision.duplicate_of or "", now)
+        return replace(decision, evidence=decision.evidence | evidence) if evidence else decision
+
+    def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> dict[str, Any]:
+        """Let the pair (``alias``, ``held``), pages of one content, support the rule that
+        explains it; the evidence to name in the decision (none when no rule does)."""
+        explained = self._explain(store, alias, held)
+        if explained is None:
+            return {}
+        explanation, held_parts = explained
         key = explanation.key
         verdicts = Verdicts(store, self.pages_config, now)
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
-            return decision
-        rule = rule.supported(decision.url, held, explanation.canonical, explanation.values)
+            return {}
+        rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
         if rule.state == OPEN and len(rule.classes) >= self._needed(key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
@@ -96,10 +102,31 @@ class UrlRuleLearner:
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            held_parts = UrlParts.parse(held)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
             file_alias(store.view, store, filing, page_id)
-        return replace(decision, evidence=decision.evidence | evidence)
+        return evidence
+
+    def _explain(
+        self, store: UrlRuleStore, alias: str, held: str
+    ) -> tuple[Explanation, UrlParts] | None:
+        """The rule that explains the pair, and the held side as the rule sees it: the URLs as
+        they are, or else both canonicalised by the confirmed rules of their host (a print view
+        dropped against a session-id URL held: once ``sessionid`` is a rule, the pair is the
+        print view and its page)."""
+        documents = self.config.default_documents
+        explanation = explain(alias, held, documents)
+        if explanation is not None:
+            return explanation, UrlParts.parse(held)
+        alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
+        confirmed = self._confirmed(store, held_parts.authority)
+        if not confirmed:
+            return None
+        alias_class = canonical(alias_parts, confirmed)
+        held_class = canonical(held_parts, confirmed)
+        if (alias_class, held_class) == (alias_parts, held_parts):
+            return None
+        explanation = explain(alias_class.url(), held_class.url(), documents)
+        return None if explanation is None else (explanation, held_class)
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         parts = UrlParts.parse(decision.url)
@@ -107,6 +134,9 @@ class UrlRuleLearner:
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
+        reordering = self._reordering(store, parts, page_id, now)
+        if reordering:
+            rules = store.of_host(parts.authority)
         verdicts = Verdicts(store, self.pages_config, now)
         known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
         survivors = verdicts.test(parts, page_id, rules, self._scope)
@@ -117,7 +147,7 @@ class UrlRuleLearner:
         if page_id is not None:
             scoped = [(rule.key, self._scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
-        evidence = verdicts.evidence()
+        evidence = reordering | verdicts.evidence()
         if not evidence and not probes:
             return decision
         return replace(
@@ -125,6 +155,24 @@ class UrlRuleLearner:
             evidence=decision.evidence | evidence,
             probes=decision.probes + tuple(probes),
         )
+
+    def _reordering(
+        self, store: UrlRuleStore, parts: UrlParts, page_id: int | None, now: float
+    ) -> dict[str, Any]:
+        """A page kept as unique that holds the words of a held page of its URL without some of
+        its parameters, in another order (``d/?C=N;O=D`` beside ``d/``): the shingles tell them
+        apart, but the parameter only sorts; the pair supports its rule as a duplicate would."""
+        own = store.view.page(page_id) if page_id is not None else None
+        if own is None or not parts.params or len(parts.params) > MAX_GROUP:
+            return {}
+        bare = parts.without(tuple(parts.names()))
+        singles = (parts.without((name,)) for name in sorted(parts.names()))
+        for other in dict.fromkeys((bare, *singles)):
+            held_id = store.view.page_id_for_url(other.url())
+            held = store.view.page(held_id) if held_id not in (None, page_id) else None
+            if held is not None and same_words(own, held):
+                return self._support(store, parts.url(), held.url, now)
+        return {}
 
     # listing and maintenance
     def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:

@@ -1,0 +1,71 @@
+"""Pairs the page rules cannot see: aliases of an alias, and views that only sort a page."""
+
+from __future__ import annotations
+
+from .conftest import HOST
+
+
+def test_an_alias_dropped_against_an_alias_supports_its_rule_once_the_other_is_learnt(site):
+    for page in range(6):  # the crawl meets every page first under a session id
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "unique"
+    for page in range(2):
+        site.fetch(f"/p{page}.html", page)
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    for page in range(2, 5):  # print views of pages held under their session URL
+        assert site.fetch(f"/p{page}.html?format=print", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    pruned = site.check("/p5.html?format=print")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p5.html?sessionid=S5")
+
+
+def _listing(path: str, rows: list[tuple[str, int]]) -> str:
+    """An autoindex page of ``rows`` (name, size), in the order given."""
+    lines = "".join(
+        f'<tr><td><a href="{name}">{name}</a></td>'
+        f"<td>2024-0{size % 9 + 1}-1{size % 7} 12:{size:02d}</td><td>{size * 37 % 1000}K</td>"
+        f"<td>notes on {name.split('.')[0]}</td></tr>\n"
+        for name, size in rows
+    )
+    head = f"<html><head><title>Index of {path}</title></head><body><h1>Index of {path}</h1>"
+    return f"{head}\n<table>\n{lines}</table></body></html>"
+
+
+def _rows(directory: int) -> list[tuple[str, int]]:
+    return [
+        (f"entry-{directory}-{number:02d}.html", (number * 7 + directory) % 60)
+        for number in range(40)
+    ]
+
+
+def test_sorted_views_of_listings_become_a_rule_though_their_shingles_differ(site):
+    for directory in range(4):
+        rows = _rows(directory)
+        path = f"/d{directory}/"
+        assert site.dedup.check_page(HOST + path, _listing(path, rows).encode()).reason == "unique"
+        if directory == 3:
+            break
+        for query, ordered in (
+            ("C=N;O=D", sorted(rows, reverse=True)),
+            ("C=S;O=A", sorted(rows, key=lambda row: row[1])),
+        ):
+            sorted_view = _listing(path, ordered).encode()
+            decision = site.dedup.check_page(f"{HOST}{path}?{query}", sorted_view)
+            assert decision.reason == "unique"  # the shingles tell them apart
+    assert site.rule("docs.a.test drop C&O")["state"] == "confirmed"
+    pruned = site.check("/d3/?C=M;O=A")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/d3/")
+
+
+def test_a_sort_that_shows_other_items_of_a_paginated_listing_is_no_rule(site):
+    for directory in range(3):
+        items = _rows(2 * directory) + _rows(2 * directory + 1)
+        by_name, by_size = sorted(items), sorted(items, key=lambda row: (row[1], row[0]))
+        path = f"/shop{directory}/"
+        first = _listing(path, by_name[:20]).encode()
+        assert site.dedup.check_page(HOST + path, first).reason == "unique"
+        other = _listing(path, by_size[:20]).encode()
+        assert site.dedup.check_page(f"{HOST}{path}?sort=size", other).reason == "unique"
+    rule = site.rule("docs.a.test drop sort")
+    assert rule is not None
+    assert rule["state"] == "dead"
+    assert site.check("/shop9/?sort=size").action == "keep"
