@@ -290,8 +290,14 @@ class UrlRulesConfig:
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
     max_probes: int = 2
     max_candidates_per_host: int = 64
+    counterexample_containment: float = 0.5
 
     def __post_init__(self) -> None:
+        _require(
+            0.0 < self.counterexample_containment <= 1.0,
+            "url_rules.counterexample_containment",
+            "must lie in (0, 1]",
+        )
         for key in ("min_support", "min_support_known"):
             value = getattr(self, key)
             _require(1 <= value <= MAX_SUPPORT, f"url_rules.{key}", f"must lie in 1..{MAX_SUPPORT}")

@@ -1,12 +1,13 @@
 """Evidence against candidate rules (counterexamples) and for them (probes), from a kept page.
 
 A page kept as unique (or changed) duplicates nothing held. If a rule would merge its URL with a
-held URL, the two pages differ: a counterexample, and the rule dies for good, unless their
-sketches resemble as much as a near-duplicate drop needs (the pair search missed a near copy, as
-it does a few times in a hundred: that pair proves nothing either way). The tests look both
-ways: the page's rewrite under the rule is held (``x?lang=fr`` kept, ``x`` held), or the page's
-own class has a held alias (``x`` kept, ``x?lang=fr`` held and filed under ``x``), or the URL the
-rule would build from it is held. A single parameter whose removal gives a held URL is a
+held URL whose page holds less than ``url_rules.counterexample_containment`` of its shingles (or
+of the held page's, the smaller), the two hold other content: a counterexample, and the rule dies
+for good. A pair closer than that proves nothing either way: a near copy the pair search missed
+(as it does a few times in a hundred), a line inserted into a short page, the same words sorted
+otherwise. The tests look both ways: the page's rewrite under the rule is held (``x?lang=fr``
+kept, ``x`` held), or the page's own class has a held alias (``x`` kept, ``x?lang=fr`` held and
+filed under ``x``), or the URL the rule would build from it is held. A single parameter whose removal gives a held URL is a
 counterexample even before any candidate names it: the tombstone keeps the parameter from ever
 becoming a rule, alone or in a group. Invariant: a dead rule never comes back to life.
 """
@@ -18,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import Config
+from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import resembles
 from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
@@ -37,6 +39,17 @@ def same_words(first: PageRecord, second: PageRecord) -> bool:
         second.simhash,
         second.token_count,
     )
+
+
+def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float:
+    """The share of the smaller page's shingles that the other page holds, estimated from the
+    sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""
+    if not (first.sketch and len(first.sketch) == len(second.sketch)):
+        return 0.0
+    minhash = config.minhash
+    jaccard = sketch_resemblance(first.sketch, second.sketch, minhash.sketch_bits, minhash.num_perm)
+    sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
+    return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
 
 
 class Verdicts:
@@ -166,7 +179,9 @@ class Verdicts:
         other = self.view.page(held_id) if held_id is not None else None
         if own is None or other is None:
             return True
-        return not (resembles(own, other, self.pages_config) or same_words(own, other))
+        if resembles(own, other, self.pages_config) or same_words(own, other):
+            return False
+        return shared_share(own, other, self.pages_config) < self.config.counterexample_containment
 
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None

@@ -69,3 +69,28 @@ def test_a_sort_that_shows_other_items_of_a_paginated_listing_is_no_rule(site):
     assert rule is not None
     assert rule["state"] == "dead"
     assert site.check("/shop9/?sort=size").action == "keep"
+
+
+def _short_page(number: int, greeting: str = "") -> bytes:
+    """A news item of about forty words, as a portal's template serves it."""
+    words = " ".join(f"change{number}x{word} fixes issue{word * 7 + number}" for word in range(14))
+    line = f"<p>{greeting}</p>" if greeting else ""
+    head = f"<html><head><title>Item {number}</title></head>"
+    return f"{head}<body>{line}<p>{words}</p></body></html>".encode()
+
+
+def test_a_line_inserted_into_a_short_page_is_no_counterexample_but_other_content_is(site):
+    for number in range(5):
+        assert (
+            site.dedup.check_page(f"{HOST}/n{number}.html", _short_page(number)).reason == "unique"
+        )
+    for number in range(2):
+        site.dedup.check_page(f"{HOST}/n{number}.html?sessionid=S{number}", _short_page(number))
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    greeted = _short_page(4, "Welcome back! Your session S4 is active.")
+    unseen = site.dedup.check_page(f"{HOST}/n4.html?sessionid=S4", greeted)  # fetched in flight
+    assert unseen.reason == "unique"  # 8-word shingles of a 40-word page: no near duplicate
+    assert "url_rules_killed" not in unseen.evidence
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    other = site.dedup.check_page(f"{HOST}/n3.html?sessionid=S3", _short_page(9))
+    assert other.evidence["url_rules_killed"] == ["docs.a.test drop sessionid"]
