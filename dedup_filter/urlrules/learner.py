@@ -96,7 +96,7 @@ class UrlRuleLearner:
             return {}
         rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
-        if rule.state == OPEN and len(rule.classes) >= self._needed(key):
+        if rule.state == OPEN and len(rule.classes) >= self._needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
@@ -142,7 +142,7 @@ class UrlRuleLearner:
         survivors = verdicts.test(parts, page_id, rules, self._scope)
         probes = []
         for rule in survivors:
-            if rule.state == OPEN and len(rule.classes) < self._needed(rule.key):
+            if rule.state == OPEN and len(rule.classes) < self._needed(store, rule.key):
                 probes += verdicts.probe(rule, parts, self._scope(rule))
         if page_id is not None:
             scoped = [(rule.key, self._scope(rule)) for rule in survivors]
@@ -176,7 +176,8 @@ class UrlRuleLearner:
 
     # listing and maintenance
     def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:
-        return [self.describe(rule) for rule in UrlRuleStore(view).every(with_candidates)]
+        store = UrlRuleStore(view)
+        return [self.describe(store, rule) for rule in store.every(with_candidates)]
 
     def remove_rule(self, view: IndexView, label: str, now: float) -> bool:
         """Kill the rule named ``label`` ("host kind name"): it prunes nothing from now on and is
@@ -189,7 +190,7 @@ class UrlRuleLearner:
         store.put(replace(rule, state=DEAD, changed_at=now, example=("removed", "")))
         return True
 
-    def describe(self, rule: UrlRule) -> dict[str, Any]:
+    def describe(self, store: UrlRuleStore, rule: UrlRule) -> dict[str, Any]:
         scope = self._scope(rule)
         return {
             "rule": rule.key.label,
@@ -199,7 +200,7 @@ class UrlRuleLearner:
             "state": STATE_NAMES[rule.state],
             "support": rule.support,
             "classes": len(rule.classes),
-            "needed": self._needed(rule.key),
+            "needed": self._needed(store, rule.key),
             "counterexamples": rule.counterexamples,
             "values": list(rule.values),
             "any_value": scope.any_value,
@@ -221,10 +222,20 @@ class UrlRuleLearner:
         any_value = self._known(rule.key) or len(rule.values) >= self.config.min_values
         return Scope(rule.values, any_value)
 
-    def _needed(self, key: RuleKey) -> int:
-        if self._known(key):
+    def _needed(self, store: UrlRuleStore, key: RuleKey) -> int:
+        if self._known(key) or self._learnt_elsewhere(store, key):
             return self.config.min_support_known
         return self.config.min_support
+
+    def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
+        """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the
+        same software aliases the same way on every site (Apache's sorted listings, a CMS's
+        print view), so such a rule is a well-known candidate on a new host."""
+        wanted = self.config.learnt_from_hosts
+        if wanted == 0:
+            return False
+        hosts = store.confirming_hosts(key.kind, key.name, wanted + 1)
+        return len([host for host in hosts if host != key.host]) >= wanted
 
     def _known(self, key: RuleKey) -> bool:
         return key.kind in (DROP, IGNORE) and all(
