@@ -110,19 +110,25 @@ class UrlRuleLearner:
         self, store: UrlRuleStore, alias: str, held: str
     ) -> tuple[Explanation, UrlParts] | None:
         """The rule that explains the pair, and the held side as the rule sees it: the URLs as
-        they are, or else both canonicalised by the confirmed rules of their host (a print view
-        dropped against a session-id URL held: once ``sessionid`` is a rule, the pair is the
-        print view and its page)."""
+        they are, or else both canonicalised by the confirmed rules of their host and by the
+        well-known parameters no counterexample killed there (a print view dropped against the
+        session-id or tracking URL the crawl met its page under is the print view and its
+        page)."""
         documents = self.config.default_documents
         explanation = explain(alias, held, documents)
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
-        confirmed = self._confirmed(store, held_parts.authority)
-        if not confirmed:
-            return None
-        alias_class = canonical(alias_parts, confirmed)
-        held_class = canonical(held_parts, confirmed)
+        rules = [
+            *self._confirmed(store, held_parts.authority),
+            *(
+                (key, scope)
+                for parts in (alias_parts, held_parts)
+                for key, scope in self._virtual(parts, self.config.known_parameters)
+                if (store.rule(key) or UrlRule(key)).state != DEAD
+            ),
+        ]
+        alias_class, held_class = canonical(alias_parts, rules), canonical(held_parts, rules)
         if (alias_class, held_class) == (alias_parts, held_parts):
             return None
         explanation = explain(alias_class.url(), held_class.url(), documents)

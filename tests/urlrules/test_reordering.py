@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import HOST
+from .conftest import HOST, hold
 
 
 def test_an_alias_dropped_against_an_alias_supports_its_rule_once_the_other_is_learnt(site):
@@ -16,6 +16,21 @@ def test_an_alias_dropped_against_an_alias_supports_its_rule_once_the_other_is_l
     assert site.rule("docs.a.test drop format")["state"] == "confirmed"
     pruned = site.check("/p5.html?format=print")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p5.html?sessionid=S5")
+
+
+def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
+    for page in range(4):  # met first through a newsletter's tracking links
+        assert site.fetch(f"/p{page}.html?utm_source=news&utm_medium=email", page).reason == (
+            "unique"
+        )
+    for page in range(3):
+        assert site.fetch(f"/p{page}.html?format=print", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert site.rule("docs.a.test drop utm_medium&utm_source") is None  # no pair of its own
+    # a page held under tracking parameters only stands for its class once they are a rule
+    assert site.check("/p3.html?format=print").action == "keep"
+    hold(site, range(4, 5))
+    assert site.check("/p4.html?format=print").reason == "duplicate_url"
 
 
 def _listing(path: str, rows: list[tuple[str, int]]) -> str:
