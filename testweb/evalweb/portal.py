@@ -23,6 +23,7 @@ from testweb.pages import link_list, rewrite_hrefs
 
 from . import hazards
 from .hosts import HostsBuilder
+from .news import NewsArchive
 
 HOST = "portal.test"
 ALIAS_PARAMETERS = ("sessionid", "format", "utm_source", "utm_medium", "utm_campaign")
@@ -30,8 +31,6 @@ TRAP_PARAMETERS = ("lang", "page", "id", "q", "part", "sort")
 TRACKING = "utm_source=books&utm_medium=web"
 NEWSLETTER = "utm_source=newsletter&utm_medium=email&utm_campaign=archive"
 _PER_PAGE = 10
-_UNSPLIT_SHARE = 6  # one news item in this many, the shortest, is too short to be split
-_BLOCK_END = re.compile(r"</(?:p|pre|ul|ol|table|div|h[1-6]|dl)>", re.I)
 _SEARCH_TERMS = ("package", "kernel", "network", "upload", "security", "source")
 _LANGUAGE = re.compile(r"\.(en|fr)\.html\b")
 
@@ -95,7 +94,7 @@ def build_portal(
     )
     _catalogue(web, items)
     _searches(web, english_tree, english)
-    news_paths = _news(web, news)
+    news_paths = NewsArchive(HOST, lambda path: _sessions(path)[1], NEWSLETTER).build(web, news)
     links = [
         ("ref/", "The manual"),
         ("ref/index.html", "The manual (index page)"),
@@ -211,89 +210,6 @@ def tracking_links(paths: list[str], tracking: str = TRACKING) -> str:
     return f"<ul>\n{items}</ul>\n"
 
 
-def _news(web: HostsBuilder, news: list[tuple[str, str, str]]) -> list[str]:
-    """The news archive: ``news/`` lists its series as ``S/``, each series directory has an
-    ``index.html`` that its items link as "Up"; every item links its print view, its second part
-    and the next item within a session. Returns the items' paths."""
-    series: dict[str, list[tuple[str, str, str]]] = {}
-    for item in news:
-        series.setdefault("_".join(item[1].split("_")[:2]), []).append(item)
-    paths, unsplit = [], _shortest(news, len(news) // _UNSPLIT_SHARE)
-    for name, members in series.items():
-        directory = f"news/{name}/"
-        names = [member[1] + ".html" for member in members]
-        for number, (content, item, body) in enumerate(members):
-            path = directory + item + ".html"
-            following = names[(number + 1) % len(names)]
-            session = _sessions(directory + following)[1]
-            nav = (
-                f'<a href="index.html">Up</a> <a href="{item}.html?format=print">Print</a> '
-                f'<a href="{item}.html?part=2">Page 2</a> '
-                f'<a href="{following}?sessionid={session}">Next</a>'
-            )
-            halves = None if content in unsplit else _halves(body)
-            _news_item(web, path, body, content, nav, halves, greeted=number % 2 == 1)
-            paths.append(path)
-        contents = link_list(directory, [(directory + page, page, "") for page in names])
-        page = hazards.plain_page(f"News {name}", contents)
-        web.put(HOST, directory, page, f"news-series:{name}", "original")
-        web.put(HOST, directory + "index.html", page, f"news-series:{name}", "alias_directory")
-    archive = link_list("news/", [(f"news/{name}/", name, "") for name in series])
-    web.put(HOST, "news/", hazards.plain_page("News archive", archive), "news-archive", "original")
-    return paths
-
-
-def _news_item(
-    web: HostsBuilder,
-    path: str,
-    body: str,
-    content: str,
-    nav: str,
-    halves: tuple[str, str] | None,
-    greeted: bool,
-) -> None:
-    """One news item, its print view, its session alias and its ``?part=2``: the second half of
-    the item when it is long enough to be split, else the whole item again."""
-    first, second = halves if halves else (body, body)
-    page = _navigated(first, nav)
-    web.put(HOST, path, page, content, "original")
-    web.put(HOST, path + "?format=print", hazards.print_view(page), content, "alias_print")
-    session = _sessions(path)[1]
-    alias = hazards.with_greeting(page, session) if greeted else page
-    kind = "alias_session_greeting" if greeted else "alias_session"
-    web.put(HOST, f"{path}?sessionid={session}", alias, content, kind)
-    web.put(HOST, f"{path}?{NEWSLETTER}", page, content, "alias_tracking")
-    if halves:
-        web.put(HOST, path + "?part=2", _navigated(second, nav), content + ":part2", "trap_part")
-    else:
-        web.put(HOST, path + "?part=2", page, content, "alias_part")
-
-
-def _halves(body: str) -> tuple[str, str] | None:
-    """A page cut at the block boundary nearest its middle: (first part, second part) as two
-    pages; None when it has no block to cut at."""
-    opening = re.search(r"<body[^>]*>", body)
-    closing = body.rfind("</body>") % (len(body) + 1)  # pages without one end at the end
-    if opening is None or closing < opening.end():
-        return None
-    middle = (opening.end() + closing) // 2
-    cuts = [match.end() for match in _BLOCK_END.finditer(body, opening.end(), closing)]
-    if not cuts:
-        return None
-    cut = min(cuts, key=lambda position: abs(position - middle))
-    head = body[: opening.end()]
-    return body[:cut] + "</body></html>\n", head + body[cut:]
-
-
-def _navigated(body: str, nav: str) -> str:
-    return re.sub(
-        r"<body[^>]*>",
-        lambda match: match.group() + f'<div class="portal-nav">{nav}</div>',
-        body,
-        count=1,
-    )
-
-
 def newsletter(web: HostsBuilder, host: str, directory: str, news: list[str]) -> None:
     """A newsletter on another host: a contents page, one year's page, and issues each linking
     a few news items of the portal with tracking parameters (one level deeper than the items)."""
@@ -320,12 +236,3 @@ def newsletter(web: HostsBuilder, host: str, directory: str, news: list[str]) ->
         "newsletter",
         "original",
     )
-
-
-def _shortest(pages: list[tuple[str, str, str]], count: int) -> set[str]:
-    """The content keys of the ``count`` pages with the least text."""
-
-    def text(page: tuple[str, str, str]) -> int:
-        return len(re.sub(r"<[^>]+>|\s+", "", page[2]))
-
-    return {page[0] for page in sorted(pages, key=text)[:count]}
