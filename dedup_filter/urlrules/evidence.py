@@ -23,10 +23,26 @@ from dedup_filter.config import Config
 from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import resembles
-from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
+from dedup_filter.urlrules.aliases import (
+    Rewrite,
+    Rules,
+    canonical,
+    file_alias,
+    filing_key,
+    matches,
+    rewrites,
+)
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
-from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
+from dedup_filter.urlrules.rewrite import (
+    ANY,
+    DROP,
+    PARAMETER_KINDS,
+    RuleKey,
+    Scope,
+    inverse,
+    rewrite,
+)
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
@@ -86,7 +102,7 @@ class Verdicts:
         """Test the rules of the page's host (``rules``) against it; the rules still alive after."""
         url, host = parts.url(), parts.authority
         for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
-            held = self._held(parts.without((name,)).url(), url)
+            held = self._holder(self.set_aside(parts.without((name,))), url, page_id)
             if held is not None and self._differ(page_id, held):
                 self.kill(RuleKey(host, DROP, name), url, held, rules)
         alive = []
@@ -142,23 +158,37 @@ class Verdicts:
     def evidence(self) -> dict[str, Any]:
         return {"url_rules_killed": self.killed} if self.killed else {}
 
+    def well_known(self, parts: UrlParts) -> Rules:
+        """Drop rules for the URL's well-known parameters that no counterexample killed on its
+        host: set aside to explain a pair or find a counterexample, never to prune."""
+        keys = (RuleKey(parts.authority, DROP, name) for name in sorted(parts.names()))
+        return [
+            (key, ANY)
+            for key in keys
+            if matches(key.name, self.config.known_parameters) and not self._dead(key)
+        ]
+
+    def set_aside(self, parts: UrlParts) -> UrlParts:
+        """The URL without its well-known parameters (``well_known``)."""
+        return canonical(parts, self.well_known(parts))
+
     def _counterpart(
         self, key: RuleKey, parts: UrlParts, page_id: int | None, scope: Scope
     ) -> str | None:
         """A held URL of other content that the rule would merge with the page, if any."""
-        url = parts.url()
-        rewritten = rewrite(key, parts, scope)
+        url, base = parts.url(), self.set_aside(parts)
+        rewritten = rewrite(key, base, scope)
         if rewritten is not None:
-            held = self._held(rewritten.url(), url)
+            held = self._holder(rewritten, url, page_id)
             if held is not None:
                 return held
-        wanted = Rewrite(url, (rewritten or parts).class_key(), (), "")
+        wanted = Rewrite(url, (rewritten or base).class_key(), (), "")
         held = self._filed(
-            replace(wanted, filing_key=filing_key(key, parts, rewritten)), page_id, key, scope
+            replace(wanted, filing_key=filing_key(key, base, rewritten)), page_id, key, scope
         )
         if held is not None:
             return held
-        built = inverse(key, parts, scope)
+        built = inverse(key, base, scope)
         return None if built is None else self._held(built.url(), url)
 
     def _filed(
@@ -170,8 +200,21 @@ class Verdicts:
         if record is None:
             return None
         held = UrlParts.parse(record.url)
-        classed = rewrite(key, held, scope) or held
+        classed = self.set_aside(rewrite(key, held, scope) or held)
         return record.url if classed.class_key() == wanted.class_key else None
+
+    def _holder(self, wanted: UrlParts, own: str, page_id: int | None) -> str | None:
+        """A held URL of ``wanted``'s class other than the page itself: the URL, or the page filed
+        for the class when its URL without its well-known parameters is the class's."""
+        held = self._held(wanted.url(), own)
+        if held is not None:
+            return held
+        filed_id = self.store.alias(wanted.class_key())
+        record = self.view.page(filed_id) if filed_id not in (None, page_id) else None
+        if record is None:
+            return None
+        classed = self.set_aside(UrlParts.parse(record.url)).class_key() == wanted.class_key()
+        return record.url if classed else None
 
     def _differ(self, page_id: int | None, held: str) -> bool:
         """Whether the kept page and the held page are other content (unknown counts as other)."""

@@ -22,7 +22,14 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.urlrules.aliases import Rules, canonical, file_alias, filing_key, held_alias
+from dedup_filter.urlrules.aliases import (
+    Rules,
+    canonical,
+    file_alias,
+    filing_key,
+    held_alias,
+    matches,
+)
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -85,12 +92,12 @@ class UrlRuleLearner:
     def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> dict[str, Any]:
         """Let the pair (``alias``, ``held``), pages of one content, support the rule that
         explains it; the evidence to name in the decision (none when no rule does)."""
-        explained = self._explain(store, alias, held)
+        verdicts = Verdicts(store, self.pages_config, now)
+        explained = self._explain(store, verdicts, alias, held)
         if explained is None:
             return {}
         explanation, held_parts = explained
         key = explanation.key
-        verdicts = Verdicts(store, self.pages_config, now)
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
             return {}
@@ -107,7 +114,7 @@ class UrlRuleLearner:
         return evidence
 
     def _explain(
-        self, store: UrlRuleStore, alias: str, held: str
+        self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str
     ) -> tuple[Explanation, UrlParts] | None:
         """The rule that explains the pair, and the held side as the rule sees it: the URLs as
         they are, or else both canonicalised by the confirmed rules of their host and by the
@@ -121,12 +128,8 @@ class UrlRuleLearner:
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
         rules = [
             *self._confirmed(store, held_parts.authority),
-            *(
-                (key, scope)
-                for parts in (alias_parts, held_parts)
-                for key, scope in self._virtual(parts, self.config.known_parameters)
-                if (store.rule(key) or UrlRule(key)).state != DEAD
-            ),
+            *verdicts.well_known(alias_parts),
+            *verdicts.well_known(held_parts),
         ]
         alias_class, held_class = canonical(alias_parts, rules), canonical(held_parts, rules)
         if (alias_class, held_class) == (alias_parts, held_parts):
@@ -256,12 +259,3 @@ class UrlRuleLearner:
             for name in sorted(parts.names())
             if matches(name, patterns)
         ]
-
-
-def matches(name: str, patterns: tuple[str, ...]) -> bool:
-    """Whether a parameter name is one of ``patterns`` (lower-cased; "utm_*" is a prefix)."""
-    lowered = name.lower()
-    return any(
-        lowered.startswith(pattern[:-1]) if pattern.endswith("*") else lowered == pattern
-        for pattern in patterns
-    )

@@ -109,3 +109,15 @@ def test_a_line_inserted_into_a_short_page_is_no_counterexample_but_other_conten
     assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
     other = site.dedup.check_page(f"{HOST}/n3.html?sessionid=S3", _short_page(9))
     assert other.evidence["url_rules_killed"] == ["docs.a.test drop sessionid"]
+
+
+def test_a_counterexample_is_found_against_a_page_held_under_a_session_url(site):
+    for page in range(4):  # every item met first under a session id
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "unique"
+    site.fetch("/p0.html?part=2", 0)  # a short item: its second part repeats it
+    assert site.rule("docs.a.test drop part")["state"] == "open"
+    killing = site.fetch("/p1.html?part=2", 12)  # another item's second half: other content
+    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop part"]
+    for page in (2, 3):
+        site.fetch(f"/p{page}.html?part=2", page)
+    assert site.rule("docs.a.test drop part")["state"] == "dead"
