@@ -141,10 +141,12 @@ class Verdicts:
 
     def probe(self, rule: UrlRule, parts: UrlParts, scope: Scope) -> list[str]:
         """The URL the thin candidate would merge with this page, to be fetched (at most
-        ``max_probes`` a candidate, never a held URL)."""
+        ``max_probes`` a candidate, never a held URL): built on the page's URL without its
+        well-known parameters where it can be (``x?part=2`` for ``x?sessionid=S``, a URL the
+        site links, where ``x?sessionid=S&part=2`` may not even be served)."""
         if rule.probes_asked >= self.config.max_probes:
             return []
-        built = inverse(rule.key, parts, scope)
+        built = inverse(rule.key, self.set_aside(parts), scope) or inverse(rule.key, parts, scope)
         if built is None or self.view.page_id_for_url(built.url()) is not None:
             return []
         self.store.put(replace(rule, probes_asked=rule.probes_asked + 1))

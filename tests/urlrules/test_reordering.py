@@ -121,3 +121,11 @@ def test_a_counterexample_is_found_against_a_page_held_under_a_session_url(site)
     for page in (2, 3):
         site.fetch(f"/p{page}.html?part=2", page)
     assert site.rule("docs.a.test drop part")["state"] == "dead"
+
+
+def test_a_probe_is_built_without_the_well_known_parameters_of_the_page(site):
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    site.fetch("/p0.html?format=print", 0)  # opens drop format, seen with one value
+    (probe,) = site.fetch("/p4.html?sessionid=S4", 4).probes
+    assert probe == f"{HOST}/p4.html?format=print"

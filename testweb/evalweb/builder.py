@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12, built from Debian documentation packages.
 
-``build_eval_web("full")`` (2,395 URLs from seven packages) serves the benchmark;
-``build_eval_web("small")`` (384 URLs from five small packages) serves the test suite. The
+``build_eval_web("full")`` (2,955 URLs from seven packages) serves the benchmark;
+``build_eval_web("small")`` (453 URLs from five small packages) serves the test suite. The
 hosts, in the order a breadth-first crawl starts them:
 
 - ``fast.mirror.test/docs/``: a copy of ``mirror.origin.test/pub/docs/``, itself a copy of
@@ -14,8 +14,9 @@ hosts, in the order a breadth-first crawl starts them:
   same prose, other commands), a renamed copy of a guide on the same host;
   ``banner.mirror.test``: the whole host with a banner and a footer on every page;
 - ``books.test``: a partial copy of a guide, and ``pub/notes/``, an autoindex that looks like
-  ``archive.test/pub/notes/`` (same names, dates) over other pages;
-- ``portal.test``: same-site aliases and content-selecting parameters (``portal``).
+  ``archive.test/pub/notes/`` (same names, dates) over other pages; ``archive.test`` also keeps a
+  newsletter linking the portal's news with tracking parameters;
+- ``portal.test``: same-site aliases and content-selecting parameters (``portal``, ``news``).
 
 Every directory without an index page has an autoindex with its four sorted views.
 """
