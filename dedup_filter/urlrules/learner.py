@@ -117,25 +117,26 @@ class UrlRuleLearner:
         self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str
     ) -> tuple[Explanation, UrlParts] | None:
         """The rule that explains the pair, and the held side as the rule sees it: the URLs as
-        they are, or else both canonicalised by the confirmed rules of their host and by the
-        well-known parameters no counterexample killed there (a print view dropped against the
-        session-id or tracking URL the crawl met its page under is the print view and its
-        page)."""
+        they are, or else the held URL without what the confirmed rules of its host and the
+        well-known parameters no counterexample killed there set aside, beside the alias as the
+        confirmed rules (and then those parameters too) leave it: a print view or a session-id
+        URL dropped against the tracking URL the crawl met its page under is explained as an
+        alias of the page."""
         documents = self.config.default_documents
         explanation = explain(alias, held, documents)
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
-        rules = [
-            *self._confirmed(store, held_parts.authority),
-            *verdicts.well_known(alias_parts),
-            *verdicts.well_known(held_parts),
-        ]
-        alias_class, held_class = canonical(alias_parts, rules), canonical(held_parts, rules)
-        if (alias_class, held_class) == (alias_parts, held_parts):
-            return None
-        explanation = explain(alias_class.url(), held_class.url(), documents)
-        return None if explanation is None else (explanation, held_class)
+        confirmed = self._confirmed(store, held_parts.authority)
+        held_class = canonical(held_parts, [*confirmed, *verdicts.well_known(held_parts)])
+        for rules in (confirmed, [*confirmed, *verdicts.well_known(alias_parts)]):
+            alias_class = canonical(alias_parts, rules)
+            if (alias_class, held_class) == (alias_parts, held_parts):
+                continue
+            explanation = explain(alias_class.url(), held_class.url(), documents)
+            if explanation is not None:
+                return explanation, held_class
+        return None
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         parts = UrlParts.parse(decision.url)

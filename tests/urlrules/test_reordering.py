@@ -129,3 +129,11 @@ def test_a_probe_is_built_without_the_well_known_parameters_of_the_page(site):
     site.fetch("/p0.html?format=print", 0)  # opens drop format, seen with one value
     (probe,) = site.fetch("/p4.html?sessionid=S4", 4).probes
     assert probe == f"{HOST}/p4.html?format=print"
+
+
+def test_a_session_alias_dropped_against_a_tracking_url_supports_the_session_rule(site):
+    for page in range(3):  # met first through a newsletter's tracking links
+        site.fetch(f"/p{page}.html?utm_source=news", page)
+    for page in range(2):
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
