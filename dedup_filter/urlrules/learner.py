@@ -5,9 +5,10 @@ opens a *candidate* and supports it; a kept page that the candidate would merge 
 of other content is a *counterexample* and kills it for good (``evidence.py``), and so does one
 found for a single parameter before any candidate exists (the parameter selects content: a trap
 never becomes a rule). A candidate whose pairs cover ``min_support`` distinct classes (fewer for
-the well-known session and tracking parameters) with no counterexample is *confirmed*; while its
-support is thin, kept pages of its host ask for probes of the URLs it would merge. ``check_url``
-drops a URL whose class under the confirmed rules of its host has a held page (``aliases.py``).
+the well-known session and tracking parameters, and for rules other hosts confirmed) with no
+counterexample is *confirmed*; while its support is thin, kept pages of its host ask for probes
+of the URLs it would merge. ``check_url`` drops a URL whose class under the confirmed rules of
+its host has a held page (``aliases.py``).
 
 This module is what the filter talks to. Invariants: every change happens in the caller's write
 transaction; nothing is pruned unless a page of its class is held; every decision a rule causes
