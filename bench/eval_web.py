@@ -104,6 +104,12 @@ def _table(title: str, rows: list[Score], verbose: bool) -> None:
                     for kind, (fetched, total) in row.alias_kinds.items()
                 )
                 print(f"  {row.variant} aliases not fetched, by kind: {kinds}")
+                avoidable = row.aliases - row.aliases_first
+                avoided = row.aliases - row.aliases_fetched
+                print(
+                    f"  {row.variant} aliases fetched as the first URL of their content:"
+                    f" {row.aliases_first}; avoided of the others: {avoided} of {avoidable}"
+                )
                 print(f"  {row.variant} trap URLs not fetched: {len(row.traps_missed)}")
     print()
 

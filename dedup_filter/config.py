@@ -297,13 +297,21 @@ class UrlRulesConfig:
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
     max_probes: int = 2
     max_candidates_per_host: int = 64
+    counterexample_containment: float = 0.5
+    learnt_from_hosts: int = 2
 
     def __post_init__(self) -> None:
+        _require(
+            0.0 < self.counterexample_containment <= 1.0,
+            "url_rules.counterexample_containment",
+            "must lie in (0, 1]",
+        )
         for key in ("min_support", "min_support_known"):
             value = getattr(self, key)
             _require(1 <= value <= MAX_SUPPORT, f"url_rules.{key}", f"must lie in 1..{MAX_SUPPORT}")
         _require(1 <= self.min_values <= 4, "url_rules.min_values", "must lie in 1..4")
         _require(0 <= self.max_probes <= 100, "url_rules.max_probes", "must lie in 0..100")
+        _require(self.learnt_from_hosts >= 0, "url_rules.learnt_from_hosts", "must be >= 0")
         _require(
             self.max_candidates_per_host >= 1, "url_rules.max_candidates_per_host", "must be >= 1"
         )

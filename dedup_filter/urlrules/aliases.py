@@ -60,6 +60,13 @@ def rewrites(parts: UrlParts, rules: Rules) -> list[Rewrite]:
     return found
 
 
+def canonical(parts: UrlParts, rules: Rules) -> UrlParts:
+    """The URL rewritten by every rule that applies, one after the other."""
+    for key, scope in rules:
+        parts = rewrite(key, parts, scope) or parts
+    return parts
+
+
 def held_alias(
     view: IndexView, parts: UrlParts, rules_of: Callable[[UrlParts], Rules]
 ) -> tuple[str, tuple[str, ...]] | None:
@@ -100,3 +107,12 @@ def file_alias(view: IndexView, store: UrlRuleStore, class_key: str, page_id: in
     existing = store.alias(class_key)
     if existing != page_id and (existing is None or view.page(existing) is None):
         store.put_alias(class_key, page_id)
+
+
+def matches(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a parameter name is one of ``patterns`` (lower-cased; "utm_*" is a prefix)."""
+    lowered = name.lower()
+    return any(
+        lowered.startswith(pattern[:-1]) if pattern.endswith("*") else lowered == pattern
+        for pattern in patterns
+    )

@@ -1,14 +1,16 @@
 """Evidence against candidate rules (counterexamples) and for them (probes), from a kept page.
 
 A page kept as unique (or changed) duplicates nothing held. If a rule would merge its URL with a
-held URL, the two pages differ: a counterexample, and the rule dies for good, unless their
-sketches resemble as much as a near-duplicate drop needs (the pair search missed a near copy, as
-it does a few times in a hundred: that pair proves nothing either way). The tests look both
-ways: the page's rewrite under the rule is held (``x?lang=fr`` kept, ``x`` held), or the page's
-own class has a held alias (``x`` kept, ``x?lang=fr`` held and filed under ``x``), or the URL the
-rule would build from it is held. A single parameter whose removal gives a held URL is a
-counterexample even before any candidate names it: the tombstone keeps the parameter from ever
-becoming a rule, alone or in a group. Invariant: a dead rule never comes back to life.
+held URL whose page holds less than ``url_rules.counterexample_containment`` of its shingles (or
+of the held page's, the smaller), the two hold other content: a counterexample, and the rule dies
+for good. A pair closer than that proves nothing either way: a near copy the pair search missed
+(as it does a few times in a hundred), a line inserted into a short page, the same words sorted
+otherwise. The tests look both ways: the page's rewrite under the rule is held (``x?lang=fr``
+kept, ``x`` held), or the page's own class has a held alias (``x`` kept, ``x?lang=fr`` held and
+filed under ``x``), or the URL the rule would build from it is held. A single parameter whose
+removal gives a held URL is a counterexample even before any candidate names it: the tombstone
+keeps the parameter from ever becoming a rule, alone or in a group. Invariant: a dead rule never
+comes back to life.
 """
 
 from __future__ import annotations
@@ -18,14 +20,53 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import Config
+from dedup_filter.features.minhash import sketch_resemblance
+from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import resembles
-from dedup_filter.urlrules.aliases import Rewrite, Rules, file_alias, filing_key, rewrites
+from dedup_filter.urlrules.aliases import (
+    Rewrite,
+    Rules,
+    canonical,
+    file_alias,
+    filing_key,
+    matches,
+    rewrites,
+)
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
-from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
+from dedup_filter.urlrules.rewrite import (
+    ANY,
+    DROP,
+    PARAMETER_KINDS,
+    RuleKey,
+    Scope,
+    inverse,
+    rewrite,
+)
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
+
+
+def same_words(first: PageRecord, second: PageRecord) -> bool:
+    """Whether two pages hold the same words in another order (a listing sorted by another
+    column): the same token count and the same simhash, which is taken over term frequencies
+    and so blind to order, where the shingles of the sketch are not."""
+    return bool(first.simhash) and (first.simhash, first.token_count) == (
+        second.simhash,
+        second.token_count,
+    )
+
+
+def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float:
+    """The share of the smaller page's shingles that the other page holds, estimated from the
+    sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""
+    if not (first.sketch and len(first.sketch) == len(second.sketch)):
+        return 0.0
+    minhash = config.minhash
+    jaccard = sketch_resemblance(first.sketch, second.sketch, minhash.sketch_bits, minhash.num_perm)
+    sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
+    return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
 
 
 class Verdicts:
@@ -61,7 +102,7 @@ class Verdicts:
         """Test the rules of the page's host (``rules``) against it; the rules still alive after."""
         url, host = parts.url(), parts.authority
         for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
-            held = self._held(parts.without((name,)).url(), url)
+            held = self._holder(self.set_aside(parts.without((name,))), url, page_id)
             if held is not None and self._differ(page_id, held):
                 self.kill(RuleKey(host, DROP, name), url, held, rules)
         alive = []
@@ -100,10 +141,12 @@ class Verdicts:
 
     def probe(self, rule: UrlRule, parts: UrlParts, scope: Scope) -> list[str]:
         """The URL the thin candidate would merge with this page, to be fetched (at most
-        ``max_probes`` a candidate, never a held URL)."""
+        ``max_probes`` a candidate, never a held URL): built on the page's URL without its
+        well-known parameters where it can be (``x?part=2`` for ``x?sessionid=S``, a URL the
+        site links, where ``x?sessionid=S&part=2`` may not even be served)."""
         if rule.probes_asked >= self.config.max_probes:
             return []
-        built = inverse(rule.key, parts, scope)
+        built = inverse(rule.key, self.set_aside(parts), scope) or inverse(rule.key, parts, scope)
         if built is None or self.view.page_id_for_url(built.url()) is not None:
             return []
         self.store.put(replace(rule, probes_asked=rule.probes_asked + 1))
@@ -117,23 +160,37 @@ class Verdicts:
     def evidence(self) -> dict[str, Any]:
         return {"url_rules_killed": self.killed} if self.killed else {}
 
+    def well_known(self, parts: UrlParts) -> Rules:
+        """Drop rules for the URL's well-known parameters that no counterexample killed on its
+        host: set aside to explain a pair or find a counterexample, never to prune."""
+        keys = (RuleKey(parts.authority, DROP, name) for name in sorted(parts.names()))
+        return [
+            (key, ANY)
+            for key in keys
+            if matches(key.name, self.config.known_parameters) and not self._dead(key)
+        ]
+
+    def set_aside(self, parts: UrlParts) -> UrlParts:
+        """The URL without its well-known parameters (``well_known``)."""
+        return canonical(parts, self.well_known(parts))
+
     def _counterpart(
         self, key: RuleKey, parts: UrlParts, page_id: int | None, scope: Scope
     ) -> str | None:
         """A held URL of other content that the rule would merge with the page, if any."""
-        url = parts.url()
-        rewritten = rewrite(key, parts, scope)
+        url, base = parts.url(), self.set_aside(parts)
+        rewritten = rewrite(key, base, scope)
         if rewritten is not None:
-            held = self._held(rewritten.url(), url)
+            held = self._holder(rewritten, url, page_id)
             if held is not None:
                 return held
-        wanted = Rewrite(url, (rewritten or parts).class_key(), (), "")
+        wanted = Rewrite(url, (rewritten or base).class_key(), (), "")
         held = self._filed(
-            replace(wanted, filing_key=filing_key(key, parts, rewritten)), page_id, key, scope
+            replace(wanted, filing_key=filing_key(key, base, rewritten)), page_id, key, scope
         )
         if held is not None:
             return held
-        built = inverse(key, parts, scope)
+        built = inverse(key, base, scope)
         return None if built is None else self._held(built.url(), url)
 
     def _filed(
@@ -145,15 +202,32 @@ class Verdicts:
         if record is None:
             return None
         held = UrlParts.parse(record.url)
-        classed = rewrite(key, held, scope) or held
+        classed = self.set_aside(rewrite(key, held, scope) or held)
         return record.url if classed.class_key() == wanted.class_key else None
+
+    def _holder(self, wanted: UrlParts, own: str, page_id: int | None) -> str | None:
+        """A held URL of ``wanted``'s class other than the page itself: the URL, or the page filed
+        for the class when its URL without its well-known parameters is the class's."""
+        held = self._held(wanted.url(), own)
+        if held is not None:
+            return held
+        filed_id = self.store.alias(wanted.class_key())
+        record = self.view.page(filed_id) if filed_id not in (None, page_id) else None
+        if record is None:
+            return None
+        classed = self.set_aside(UrlParts.parse(record.url)).class_key() == wanted.class_key()
+        return record.url if classed else None
 
     def _differ(self, page_id: int | None, held: str) -> bool:
         """Whether the kept page and the held page are other content (unknown counts as other)."""
         held_id = self.view.page_id_for_url(held)
         own = self.view.page(page_id) if page_id is not None else None
         other = self.view.page(held_id) if held_id is not None else None
-        return own is None or other is None or not resembles(own, other, self.pages_config)
+        if own is None or other is None:
+            return True
+        if resembles(own, other, self.pages_config) or same_words(own, other):
+            return False
+        return shared_share(own, other, self.pages_config) < self.config.counterexample_containment
 
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None

@@ -5,9 +5,10 @@ opens a *candidate* and supports it; a kept page that the candidate would merge 
 of other content is a *counterexample* and kills it for good (``evidence.py``), and so does one
 found for a single parameter before any candidate exists (the parameter selects content: a trap
 never becomes a rule). A candidate whose pairs cover ``min_support`` distinct classes (fewer for
-the well-known session and tracking parameters) with no counterexample is *confirmed*; while its
-support is thin, kept pages of its host ask for probes of the URLs it would merge. ``check_url``
-drops a URL whose class under the confirmed rules of its host has a held page (``aliases.py``).
+the well-known session and tracking parameters, and for rules other hosts confirmed) with no
+counterexample is *confirmed*; while its support is thin, kept pages of its host ask for probes
+of the URLs it would merge. ``check_url`` drops a URL whose class under the confirmed rules of
+its host has a held page (``aliases.py``).
 
 This module is what the filter talks to. Invariants: every change happens in the caller's write
 transaction; nothing is pruned unless a page of its class is held; every decision a rule causes
@@ -22,9 +23,16 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.urlrules.aliases import Rules, file_alias, filing_key, held_alias
-from dedup_filter.urlrules.evidence import Verdicts
-from dedup_filter.urlrules.induction import explain
+from dedup_filter.urlrules.aliases import (
+    Rules,
+    canonical,
+    file_alias,
+    filing_key,
+    held_alias,
+    matches,
+)
+from dedup_filter.urlrules.evidence import Verdicts, same_words
+from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
 from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
@@ -79,27 +87,57 @@ class UrlRuleLearner:
         return decision
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
-        held = decision.duplicate_of or ""
-        explanation = explain(decision.url, held, self.config.default_documents)
-        if explanation is None:
-            return decision
-        key = explanation.key
+        evidence = self._support(store, decision.url, decision.duplicate_of or "", now)
+        return replace(decision, evidence=decision.evidence | evidence) if evidence else decision
+
+    def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> dict[str, Any]:
+        """Let the pair (``alias``, ``held``), pages of one content, support the rule that
+        explains it; the evidence to name in the decision (none when no rule does)."""
         verdicts = Verdicts(store, self.pages_config, now)
+        explained = self._explain(store, verdicts, alias, held)
+        if explained is None:
+            return {}
+        explanation, held_parts = explained
+        key = explanation.key
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
-            return decision
-        rule = rule.supported(decision.url, held, explanation.canonical, explanation.values)
+            return {}
+        rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
-        if rule.state == OPEN and len(rule.classes) >= self._needed(key):
+        if rule.state == OPEN and len(rule.classes) >= self._needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            held_parts = UrlParts.parse(held)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
             file_alias(store.view, store, filing, page_id)
-        return replace(decision, evidence=decision.evidence | evidence)
+        return evidence
+
+    def _explain(
+        self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str
+    ) -> tuple[Explanation, UrlParts] | None:
+        """The rule that explains the pair, and the held side as the rule sees it: the URLs as
+        they are, or else the held URL without what the confirmed rules of its host and the
+        well-known parameters no counterexample killed there set aside, beside the alias as the
+        confirmed rules (and then those parameters too) leave it: a print view or a session-id
+        URL dropped against the tracking URL the crawl met its page under is explained as an
+        alias of the page."""
+        documents = self.config.default_documents
+        explanation = explain(alias, held, documents)
+        if explanation is not None:
+            return explanation, UrlParts.parse(held)
+        alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
+        confirmed = self._confirmed(store, held_parts.authority)
+        held_class = canonical(held_parts, [*confirmed, *verdicts.well_known(held_parts)])
+        for rules in (confirmed, [*confirmed, *verdicts.well_known(alias_parts)]):
+            alias_class = canonical(alias_parts, rules)
+            if (alias_class, held_class) == (alias_parts, held_parts):
+                continue
+            explanation = explain(alias_class.url(), held_class.url(), documents)
+            if explanation is not None:
+                return explanation, held_class
+        return None
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         parts = UrlParts.parse(decision.url)
@@ -107,17 +145,20 @@ class UrlRuleLearner:
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
+        reordering = self._reordering(store, parts, page_id, now)
+        if reordering:
+            rules = store.of_host(parts.authority)
         verdicts = Verdicts(store, self.pages_config, now)
         known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
         survivors = verdicts.test(parts, page_id, rules, self._scope)
         probes = []
         for rule in survivors:
-            if rule.state == OPEN and len(rule.classes) < self._needed(rule.key):
+            if rule.state == OPEN and len(rule.classes) < self._needed(store, rule.key):
                 probes += verdicts.probe(rule, parts, self._scope(rule))
         if page_id is not None:
             scoped = [(rule.key, self._scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
-        evidence = verdicts.evidence()
+        evidence = reordering | verdicts.evidence()
         if not evidence and not probes:
             return decision
         return replace(
@@ -126,9 +167,28 @@ class UrlRuleLearner:
             probes=decision.probes + tuple(probes),
         )
 
+    def _reordering(
+        self, store: UrlRuleStore, parts: UrlParts, page_id: int | None, now: float
+    ) -> dict[str, Any]:
+        """A page kept as unique that holds the words of a held page of its URL without some of
+        its parameters, in another order (``d/?C=N;O=D`` beside ``d/``): the shingles tell them
+        apart, but the parameter only sorts; the pair supports its rule as a duplicate would."""
+        own = store.view.page(page_id) if page_id is not None else None
+        if own is None or not parts.params or len(parts.params) > MAX_GROUP:
+            return {}
+        bare = parts.without(tuple(parts.names()))
+        singles = (parts.without((name,)) for name in sorted(parts.names()))
+        for other in dict.fromkeys((bare, *singles)):
+            held_id = store.view.page_id_for_url(other.url())
+            held = store.view.page(held_id) if held_id not in (None, page_id) else None
+            if held is not None and same_words(own, held):
+                return self._support(store, parts.url(), held.url, now)
+        return {}
+
     # listing and maintenance
     def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:
-        return [self.describe(rule) for rule in UrlRuleStore(view).every(with_candidates)]
+        store = UrlRuleStore(view)
+        return [self.describe(store, rule) for rule in store.every(with_candidates)]
 
     def remove_rule(self, view: IndexView, label: str, now: float) -> bool:
         """Kill the rule named ``label`` ("host kind name"): it prunes nothing from now on and is
@@ -141,7 +201,7 @@ class UrlRuleLearner:
         store.put(replace(rule, state=DEAD, changed_at=now, example=("removed", "")))
         return True
 
-    def describe(self, rule: UrlRule) -> dict[str, Any]:
+    def describe(self, store: UrlRuleStore, rule: UrlRule) -> dict[str, Any]:
         scope = self._scope(rule)
         return {
             "rule": rule.key.label,
@@ -151,7 +211,7 @@ class UrlRuleLearner:
             "state": STATE_NAMES[rule.state],
             "support": rule.support,
             "classes": len(rule.classes),
-            "needed": self._needed(rule.key),
+            "needed": self._needed(store, rule.key),
             "counterexamples": rule.counterexamples,
             "values": list(rule.values),
             "any_value": scope.any_value,
@@ -173,10 +233,20 @@ class UrlRuleLearner:
         any_value = self._known(rule.key) or len(rule.values) >= self.config.min_values
         return Scope(rule.values, any_value)
 
-    def _needed(self, key: RuleKey) -> int:
-        if self._known(key):
+    def _needed(self, store: UrlRuleStore, key: RuleKey) -> int:
+        if self._known(key) or self._learnt_elsewhere(store, key):
             return self.config.min_support_known
         return self.config.min_support
+
+    def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
+        """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the
+        same software aliases the same way on every site (Apache's sorted listings, a CMS's
+        print view), so such a rule is a well-known candidate on a new host."""
+        wanted = self.config.learnt_from_hosts
+        if wanted == 0:
+            return False
+        hosts = store.confirming_hosts(key.kind, key.name, wanted + 1)
+        return len([host for host in hosts if host != key.host]) >= wanted
 
     def _known(self, key: RuleKey) -> bool:
         return key.kind in (DROP, IGNORE) and all(
@@ -191,12 +261,3 @@ class UrlRuleLearner:
             for name in sorted(parts.names())
             if matches(name, patterns)
         ]
-
-
-def matches(name: str, patterns: tuple[str, ...]) -> bool:
-    """Whether a parameter name is one of ``patterns`` (lower-cased; "utm_*" is a prefix)."""
-    lowered = name.lower()
-    return any(
-        lowered.startswith(pattern[:-1]) if pattern.endswith("*") else lowered == pattern
-        for pattern in patterns
-    )

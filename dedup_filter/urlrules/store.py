@@ -4,6 +4,9 @@ Tables:
     url_rules    "r" host NUL kind name -> UrlRule   confirmed rules, the ones ``check_url`` reads
                  "c" host NUL kind name -> UrlRule   open candidates and dead rules (tombstones:
                                                     a dead rule is never learnt again)
+                 "n" kind name NUL host -> ""         the hosts that confirmed a rule of this kind
+                                                    and name (a rule learnt elsewhere is a
+                                                    well-known candidate on a new host)
     url_aliases  H(class key) -> page id            the held page standing for an alias class,
                                                     filed when it is kept (or first met as the
                                                     held side of a pair); validated on read, so a
@@ -25,7 +28,7 @@ from dedup_filter.urlrules.rewrite import RuleKey
 _U64 = struct.Struct(">Q")
 _ALIAS_SEED = 0xA11A5
 _NUL = b"\x00"
-_CONFIRMED, _OTHER = b"r", b"c"
+_CONFIRMED, _OTHER, _NAMED = b"r", b"c", b"n"
 
 
 def _host_prefix(state_prefix: bytes, host: str) -> bytes:
@@ -35,6 +38,10 @@ def _host_prefix(state_prefix: bytes, host: str) -> bytes:
 def _key(state_prefix: bytes, key: RuleKey) -> bytes:
     name = key.name.encode("utf-8", "surrogatepass")
     return _host_prefix(state_prefix, key.host) + bytes([key.kind]) + name
+
+
+def _named_prefix(kind: int, name: str) -> bytes:
+    return _NAMED + bytes([kind]) + name.encode("utf-8", "surrogatepass") + _NUL
 
 
 def alias_key(class_key: str) -> bytes:
@@ -60,6 +67,23 @@ class UrlRuleStore:
         if self.view.get("url_rules", _key(other, rule.key)) is not None:
             self.view.delete("url_rules", _key(other, rule.key))
         self.view.put("url_rules", _key(here, rule.key), rule.encode())
+        named = _named_prefix(rule.key.kind, rule.key.name) + rule.key.host.encode(
+            "utf-8", "surrogatepass"
+        )
+        if rule.state == CONFIRMED:
+            self.view.put("url_rules", named, b"")
+        elif self.view.get("url_rules", named) is not None:
+            self.view.delete("url_rules", named)
+
+    def confirming_hosts(self, kind: int, name: str, limit: int) -> list[str]:
+        """Up to ``limit`` hosts with a confirmed rule of this kind and name."""
+        prefix = _named_prefix(kind, name)
+        hosts = []
+        for key, _ in self.view.scan("url_rules", prefix):
+            hosts.append(bytes(key[len(prefix) :]).decode("utf-8", "surrogatepass"))
+            if len(hosts) >= limit:
+                break
+        return hosts
 
     def confirmed(self, host: str) -> list[UrlRule]:
         return self._scan(_host_prefix(_CONFIRMED, host))

@@ -128,3 +128,13 @@ def test_no_content_is_lost(result: Score) -> None:
 def _record(variant: str, urls: list[str]) -> CrawlRecord:
     requests = [LoggedRequest("GET", url, 200, 0, False, 0.0) for url in urls]
     return CrawlRecord(variant, "breadth_first", requests, [], [], False, 0.0)
+
+
+def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -> None:
+    """An alias fetched before any other URL of its content is one no filter could avoid."""
+    alias = sorted(url for url in web.truth.aliases() if "?format=print" in url)[0]
+    page = alias.removesuffix("?format=print")
+    everything = _record(UNFILTERED, [page, alias])
+    alias_first = score(web.truth, web.pages, everything, _record(FILTER, [alias, page]))
+    page_first = score(web.truth, web.pages, everything, _record(FILTER, [page, alias]))
+    assert (alias_first.aliases_first, page_first.aliases_first) == (1, 0)

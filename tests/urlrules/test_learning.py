@@ -143,3 +143,19 @@ def test_the_stream_frontier_drops_aliases_of_held_pages(site):
         ("drop", "duplicate_url"),
         ("keep", "not_mirrored"),
     ]
+
+
+def test_a_rule_confirmed_on_two_other_hosts_needs_less_support_on_a_new_one(site):
+    def learn(host: str, first: int, pages: int) -> dict:
+        for page in range(first, first + pages):
+            assert site.dedup.check_page(f"{host}/p.html?n={page}", site.bodies[page]).reason == (
+                "unique"
+            )
+            site.dedup.check_page(f"{host}/p.html?n={page}&ref=mail", site.bodies[page])
+        return site.rule(f"{host.removeprefix('http://')} drop ref")
+
+    assert learn("http://a.test", 0, 2)["state"] == "open"  # two classes: not enough alone
+    assert learn("http://a.test", 2, 1)["state"] == "confirmed"
+    assert learn("http://b.test", 3, 3)["needed"] == 3  # one other host proves little
+    rule = learn("http://c.test", 6, 2)
+    assert (rule["state"], rule["needed"]) == ("confirmed", 2)

@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12, built from Debian documentation packages.
 
-``build_eval_web("full")`` (2,395 URLs from seven packages) serves the benchmark;
-``build_eval_web("small")`` (384 URLs from five small packages) serves the test suite. The
+``build_eval_web("full")`` (2,955 URLs from seven packages) serves the benchmark;
+``build_eval_web("small")`` (453 URLs from five small packages) serves the test suite. The
 hosts, in the order a breadth-first crawl starts them:
 
 - ``fast.mirror.test/docs/``: a copy of ``mirror.origin.test/pub/docs/``, itself a copy of
@@ -14,8 +14,9 @@ hosts, in the order a breadth-first crawl starts them:
   same prose, other commands), a renamed copy of a guide on the same host;
   ``banner.mirror.test``: the whole host with a banner and a footer on every page;
 - ``books.test``: a partial copy of a guide, and ``pub/notes/``, an autoindex that looks like
-  ``archive.test/pub/notes/`` (same names, dates) over other pages;
-- ``portal.test``: same-site aliases and content-selecting parameters (``portal``).
+  ``archive.test/pub/notes/`` (same names, dates) over other pages; ``archive.test`` also keeps a
+  newsletter linking the portal's news with tracking parameters;
+- ``portal.test``: same-site aliases and content-selecting parameters (``portal``, ``news``).
 
 Every directory without an index page has an autoindex with its four sorted views.
 """
@@ -71,6 +72,7 @@ class Layout:
     manual: tuple[str, str]  # the portal's manual: English and French trees
     notes: str | None  # pages behind the look-alike listings and the catalogue (None: generated)
     notes_each: int  # pages under each look-alike listing, and items in the portal's catalogue
+    news: int  # the portal's news items (release notes after those above)
     versions: tuple[str, str] = ("2.39.5", "2.39.2")  # the stale tree's, then its copy's
 
 
@@ -83,9 +85,10 @@ LAYOUTS = {
         ("reference-en", "reference-fr"),
         "sqlite-releases",
         40,
+        105,
     ),
     "small": Layout(
-        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None, 12
+        "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None, 12, 12
     ),
 }
 
@@ -113,9 +116,12 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     _chain(web, layout, rng)
     _tools(web, layout, rng)
     _guides(web, layout, rng)
-    notes = note_pages(layout.notes, layout.manual[0], 3 * layout.notes_each)
-    chapters = portal.build_portal(web, _manual(layout), notes[2 * layout.notes_each :])
-    _look_alikes(web, notes, layout.notes_each, chapters)
+    each = layout.notes_each
+    notes = note_pages(layout.notes, layout.manual[0], 3 * each + layout.news)
+    chapters, news = portal.build_portal(
+        web, _manual(layout), notes[2 * each : 3 * each], notes[3 * each :]
+    )
+    _look_alikes(web, notes, each, chapters, news)
     web.list_directories()
     web.with_session(SESSION, SESSION_PARAMETER)
     web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, "sid", "C", "O"]
@@ -231,9 +237,14 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
 
 
 def _look_alikes(
-    web: HostsBuilder, notes: list[tuple[str, str, str]], each: int, chapters: list[str]
+    web: HostsBuilder,
+    notes: list[tuple[str, str, str]],
+    each: int,
+    chapters: list[str],
+    news: list[str],
 ) -> None:
-    """Two hosts whose ``pub/notes/`` list the same names over other pages."""
+    """Two hosts whose ``pub/notes/`` list the same names over other pages; the archive also
+    keeps a newsletter whose issues link the portal's news with tracking parameters."""
     for host, share in ((BOOKS, notes[:each]), (ARCHIVE, notes[each : 2 * each])):
         for number, (content, _, body) in enumerate(share, start=1):
             web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
@@ -251,7 +262,10 @@ def _look_alikes(
         + '<p><a href="http://copier.test/">Howtos</a></p>\n',
     )
     web.put(BOOKS, "", front, f"front:{BOOKS}", "front")
-    web.front_page(ARCHIVE, "Archive", [("pub/notes/", "Notes")])
+    web.front_page(
+        ARCHIVE, "Archive", [("pub/notes/", "Notes"), ("newsletter/index.html", "Newsletter")]
+    )
+    portal.newsletter(web, ARCHIVE, "newsletter/", news)
 
 
 def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:

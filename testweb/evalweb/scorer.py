@@ -14,9 +14,10 @@ listings (decision log, rules): never from the filter's internals.
   8-word shingles with the dropped one; *recall*: of the fetched pages with Jaccard >= 0.8 to a
   page fetched before them, the share dropped;
 - *aliases avoided*: the share of same-site alias URLs fetched without the filter that it did not
-  fetch (``alias_kinds``: by kind); *traps missed*: URLs with a content-selecting parameter
-  fetched without the filter and not with it; *trap rules*: URL rules that name such a parameter
-  (None: the filter has no URL-rules listing).
+  fetch (``alias_kinds``: by kind); *aliases first*: those of them the crawl fetched as the first
+  URL of their content (no filter can avoid them: nothing of their class was held); *traps
+  missed*: URLs with a content-selecting parameter fetched without the filter and not with it;
+  *trap rules*: URL rules that name such a parameter (None: the filter has no URL-rules listing).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Score:
     wrong_rules: list[str] = field(default_factory=list)
     boundaries_missed: list[str] = field(default_factory=list)
     alias_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (fetched, of)
+    aliases_first: int = 0
     traps_missed: list[str] = field(default_factory=list)
 
     @property
@@ -124,6 +126,7 @@ def score(
         wrong_rules=wrong,
         boundaries_missed=missed,
         alias_kinds=_by_kind(truth, aliases, set(fetched)),
+        aliases_first=len(aliases & _firsts(truth, fetched)),
         traps_missed=sorted(_traps(truth) & set(unfiltered.fetched()) - set(fetched)),
     )
 
@@ -138,6 +141,15 @@ def _by_kind(truth: GroundTruth, urls: set[str], fetched: set[str]) -> dict[str,
         )
         for kind in kinds
     }
+
+
+def _firsts(truth: GroundTruth, fetched: list[str]) -> set[str]:
+    """The first URL the crawl fetched of each content."""
+    first: dict[str, str] = {}
+    for url in fetched:
+        if url in truth.contents:
+            first.setdefault(truth.contents[url], url)
+    return set(first.values())
 
 
 def _traps(truth: GroundTruth) -> set[str]:

@@ -1,0 +1,139 @@
+"""Pairs the page rules cannot see: aliases of an alias, and views that only sort a page."""
+
+from __future__ import annotations
+
+from .conftest import HOST, hold
+
+
+def test_an_alias_dropped_against_an_alias_supports_its_rule_once_the_other_is_learnt(site):
+    for page in range(6):  # the crawl meets every page first under a session id
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "unique"
+    for page in range(2):
+        site.fetch(f"/p{page}.html", page)
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    for page in range(2, 5):  # print views of pages held under their session URL
+        assert site.fetch(f"/p{page}.html?format=print", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    pruned = site.check("/p5.html?format=print")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p5.html?sessionid=S5")
+
+
+def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
+    for page in range(4):  # met first through a newsletter's tracking links
+        assert site.fetch(f"/p{page}.html?utm_source=news&utm_medium=email", page).reason == (
+            "unique"
+        )
+    for page in range(3):
+        assert site.fetch(f"/p{page}.html?format=print", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert site.rule("docs.a.test drop utm_medium&utm_source") is None  # no pair of its own
+    # a page held under tracking parameters only stands for its class once they are a rule
+    assert site.check("/p3.html?format=print").action == "keep"
+    hold(site, range(4, 5))
+    assert site.check("/p4.html?format=print").reason == "duplicate_url"
+
+
+def _listing(path: str, rows: list[tuple[str, int]]) -> str:
+    """An autoindex page of ``rows`` (name, size), in the order given."""
+    lines = "".join(
+        f'<tr><td><a href="{name}">{name}</a></td>'
+        f"<td>2024-0{size % 9 + 1}-1{size % 7} 12:{size:02d}</td><td>{size * 37 % 1000}K</td>"
+        f"<td>notes on {name.split('.')[0]}</td></tr>\n"
+        for name, size in rows
+    )
+    head = f"<html><head><title>Index of {path}</title></head><body><h1>Index of {path}</h1>"
+    return f"{head}\n<table>\n{lines}</table></body></html>"
+
+
+def _rows(directory: int) -> list[tuple[str, int]]:
+    return [
+        (f"entry-{directory}-{number:02d}.html", (number * 7 + directory) % 60)
+        for number in range(40)
+    ]
+
+
+def test_sorted_views_of_listings_become_a_rule_though_their_shingles_differ(site):
+    for directory in range(4):
+        rows = _rows(directory)
+        path = f"/d{directory}/"
+        assert site.dedup.check_page(HOST + path, _listing(path, rows).encode()).reason == "unique"
+        if directory == 3:
+            break
+        for query, ordered in (
+            ("C=N;O=D", sorted(rows, reverse=True)),
+            ("C=S;O=A", sorted(rows, key=lambda row: row[1])),
+        ):
+            sorted_view = _listing(path, ordered).encode()
+            decision = site.dedup.check_page(f"{HOST}{path}?{query}", sorted_view)
+            assert decision.reason == "unique"  # the shingles tell them apart
+    assert site.rule("docs.a.test drop C&O")["state"] == "confirmed"
+    pruned = site.check("/d3/?C=M;O=A")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/d3/")
+
+
+def test_a_sort_that_shows_other_items_of_a_paginated_listing_is_no_rule(site):
+    for directory in range(3):
+        items = _rows(2 * directory) + _rows(2 * directory + 1)
+        by_name, by_size = sorted(items), sorted(items, key=lambda row: (row[1], row[0]))
+        path = f"/shop{directory}/"
+        first = _listing(path, by_name[:20]).encode()
+        assert site.dedup.check_page(HOST + path, first).reason == "unique"
+        other = _listing(path, by_size[:20]).encode()
+        assert site.dedup.check_page(f"{HOST}{path}?sort=size", other).reason == "unique"
+    rule = site.rule("docs.a.test drop sort")
+    assert rule is not None
+    assert rule["state"] == "dead"
+    assert site.check("/shop9/?sort=size").action == "keep"
+
+
+def _short_page(number: int, greeting: str = "") -> bytes:
+    """A news item of about forty words, as a portal's template serves it."""
+    words = " ".join(f"change{number}x{word} fixes issue{word * 7 + number}" for word in range(14))
+    line = f"<p>{greeting}</p>" if greeting else ""
+    head = f"<html><head><title>Item {number}</title></head>"
+    return f"{head}<body>{line}<p>{words}</p></body></html>".encode()
+
+
+def test_a_line_inserted_into_a_short_page_is_no_counterexample_but_other_content_is(site):
+    for number in range(5):
+        assert (
+            site.dedup.check_page(f"{HOST}/n{number}.html", _short_page(number)).reason == "unique"
+        )
+    for number in range(2):
+        site.dedup.check_page(f"{HOST}/n{number}.html?sessionid=S{number}", _short_page(number))
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    greeted = _short_page(4, "Welcome back! Your session S4 is active.")
+    unseen = site.dedup.check_page(f"{HOST}/n4.html?sessionid=S4", greeted)  # fetched in flight
+    assert unseen.reason == "unique"  # 8-word shingles of a 40-word page: no near duplicate
+    assert "url_rules_killed" not in unseen.evidence
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+    other = site.dedup.check_page(f"{HOST}/n3.html?sessionid=S3", _short_page(9))
+    assert other.evidence["url_rules_killed"] == ["docs.a.test drop sessionid"]
+
+
+def test_a_counterexample_is_found_against_a_page_held_under_a_session_url(site):
+    for page in range(4):  # every item met first under a session id
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "unique"
+    site.fetch("/p0.html?part=2", 0)  # a short item: its second part repeats it
+    assert site.rule("docs.a.test drop part")["state"] == "open"
+    killing = site.fetch("/p1.html?part=2", 12)  # another item's second half: other content
+    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop part"]
+    for page in (2, 3):
+        site.fetch(f"/p{page}.html?part=2", page)
+    assert site.rule("docs.a.test drop part")["state"] == "dead"
+
+
+def test_a_probe_is_built_without_the_well_known_parameters_of_the_page(site):
+    for page in range(2):
+        site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    site.fetch("/p0.html?format=print", 0)  # opens drop format, seen with one value
+    (probe,) = site.fetch("/p4.html?sessionid=S4", 4).probes
+    assert probe == f"{HOST}/p4.html?format=print"
+
+
+def test_a_session_alias_dropped_against_a_tracking_url_supports_the_session_rule(site):
+    for page in range(3):  # met first through a newsletter's tracking links
+        site.fetch(f"/p{page}.html?utm_source=news", page)
+    for page in range(2):
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "exact_duplicate"
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
