@@ -27,8 +27,9 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
+from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
-from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
+from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -108,6 +109,23 @@ def listing_pair(
     return None
 
 
+def origins_pair(orientation: Orientation, url: str, ruled_url: str) -> Pair | None:
+    """The pair of index page ``url``'s directory with the directory that the rule over index
+    page ``ruled_url`` points at, when both are index pages of unrelated directories no rule
+    prunes: two directories that replicate one mirror replicate each other. A partial copy of a
+    copy, paired with the whole copy before the true origin was, is so found to be a copy of the
+    origin (the rules pointing at it are then pointed at the origin: ``rules.repoint``)."""
+    store, max_depth = orientation.store, orientation.max_depth
+    found = rule_over(store, placements(ruled_url, max_depth))
+    if found is None:
+        return None
+    rule, place = found
+    twin_url = rule.origin + place.relative
+    if ruled(store, (url, twin_url), max_depth):
+        return None
+    return index_pair(url, twin_url, orientation.index_pages, orientation)
+
+
 def ruled(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
     """Whether a rule prunes any of ``urls``."""
     return any(rule_over(store, placements(url, max_depth)) is not None for url in urls)
@@ -181,12 +199,38 @@ class CandidateUpdate:
 
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
-        sampling inside a confirmed mirror would only waste probes."""
+        sampling inside a confirmed mirror would only waste probes, and the two origins the
+        mirror replicates are paired instead."""
         if rule_over(self.store, placements(candidate.mirror, self.config.max_depth)) is None:
             return False
         forget_samples(self.store, candidate)
         self.store.delete_candidate(candidate)
+        self._pair_origins(candidate)
         return True
+
+    def _pair_origins(self, candidate: Candidate) -> None:
+        """Open the pair of the candidate's origin and the origin the rule over its mirror side
+        points at: both hold what one mirror holds (``origins_pair``)."""
+        config = self.config
+        orientation = Orientation(
+            self.store,
+            IndexPages(config.index_names, config.index_extensions),
+            Protection(config.protected_prefixes),
+            config.max_depth,
+        )
+        pair = origins_pair(orientation, candidate.origin_index, candidate.mirror_index)
+        if pair is not None and self.store.candidate(pair.reference) is None:
+            mirror, origin = pair.mirror, pair.origin
+            self.advance(
+                Candidate(
+                    mirror.directory,
+                    origin.directory,
+                    mirror.url,
+                    origin.url,
+                    self.now,
+                    level=candidate.level,
+                )
+            )
 
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)
@@ -197,6 +241,7 @@ class CandidateUpdate:
         if conflicts(self.store, collapsed.mirror, collapsed.origin, self.config.max_depth):
             self._reject(candidate)  # under its own name: the pair as found can never be a rule
             return
+        repoint(self.store, collapsed.mirror, collapsed.origin)
         rule = install(self.store, collapsed, self.config.mode, self.now)
         self.confirmed.append(rule)
         step = widen(self.store, rule, self.config.max_boundary_levels, self.now)

@@ -32,6 +32,7 @@ from dedup_filter.mirrors.candidates import (
     Pair,
     index_pair,
     listing_pair,
+    origins_pair,
     ruled,
 )
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -271,9 +272,13 @@ class MirrorDetector:
         if original is None:
             return None, Stance.PLAIN
         original = self._sessions.strip(original)
-        pair = index_pair(page.url, original, self._index_pages, self._orientation(store))
+        orientation = self._orientation(store)
+        pair = index_pair(page.url, original, self._index_pages, orientation)
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):
-            pair = None  # a rule prunes the page, or the directory that would be sampled
+            # a rule prunes the page, or the directory that would be sampled: then the page's
+            # directory is paired with where that rule points
+            pruned = ruled(store, (page.url,), self.config.max_depth)
+            pair = None if pruned else origins_pair(orientation, page.url, original)
         if pair is not None:
             return pair, Stance.ORIGIN if pair.page_is_origin else Stance.CANDIDATE
         lowered = original.lower()

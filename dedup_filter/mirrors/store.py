@@ -224,6 +224,16 @@ class MirrorStore:
         """Whether some rule's origin side is ``directory`` or lies below it."""
         return next(self.view.scan("rules", b"o" + _name(directory)), None) is not None
 
+    def rules_with_origin_under(self, directory: str) -> list[Rule]:
+        """Rules whose origin side is ``directory`` or lies below it."""
+        prefix = b"o" + _name(directory)
+        mirrors = [key.rpartition(_NUL)[2] for key, _ in self.view.scan("rules", prefix)]
+        return [
+            rule
+            for mirror in mirrors
+            if (rule := self.rule(mirror.decode("utf-8", "surrogatepass"))) is not None
+        ]
+
     def has_origin_at(self, directory: str) -> bool:
         return next(self.view.scan("rules", b"o" + _name(directory) + _NUL), None) is not None
 

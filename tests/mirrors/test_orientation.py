@@ -71,3 +71,47 @@ def test_a_partial_copy_of_a_copy_met_first_costs_no_page_of_the_origin(
     mirrors = {rule["mirror"] for rule in rules}
     assert all(rule["origin"] not in mirrors for rule in rules)  # resolved to the held origin
     assert len(crawl.fetched) < len(pages)
+
+
+def test_a_copy_of_a_copy_paired_first_with_the_whole_copy_resolves_to_the_origin(
+    open_filter, origin_tree
+):
+    """The whole copy's index page is held first; the origin's and the partial copy's duplicate
+    it, and the pair with the partial copy (shallower) is confirmed first. The origin's pair with
+    the whole copy is then covered by that rule: the two origins are paired instead, and the
+    partial copy is found to be the origin's copy."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    urls = [whole, ORIGIN, partial]
+    urls += breadth_first(pages, partial) + breadth_first(pages, whole)
+    urls += breadth_first(pages, ORIGIN)
+    crawl = OnlineCrawl(dedup, pages).visit(dict.fromkeys(urls))
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert lost(crawl, ORIGIN) == []
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+
+
+def test_an_origin_met_after_its_copy_of_a_copy_was_ruled_the_origin_takes_its_place(
+    open_filter, origin_tree
+):
+    """The whole copy is ruled a mirror of the partial copy of it (shallower, met first) before
+    the origin's index page arrives: that page duplicates the whole copy's, whose directory a
+    rule prunes, so it is paired with the partial copy instead, and kept as the origin."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    urls = [whole, *breadth_first(pages, partial), *breadth_first(pages, whole)]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()} == {whole: partial}
+    crawl.visit(breadth_first(pages, ORIGIN))
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert crawl.decisions[ORIGIN].action == "keep"
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+    assert lost(crawl, ORIGIN) == []
