@@ -87,3 +87,38 @@ def test_a_stale_copy_with_edited_pages_and_a_version_string_is_found(
     pages = origin_tree | mirror
     OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+EDITION = "http://docs.origin.test/notes-rpm/"
+
+
+def with_commands(body: bytes, commands: str) -> bytes:
+    """A page with a block of shell commands added before its end."""
+    return body.replace(b"</body>", f"<pre>{commands}</pre></body>".encode())
+
+
+def shell_session(name: str, manager: str, package: str) -> str:
+    return "\n".join(
+        f"$ sudo {manager} {verb} {name}-{step}.{package} && {manager} --verify {name}-{step}"
+        for step, verb in enumerate(("install", "remove", "upgrade", "info", "list", "purge"))
+    )
+
+
+def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, corpus, modules):
+    """The same guide twice on one host, its code rewritten for another package manager (the same
+    prose, other commands): every sample pair's simhash agrees on nearly every bit, the page rules
+    part them on their shingles, and no discount of shared bits may turn that into a match."""
+    dedup = open_filter()
+    guide = "http://docs.origin.test/notes/"
+    names = modules[:12]
+    toc = table_of_contents("Packaging notes", [(f"{name}.html", name) for name in names])
+    pages = {guide: toc, EDITION: toc}
+    for name in names:
+        body = corpus[name].encode()
+        pages[f"{guide}{name}.html"] = with_commands(body, shell_session(name, "dpkg", "deb"))
+        pages[f"{EDITION}{name}.html"] = with_commands(body, shell_session(name, "rpm", "rpm"))
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, guide) + breadth_first(pages, EDITION)
+    )
+    assert dedup.mirror_rules() == []
+    assert all(url in crawl.fetched for url in pages)
