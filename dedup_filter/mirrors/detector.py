@@ -46,7 +46,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, withdraw_failed
-from dedup_filter.mirrors.pruning import UrlPruner
+from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
@@ -103,7 +103,7 @@ class MirrorDetector:
         if not page.places:
             return checked.decision
         store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
-        pair, stance = self._stance(store, page, checked.original_url)
+        pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
@@ -262,7 +262,7 @@ class MirrorDetector:
         return Orientation(store, self._index_pages, self._pruner.protection, self.config.max_depth)
 
     def _stance(
-        self, store: MirrorStore, page: MirrorPage, original: str | None
+        self, store: MirrorStore, page: MirrorPage, fetched_url: str, original: str | None
     ) -> tuple[Pair | None, Stance]:
         """The candidate pair a duplicate heads, and what the page is to the mirror detector:
         an index page duplicating another directory's is kept (its links followed) until its
@@ -271,6 +271,7 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
+        with_session = self._sessions.carries(fetched_url), self._sessions.carries(original)
         original = self._sessions.strip(original)
         orientation = self._orientation(store)
         pair = index_pair(page.url, original, self._index_pages, orientation)
@@ -280,6 +281,7 @@ class MirrorDetector:
             pruned = ruled(store, (page.url,), self.config.max_depth)
             pair = None if pruned else origins_pair(orientation, page.url, original)
         if pair is not None:
+            pair = _away_from_sessions(pair, *with_session, self._pruner.protection)
             return pair, Stance.ORIGIN if pair.page_is_origin else Stance.CANDIDATE
         lowered = original.lower()
         mirrors = (store.mirrors_of_origin(place.directory) for place in page.places)
@@ -295,3 +297,17 @@ def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:
         host for host in dict.fromkeys(authority(link) for link in links) if host and host != own
     ]
     return tuple(host_hash(host) for host in hosts[:_LINKED_HOSTS])
+
+
+def _away_from_sessions(
+    pair: Pair, page_session: bool, original_session: bool, protection: Protection
+) -> Pair:
+    """The pair oriented so that a side reached through session ids (one side only) is the
+    mirror, unless the operator pins it: its pages are served under URLs the crawl cannot rebuild
+    from relative paths (a probe or a counterpart without the id may not be served), and its ids
+    change from visit to visit."""
+    if page_session == original_session or page_session != pair.page_is_origin:
+        return pair
+    if protection.covers(pair.mirror.directory) or protection.covers(pair.origin.directory):
+        return pair
+    return Pair(pair.origin, pair.mirror, not pair.page_is_origin)

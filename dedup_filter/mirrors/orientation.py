@@ -87,7 +87,7 @@ class Orientation:
         documents = (
             entry.relative.lower()
             for _, entry in self.store.subtree(directory.lower())
-            if not self.index_pages.names_index(entry.relative)
+            if not self.index_pages.names_listing(entry.relative)
         )
         return list(itertools.islice(documents, _COMPARED))
 

@@ -11,6 +11,7 @@ from .conftest import (
     OnlineCrawl,
     breadth_first,
     copy_tree,
+    interleave,
     table_of_contents,
 )
 from .test_detection import leaves_in_sample_order
@@ -122,3 +123,20 @@ def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, co
     )
     assert dedup.mirror_rules() == []
     assert all(url in crawl.fetched for url in pages)
+
+
+def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_filter, origin_tree):
+    """A copy under a neutral name, as deep as its origin, served only under URLs that carry a
+    session id and met first: it is still the mirror (probes and counterparts without the id
+    are not served there), so the origin's pages are never waiting on it."""
+    dedup = open_filter()
+    copy = "http://docs.copy.test/"
+    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy))
+    served = {url: body for url, body in served.items() if SESSION in url}
+    pages = origin_tree | served
+    copy_urls = [url for url in breadth_first(pages, copy) if SESSION in url]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_urls, breadth_first(origin_tree, ORIGIN))
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copy, ORIGIN)]
+    assert all(url in crawl.fetched for url in origin_tree)
