@@ -28,7 +28,7 @@ from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
+from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
@@ -241,6 +241,13 @@ class CandidateUpdate:
         if conflicts(self.store, collapsed.mirror, collapsed.origin, self.config.max_depth):
             self._reject(candidate)  # under its own name: the pair as found can never be a rule
             return
+        # the other origins this mirror was paired with: absorbed with the rule, paired with its
+        # origin instead
+        rivals = [
+            rival
+            for rival in self.store.candidates_of_mirror(collapsed.mirror)
+            if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
+        ]
         repoint(self.store, collapsed.mirror, collapsed.origin)
         rule = install(self.store, collapsed, self.config.mode, self.now)
         self.confirmed.append(rule)
@@ -249,3 +256,5 @@ class CandidateUpdate:
             self.probes.append(step.probe)
         if step.candidate is not None:
             self.advance(step.candidate)
+        for rival in rivals:
+            self._pair_origins(rival)

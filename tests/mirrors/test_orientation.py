@@ -115,3 +115,34 @@ def test_an_origin_met_after_its_copy_of_a_copy_was_ruled_the_origin_takes_its_p
     assert crawl.decisions[ORIGIN].action == "keep"
     assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
     assert lost(crawl, ORIGIN) == []
+
+
+def test_the_origin_paired_with_a_mirror_ruled_towards_another_copy_is_paired_with_that_copy(
+    open_filter, origin_tree
+):
+    """The whole copy's index page is paired with the origin's and with the partial copy's; the
+    pair with the partial copy is confirmed first (the origin's probes are not answered yet) and
+    absorbs the other, whose origin is then paired with the partial copy."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    held, waiting = set(), [whole, ORIGIN, partial]
+    waiting += breadth_first(pages, partial)[1:] + breadth_first(pages, whole)[1:]
+    while waiting:  # the probes are answered, but not the origin's
+        url = waiting.pop(0)
+        if url in held or (url.startswith(ORIGIN) and url != ORIGIN):
+            continue
+        held.add(url)
+        if url in pages:
+            waiting += dedup.check_page(url, pages[url]).probes
+        else:
+            waiting += dedup.probe_failed(url, 404).probes
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(whole, partial)]
+    open_pairs = [(c["mirror"], c["origin"]) for c in dedup.mirror_candidates()]
+    assert (partial, ORIGIN) in open_pairs
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN)[1:])
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
