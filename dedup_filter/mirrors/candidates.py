@@ -45,6 +45,7 @@ class Pair:
     mirror: Placement
     origin: Placement
     page_is_origin: bool = False
+    listed: bool = True  # the page that made it is an index page listing the pair's documents
 
     @property
     def reference(self) -> bytes:
@@ -156,7 +157,8 @@ class CandidateUpdate:
         if self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
             links = self.arrival.links if self.arrival is not None else ()
-            closed = self._sampler.listing_closed((mirror.directory, origin.directory), links)
+            directories = (mirror.directory, origin.directory)
+            closed = pair.listed and self._sampler.listing_closed(directories, links)
             candidate = Candidate(
                 mirror.directory,
                 origin.directory,

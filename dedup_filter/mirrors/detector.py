@@ -43,6 +43,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
+from dedup_filter.mirrors.documents import document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, withdraw_failed
@@ -104,6 +105,12 @@ class MirrorDetector:
             return checked.decision
         store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
         pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
+        documents = None
+        if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
+            original = self._sessions.strip(checked.original_url)
+            documents = document_pair(self._orientation(store), page.url, original)
+            if documents is not None and documents.page_is_origin:
+                stance = Stance.ORIGIN
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
@@ -121,8 +128,9 @@ class MirrorDetector:
             self.config,
             self._listing_agreement,
         )
-        if pair is not None:
-            update.open(pair, level)
+        for opened in (pair, documents):
+            if opened is not None:
+                update.open(opened, level)
         self._advance_concerned(update, page.places)
         decision = replace(
             final_decision(

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+from .conftest import (
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    docs_tree,
+    interleave,
+    table_of_contents,
+)
 
 VICTIM = "http://victim.test/docs/"
 
@@ -146,3 +154,35 @@ def test_the_origin_paired_with_a_mirror_ruled_towards_another_copy_is_paired_wi
     rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
     assert rules == {whole: ORIGIN, partial: ORIGIN}
     assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+
+
+def listing_its_own(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    """``pages`` with the index page of ``base`` rewritten to list only the documents it holds
+    there, under a title of its own (a generated listing: it neither duplicates nor lists the
+    same entries as the index page it was copied from)."""
+    names = sorted(
+        url[len(base) : -len(".html")]
+        for url in pages
+        if url.startswith(base) and url.endswith(".html") and "/" not in url[len(base) :]
+    )
+    listing = table_of_contents(f"Index of {base}", [(f"{name}.html", name) for name in names])
+    return pages | {base: listing}
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_with_a_listing_of_its_own_is_found_from_its_documents(
+    open_filter, corpus, modules, copier
+):
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = listing_its_own(
+        without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier), copier
+    )
+    pages = victim | copied
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, VICTIM) + breadth_first(pages, copier)
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copier, VICTIM)]
+    assert not any(url.startswith(VICTIM) for url in crawl.pruned)
+    assert lost(crawl, VICTIM) == []
+    assert any(url.startswith(copier) for url in crawl.pruned)
