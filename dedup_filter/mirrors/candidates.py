@@ -167,6 +167,7 @@ class CandidateUpdate:
                 self.now,
                 level=level,
                 closed=closed,
+                from_documents=not pair.listed,
             )
             self.advance(candidate)
 

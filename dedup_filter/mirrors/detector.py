@@ -109,8 +109,6 @@ class MirrorDetector:
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = self._sessions.strip(checked.original_url)
             documents = document_pair(self._orientation(store), page.url, original)
-            if documents is not None and documents.page_is_origin:
-                stance = Stance.ORIGIN
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative

@@ -209,11 +209,12 @@ class MirrorStore:
         return self.view.count("rules") > 0
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
-        """Mirror sides (lower-cased) of the open candidates and rules with origin ``directory``."""
+        """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and
+        rules with origin ``directory``."""
         mirrors = [
             candidate.mirror.lower()
             for candidate in self.candidates_of_origin(directory)
-            if candidate.state == OPEN
+            if candidate.state == OPEN and not candidate.from_documents
         ]
         prefix = b"o" + _name(directory) + _NUL
         for key, _ in self.view.scan("rules", prefix):

@@ -13,7 +13,11 @@ from dedup_filter import Config, DedupFilter
 from testweb.editions import code_samples, editions_web
 from testweb.labelled import LabelledPage, page_jaccard
 
-SIMHASH_ALONE = {"minhash.min_resemblance": 0.0, "minhash.short_page_resemblance": 0.0}
+SIMHASH_ALONE = {
+    "minhash.min_resemblance": 0.0,
+    "minhash.short_page_resemblance": 0.0,
+    "text.code_blocks_apart": False,
+}
 
 
 @functools.cache
