@@ -220,6 +220,7 @@ class CandidateUpdate:
             IndexPages(config.index_names, config.index_extensions),
             Protection(config.protected_prefixes),
             config.max_depth,
+            SessionParameters(config.session_parameters),
         )
         pair = origins_pair(orientation, candidate.origin_index, candidate.mirror_index)
         if pair is not None and self.store.candidate(pair.reference) is None:

@@ -265,7 +265,9 @@ class MirrorDetector:
                 update.advance(current, relative)
 
     def _orientation(self, store: MirrorStore) -> Orientation:
-        return Orientation(store, self._index_pages, self._pruner.protection, self.config.max_depth)
+        return Orientation(
+            store, self._index_pages, self._pruner.protection, self.config.max_depth, self._sessions
+        )
 
     def _stance(
         self, store: MirrorStore, page: MirrorPage, fetched_url: str, original: str | None

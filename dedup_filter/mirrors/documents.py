@@ -10,7 +10,8 @@ theme's search and copyright pages, alike on unrelated sites, open a pair that s
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. The side held
 first is the origin, as the page rules have it: the page that opens the pair was dropped for its
-namesake, and no page's decision changes (a pair oriented by names or depths kept later pages of
+namesake, and no page's decision changes (unless the side held first was reached through
+session ids: ``orientation.py``) (a pair oriented by names or depths kept later pages of
 the other side as originals: 8 % of the labelled corpus's duplicates).
 """
 
@@ -47,6 +48,10 @@ def document_pair(orientation: Orientation, url: str, original_url: str) -> Pair
     if not _another_namesake(store, *directories, page.relative_key):
         return None
     mirror, origin = Placement(page.directory, ""), Placement(original.directory, "")
+    if orientation.reached_with_session(origin.url) and not orientation.reached_with_session(
+        mirror.url
+    ):
+        return Pair(origin, mirror, page_is_origin=True, listed=False)
     return Pair(mirror, origin, page_is_origin=False, listed=False)
 
 
