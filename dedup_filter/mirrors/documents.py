@@ -8,19 +8,18 @@ duplicates a document of the same name in another directory, when another docume
 directories does the same, makes the two directories a candidate pair, sampled like any other (a
 theme's search and copyright pages, alike on unrelated sites, open a pair that sampling rejects).
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
-directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. The side held
-first is the origin, as the page rules have it: the page that opens the pair was dropped for its
-namesake, and no page's decision changes (unless the side held first was reached through
-session ids: ``orientation.py``) (a pair oriented by names or depths kept later pages of
-the other side as originals: 8 % of the labelled corpus's duplicates).
+directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
+like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
+page is kept as an original for it: such pairs between sites that copy pages of each other kept
+8 % of the labelled corpus's cross-site duplicates).
 """
 
 from __future__ import annotations
 
 import itertools
 
-from dedup_filter.mirrors.candidates import Pair, ruled
-from dedup_filter.mirrors.directories import Placement, nested, own_placement, usable_directory
+from dedup_filter.mirrors.candidates import Pair, index_pair, ruled
+from dedup_filter.mirrors.directories import nested, own_placement, usable_directory
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
@@ -29,9 +28,9 @@ _SCANNED = 32
 
 
 def document_pair(orientation: Orientation, url: str, original_url: str) -> Pair | None:
-    """The pair of the directory of document ``url`` (the mirror) and that of the same-named
-    document ``original_url`` it duplicates (the origin), when another document of the first
-    directory duplicates its namesake in the second; None otherwise."""
+    """The oriented pair of the directories of document ``url`` and of the same-named document
+    ``original_url`` it duplicates, when another document of the first directory duplicates its
+    namesake in the second; None otherwise."""
     store, max_depth = orientation.store, orientation.max_depth
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None or page.relative_key != original.relative_key:
@@ -47,12 +46,8 @@ def document_pair(orientation: Orientation, url: str, original_url: str) -> Pair
         return None
     if not _another_namesake(store, *directories, page.relative_key):
         return None
-    mirror, origin = Placement(page.directory, ""), Placement(original.directory, "")
-    if orientation.reached_with_session(origin.url) and not orientation.reached_with_session(
-        mirror.url
-    ):
-        return Pair(origin, mirror, page_is_origin=True, listed=False)
-    return Pair(mirror, origin, page_is_origin=False, listed=False)
+    pair = index_pair(page.directory, original.directory, orientation.index_pages, orientation)
+    return None if pair is None else Pair(pair.mirror, pair.origin, pair.page_is_origin, False)
 
 
 def _another_namesake(store: MirrorStore, directory: str, other: str, name: str) -> bool:
