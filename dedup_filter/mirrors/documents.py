@@ -5,8 +5,9 @@ Zhang, Jia & Li pair directories by their index pages. A partial copy with a gen
 lists a victim's pages at its root, has an index page that neither duplicates nor lists the same
 entries as its origin's, so no index page ever pairs it. Its documents still do: a document that
 duplicates a document of the same name in another directory, when another document of the two
-directories does the same, makes the two directories a candidate pair, sampled like any other (a
-theme's search and copyright pages, alike on unrelated sites, open a pair that sampling rejects).
+directories does the same, makes the two directories a candidate pair once both index pages are
+held (a stream of pages without listings pairs nothing), sampled like any other (a theme's search
+and copyright pages, alike on unrelated sites, open a pair that sampling rejects).
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
 like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
@@ -42,6 +43,8 @@ def document_pair(orientation: Orientation, url: str, original_url: str) -> Pair
         return None
     if any(store.candidate(pair_reference(*pair)) for pair in (directories, directories[::-1])):
         return None
+    if not all(store.entry(directory.lower(), "") for directory in directories):
+        return None  # index pages that do not replicate are what this looks beyond
     if ruled(store, (url, original_url), max_depth):
         return None
     if not _another_namesake(store, *directories, page.relative_key):
