@@ -241,10 +241,18 @@ class CandidateUpdate:
         self.store.put_candidate(replace(candidate, state=REJECTED))
 
     def _confirm(self, candidate: Candidate) -> None:
-        collapsed = collapse_origin(self.store, candidate, self.config.max_depth)
-        if conflicts(self.store, collapsed.mirror, collapsed.origin, self.config.max_depth):
-            self._reject(candidate)  # under its own name: the pair as found can never be a rule
-            return
+        max_depth = self.config.max_depth
+        collapsed = collapse_origin(self.store, candidate, max_depth)
+        if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
+            # the side taken for the mirror lies within an origin (a copier's victim whose
+            # directory's parent was confirmed the origin of other copies): the pair matched,
+            # so the other side is pruned instead, if that conflicts with nothing
+            collapsed = collapse_origin(self.store, _reversed(candidate), max_depth)
+            if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
+                self._reject(candidate)  # under its own name: the pair can never be a rule
+                return
+            forget_samples(self.store, candidate)
+            self.store.delete_candidate(candidate)
         # the other origins this mirror was paired with: absorbed with the rule, paired with its
         # origin instead
         rivals = [
@@ -262,3 +270,13 @@ class CandidateUpdate:
             self.advance(step.candidate)
         for rival in rivals:
             self._pair_origins(rival)
+
+
+def _reversed(candidate: Candidate) -> Candidate:
+    return replace(
+        candidate,
+        mirror=candidate.origin,
+        origin=candidate.mirror,
+        mirror_index=candidate.origin_index,
+        origin_index=candidate.mirror_index,
+    )
