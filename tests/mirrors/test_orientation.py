@@ -186,4 +186,3 @@ def test_a_copier_with_a_listing_of_its_own_is_found_from_its_documents(
     assert not any(url.startswith(VICTIM) for url in crawl.pruned)
     assert lost(crawl, VICTIM) == []
     assert any(url.startswith(copier) for url in crawl.pruned)
-
