@@ -246,9 +246,13 @@ class CandidateUpdate:
         if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
             # the side taken for the mirror lies within an origin (a copier's victim whose
             # directory's parent was confirmed the origin of other copies): the pair matched,
-            # so the other side is pruned instead, if that conflicts with nothing
+            # so the other side is pruned instead, if no rule prunes the first side already and
+            # that conflicts with nothing
+            ruled_already = ruled(self.store, (candidate.mirror,), max_depth)
             collapsed = collapse_origin(self.store, _reversed(candidate), max_depth)
-            if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
+            if ruled_already or conflicts(
+                self.store, collapsed.mirror, collapsed.origin, max_depth
+            ):
                 self._reject(candidate)  # under its own name: the pair can never be a rule
                 return
             forget_samples(self.store, candidate)
