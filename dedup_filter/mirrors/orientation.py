@@ -83,12 +83,15 @@ class Orientation:
         return directory_depth(page_dir) < directory_depth(indexed_dir)
 
     def reached_with_session(self, index_url: str) -> bool:
-        """Whether the page held for the index page ``index_url`` was fetched under a URL that
-        carries a session parameter."""
+        """Whether the index page ``index_url`` was kept under a URL that carries a session
+        parameter (its own record: a page dropped as a duplicate is represented by another's)."""
         place = own_placement(index_url, self.max_depth)
         entry = self.store.entry(place.directory_key, "") if place is not None else None
         record = self.store.view.page(entry.representative) if entry is not None else None
-        return record is not None and self.sessions.carries(record.url)
+        if record is None or not self.sessions.carries(record.url):
+            return False
+        own = own_placement(self.sessions.strip(record.url), self.max_depth)
+        return own is not None and own.directory_key == place.directory_key
 
     def links_back(self, indexed_url: str, url: str) -> bool:
         """Whether the recorded index page ``indexed_url`` links the host of ``url``."""
