@@ -26,7 +26,7 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
+from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
@@ -192,7 +192,12 @@ class CandidateUpdate:
     def handed_out(self) -> tuple[str, ...]:
         """The probes to hand to the crawler: each once, and only those still outstanding (a rule
         confirmed later in the same call may have withdrawn some)."""
-        return tuple(url for url in dict.fromkeys(self.probes) if self.store.probes_for(url))
+        sessions = SessionParameters(self.config.session_parameters)
+        return tuple(
+            fetchable(self.store, sessions, url)
+            for url in dict.fromkeys(self.probes)
+            if self.store.probes_for(url)
+        )
 
     def evidence(self) -> dict[str, Any]:
         """What a decision says about this update: the mirror sides of the rules it confirmed."""

@@ -182,11 +182,12 @@ class MirrorDetector:
         a counterpart probe's absence releases the URLs waiting for it."""
         store = MirrorStore(view)
         update = CandidateUpdate(store, self.config, self._sampler, now)
-        outstanding = store.probes_for(url)
+        asked = self._sessions.strip(url)  # probes are recorded without session parameters
+        outstanding = store.probes_for(asked)
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
-            Deferrals(view).mark_absent(url, status)  # what waits for it is fetched instead
+            Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
-            candidate = withdraw_failed(store, url, kind, reference, status)
+            candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()

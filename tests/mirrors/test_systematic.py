@@ -128,7 +128,8 @@ def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, co
 def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_filter, origin_tree):
     """A copy under a neutral name, as deep as its origin, served only under URLs that carry a
     session id and met first: it is still the mirror (probes and counterparts without the id
-    are not served there), so the origin's pages are never waiting on it."""
+    are not served there), so the origin's pages are never waiting on it; its pages are probed
+    with the session id it was reached with."""
     dedup = open_filter()
     copy = "http://docs.copy.test/"
     served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy))
@@ -140,3 +141,7 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_fi
     )
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copy, ORIGIN)]
     assert all(url in crawl.fetched for url in origin_tree)
+    probed = [url for url in crawl.probes if url.startswith(copy)]
+    assert probed
+    assert all(url.endswith(SESSION) for url in probed)  # asked for as the copy serves them
+    assert not any(url.startswith(copy) for url in crawl.failed_probes)
