@@ -2,7 +2,7 @@
 scored against the ground truth from the server's request log.
 
     python bench/eval_web.py [--scale full|small] [--orders breadth_first,round_robin,random]
-                             [--no-peer] [--workdir DIR] [-v]
+                             [--no-peer] [--workdir DIR] [--breakdown] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -14,11 +14,13 @@ what each column means.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
+from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
 from testweb.evalweb.builder import build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
@@ -58,17 +60,20 @@ def main(argv: list[str] | None = None) -> int:
         for order in args.orders.split(","):
             plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)
             variants = [FILTER] + ([] if args.no_peer else [PEER])
-            scores[order] = [
-                score(
-                    truth, web.pages, plain, crawl(server, web, workdir, variant, order, args.seed)
-                )
-                for variant in variants
+            records = [
+                crawl(server, web, workdir, variant, order, args.seed) for variant in variants
             ]
+            scores[order] = [score(truth, web.pages, plain, record) for record in records]
             _table(
                 f"{order} ({len(plain.fetched())} pages fetched without the filter)",
                 scores[order],
                 args.verbose,
             )
+            if args.breakdown:
+                print("\n".join(breakdown_lines(truth, records[0])) + "\n")
+                (workdir / f"extra-{order}.json").write_text(
+                    json.dumps([asdict(fetch) for fetch in extra_fetches(truth, records[0])])
+                )
     _table(
         "worst order (each column's worst figure)",
         [
@@ -182,6 +187,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")
     parser.add_argument(
         "--workdir", help="where the crawls' project directories go (default: a temporary one)"
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="where the filter's unsaved fetches went (testweb/evalweb/breakdown.py)",
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="every lost content, for every variant"

@@ -74,6 +74,7 @@ class TextConfig:
     max_depth: int = 1_000
     fallback_encoding: str = "cp1252"
     same_site_titles: bool = True
+    code_blocks_apart: bool = True
 
     def __post_init__(self) -> None:
         _require(self.min_tokens >= 0, "text.min_tokens", "must be >= 0")

@@ -290,6 +290,7 @@ class DedupFilter:
             now,
             fingerprint.title,
             fingerprint.sketch,
+            fingerprint.code,
         )
         view.put_page(record)
         return page_id

@@ -35,6 +35,7 @@ class Fingerprint:
     truncated: bool
     title: int = 0  # 32-bit hash of the title's words (``text.title_words``); 0 without a title
     sketch: bytes = b""  # low ``minhash.sketch_bits`` bits of every min-value (``bbit_sketch``)
+    code: int = 0  # 32-bit hash of the words of its <pre> blocks; 0 without any
 
     @property
     def binary(self) -> bool:
@@ -93,6 +94,7 @@ class Fingerprinter:
             truncated or page.truncated,
             hash64(title, seed) >> 32 if title else 0,
             sketch,
+            _code_hash(page.code, seed),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 
@@ -103,3 +105,10 @@ class Fingerprinter:
         signature = self._minhasher.signature(shingles)
         features = super_shingles(signature, minhash.features, minhash.seed)
         return tuple(features), bbit_sketch(signature, minhash.sketch_bits)
+
+
+def _code_hash(code: str, seed: int) -> int:
+    """A hash of the words of a page's code blocks (0 without a word in one): two editions of a
+    guide with other commands in their code share nearly all their shingles, but not this."""
+    words = " ".join(code.lower().split())
+    return hash64(words, seed) >> 32 if words else 0

@@ -181,6 +181,7 @@ class PageText:
 
     text: str  # the visible text, image terms marked for ``token_spans``
     title: str  # the text of its <title> ("" without one)
+    code: str  # the text of its <pre> blocks, joined ("" without one)
     truncated: bool  # not read whole: see ``html_text``
     anchors: Anchors | None  # only when asked for
 
@@ -219,8 +220,9 @@ def html_text(
     tree.strip_tags([name for name in _INVISIBLE_TAGS if name in named])
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
+    code = " ".join(block.text(separator=" ") for block in tree.css("pre"))
     cut = truncated or len(images) > MAX_IMAGE_TERMS
-    return PageText(text, "" if title is None else title.text(), cut, found)
+    return PageText(text, "" if title is None else title.text(), code, cut, found)
 
 
 def title_words(title: str) -> str:

@@ -45,8 +45,9 @@ from dedup_filter.index.page_records import PageRecord as PageRecord
 logger = logging.getLogger(__name__)
 
 # 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
-# min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys
-SCHEMA_VERSION = 3
+# min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys; 4: records
+# hold the hash of the page's code blocks
+SCHEMA_VERSION = 4
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
 _LOW_BYTES = 3  # the low part of a page id in a posting's value: 24 bits

@@ -13,8 +13,8 @@ import math
 import struct
 from dataclasses import dataclass
 
-# exact hash, last seen (s), token count, title, super-shingles, simhash bytes, sketch bytes
-_HEAD = struct.Struct(">QIIIBBB")
+# exact hash, last seen (s), token count, title, code, super-shingles, simhash and sketch bytes
+_HEAD = struct.Struct(">QIIIIBBB")
 _MAX_SECONDS = (1 << 32) - 1
 
 
@@ -31,6 +31,7 @@ class PageRecord:
     last_seen: float
     title: int = 0  # 32-bit hash of the title's words, 0 without a title (``Fingerprint.title``)
     sketch: bytes = b""  # the b-bit min-hash sketch (``Fingerprint.sketch``)
+    code: int = 0  # 32-bit hash of its code blocks' words, 0 without any (``Fingerprint.code``)
 
     def encode(self) -> bytes:
         seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
@@ -39,6 +40,7 @@ class PageRecord:
             seen,
             self.token_count,
             self.title,
+            self.code,
             len(self.features),
             len(self.simhash),
             len(self.sketch),
@@ -49,8 +51,8 @@ class PageRecord:
 
     @classmethod
     def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
-        exact, last_seen, token_count, title, n_features, n_simhash, n_sketch = _HEAD.unpack_from(
-            data
+        exact, last_seen, token_count, title, code, n_features, n_simhash, n_sketch = (
+            _HEAD.unpack_from(data)
         )
         start = _HEAD.size
         features = struct.unpack_from(f">{n_features}Q", data, start)
@@ -60,5 +62,14 @@ class PageRecord:
         sketch = bytes(data[start : start + n_sketch])
         url = bytes(data[start + n_sketch :]).decode("utf-8", "surrogatepass")
         return cls(
-            page_id, url, exact, token_count, features, simhash, float(last_seen), title, sketch
+            page_id,
+            url,
+            exact,
+            token_count,
+            features,
+            simhash,
+            float(last_seen),
+            title,
+            sketch,
+            code,
         )

@@ -26,9 +26,10 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.probes import ask_parent, ask_sample, forget_samples
-from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
-from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, rule_over
+from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
+from dedup_filter.mirrors.pruning import Protection
+from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -45,6 +46,7 @@ class Pair:
     mirror: Placement
     origin: Placement
     page_is_origin: bool = False
+    listed: bool = True  # the page that made it is an index page listing the pair's documents
 
     @property
     def reference(self) -> bytes:
@@ -109,6 +111,23 @@ def listing_pair(
     return None
 
 
+def origins_pair(orientation: Orientation, url: str, ruled_url: str) -> Pair | None:
+    """The pair of index page ``url``'s directory with the directory that the rule over index
+    page ``ruled_url`` points at, when both are index pages of unrelated directories no rule
+    prunes: two directories that replicate one mirror replicate each other. A partial copy of a
+    copy, paired with the whole copy before the true origin was, is so found to be a copy of the
+    origin (the rules pointing at it are then pointed at the origin: ``rules.repoint``)."""
+    store, max_depth = orientation.store, orientation.max_depth
+    found = rule_over(store, placements(ruled_url, max_depth))
+    if found is None:
+        return None
+    rule, place = found
+    twin_url = rule.origin + place.relative
+    if ruled(store, (url, twin_url), max_depth):
+        return None
+    return index_pair(url, twin_url, orientation.index_pages, orientation)
+
+
 def ruled(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
     """Whether a rule prunes any of ``urls``."""
     return any(rule_over(store, placements(url, max_depth)) is not None for url in urls)
@@ -139,7 +158,8 @@ class CandidateUpdate:
         if self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
             links = self.arrival.links if self.arrival is not None else ()
-            closed = self._sampler.listing_closed((mirror.directory, origin.directory), links)
+            directories = (mirror.directory, origin.directory)
+            closed = pair.listed and self._sampler.listing_closed(directories, links)
             candidate = Candidate(
                 mirror.directory,
                 origin.directory,
@@ -148,6 +168,7 @@ class CandidateUpdate:
                 self.now,
                 level=level,
                 closed=closed,
+                from_documents=not pair.listed,
             )
             self.advance(candidate)
 
@@ -172,7 +193,12 @@ class CandidateUpdate:
     def handed_out(self) -> tuple[str, ...]:
         """The probes to hand to the crawler: each once, and only those still outstanding (a rule
         confirmed later in the same call may have withdrawn some)."""
-        return tuple(url for url in dict.fromkeys(self.probes) if self.store.probes_for(url))
+        sessions = SessionParameters(self.config.session_parameters)
+        return tuple(
+            fetchable(self.store, sessions, url)
+            for url in dict.fromkeys(self.probes)
+            if self.store.probes_for(url)
+        )
 
     def evidence(self) -> dict[str, Any]:
         """What a decision says about this update: the mirror sides of the rules it confirmed."""
@@ -182,22 +208,69 @@ class CandidateUpdate:
 
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
-        sampling inside a confirmed mirror would only waste probes."""
+        sampling inside a confirmed mirror would only waste probes, and the two origins the
+        mirror replicates are paired instead."""
         if rule_over(self.store, placements(candidate.mirror, self.config.max_depth)) is None:
             return False
         forget_samples(self.store, candidate)
         self.store.delete_candidate(candidate)
+        self._pair_origins(candidate)
         return True
+
+    def _pair_origins(self, candidate: Candidate) -> None:
+        """Open the pair of the candidate's origin and the origin the rule over its mirror side
+        points at: both hold what one mirror holds (``origins_pair``)."""
+        config = self.config
+        orientation = Orientation(
+            self.store,
+            IndexPages(config.index_names, config.index_extensions),
+            Protection(config.protected_prefixes),
+            config.max_depth,
+            SessionParameters(config.session_parameters),
+        )
+        pair = origins_pair(orientation, candidate.origin_index, candidate.mirror_index)
+        if pair is not None and self.store.candidate(pair.reference) is None:
+            mirror, origin = pair.mirror, pair.origin
+            self.advance(
+                Candidate(
+                    mirror.directory,
+                    origin.directory,
+                    mirror.url,
+                    origin.url,
+                    self.now,
+                    level=candidate.level,
+                )
+            )
 
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)
         self.store.put_candidate(replace(candidate, state=REJECTED))
 
     def _confirm(self, candidate: Candidate) -> None:
-        collapsed = collapse_origin(self.store, candidate, self.config.max_depth)
-        if conflicts(self.store, collapsed.mirror, collapsed.origin, self.config.max_depth):
-            self._reject(candidate)  # under its own name: the pair as found can never be a rule
-            return
+        max_depth = self.config.max_depth
+        collapsed = collapse_origin(self.store, candidate, max_depth)
+        if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
+            # the side taken for the mirror lies within an origin (a copier's victim whose
+            # directory's parent was confirmed the origin of other copies): the pair matched,
+            # so the other side is pruned instead, if no rule prunes the first side already and
+            # that conflicts with nothing
+            ruled_already = ruled(self.store, (candidate.mirror,), max_depth)
+            collapsed = collapse_origin(self.store, _reversed(candidate), max_depth)
+            if ruled_already or conflicts(
+                self.store, collapsed.mirror, collapsed.origin, max_depth
+            ):
+                self._reject(candidate)  # under its own name: the pair can never be a rule
+                return
+            forget_samples(self.store, candidate)
+            self.store.delete_candidate(candidate)
+        # the other origins this mirror was paired with: absorbed with the rule, paired with its
+        # origin instead
+        rivals = [
+            rival
+            for rival in self.store.candidates_of_mirror(collapsed.mirror)
+            if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
+        ]
+        repoint(self.store, collapsed.mirror, collapsed.origin)
         rule = install(self.store, collapsed, self.config.mode, self.now)
         self.confirmed.append(rule)
         absent = ask_absent(self.store, rule.origin)  # nothing is pruned before it is answered
@@ -208,3 +281,15 @@ class CandidateUpdate:
             self.probes.append(step.probe)
         if step.candidate is not None:
             self.advance(step.candidate)
+        for rival in rivals:
+            self._pair_origins(rival)
+
+
+def _reversed(candidate: Candidate) -> Candidate:
+    return replace(
+        candidate,
+        mirror=candidate.origin,
+        origin=candidate.mirror,
+        mirror_index=candidate.origin_index,
+        origin_index=candidate.mirror_index,
+    )

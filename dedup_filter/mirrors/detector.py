@@ -35,6 +35,7 @@ from dedup_filter.mirrors.candidates import (
     Pair,
     index_pair,
     listing_pair,
+    origins_pair,
     ruled,
 )
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -45,10 +46,11 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
+from dedup_filter.mirrors.documents import document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, withdraw_failed
-from dedup_filter.mirrors.pruning import UrlPruner
+from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
@@ -112,7 +114,11 @@ class MirrorDetector:
         if not page.places:
             return checked.decision
         store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
-        pair, stance = self._stance(store, page, checked.original_url)
+        pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
+        documents = None
+        if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
+            original = self._sessions.strip(checked.original_url)
+            documents = document_pair(self._orientation(store), page.url, original)
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
@@ -131,8 +137,9 @@ class MirrorDetector:
             self.config,
             self._listing_agreement,
         )
-        if pair is not None:
-            update.open(pair, level)
+        for opened in (pair, documents):
+            if opened is not None:
+                update.open(opened, level)
         self._advance_concerned(update, page.places)
         decision = replace(
             final_decision(
@@ -199,12 +206,13 @@ class MirrorDetector:
         a counterpart probe's absence releases the URLs waiting for it."""
         store = MirrorStore(view)
         update = CandidateUpdate(store, self.config, self._sampler, now)
-        outstanding = store.probes_for(url)
-        record_error(store, url)  # a rule's origin answered a page it lacks with an error
+        asked = self._sessions.strip(url)  # probes are recorded without session parameters
+        outstanding = store.probes_for(asked)
+        record_error(store, asked)  # a rule's origin answered a page it lacks with an error
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
-            Deferrals(view).mark_absent(url, status)  # what waits for it is fetched instead
+            Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
-            candidate = withdraw_failed(store, url, kind, reference, status)
+            candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
@@ -283,10 +291,12 @@ class MirrorDetector:
                 update.advance(current, relative)
 
     def _orientation(self, store: MirrorStore) -> Orientation:
-        return Orientation(store, self._index_pages, self._pruner.protection, self.config.max_depth)
+        return Orientation(
+            store, self._index_pages, self._pruner.protection, self.config.max_depth, self._sessions
+        )
 
     def _stance(
-        self, store: MirrorStore, page: MirrorPage, original: str | None
+        self, store: MirrorStore, page: MirrorPage, fetched_url: str, original: str | None
     ) -> tuple[Pair | None, Stance]:
         """The candidate pair a duplicate heads, and what the page is to the mirror detector:
         an index page duplicating another directory's is kept (its links followed) until its
@@ -295,11 +305,17 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
+        with_session = self._sessions.carries(fetched_url), self._sessions.carries(original)
         original = self._sessions.strip(original)
-        pair = index_pair(page.url, original, self._index_pages, self._orientation(store))
+        orientation = self._orientation(store)
+        pair = index_pair(page.url, original, self._index_pages, orientation)
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):
-            pair = None  # a rule prunes the page, or the directory that would be sampled
+            # a rule prunes the page, or the directory that would be sampled: then the page's
+            # directory is paired with where that rule points
+            pruned = ruled(store, (page.url,), self.config.max_depth)
+            pair = None if pruned else origins_pair(orientation, page.url, original)
         if pair is not None:
+            pair = _away_from_sessions(pair, *with_session, self._pruner.protection)
             return pair, Stance.ORIGIN if pair.page_is_origin else Stance.CANDIDATE
         lowered = original.lower()
         mirrors = (store.mirrors_of_origin(place.directory) for place in page.places)
@@ -315,6 +331,20 @@ def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:
         host for host in dict.fromkeys(authority(link) for link in links) if host and host != own
     ]
     return tuple(host_hash(host) for host in hosts[:_LINKED_HOSTS])
+
+
+def _away_from_sessions(
+    pair: Pair, page_session: bool, original_session: bool, protection: Protection
+) -> Pair:
+    """The pair oriented so that a side reached through session ids (one side only) is the
+    mirror, unless the operator pins it: its pages are served under URLs the crawl cannot rebuild
+    from relative paths (a probe or a counterpart without the id may not be served), and its ids
+    change from visit to visit."""
+    if page_session == original_session or page_session != pair.page_is_origin:
+        return pair
+    if protection.covers(pair.mirror.directory) or protection.covers(pair.origin.directory):
+        return pair
+    return Pair(pair.origin, pair.mirror, not pair.page_is_origin)
 
 
 def _soft404_like(held: PageRecord, soft404: PageRecord, config: Config) -> bool:

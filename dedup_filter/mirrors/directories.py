@@ -155,3 +155,8 @@ class IndexPages:
     def names_index(self, relative: str) -> bool:
         """Whether a relative path (``a/b/``, ``a/index.html``, ``""``) names an index page."""
         return "?" not in relative and relative.rsplit("/", 1)[-1].lower() in self._file_names
+
+    def names_listing(self, relative: str) -> bool:
+        """Whether a relative path names an index page or a view of one (a query on it: the sort
+        orders of a generated listing, which names its own host like the listing does)."""
+        return self.names_index(relative.split("?", 1)[0])

@@ -3,6 +3,8 @@
 Signals, strongest first:
 
 1. a side under ``mirror.protected_prefixes`` (the operator pins it) is the origin;
+   a side whose index page was reached through session ids is the mirror (its URLs cannot be
+   rebuilt from relative paths: probes and counterparts without the id may not be served);
 2. a side whose host label or path segment names a copy (``mirror1.example.org``,
    ``/pub/mirrors/``) is the mirror when the other is not named so;
 3. at equal depths, the side whose index page links the other's host is the copy (a copy keeps
@@ -24,7 +26,7 @@ signal depends on the order of commits alone.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -34,6 +36,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
 )
 from dedup_filter.mirrors.pruning import Protection
+from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, host_hash
 
 # documents of each side compared when weighing which holds more of the other's pages
@@ -48,6 +51,7 @@ class Orientation:
     index_pages: IndexPages
     protection: Protection
     max_depth: int
+    sessions: SessionParameters = field(default_factory=lambda: SessionParameters(()))
 
     def page_is_origin(
         self, page_url: str, page_dir: str, indexed_url: str, indexed_dir: str
@@ -57,6 +61,9 @@ class Orientation:
         page_pinned = self.protection.covers(page_dir)
         if page_pinned != self.protection.covers(indexed_dir):
             return page_pinned
+        page_session = self.reached_with_session(page_url)
+        if page_session != self.reached_with_session(indexed_url):
+            return not page_session
         page_copy, indexed_copy = named_as_copy(page_dir), named_as_copy(indexed_dir)
         if page_copy != indexed_copy:
             return indexed_copy
@@ -75,6 +82,17 @@ class Orientation:
                 return page_share > indexed_share
         return directory_depth(page_dir) < directory_depth(indexed_dir)
 
+    def reached_with_session(self, index_url: str) -> bool:
+        """Whether the index page ``index_url`` was kept under a URL that carries a session
+        parameter (its own record: a page dropped as a duplicate is represented by another's)."""
+        place = own_placement(index_url, self.max_depth)
+        entry = self.store.entry(place.directory_key, "") if place is not None else None
+        record = self.store.view.page(entry.representative) if entry is not None else None
+        if record is None or not self.sessions.carries(record.url):
+            return False
+        own = own_placement(self.sessions.strip(record.url), self.max_depth)
+        return own is not None and own.directory_key == place.directory_key
+
     def links_back(self, indexed_url: str, url: str) -> bool:
         """Whether the recorded index page ``indexed_url`` links the host of ``url``."""
         place = own_placement(indexed_url, self.max_depth)
@@ -87,7 +105,7 @@ class Orientation:
         documents = (
             entry.relative.lower()
             for _, entry in self.store.subtree(directory.lower())
-            if not self.index_pages.names_index(entry.relative)
+            if not self.index_pages.names_listing(entry.relative)
         )
         return list(itertools.islice(documents, _COMPARED))
 

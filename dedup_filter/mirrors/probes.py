@@ -10,7 +10,9 @@ the crawler only while no probe of it is outstanding, and never twice in one dec
 
 from __future__ import annotations
 
+from dedup_filter.mirrors.directories import own_placement, placements
 from dedup_filter.mirrors.records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
+from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
 
 # statuses that say a page does not exist (rather than that it could not be fetched just now)
@@ -94,3 +96,20 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
 def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:
     """The URLs of a sample under the mirror and under the origin, lower-cased."""
     return (candidate.mirror + relative).lower(), (candidate.origin + relative).lower()
+
+
+def fetchable(store: MirrorStore, sessions: SessionParameters, url: str) -> str:
+    """``url`` as the crawler must ask for it: with the session parameters of the nearest
+    directory above it whose index page was kept under a URL carrying them (a copy served only
+    under its session ids answers the bare URL 404). Probes are recorded, and answered, without
+    them (every page is placed without its session parameters)."""
+    for place in reversed(placements(url, max_depth=1 << 16)):
+        entry = store.entry(place.directory_key, "")
+        record = store.view.page(entry.representative) if entry is not None else None
+        if record is None:
+            continue
+        carried = sessions.carried(record.url)
+        own = own_placement(sessions.strip(record.url), max_depth=1 << 16)
+        if carried and own is not None and own.directory_key == place.directory_key:
+            return f"{url}{'&' if '?' in url else '?'}{carried}"
+    return url

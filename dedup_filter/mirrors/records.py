@@ -22,7 +22,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
 # candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
-_CLOSED, _REISSUED = 1, 2  # flags of a candidate value
+_CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -119,6 +119,9 @@ class Candidate(DirectoryPair):
     # subdirectory: once all of them are checked the verdict needs no more
     closed: bool = False
     reissued: bool = False  # open too long once: its probes were handed out again
+    # paired by same-named documents, not by index pages (``documents.py``): its origin is the
+    # side held first, and it keeps no page of that side that duplicates the other
+    from_documents: bool = False
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -138,6 +141,7 @@ class Candidate(DirectoryPair):
         )
         # most candidates have no flag: their values keep the layout without the flag byte
         flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
+        flags |= _FROM_DOCUMENTS if self.from_documents else 0
         return head + self._encode_sides() + samples + (bytes([flags]) if flags else b"")
 
     @classmethod
@@ -158,6 +162,7 @@ class Candidate(DirectoryPair):
             tuple(samples),
             bool(flags & _CLOSED),
             bool(flags & _REISSUED),
+            bool(flags & _FROM_DOCUMENTS),
         )
 
 

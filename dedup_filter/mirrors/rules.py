@@ -29,13 +29,37 @@ def rule_over(store: MirrorStore, places: list[Placement]) -> tuple[Rule, Placem
 
 
 def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> bool:
-    """Whether a rule mirror -> origin would prune an origin, or is already implied."""
-    if nested(mirror, origin) or store.has_origin_under(mirror):
+    """Whether a rule mirror -> origin would prune within an origin, or is already implied. A
+    mirror side that is, or holds, the origin of other rules is no conflict: those rules are
+    pointed at the new origin (``repoint``), unless one of them would then pair nested
+    directories."""
+    if nested(mirror, origin):
         return True
+    lowered = mirror.lower()
+    for place in placements(mirror, max_depth):
+        if store.rule(place.directory) is not None:
+            return True
+        if place.directory_key != lowered and store.has_origin_at(place.directory):
+            return True
     return any(
-        store.has_origin_at(place.directory) or store.rule(place.directory) is not None
-        for place in placements(mirror, max_depth)
+        nested(rule.mirror, origin + rule.origin[len(mirror) :])
+        for rule in store.rules_with_origin_under(mirror)
     )
+
+
+def repoint(store: MirrorStore, mirror: str, origin: str) -> None:
+    """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
+    ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
+    a rule's origin is never a mirror side."""
+    for rule in store.rules_with_origin_under(mirror):
+        store.delete_rule(rule)
+        store.put_rule(
+            replace(
+                rule,
+                origin=origin + rule.origin[len(mirror) :],
+                origin_index=origin + rule.origin_index[len(mirror) :],
+            )
+        )
 
 
 def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) -> Candidate:

@@ -199,7 +199,7 @@ class CoordinateSampler:
                 for rel_hash, entry in store.subtree(side.lower())
                 if rel_hash not in taken
                 and not entry.relative.lower().startswith(ruled)
-                and not self._index_pages.names_index(entry.relative)
+                and not self._index_pages.names_listing(entry.relative)
                 and not (self._content and self._too_small(store, entry))
             )
             for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
@@ -226,7 +226,7 @@ class CoordinateSampler:
     def _fetched_pair(
         self, store: MirrorStore, candidate: Candidate, taken: set[int], arrived: str | None
     ) -> list[Sample]:
-        if arrived is None or self._index_pages.names_index(arrived):
+        if arrived is None or self._index_pages.names_listing(arrived):
             return []
         rel_hash = relative_hash(arrived.lower())
         if rel_hash in taken or store.entry_by_hash(candidate.mirror.lower(), rel_hash) is None:

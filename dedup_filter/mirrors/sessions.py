@@ -33,6 +33,16 @@ class SessionParameters:
         kept = [pair for pair in query.split("&") if not self._named(pair.split("=", 1)[0])]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
+    def carried(self, url: str) -> str:
+        """The session parameters of ``url``'s query, as ``name=value`` joined by ``&`` ("" for
+        none)."""
+        query = url.partition("?")[2]
+        return "&".join(pair for pair in query.split("&") if self._named(pair.split("=", 1)[0]))
+
+    def carries(self, url: str) -> bool:
+        """Whether ``url`` carries a session parameter."""
+        return self.strip(url) != url
+
     def strip_all(self, urls: Iterable[str]) -> Iterable[str]:
         """``urls`` stripped, lazily (a page's links are resolved only when read)."""
         return _Stripped(self, urls) if self._names else urls

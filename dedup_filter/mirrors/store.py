@@ -210,11 +210,12 @@ class MirrorStore:
         return self.view.count("rules") > 0
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
-        """Mirror sides (lower-cased) of the open candidates and rules with origin ``directory``."""
+        """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and
+        rules with origin ``directory``."""
         mirrors = [
             candidate.mirror.lower()
             for candidate in self.candidates_of_origin(directory)
-            if candidate.state == OPEN
+            if candidate.state == OPEN and not candidate.from_documents
         ]
         prefix = b"o" + _name(directory) + _NUL
         for key, _ in self.view.scan("rules", prefix):
@@ -224,6 +225,16 @@ class MirrorStore:
     def has_origin_under(self, directory: str) -> bool:
         """Whether some rule's origin side is ``directory`` or lies below it."""
         return next(self.view.scan("rules", b"o" + _name(directory)), None) is not None
+
+    def rules_with_origin_under(self, directory: str) -> list[Rule]:
+        """Rules whose origin side is ``directory`` or lies below it."""
+        prefix = b"o" + _name(directory)
+        mirrors = [key.rpartition(_NUL)[2] for key, _ in self.view.scan("rules", prefix)]
+        return [
+            rule
+            for mirror in mirrors
+            if (rule := self.rule(mirror.decode("utf-8", "surrogatepass"))) is not None
+        ]
 
     def has_origin_at(self, directory: str) -> bool:
         return next(self.view.scan("rules", b"o" + _name(directory) + _NUL), None) is not None

@@ -13,7 +13,11 @@ from dedup_filter import Config, DedupFilter
 from testweb.editions import code_samples, editions_web
 from testweb.labelled import LabelledPage, page_jaccard
 
-SIMHASH_ALONE = {"minhash.min_resemblance": 0.0, "minhash.short_page_resemblance": 0.0}
+SIMHASH_ALONE = {
+    "minhash.min_resemblance": 0.0,
+    "minhash.short_page_resemblance": 0.0,
+    "text.code_blocks_apart": False,
+}
 
 
 @functools.cache
@@ -67,3 +71,37 @@ def test_copies_with_a_changed_field_are_still_dropped(tmp_path):
     ]
     assert len(close) >= 30
     assert [after[number] for number in close] == [before[number] for number in close]
+
+
+def guide_page(corpus: dict[str, str], manager: str) -> bytes:
+    """A long page of prose (a pydoc page) with two blocks of commands for ``manager``."""
+    commands = "\n".join(f"$ sudo {manager} install tool-{n}.pkg" for n in range(6))
+    block = f"<pre>{commands}</pre>"
+    body = corpus["json"].replace("</body>", f"{block}<p>Then check it.</p>{block}</body>")
+    return body.encode()
+
+
+def test_editions_with_other_commands_in_their_code_are_kept_and_copies_dropped(tmp_path, corpus):
+    """The same prose over other commands shares nearly every shingle, yet is other content; a
+    copy with the same code and a banner added is still a near-duplicate."""
+    guide, edition = guide_page(corpus, "apt"), guide_page(corpus, "dnf")
+    copy = guide.replace(b"<body>", b"<body><p>Mirrored nightly by the copy network.</p>", 1)
+    with DedupFilter.open(tmp_path / "index", Config.default()) as dedup:
+        decisions = dedup.check_pages(
+            [
+                ("http://docs.example/guide/json.html", guide),
+                ("http://docs.example/guide-rpm/json.html", edition),
+                ("http://copy.example/guide/json.html", copy),
+            ]
+        )
+    assert [d.reason for d in decisions] == ["unique", "unique", "near_duplicate"]
+    assert decisions[2].duplicate_of == "http://docs.example/guide/json.html"
+    without = Config.default().with_overrides({"text.code_blocks_apart": False})
+    with DedupFilter.open(tmp_path / "other", without) as dedup:
+        _, second = dedup.check_pages(
+            [
+                ("http://a.example/guide/json.html", guide),
+                ("http://b.example/rpm/json.html", edition),
+            ]
+        )
+    assert second.reason == "near_duplicate"  # what the code blocks keep apart

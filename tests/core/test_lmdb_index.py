@@ -79,6 +79,8 @@ def stored_urls(path: str | Path) -> set[str]:
 def test_record_round_trips_through_its_encoding():
     page = record(7, "http://h.example/\udc80caf\u00e9.html", seed=3)
     assert PageRecord.decode(7, page.encode()) == page
+    with_code = replace(page, code=0xC0DE_F00D)
+    assert PageRecord.decode(7, with_code.encode()) == with_code
 
 
 def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_page():

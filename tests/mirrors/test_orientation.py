@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+from .conftest import (
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    docs_tree,
+    interleave,
+    table_of_contents,
+)
 
 VICTIM = "http://victim.test/docs/"
 
@@ -71,3 +79,110 @@ def test_a_partial_copy_of_a_copy_met_first_costs_no_page_of_the_origin(
     mirrors = {rule["mirror"] for rule in rules}
     assert all(rule["origin"] not in mirrors for rule in rules)  # resolved to the held origin
     assert len(crawl.fetched) < len(pages)
+
+
+def test_a_copy_of_a_copy_paired_first_with_the_whole_copy_resolves_to_the_origin(
+    open_filter, origin_tree
+):
+    """The whole copy's index page is held first; the origin's and the partial copy's duplicate
+    it, and the pair with the partial copy (shallower) is confirmed first. The origin's pair with
+    the whole copy is then covered by that rule: the two origins are paired instead, and the
+    partial copy is found to be the origin's copy."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    urls = [whole, ORIGIN, partial]
+    urls += breadth_first(pages, partial) + breadth_first(pages, whole)
+    urls += breadth_first(pages, ORIGIN)
+    crawl = OnlineCrawl(dedup, pages).visit(dict.fromkeys(urls))
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert lost(crawl, ORIGIN) == []
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+
+
+def test_an_origin_met_after_its_copy_of_a_copy_was_ruled_the_origin_takes_its_place(
+    open_filter, origin_tree
+):
+    """The whole copy is ruled a mirror of the partial copy of it (shallower, met first) before
+    the origin's index page arrives: that page duplicates the whole copy's, whose directory a
+    rule prunes, so it is paired with the partial copy instead, and kept as the origin."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    urls = [whole, *breadth_first(pages, partial), *breadth_first(pages, whole)]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()} == {whole: partial}
+    crawl.visit(breadth_first(pages, ORIGIN))
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert crawl.decisions[ORIGIN].action == "keep"
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+    assert lost(crawl, ORIGIN) == []
+
+
+def test_the_origin_paired_with_a_mirror_ruled_towards_another_copy_is_paired_with_that_copy(
+    open_filter, origin_tree
+):
+    """The whole copy's index page is paired with the origin's and with the partial copy's; the
+    pair with the partial copy is confirmed first (the origin's probes are not answered yet) and
+    absorbs the other, whose origin is then paired with the partial copy."""
+    dedup = open_filter()
+    whole = "http://full.mirror.example/pub/notes/"
+    partial = "http://quick.mirror.example/notes/"
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, whole)
+    pages |= without_every_third_leaf(copy_tree(pages, whole, partial), partial)
+    held, waiting = set(), [whole, ORIGIN, partial]
+    waiting += breadth_first(pages, partial)[1:] + breadth_first(pages, whole)[1:]
+    while waiting:  # the probes are answered, but not the origin's
+        url = waiting.pop(0)
+        if url in held or (url.startswith(ORIGIN) and url != ORIGIN):
+            continue
+        held.add(url)
+        if url in pages:
+            waiting += dedup.check_page(url, pages[url]).probes
+        else:
+            waiting += dedup.probe_failed(url, 404).probes
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(whole, partial)]
+    open_pairs = [(c["mirror"], c["origin"]) for c in dedup.mirror_candidates()]
+    assert (partial, ORIGIN) in open_pairs
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN)[1:])
+    rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
+    assert rules == {whole: ORIGIN, partial: ORIGIN}
+    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+
+
+def listing_its_own(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    """``pages`` with the index page of ``base`` rewritten to list only the documents it holds
+    there, under a title of its own (a generated listing: it neither duplicates nor lists the
+    same entries as the index page it was copied from)."""
+    names = sorted(
+        url[len(base) : -len(".html")]
+        for url in pages
+        if url.startswith(base) and url.endswith(".html") and "/" not in url[len(base) :]
+    )
+    listing = table_of_contents(f"Index of {base}", [(f"{name}.html", name) for name in names])
+    return pages | {base: listing}
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_with_a_listing_of_its_own_is_found_from_its_documents(
+    open_filter, corpus, modules, copier
+):
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = listing_its_own(
+        without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier), copier
+    )
+    pages = victim | copied
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, VICTIM) + breadth_first(pages, copier)
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copier, VICTIM)]
+    assert not any(url.startswith(VICTIM) for url in crawl.pruned)
+    assert lost(crawl, VICTIM) == []
+    assert any(url.startswith(copier) for url in crawl.pruned)

@@ -11,6 +11,7 @@ from .conftest import (
     OnlineCrawl,
     breadth_first,
     copy_tree,
+    interleave,
     table_of_contents,
 )
 from .test_detection import leaves_in_sample_order
@@ -87,3 +88,60 @@ def test_a_stale_copy_with_edited_pages_and_a_version_string_is_found(
     pages = origin_tree | mirror
     OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+EDITION = "http://docs.origin.test/notes-rpm/"
+
+
+def with_commands(body: bytes, commands: str) -> bytes:
+    """A page with a block of shell commands added before its end."""
+    return body.replace(b"</body>", f"<pre>{commands}</pre></body>".encode())
+
+
+def shell_session(name: str, manager: str, package: str) -> str:
+    return "\n".join(
+        f"$ sudo {manager} {verb} {name}-{step}.{package} && {manager} --verify {name}-{step}"
+        for step, verb in enumerate(("install", "remove", "upgrade", "info", "list", "purge"))
+    )
+
+
+def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, corpus, modules):
+    """The same guide twice on one host, its code rewritten for another package manager (the same
+    prose, other commands): every sample pair's simhash agrees on nearly every bit, the page rules
+    part them on their shingles, and no discount of shared bits may turn that into a match."""
+    dedup = open_filter()
+    guide = "http://docs.origin.test/notes/"
+    names = modules[:12]
+    toc = table_of_contents("Packaging notes", [(f"{name}.html", name) for name in names])
+    pages = {guide: toc, EDITION: toc}
+    for name in names:
+        body = corpus[name].encode()
+        pages[f"{guide}{name}.html"] = with_commands(body, shell_session(name, "dpkg", "deb"))
+        pages[f"{EDITION}{name}.html"] = with_commands(body, shell_session(name, "rpm", "rpm"))
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, guide) + breadth_first(pages, EDITION)
+    )
+    assert dedup.mirror_rules() == []
+    assert all(url in crawl.fetched for url in pages)
+
+
+def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_filter, origin_tree):
+    """A copy under a neutral name, as deep as its origin, served only under URLs that carry a
+    session id and met first: it is still the mirror (probes and counterparts without the id
+    are not served there), so the origin's pages are never waiting on it; its pages are probed
+    with the session id it was reached with."""
+    dedup = open_filter()
+    copy = "http://docs.copy.test/"
+    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy))
+    served = {url: body for url, body in served.items() if SESSION in url}
+    pages = origin_tree | served
+    copy_urls = [url for url in breadth_first(pages, copy) if SESSION in url]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_urls, breadth_first(origin_tree, ORIGIN))
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copy, ORIGIN)]
+    assert all(url in crawl.fetched for url in origin_tree)
+    probed = [url for url in crawl.probes if url.startswith(copy)]
+    assert probed
+    assert all(url.endswith(SESSION) for url in probed)  # asked for as the copy serves them
+    assert not any(url.startswith(copy) for url in crawl.failed_probes)
