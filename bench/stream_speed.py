@@ -131,14 +131,19 @@ def _children(command: str) -> list[int]:
 
 
 def timed(
-    poll: Callable[[], Batch], handle: Callable[[Batch], int], expected: int, meter: CpuMeter
+    poll: Callable[[], Batch],
+    handle: Callable[[Batch], int],
+    expected: int,
+    meter: CpuMeter,
+    in_hand: Callable[[], bool] = lambda: False,
 ) -> tuple[float, int]:
     """Seconds from the return of the first non-empty poll to the end of the batch that makes
-    ``expected`` records (at most 10 minutes), and the records handled."""
+    ``expected`` records (at most 10 minutes), and the records handled (``handle`` is also given
+    the empty polls while a batch is ``in_hand``)."""
     started, handled, deadline = 0.0, 0, time.monotonic() + 600
     while handled < expected and time.monotonic() < deadline:
         batch = poll()
-        if batch:
+        if batch or in_hand():
             if not started:
                 started = time.perf_counter()
                 meter.start()
@@ -202,10 +207,13 @@ def processor_loop(config: StreamConfig, expected: int) -> Result:
         stop = threading.Event()
         stages, stages_cpu = processor.metrics.stage_seconds, processor.metrics.stage_cpu_seconds
 
+        in_hand = [0]  # records of the batch staged and not finished yet (Processor.advance)
+
         def poll() -> Batch:
             with processor.metrics.timed("poll"):
                 batch: Batch = consumer.poll(
-                    timeout_ms=config.poll_timeout_ms, max_records=config.max_poll_records
+                    timeout_ms=0 if in_hand[0] else config.poll_timeout_ms,
+                    max_records=config.max_poll_records,
                 )
             if not processor.metrics.totals["batches"]:
                 stages.clear()  # the group join, before the clock starts
@@ -213,12 +221,14 @@ def processor_loop(config: StreamConfig, expected: int) -> Result:
             return batch
 
         def process(batch: Batch) -> int:
-            processor.process(batch, stop)
-            return sum(len(records) for records in batch.values())
+            """As ``Processor.run``: stage this batch, finish the one before."""
+            processor.advance(batch, stop)
+            finished, in_hand[0] = in_hand[0], sum(len(records) for records in batch.values())
+            return finished
 
         meter = CpuMeter([worker.pid or 0 for worker in pool.processes] if pool else [])
         try:
-            seconds, handled = timed(poll, process, expected, meter)
+            seconds, handled = timed(poll, process, expected, meter, lambda: in_hand[0] > 0)
         finally:
             consumer.close(autocommit=False)
             producer.close()
