@@ -1,6 +1,7 @@
 """Bytes on disk per page at scale: fill a fresh index with distinct pages of real text.
 
     python bench/disk.py [--pages 100000] [--batch 1000] [--seed S]
+    python bench/disk.py --live INDEX_DIR     # the tables of an index being written, per kept page
 
 Each generated page holds six documentation entries of the corpus (40-150 words each) drawn at
 random, so pages share little text and nearly all are kept; they go through ``check_pages`` in
@@ -40,7 +41,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pages", type=int, default=100_000, help="pages to index")
     parser.add_argument("--batch", type=int, default=BATCH, help="pages per write transaction")
     parser.add_argument("--seed", type=int, default=0, help="seed of the page generator")
+    parser.add_argument(
+        "--live", type=Path, help="only report the tables of this index (a long run's, meanwhile)"
+    )
     args = parser.parse_args(argv)
+    if args.live:
+        _print_tables(args.live, None)
+        return
     print(f"# bench/disk.py --pages {args.pages} --batch {args.batch} --seed {args.seed}\n")
     scale_run(args.pages, Config.default(), args.seed, args.batch)
 
@@ -90,14 +97,19 @@ def _batches(pages: Iterator[Page], size: int) -> Iterator[list[Page]]:
         yield batch
 
 
-def _print_tables(directory: Path, kept: int) -> int:
-    """LMDB's own accounting per sub-database (4 KB pages in use), read-only; their bytes."""
-    env = lmdb.open(str(directory), readonly=True, lock=False, max_dbs=32)
+def _print_tables(directory: Path, kept: int | None) -> int:
+    """LMDB's own accounting per sub-database (4 KB pages in use), read-only; their bytes.
+    ``kept`` None: a live index (read as a registered reader beside its writer), whose ``pages``
+    table counts its kept pages."""
+    env = lmdb.open(str(directory), readonly=True, lock=kept is None, max_dbs=32)
     with env.begin() as txn:
         names = [bytes(key).decode() for key, _ in txn.cursor()]
         stats = {
             name: txn.stat(env.open_db(name.encode(), txn=txn, create=False)) for name in names
         }
+    if kept is None:
+        kept = max(stats["pages"]["entries"], 1)
+        print(f"{kept:,} pages kept so far\n")
     print("| table | entries | B-tree pages | bytes | bytes/kept page |")
     print("|---|---:|---:|---:|---:|")
     total = 0

@@ -28,6 +28,7 @@ from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
+from dedup_filter.index.page_records import kept_feature
 from dedup_filter.urls import site_of
 
 Sketched = Fingerprint | PageRecord  # whatever carries a b-bit sketch and a token count
@@ -92,9 +93,9 @@ def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -
 
 
 def _shared_features(fingerprint: Fingerprint, original: PageRecord) -> int:
-    """Super-shingles the two pages share, counted on their full 64 bits (postings keep 40)."""
+    """Super-shingles the two pages share, counted on the bits a record keeps (``kept_feature``)."""
     features = set(original.features)
-    return sum(1 for feature in fingerprint.features if feature in features)
+    return sum(1 for feature in fingerprint.features if kept_feature(feature) in features)
 
 
 def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:

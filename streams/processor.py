@@ -1,19 +1,23 @@
 """The consume → decide → produce → commit loop, one poll batch at a time.
 
 Offsets are committed only after every output record of the batch is acknowledged by the broker
-and the batch's LMDB write transaction is committed. A crash between those steps replays the
+and the batch's LMDB write transaction is committed. ``run`` polls and stages the next batch
+(parsed, its pages' preparation started in the worker processes) before it finishes the batch in
+hand (``staged.py``); a revocation finishes the batch in hand first, so nothing is in flight when
+a rebalance starts. A crash between those steps replays the
 batch, and the replay is harmless because the filter never takes a page for a duplicate of itself.
 Outputs may therefore hold replayed records: delivery is at-least-once, never at-most-once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from threading import Event
-from typing import Any
+from typing import Any, TypeVar
 
 from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
@@ -37,6 +41,7 @@ from .messages import (
     verdict_record,
 )
 from .metrics import StreamMetrics
+from .staged import InBackground, Staged
 from .workers import PreparationPool, WorkerPoolError
 
 logger = logging.getLogger(__name__)
@@ -44,6 +49,7 @@ logger = logging.getLogger(__name__)
 Batch = Mapping[TopicPartition, Sequence[Any]]  # kafka-python ConsumerRecords by partition
 # what stops a batch uncommitted; any other failure is one record's, and becomes its dead letter
 BATCH_FAILURES = (IndexStoreError, WorkerPoolError, KafkaError)
+T = TypeVar("T")
 
 
 class Processor:
@@ -78,6 +84,9 @@ class Processor:
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
         self._bad_partitions_logged: set[TopicPartition] = set()
+        self._staged: Staged | None = None
+        self._stop = Event()  # run's, for a batch finished on revocation
+        self._failed_on_revocation: BaseException | None = None
 
     def run(self, stop: Event) -> None:
         """Process batches until ``stop`` is set; the batch in hand is finished first.
@@ -88,11 +97,13 @@ class Processor:
             DeliveryError: the broker refused an output record for good.
             KafkaError: a non-retriable consumer error.
         """
-        backoff = self._backoff()
+        backoff, self._stop = self._backoff(), stop
         while not stop.is_set():
             try:
                 batch = self.consumer.poll(
-                    timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_poll_records
+                    # a batch in hand is finished at once when no records are waiting
+                    timeout_ms=0 if self._staged else self.config.poll_timeout_ms,
+                    max_records=self.config.max_poll_records,
                 )
             except KafkaError as error:
                 if not error.retriable:
@@ -101,16 +112,39 @@ class Processor:
                 logger.warning("poll failed (%s); retrying in %.1f s", error, delay)
                 stop.wait(delay)
                 continue
-            if batch or self._frontier.deferring:  # idle: deferred URLs may still settle
-                self.process(batch, stop)
+            if self._failed_on_revocation is not None:
+                raise self._failed_on_revocation
+            if batch or self._staged or self._frontier.deferring:
+                self.advance(batch, stop)
                 backoff = self._backoff()
             self._update_lag()
             self.metrics.maybe_log(self.config.log_interval_s)
+        self.drain(stop)
 
     def process(self, batch: Batch, stop: Event) -> bool:
-        """Decide on one batch, deliver its outputs, then commit its offsets. True if committed."""
-        started = time.monotonic()
-        outputs, settled = self._decide(batch)
+        """Decide on one batch, deliver its outputs, then commit its offsets. True if committed.
+        (Not overlapped with any other batch: not for use between ``advance`` and ``drain``.)"""
+        return self._finish(self._stage(batch), stop)
+
+    def advance(self, batch: Batch, stop: Event) -> bool:
+        """Stage ``batch`` (its pages' preparation starts), then finish the batch staged before
+        it. Whether that one was committed (True if there was none to finish)."""
+        previous = self._staged
+        self._staged = self._stage(batch, previous) if batch else None
+        if previous is not None:
+            return self._finish(previous, stop)
+        if not batch and self._frontier.deferring:  # idle: deferred URLs may still settle
+            return self._finish(self._stage(batch), stop)
+        return True
+
+    def drain(self, stop: Event) -> bool:
+        """Finish the batch in hand, if any; whether it was committed."""
+        staged, self._staged = self._staged, None
+        return staged is None or self._finish(staged, stop)
+
+    def _finish(self, staged: Staged, stop: Event) -> bool:
+        batch = staged.batch
+        outputs, settled = self._decide(staged)
         with self.metrics.timed("deliver"):
             delivered = self._deliver(outputs, stop)
         if not delivered:
@@ -127,11 +161,18 @@ class Processor:
             return True  # an idle pass that only released deferred URLs
         with self.metrics.timed("commit"):
             committed = self._commit(offsets, stop)
-        self.metrics.batch_done(time.monotonic() - started)
+        self.metrics.batch_done(time.monotonic() - staged.started)
         return committed
 
     def on_partitions_revoked(self, revoked: Iterable[TopicPartition]) -> None:
-        """Commit what was acknowledged but not yet committed on the partitions leaving us."""
+        """Finish the batch in hand, then commit what was acknowledged but not yet committed on
+        the partitions leaving us. (kafka-python logs and drops a callback's exception: a batch
+        that fails here fails ``run`` when the poll returns.)"""
+        try:
+            self.drain(self._stop)
+        except BaseException as error:
+            self._failed_on_revocation = error
+            return
         revoked = set(revoked)
         pending = {tp: offset for tp, offset in self._uncommitted.items() if tp in revoked}
         if pending:
@@ -151,14 +192,31 @@ class Processor:
     def on_partitions_assigned(self, assigned: Iterable[TopicPartition]) -> None:
         logger.info("partitions assigned: %s", _names(assigned))
 
-    def _decide(self, batch: Batch) -> tuple[list[OutputRecord], list[Decision]]:
+    def _stage(self, batch: Batch, previous: Staged | None = None) -> Staged:
+        """``batch`` parsed, its pages' preparation started with workers (once the ``previous``
+        batch's is done: the pool prepares one batch at a time)."""
+        started = time.monotonic()
+        with self.metrics.timed("messages"):
+            staged = self._parse(batch, started)
+        if self.pool is not None and staged.pages:
+            pool, inputs = self.pool, _inputs(staged.pages)
+            before = previous.prepared if previous is not None else None
+            staged.prepared = InBackground(lambda: _after(before, lambda: pool.prepare(inputs)))
+        return staged
+
+    def _decide(self, staged: Staged) -> tuple[list[OutputRecord], list[Decision]]:
         """Every output of the batch and of the deferred URLs that settle after it (given too, to
         be released once delivered); its pages are checked in one write transaction, in order."""
-        with self.metrics.timed("messages"):
-            outputs, pages, urls = self._parse(batch)
+        outputs, pages, urls = staged.dead_letters, staged.pages, staged.urls
         with self.metrics.timed("index"):
+            for record, page in staged.failed_fetches:
+                outputs += self._outputs_or_dead_letter(
+                    record,
+                    functools.partial(self._page_outputs, record, page),
+                    guarded(functools.partial(self._probe_failed, page), BATCH_FAILURES),
+                )
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
-        page_decisions = self._check_pages([page for _, page in pages])
+        page_decisions = self._check_pages(staged)
         with self.metrics.timed("index"):
             settled = self._frontier.settle()
         outputs += self._settled_urls(settled)
@@ -187,13 +245,9 @@ class Processor:
         )
         return self._dead_letter(record, outputs.error) if isinstance(outputs, Failed) else outputs
 
-    def _parse(
-        self, batch: Batch
-    ) -> tuple[list[OutputRecord], list[tuple[Any, PageMessage]], list[tuple[Any, str]]]:
-        """The batch's pages and URLs to decide on, and the outputs of the records that are not."""
-        outputs: list[OutputRecord] = []
-        pages: list[tuple[Any, PageMessage]] = []
-        urls: list[tuple[Any, str]] = []
+    def _parse(self, batch: Batch, started: float) -> Staged:
+        """The batch's pages and URLs to decide on, and the dead letters of the rest."""
+        staged = Staged(batch, started, [], [], [], [])
         for tp, records in batch.items():
             self.metrics.consumed(tp.topic, len(records))
             if records:
@@ -201,18 +255,14 @@ class Processor:
             for record in records:
                 parsed = guarded(functools.partial(self._parse_record, record), BATCH_FAILURES)
                 if isinstance(parsed, (Malformed, Failed)):
-                    outputs += self._dead_letter(record, parsed.error)
+                    staged.dead_letters += self._dead_letter(record, parsed.error)
                 elif isinstance(parsed, str):
-                    urls.append((record, parsed))
+                    staged.urls.append((record, parsed))
                 elif not parsed.fetched:
-                    outputs += self._outputs_or_dead_letter(
-                        record,
-                        functools.partial(self._page_outputs, record, parsed),
-                        guarded(functools.partial(self._probe_failed, parsed), BATCH_FAILURES),
-                    )
+                    staged.failed_fetches.append((record, parsed))
                 else:
-                    pages.append((record, parsed))
-        return outputs, pages, urls
+                    staged.pages.append((record, parsed))
+        return staged
 
     def _parse_record(self, record: Any) -> PageMessage | str | Malformed:
         if record.topic == self.config.pages_in:
@@ -225,16 +275,16 @@ class Processor:
             )
         return parse_url(record.value, max_bytes=self.config.max_message_bytes)
 
-    def _check_pages(self, pages: list[PageMessage]) -> list[Decision | Failed]:
+    def _check_pages(self, staged: Staged) -> list[Decision | Failed]:
         """Prepared here or by the pool's workers; decided here, in order, in one transaction
         (pages that fail are then decided alone, so only they fail)."""
-        inputs = [(page.url, page.body, page.headers) for page in pages]
         with self.metrics.timed("prepare"):
-            if self.pool is None:
-                prepare = self.dedup.preparer.prepare
-                prepared = [guarded(functools.partial(prepare, *page)) for page in inputs]
+            if staged.prepared is not None:
+                prepared = staged.prepared.result()
             else:
-                prepared = self.pool.prepare(inputs)
+                prepare = self.dedup.preparer.prepare
+                inputs = _inputs(staged.pages)
+                prepared = [guarded(functools.partial(prepare, *page)) for page in inputs]
         ready = [page for page in prepared if isinstance(page, PreparedPage)]
         with self.metrics.timed("index"):
             decided = iter(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
@@ -359,6 +409,18 @@ class Processor:
 
     def _backoff(self) -> Backoff:
         return Backoff(self.config.retry_backoff_s, self.config.max_retry_backoff_s)
+
+
+def _inputs(pages: list[tuple[Any, PageMessage]]) -> list[tuple[str, bytes, Any]]:
+    return [(page.url, page.body, page.headers) for _, page in pages]
+
+
+def _after(before: InBackground[Any] | None, work: Callable[[], T]) -> T:
+    """``work()`` once ``before`` is done, however it ended (its caller sees its failure)."""
+    if before is not None:
+        with contextlib.suppress(BaseException):
+            before.result()
+    return work()
 
 
 def _source(record: Any) -> Source:

@@ -15,9 +15,10 @@ without node headers, so a posting costs its value: 7 bytes for a band (its whol
 the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes made a
 page read 40 records instead of 7), 8 for an exact hash or a super-shingle (their first 5 bytes:
 uniform hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key
-only widens a lookup: every page it finds is judged on its record's full exact hash and
-super-shingles, so decisions are those of full keys. A table holds one LMDB key per group and per
-2**24 ids of a shard: a handful; ``meta`` lists the high parts in use.
+only widens a lookup: every page it finds is judged on its record's full exact hash and on the
+super-shingle bytes the record keeps (the same 5), so decisions are those of the records. A table
+holds one LMDB key per group and per 2**24 ids of a shard: a handful; ``meta`` lists the high
+parts in use.
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ from dedup_filter.config import Config
 from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.page_records import FEATURE_BYTES
 from dedup_filter.index.page_records import PageRecord as PageRecord
 
 logger = logging.getLogger(__name__)
 
 # 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
 # min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys; 4: records
-# hold the hash of the page's code blocks
+# hold the hash of the page's code blocks, keep 5 bytes of a super-shingle, the scheme as a code and
+# a varint token count, the mirror detector's directory entries are compact (``mirrors/store.py``)
 SCHEMA_VERSION = 4
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
@@ -56,7 +59,12 @@ _LOW_ZERO = bytes(_LOW_BYTES)
 _HIGHS_KEY = b"id_highs"
 # posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
 # and how many bytes of the key are kept in all
-_POSTING_TABLES = {"exact": (0, 5), "features": (0, 5), "bands": (1, 5), "urls": (0, 8)}
+_POSTING_TABLES = {
+    "exact": (0, 5),
+    "features": (0, FEATURE_BYTES),
+    "bands": (1, 5),
+    "urls": (0, 8),
+}
 _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")

@@ -3,8 +3,11 @@
 Invariant: the record holds everything the postings of the page were derived from (exact hash,
 super-shingles, simhash, URL), so replacing or deleting a page removes exactly its postings, and
 the b-bit sketch that verifies a near-duplicate's resemblance (``matching``).
+Super-shingles are kept in their first ``FEATURE_BYTES`` bytes, as their postings are (the rest
+reads as zero bits): two pages share a super-shingle when those bytes agree.
 ``last_seen`` is kept in whole seconds, rounded up: ``gc`` never removes a page seen after its
 cutoff (a page seen less than a second before the cutoff may survive one more sweep).
+The URL's scheme is one byte (``_SCHEMES``), the token count a varint.
 """
 
 from __future__ import annotations
@@ -13,9 +16,20 @@ import math
 import struct
 from dataclasses import dataclass
 
-# exact hash, last seen (s), token count, title, code, super-shingles, simhash and sketch bytes
-_HEAD = struct.Struct(">QIIIIBBB")
+from dedup_filter.index.varints import decode_varint, encode_varint
+
+# exact hash, last seen (s), title, code, super-shingles, simhash bytes, sketch bytes; then the
+# token count (varint), the super-shingles, simhash, sketch, scheme code and the rest of the URL
+_HEAD = struct.Struct(">QIIIBBB")
 _MAX_SECONDS = (1 << 32) - 1
+FEATURE_BYTES = 5
+_FEATURE_SHIFT = 64 - 8 * FEATURE_BYTES
+_SCHEMES = ("", "http://", "https://")  # code 0: the URL as it is
+
+
+def kept_feature(feature: int) -> int:
+    """A super-shingle as a record keeps it (its low bits cleared)."""
+    return feature >> _FEATURE_SHIFT << _FEATURE_SHIFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,34 +47,39 @@ class PageRecord:
     sketch: bytes = b""  # the b-bit min-hash sketch (``Fingerprint.sketch``)
     code: int = 0  # 32-bit hash of its code blocks' words, 0 without any (``Fingerprint.code``)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "features", tuple(map(kept_feature, self.features)))
+
     def encode(self) -> bytes:
         seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
         head = _HEAD.pack(
             self.exact,
             seen,
-            self.token_count,
             self.title,
             self.code,
             len(self.features),
             len(self.simhash),
             len(self.sketch),
         )
-        features = struct.pack(f">{len(self.features)}Q", *self.features)
-        url = self.url.encode("utf-8", "surrogatepass")
-        return head + features + self.simhash + self.sketch + url
+        features = b"".join(
+            (feature >> _FEATURE_SHIFT).to_bytes(FEATURE_BYTES, "big") for feature in self.features
+        )
+        body = features + self.simhash + self.sketch
+        return head + encode_varint(self.token_count) + body + _encode_url(self.url)
 
     @classmethod
     def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
-        exact, last_seen, token_count, title, code, n_features, n_simhash, n_sketch = (
-            _HEAD.unpack_from(data)
+        exact, last_seen, title, code, n_features, n_simhash, n_sketch = _HEAD.unpack_from(data)
+        token_count, start = decode_varint(data, _HEAD.size)
+        features = tuple(
+            int.from_bytes(data[offset : offset + FEATURE_BYTES], "big") << _FEATURE_SHIFT
+            for offset in range(start, start + FEATURE_BYTES * n_features, FEATURE_BYTES)
         )
-        start = _HEAD.size
-        features = struct.unpack_from(f">{n_features}Q", data, start)
-        start += 8 * n_features
+        start += FEATURE_BYTES * n_features
         simhash = bytes(data[start : start + n_simhash])
         start += n_simhash
         sketch = bytes(data[start : start + n_sketch])
-        url = bytes(data[start + n_sketch :]).decode("utf-8", "surrogatepass")
+        url = _decode_url(bytes(data[start + n_sketch :]))
         return cls(
             page_id,
             url,
@@ -73,3 +92,12 @@ class PageRecord:
             sketch,
             code,
         )
+
+
+def _encode_url(url: str) -> bytes:
+    code = next((code for code in range(1, len(_SCHEMES)) if url.startswith(_SCHEMES[code])), 0)
+    return bytes([code]) + url[len(_SCHEMES[code]) :].encode("utf-8", "surrogatepass")
+
+
+def _decode_url(data: bytes) -> str:
+    return _SCHEMES[data[0]] + data[1:].decode("utf-8", "surrogatepass")

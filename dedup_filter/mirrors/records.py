@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 
 _U32 = struct.Struct(">I")
 _U64 = struct.Struct(">Q")
-_ENTRY_HEAD = struct.Struct(">QQ")  # representative page id, exact hash
 _SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
 _CANDIDATE_HEAD = struct.Struct(">dBBH")  # created_at, state, level, number of samples
 _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, missing, level
@@ -58,25 +57,6 @@ class DirEntry:
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
         return self.exact == other.exact or self.representative == other.representative
-
-    def encode(self) -> bytes:
-        data = _ENTRY_HEAD.pack(self.representative, self.exact) + _texts(self.relative)
-        if not self.linked_hosts:
-            # most pages play no role: their entries keep the layout without the role byte
-            return data + bytes([self.role]) if self.role != ORDINARY else data
-        hosts = b"".join(_U64.pack(host) for host in self.linked_hosts)
-        return data + bytes([self.role, len(self.linked_hosts)]) + hosts
-
-    @classmethod
-    def decode(cls, data: bytes) -> DirEntry:
-        representative, exact = _ENTRY_HEAD.unpack_from(data)
-        (relative,), offset = _read_texts(data, _ENTRY_HEAD.size, 1)
-        role = data[offset] if len(data) > offset else ORDINARY
-        count = data[offset + 1] if len(data) > offset + 1 else 0
-        hosts = tuple(
-            _U64.unpack_from(data, offset + 2 + _U64.size * number)[0] for number in range(count)
-        )
-        return cls(representative, exact, relative, role, hosts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,11 @@
 Invariants: keys are fixed-width big-endian hashes or lower-cased directory names, so that a
 directory's pages are one key range in hash order (``dirs``) and the rules or candidates below a
 directory are one key range by name (``rules``, ``candidates``); values are the records of
-``mirror_records``.
+``mirror_records`` (a ``dirs`` entry's bytes: ``entry_bytes``).
 
 Tables:
-    dirs        H(directory) H(relative path) -> representative page id, exact hash, path
+    dirs        H(directory) H48(relative path) -> representative page id, exact hash, path
+                                              (the last two usually read from the page's record)
     links       H(url) -> page id             (URL mode: URLs that fetched pages link to; the id
                                               of the indexed page that linked it last)
                 "L" H(listing) directory -> page id  (the index page of ``directory`` lists these
@@ -23,11 +24,13 @@ from collections.abc import Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
+from dedup_filter.mirrors.entry_bytes import decode_entry, encode_entry, representative_of
 from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
+_RELATIVE_BYTES = 6  # a relative path's hash in a ``dirs`` key: unique enough within a directory
 
 # why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
 # a URL that names no page under a rule's origin (``soft404.py``)
@@ -39,7 +42,12 @@ def directory_hash(directory_key: str) -> bytes:
 
 
 def relative_hash(relative_key: str) -> int:
-    return hash64(relative_key, _RELATIVE_SEED)
+    """A relative path's 48-bit hash: its ``dirs`` key under a directory, its sampling order."""
+    return hash64(relative_key, _RELATIVE_SEED) >> (64 - 8 * _RELATIVE_BYTES)
+
+
+def _entry_key(directory_key: str, rel_hash: int) -> bytes:
+    return directory_hash(directory_key) + rel_hash.to_bytes(_RELATIVE_BYTES, "big")
 
 
 def url_hash(url: str) -> bytes:
@@ -60,7 +68,7 @@ def pair_reference(mirror: str, origin: str) -> bytes:
 def _source(table: str, key: bytes, value: bytes) -> int | None:
     """The page a ``dirs`` entry or a link belongs to (None for an untied link: older layout)."""
     if table == "dirs":
-        return DirEntry.decode(value).representative
+        return representative_of(value)
     return decode_id(value) if len(value) == 8 else None
 
 
@@ -87,12 +95,13 @@ class MirrorStore:
         return self.entry_by_hash(directory_key, relative_hash(relative_key))
 
     def entry_by_hash(self, directory_key: str, rel_hash: int) -> DirEntry | None:
-        data = self.view.get("dirs", directory_hash(directory_key) + _U64.pack(rel_hash))
-        return None if data is None else DirEntry.decode(data)
+        data = self.view.get("dirs", _entry_key(directory_key, rel_hash))
+        return None if data is None else decode_entry(data, self.view.page)
 
     def put_entry(self, directory_key: str, relative_key: str, entry: DirEntry) -> None:
-        key = directory_hash(directory_key) + _U64.pack(relative_hash(relative_key))
-        value = entry.encode()
+        key = _entry_key(directory_key, relative_hash(relative_key))
+        url_key = directory_key + entry.relative.lower()
+        value = encode_entry(entry, self.view.page(entry.representative), url_key)
         if self.view.get("dirs", key) != value:
             self.view.put("dirs", key, value)
 
@@ -128,7 +137,9 @@ class MirrorStore:
     def subtree(self, directory_key: str) -> Iterator[tuple[int, DirEntry]]:
         """The pages under a directory (at any depth), in the hash order of their relative paths."""
         for key, value in self.view.scan("dirs", directory_hash(directory_key)):
-            yield _U64.unpack_from(key, 8)[0], DirEntry.decode(value)
+            entry = decode_entry(value, self.view.page)
+            if entry is not None:
+                yield int.from_bytes(key[_U64.size :], "big"), entry
 
     # links (URL mode)
     def add_link(self, url: str, page_id: int) -> None:

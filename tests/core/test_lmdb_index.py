@@ -83,6 +83,20 @@ def test_record_round_trips_through_its_encoding():
     assert PageRecord.decode(7, with_code.encode()) == with_code
 
 
+@pytest.mark.parametrize(
+    "url", ["https://h.example/a", "ftp://h.example/\u00e9", "http:/x", "", "httpsx://h/"]
+)
+def test_every_url_and_large_counts_round_trip(url):
+    page = replace(record(7, url, seed=1), token_count=2**40, title=2**32 - 1)
+    assert PageRecord.decode(7, page.encode()) == page
+
+
+def test_a_record_keeps_the_super_shingle_bytes_its_postings_keep():
+    page = replace(record(7, "http://h.example/"), features=(2**64 - 1, 2**24 - 1, 2**24))
+    assert page.features == (2**64 - 2**24, 0, 2**24)
+    assert len(page.encode()) == len(replace(page, features=()).encode()) + 3 * 5
+
+
 def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_page():
     page = replace(record(7, "http://h.example/"), last_seen=1_700_000_000.25)
     assert PageRecord.decode(7, page.encode()).last_seen == 1_700_000_001.0

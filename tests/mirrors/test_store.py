@@ -6,17 +6,15 @@ from dataclasses import replace
 
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.mirrors.records import (
-    KEPT_AS_CANDIDATE,
     MATCH,
     MISSING,
-    ORDINARY,
     REJECTED,
     Candidate,
     DirEntry,
     Rule,
     Sample,
 )
-from dedup_filter.mirrors.store import MirrorStore, host_hash, relative_hash, url_hash
+from dedup_filter.mirrors.store import MirrorStore, relative_hash, url_hash
 
 
 def test_candidates_rules_and_entries_round_trip():
@@ -43,13 +41,11 @@ def test_candidates_rules_and_entries_round_trip():
         1,
         2,
     )
-    entry = DirEntry(2**63, 12345, "Sub/Page.html")
     assert Candidate.decode(candidate.encode()) == candidate
     closed = replace(candidate, closed=True)
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
-    assert DirEntry.decode(entry.encode()) == entry
     assert rule.resemblance == 0.75
 
 
@@ -102,21 +98,6 @@ def test_an_orphaned_entry_recorded_again_meanwhile_is_not_forgotten(tmp_index):
         )
 
     assert tmp_index.transact(write) == (2, [False, True], ["a.html"])
-
-
-def test_an_entry_keeps_its_role_and_an_ordinary_entry_its_older_layout():
-    ordinary, candidate = DirEntry(7, 8, "a/b.html"), DirEntry(7, 8, "a/b.html", KEPT_AS_CANDIDATE)
-    assert DirEntry.decode(candidate.encode()) == candidate
-    assert DirEntry.decode(ordinary.encode()).role == ORDINARY
-    assert candidate.encode() == ordinary.encode() + bytes([KEPT_AS_CANDIDATE])
-
-
-def test_an_index_entry_keeps_the_hosts_it_links():
-    entry = DirEntry(7, 8, "", ORDINARY, (host_hash("docs.origin.test"), 2**64 - 1))
-    assert DirEntry.decode(entry.encode()) == entry
-    assert DirEntry.decode(replace(entry, role=KEPT_AS_CANDIDATE).encode()).linked_hosts == (
-        entry.linked_hosts
-    )
 
 
 def test_links_belong_to_the_page_that_made_them(tmp_index):

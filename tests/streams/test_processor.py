@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from dedup_filter.streams.delivery import DeliveryError
@@ -11,6 +14,8 @@ from kafka.errors import CommitFailedError, KafkaTimeoutError, MessageSizeTooLar
 from kafka.structs import TopicPartition
 
 from dedup_filter import IndexStoreError
+
+from .conftest import FakeConsumer
 
 PAGES, URLS = "pages-in", "urls-in"
 
@@ -307,3 +312,47 @@ def test_poison_pills_become_dead_letters_or_verdicts_and_the_batch_is_committed
         ("http://s.test/meta", "unique", None),
     ]
     assert consumer.commits == [{TopicPartition(PAGES, 0): 4}]
+
+
+@dataclass
+class _RevokingConsumer(FakeConsumer):
+    """Revokes every partition inside the second poll, as kafka-python calls the rebalance
+    listener from inside ``poll`` (and logs and drops what it raises)."""
+
+    processor: Any = None
+    polls: int = 0
+    commits_by_revocation: int = -1
+
+    def poll(self, timeout_ms=0, max_records=None):
+        self.polls += 1
+        if self.polls == 2:
+            with contextlib.suppress(Exception):
+                self.processor.on_partitions_revoked([TopicPartition(PAGES, 0)])
+            self.commits_by_revocation = len(self.commits)
+        return super().poll(timeout_ms, max_records)
+
+
+def test_a_revocation_finishes_and_commits_the_batch_in_hand_first(
+    make_processor, producer, batch, page, stdlib_page
+):
+    stop = threading.Event()
+    consumer = _RevokingConsumer(batches=[batch(PAGES, [page("http://a.example/", "<p>x</p>")])])
+    consumer.stop = stop
+    processor = consumer.processor = make_processor(consumer, producer)
+    processor.run(stop)
+    assert consumer.commits == [{TopicPartition(PAGES, 0): 1}]
+    assert consumer.commits_by_revocation == 1
+    assert len(verdicts(producer)) == 1
+
+
+def test_a_batch_that_fails_on_revocation_fails_run_without_a_commit(
+    make_processor, producer, batch, page, stdlib_page
+):
+    stop = threading.Event()
+    consumer = _RevokingConsumer(batches=[batch(PAGES, [page("http://a.example/", "<p>x</p>")])])
+    consumer.stop = stop
+    producer.failures = [MessageSizeTooLargeError("too big")]
+    consumer.processor = make_processor(consumer, producer)
+    with pytest.raises(DeliveryError, match="MessageSizeTooLarge"):
+        consumer.processor.run(stop)
+    assert consumer.commits == []

@@ -9,7 +9,9 @@ import sys
 import textwrap
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dedup_filter.streams.processor import Processor
@@ -228,3 +230,39 @@ def test_a_worker_dying_mid_stream_stops_the_processor_without_a_commit(
         with processor_.dedup, pytest.raises(WorkerPoolError, match="died"):
             processor_.run(consumer.stop)
     assert (consumer.commits, producer.sent) == ([], [])
+
+
+@dataclass
+class _StagedAtCommit(FakeConsumer):
+    """Also notes, at each commit, whether the processor held the next batch staged (its pages
+    then being prepared by the workers while this batch was decided and delivered)."""
+
+    processor: Any = None
+    staged_at_commit: list[bool] = field(default_factory=list)
+
+    def commit(self, offsets, timeout_ms=None):
+        self.staged_at_commit.append(self.processor._staged is not None)
+        super().commit(offsets, timeout_ms)
+
+
+def test_run_prepares_the_next_batch_while_deciding_one_and_decides_as_process_does(
+    pool, pages, stream_config, tmp_path
+):
+    values = [page_value(url, body.decode("latin-1")) for url, body, _ in pages]
+    thirds = [(start, values[start : start + 5]) for start in range(0, len(values), 5)]
+    batches = [batch_of(PAGES, chunk, 0, start) for start, chunk in thirds]
+    alone, consumer, producer = fake_processor(tmp_path, "alone", stream_config)
+    with alone.dedup:
+        assert all(alone.process(each, threading.Event()) for each in batches)
+    pooled = Processor(
+        _StagedAtCommit(batches=list(batches), stop=threading.Event()),
+        FakeProducer(),
+        DedupFilter.open(tmp_path / "pooled", Config.default()),
+        stream_config,
+        pool=pool,
+    )
+    pooled.consumer.processor = pooled
+    with pooled.dedup:
+        pooled.run(pooled.consumer.stop)
+    assert (pooled.producer.sent, pooled.consumer.commits) == (producer.sent, consumer.commits)
+    assert pooled.consumer.staged_at_commit == [True] * (len(batches) - 1) + [False]

@@ -1,0 +1,85 @@
+"""The bytes of a ``dirs`` entry: most entries are a kept page's own, under each of its ancestor
+directories, and repeat what the page's record holds, so they are stored as a reference to it.
+
+A value is ``varint(form) varint(representative)``, then what the form does not take from the
+representative's record, then the role and linked hosts when there are any:
+
+- ``form = 4 * tail + 3``: the representative's own URL (a kept page): the exact hash is its
+  record's, the relative path the last ``tail`` characters of its URL (about 5 bytes in all);
+- ``form = 4 * tail + 2``: the representative's URL ends with the relative path (a copy at the
+  same relative path of another host): the 8-byte exact hash follows;
+- ``form = 0``: the exact hash, ``varint(length)`` and the relative path in UTF-8 follow.
+
+Why the own form stays right: a page's record changes only when the page itself is fetched again,
+and then its entries are recorded again with the record's new exact hash. A page id is never
+reused for another URL, so the tail of a record's URL is the tail it had. An entry whose record
+is gone (``gc``) reads as absent until ``forget_orphans`` deletes it.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+
+from dedup_filter.index.lmdb_index import PageRecord
+from dedup_filter.index.varints import decode_varint, encode_varint
+from dedup_filter.mirrors.records import ORDINARY, DirEntry
+
+_U64 = struct.Struct(">Q")
+_OWN, _TAIL = 1, 2
+
+
+def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> bytes:
+    """The value of ``entry``, the entry of the page whose URL lower-cased is ``url_key``;
+    ``record`` is its representative's record (None if it has none)."""
+    form, rest = 0, _U64.pack(entry.exact)
+    if record is not None and record.url.endswith(entry.relative):
+        form = 4 * len(entry.relative) + _TAIL
+        if record.exact == entry.exact and record.url.lower() == url_key:
+            form, rest = form | _OWN, b""
+    if not form & _TAIL:
+        path = entry.relative.encode("utf-8", "surrogatepass")
+        rest += encode_varint(len(path)) + path
+    return encode_varint(form) + encode_varint(entry.representative) + rest + _trailer(entry)
+
+
+def representative_of(data: bytes) -> int:
+    return decode_varint(data, decode_varint(data)[1])[0]
+
+
+def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEntry | None:
+    """The entry in ``data``; None when it refers to a record that is gone."""
+    form, offset = decode_varint(data)
+    representative, offset = decode_varint(data, offset)
+    exact = 0
+    if not form & _OWN:
+        (exact,) = _U64.unpack_from(data, offset)
+        offset += _U64.size
+    if form & _TAIL:
+        record, tail = page(representative), form >> 2
+        if record is None or len(record.url) < tail:
+            return None
+        relative = record.url[len(record.url) - tail :]
+        if form & _OWN:
+            exact = record.exact
+    else:
+        size, offset = decode_varint(data, offset)
+        offset += size
+        relative = data[offset - size : offset].decode("utf-8", "surrogatepass")
+    return _with_trailer(DirEntry(representative, exact, relative), data, offset)
+
+
+def _trailer(entry: DirEntry) -> bytes:
+    if entry.role == ORDINARY and not entry.linked_hosts:
+        return b""
+    hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
+    return bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
+
+
+def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
+    if offset >= len(data):
+        return entry
+    role = data[offset]
+    count, offset = decode_varint(data, offset + 1)
+    hosts = tuple(_U64.unpack_from(data, offset + _U64.size * number)[0] for number in range(count))
+    return DirEntry(entry.representative, entry.exact, entry.relative, role, hosts)
