@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any
 
 from dedup_filter.prepare import PagePreparer
@@ -31,6 +34,16 @@ _preparer: PagePreparer | None = None  # in a preparing process: its one prepare
 def _start(config: Config) -> None:
     global _preparer  # one per process, built once: the point of the pool
     _preparer = PagePreparer(config)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(parent_sentinel: int) -> None:
+    """End this process when the crawl's process is gone (killed: a pool's worker holds both ends
+    of its task queue, so it would wait for work forever)."""
+    wait([parent_sentinel])
+    os._exit(0)
 
 
 def _started() -> bool:

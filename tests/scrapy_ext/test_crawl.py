@@ -7,6 +7,7 @@ other crawls run at Scrapy's default concurrency and are held to order-free inva
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import tempfile
@@ -310,9 +311,14 @@ def test_a_killed_crawl_loses_no_decision_it_acted_on(server, web, workdir):
     deadline = time.monotonic() + 60
     while len(_kept_pages(_decisions(killed, "killed"))) < 60 and time.monotonic() < deadline:
         time.sleep(0.05)
+    children = _children(running.process.pid)  # the preparing process and its resource tracker
     running.process.send_signal(signal.SIGKILL)
     run = running.wait()
     assert run.returncode == -signal.SIGKILL  # killed mid-crawl, not after it
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]  # none outlives it
     decisions = _decisions(killed, "killed")
     assert set(run.parsed) <= {d["url"] for d in decisions}  # the spider saw decided pages only
     kept = _kept_pages(decisions) & web.pages.keys()
@@ -320,6 +326,17 @@ def test_a_killed_crawl_loses_no_decision_it_acted_on(server, web, workdir):
     with DedupFilter.open(killed / INDEX) as dedup:
         again = {url: dedup.check_page(url, web.pages[url]).reason for url in sorted(kept)}
     assert set(again.values()) == {"unchanged"}, again
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rpartition(")")[2].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def _kept_pages(decisions: list[dict[str, Any]]) -> set[str]:
