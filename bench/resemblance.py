@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from dedup_filter import Decision
 from dedup_filter.urls import normalize_url
 from testweb.labelled import LabelledPage, page_jaccard
+from testweb.scoring import share
 
 RIGHT = 0.8
 
@@ -31,11 +32,11 @@ class ResemblanceTally:
 
     @property
     def precision(self) -> float | None:
-        return self.right / self.near_drops if self.near_drops else None
+        return share(self.right, self.near_drops)
 
     @property
     def recall(self) -> float | None:
-        return self.resembling_dropped / self.resembling if self.resembling else None
+        return share(self.resembling_dropped, self.resembling)
 
 
 def resemblance_tally(

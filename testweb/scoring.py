@@ -18,6 +18,12 @@ from dedup_filter.urls import normalize_url
 
 from .labelled import LabelledPage
 
+
+def share(part: int, whole: int) -> float | None:
+    """``part / whole``, or None when there is nothing to measure (``whole`` is 0)."""
+    return part / whole if whole else None
+
+
 OVERALL = "all"
 SAME_SITE = "same_site"
 CROSS_SITE = "cross_site"
@@ -34,11 +40,11 @@ class Tally:
 
     @property
     def precision(self) -> float | None:
-        return self.correct / self.dropped if self.dropped else None
+        return share(self.correct, self.dropped)
 
     @property
     def recall(self) -> float | None:
-        return self.correct / self.expected if self.expected else None
+        return share(self.correct, self.expected)
 
 
 @dataclass(frozen=True, slots=True)

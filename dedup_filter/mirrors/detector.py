@@ -128,8 +128,9 @@ class MirrorDetector:
                 store.add_link(link, representative)
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
-        record_page(store, page.url, checked.fingerprint)  # a rule's origin answered a page
-        level = answer(store, page.url)
+        outstanding = store.probes_for(page.url)
+        record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
+        level = answer(store, page.url, outstanding)
         pair = pair or listing_pair(
             self._orientation(store),
             arrival,
@@ -161,7 +162,8 @@ class MirrorDetector:
     def no_page(self, view: IndexView, url: str) -> None:
         """A fetched URL held no page to check (empty): a rule's origin that answers a page it
         lacks that way answers with no page."""
-        record_error(MirrorStore(view), self._sessions.strip(url))
+        store, stripped = MirrorStore(view), self._sessions.strip(url)
+        record_error(store, stripped, store.probes_for(stripped))
 
     def wants_links(self, url: str) -> bool:
         """Whether the page's links are needed: every page's in URL mode (its links show what the
@@ -208,7 +210,7 @@ class MirrorDetector:
         update = CandidateUpdate(store, self.config, self._sampler, now)
         asked = self._sessions.strip(url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
-        record_error(store, asked)  # a rule's origin answered a page it lacks with an error
+        record_error(store, asked, outstanding)  # a rule's origin answered with an error
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
             Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:

@@ -45,10 +45,11 @@ def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
     return True
 
 
-def answer(store: MirrorStore, url: str) -> int:
-    """Forget the probes of ``url`` (it arrived); the boundary level a parent probe asked for."""
+def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -> int:
+    """Forget the ``outstanding`` probes of ``url`` (it arrived); the boundary level a parent
+    probe asked for."""
     level = 0
-    for kind, reference in store.probes_for(url):
+    for kind, reference in outstanding:
         store.delete_probe(url, kind, reference)
         child = (
             store.rule(reference.decode("utf-8", "surrogatepass")) if kind == PARENT_PROBE else None

@@ -65,20 +65,26 @@ def ask(store: MirrorStore, origin: str) -> str | None:
     return url
 
 
-def record_page(store: MirrorStore, url: str, fingerprint: Fingerprint) -> None:
-    """The absent URL of one or more origins answered with a page: their soft-404 page."""
-    head = _HEAD.pack(_PAGE, fingerprint.exact, fingerprint.token_count)
-    _record(store, url, head + fingerprint.sketch)
+Outstanding = list[tuple[int, bytes]]  # (kind, reference) of a URL's probes: ``probes_for``
 
 
-def record_error(store: MirrorStore, url: str) -> None:
-    """The absent URL answered with an error (or anything but a page): an honest origin."""
-    _record(store, url, _HEAD.pack(_ERROR, 0, 0))
+def record_page(
+    store: MirrorStore, url: str, outstanding: Outstanding, fingerprint: Fingerprint
+) -> None:
+    """If ``url`` is the absent URL of one or more origins, it answered with a page: theirs."""
+    if any(kind == ABSENT_PROBE for kind, _ in outstanding):
+        head = _HEAD.pack(_PAGE, fingerprint.exact, fingerprint.token_count)
+        _record(store, url, outstanding, head + fingerprint.sketch)
 
 
-def _record(store: MirrorStore, url: str, value: bytes) -> None:
+def record_error(store: MirrorStore, url: str, outstanding: Outstanding) -> None:
+    """If ``url`` is an absent URL, it answered with an error (or no page): an honest origin."""
+    _record(store, url, outstanding, _HEAD.pack(_ERROR, 0, 0))
+
+
+def _record(store: MirrorStore, url: str, outstanding: Outstanding, value: bytes) -> None:
     """The answer of every origin whose absent URL ``url`` is; their probes are answered."""
-    for kind, reference in store.probes_for(url):
+    for kind, reference in outstanding:
         if kind == ABSENT_PROBE:
             origin = reference.decode("utf-8", "surrogatepass")
             store.view.put("deferred", _PREFIX + url_hash(origin), value)

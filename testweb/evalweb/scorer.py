@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from testweb.scoring import share
+
 from .crawls import CrawlRecord
 from .shingles import NEAR, jaccard, near_pairs, page_shingles
 from .truth import GroundTruth
@@ -66,15 +68,15 @@ class Score:
 
     @property
     def near_precision(self) -> float | None:
-        return self.page_drops_right / self.page_drops if self.page_drops else None
+        return share(self.page_drops_right, self.page_drops)
 
     @property
     def near_recall(self) -> float | None:
-        return self.near_pairs_dropped / self.near_pairs if self.near_pairs else None
+        return share(self.near_pairs_dropped, self.near_pairs)
 
     @property
     def aliases_avoided(self) -> float | None:
-        return 1 - self.aliases_fetched / self.aliases if self.aliases else None
+        return share(self.aliases - self.aliases_fetched, self.aliases)
 
 
 def score(
