@@ -1,8 +1,11 @@
 """The evaluation web of issues 11 and 12, built from Debian documentation packages.
 
 ``build_eval_web("full")`` (2,955 URLs from seven packages) serves the benchmark;
-``build_eval_web("small")`` (453 URLs from five small packages) serves the test suite. The
-hosts, in the order a breadth-first crawl starts them:
+``build_eval_web("small")`` (453 URLs from five small packages) serves the test suite;
+``build_eval_web("holdout")`` (2,491 URLs) builds the same hazards from five other packages (vim's
+help, Debian policy, the installation guide in three languages, the securing manual) on hosts
+and directories that never name a copy as one (``NEUTRAL``). The hosts of the full web, in the
+order a breadth-first crawl starts them:
 
 - ``fast.mirror.test/docs/``: a copy of ``mirror.origin.test/pub/docs/``, itself a copy of
   ``www.origin.test/``; the copy of a copy lacks 30 % of the pages and is met first;
@@ -37,20 +40,6 @@ from .notes import note_pages
 from .packages import read_tree, symlinks
 from .truth import GroundTruth
 
-CHAIN = ("www.origin.test", "mirror.origin.test", "fast.mirror.test")
-TOOLS, STALE, SESSION, COPIER = (
-    "tools.origin.test",
-    "stale.mirror.test",
-    "sid.mirror.test",
-    "copier.test",
-)
-GUIDES, BANNER, BOOKS, ARCHIVE = (
-    "guides.origin.test",
-    "banner.mirror.test",
-    "books.test",
-    "archive.test",
-)
-SESSION_PARAMETER = "sid=6f1c2a9e"
 _CODE_WORDS = {
     "dpkg": "rpm",
     "apt": "dnf",
@@ -62,8 +51,55 @@ _CODE_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
+class Hosts:
+    """Which host plays which part, where the copies are filed, and the session id's name."""
+
+    chain: tuple[str, str, str]  # the origin, its whole copy, the copy of that copy
+    chain_dirs: tuple[str, str]  # the directories the copy and the copy of a copy are filed in
+    tools: str
+    stale: str
+    session: str
+    copier: str
+    guides: str
+    banner: str
+    books: str
+    archive: str
+    session_parameter: str
+
+
+NAMED = Hosts(
+    ("www.origin.test", "mirror.origin.test", "fast.mirror.test"),
+    ("pub/docs/", "docs/"),
+    "tools.origin.test",
+    "stale.mirror.test",
+    "sid.mirror.test",
+    "copier.test",
+    "guides.origin.test",
+    "banner.mirror.test",
+    "books.test",
+    "archive.test",
+    "sid=6f1c2a9e",
+)
+# No host or directory names a copy as one, and the session id has another name: orientation
+# must come from what the pages hold and link, not from the words the web happens to use.
+NEUTRAL = Hosts(
+    ("vimhelp.test", "docs.univ.test", "ftp.isp.test"),
+    ("software/editors/vim/", "help/"),
+    "policy.project.test",
+    "policy.oldsite.test",
+    "policy.app.test",
+    "handbook.test",
+    "install.project.test",
+    "install.partner.test",
+    "library.test",
+    "lists.test",
+    "PHPSESSID=a81c33f0d2",
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Layout:
-    """Which package tree plays which part."""
+    """Which package tree plays which part, on which hosts."""
 
     chain: str  # copied, then copied again from the copy
     stale: str  # stale, session-id and copier copies
@@ -74,6 +110,7 @@ class Layout:
     notes_each: int  # pages under each look-alike listing, and items in the portal's catalogue
     news: int  # the portal's news items (release notes after those above)
     versions: tuple[str, str] = ("2.39.5", "2.39.2")  # the stale tree's, then its copy's
+    hosts: Hosts = NAMED
 
 
 LAYOUTS = {
@@ -89,6 +126,19 @@ LAYOUTS = {
     ),
     "small": Layout(
         "faq", "maint-guide-fr", "", ("maint-guide-en",), ("devref-en", "devref-fr"), None, 12, 12
+    ),
+    # other packages and neutral names: a check that no figure depends on the full web's choices
+    "holdout": Layout(
+        "vim",
+        "policy",
+        "policy.html/",
+        ("install-en", "install-fr", "install-de"),
+        ("harden-en", "harden-fr"),
+        None,
+        40,
+        80,
+        ("4.6.2.0", "4.6.1.0"),
+        NEUTRAL,
     ),
 }
 
@@ -121,26 +171,29 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     chapters, news = portal.build_portal(
         web, _manual(layout), notes[2 * each : 3 * each], notes[3 * each :]
     )
-    _look_alikes(web, notes, each, chapters, news)
+    _look_alikes(web, layout.hosts, notes, each, chapters, news)
     web.list_directories()
-    web.with_session(SESSION, SESSION_PARAMETER)
-    web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, "sid", "C", "O"]
+    hosts = layout.hosts
+    web.with_session(hosts.session, hosts.session_parameter)
+    session_name = hosts.session_parameter.partition("=")[0]
+    web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, session_name, "C", "O"]
     web.truth.trap_parameters = list(portal.TRAP_PARAMETERS)
     starts = [
-        CHAIN[2],
-        CHAIN[0],
-        CHAIN[1],
-        TOOLS,
-        STALE,
-        SESSION,
-        GUIDES,
-        BANNER,
-        BOOKS,
-        ARCHIVE,
+        hosts.chain[2],
+        hosts.chain[0],
+        hosts.chain[1],
+        hosts.tools,
+        hosts.stale,
+        hosts.session,
+        hosts.guides,
+        hosts.banner,
+        hosts.books,
+        hosts.archive,
         portal.HOST,
     ]
     start_urls = [
-        site_url(host, "?" + SESSION_PARAMETER if host == SESSION else "") for host in starts
+        site_url(host, "?" + hosts.session_parameter if host == hosts.session else "")
+        for host in starts
     ]
     pages = {
         site_url(host, path): body.encode("utf-8", "surrogateescape")
@@ -152,30 +205,33 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
 
 def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     """The origin, its whole copy filed deeper, and a copy of that copy lacking 30 %."""
-    origin, mirror, fast = CHAIN
+    origin, mirror, fast = layout.hosts.chain
+    filed, refiled = layout.hosts.chain_dirs
     web.place(origin, "", layout.chain, read_tree(layout.chain), symlinks(layout.chain))
-    web.copy((origin, ""), (mirror, "pub/docs/"), "renamed_subdirectory", "chain")
-    lacking = _lacking(web.hosts[mirror], "pub/docs/", 0.3, rng)
+    web.copy((origin, ""), (mirror, filed), "renamed_subdirectory", "chain")
+    lacking = _lacking(web.hosts[mirror], filed, 0.3, rng)
     web.copy(
-        (mirror, "pub/docs/"),
-        (fast, "docs/"),
+        (mirror, filed),
+        (fast, refiled),
         "copy_of_copy_partial",
         "chain",
-        _without(lacking, "pub/docs/", "docs/"),
+        _without(lacking, filed, refiled),
     )
-    for host, directory in ((origin, ""), (mirror, "pub/docs/"), (fast, "docs/")):
+    for host, directory in ((origin, ""), (mirror, filed), (fast, refiled)):
         web.front_page(
             host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")]
         )
 
 
 def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
+    hosts = layout.hosts
+    tools, stale_host, session, copier = hosts.tools, hosts.stale, hosts.session, hosts.copier
     current, old = layout.versions
     pages = {
         path: hazards.with_version(body, current) for path, body in read_tree(layout.stale).items()
     }
-    web.place(TOOLS, "docs/", layout.stale, pages, symlinks(layout.stale))
-    edited = set(_lacking(web.hosts[TOOLS], "docs/", 0.12, rng))
+    web.place(tools, "docs/", layout.stale, pages, symlinks(layout.stale))
+    edited = set(_lacking(web.hosts[tools], "docs/", 0.12, rng))
 
     def restamped(body: str) -> str:
         return body.replace(f"Manual version {current}", f"Manual version {old}")
@@ -183,16 +239,16 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     def stale(path: str, body: str) -> str:
         return (hazards.edited(restamped(body), rng) if path in edited else None) or restamped(body)
 
-    web.copy((TOOLS, "docs/"), (STALE, "docs/"), "stale", "tools", stale)
+    web.copy((tools, "docs/"), (stale_host, "docs/"), "stale", "tools", stale)
     for path in edited:
-        if web.hosts[STALE][path] != restamped(web.hosts[TOOLS][path]):
-            web.truth.kinds[site_url(STALE, path)] = "copy_edited"
-    web.copy((TOOLS, "docs/"), (SESSION, "docs/"), "session_links", "tools")
+        if web.hosts[stale_host][path] != restamped(web.hosts[tools][path]):
+            web.truth.kinds[site_url(stale_host, path)] = "copy_edited"
+    web.copy((tools, "docs/"), (session, "docs/"), "session_links", "tools")
     victim = "docs/" + layout.copier_dir
-    lacking = _lacking(web.hosts[TOOLS], victim, 0.3, rng)
-    web.copy((TOOLS, victim), (COPIER, ""), "copier", "copier", _without(lacking, victim, ""))
-    entry = "docs/index.html" if "docs/index.html" in web.hosts[TOOLS] else "docs/"
-    for host in (TOOLS, STALE, SESSION):
+    lacking = _lacking(web.hosts[tools], victim, 0.3, rng)
+    web.copy((tools, victim), (copier, ""), "copier", "copier", _without(lacking, victim, ""))
+    entry = "docs/index.html" if "docs/index.html" in web.hosts[tools] else "docs/"
+    for host in (tools, stale_host, session):
         web.front_page(
             host, f"{layout.stale} at {host}", [(entry, "The manual"), (victim, "Its directory")]
         )
@@ -200,36 +256,37 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
 
 def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     first, last = layout.guides[0], layout.guides[-1]
+    guides, banner, books = layout.hosts.guides, layout.hosts.banner, layout.hosts.books
     for tree in layout.guides:
-        web.place(GUIDES, f"{tree}/", tree, read_tree(tree), symlinks(tree))
+        web.place(guides, f"{tree}/", tree, read_tree(tree), symlinks(tree))
     for path, body in read_tree(first).items():
         recoded = hazards.code_edition(body, _CODE_WORDS)
         content = f"{first}-rpm:{path}" if recoded != body else f"{first}:{path}"
         web.put(
-            GUIDES,
+            guides,
             f"{first}-rpm/{path}",
             recoded,
             content,
             "edition_code" if recoded != body else "copy",
         )
     web.copy(
-        (GUIDES, f"{last}/"),
-        (GUIDES, f"archive/{last}-old/"),
+        (guides, f"{last}/"),
+        (guides, f"archive/{last}-old/"),
         "renamed_same_host",
         "guides-renamed",
     )
-    web.front_page(GUIDES, "Guides", _entries(web, GUIDES))
+    web.front_page(guides, "Guides", _entries(web, guides))
     web.copy(
-        (GUIDES, ""),
-        (BANNER, ""),
+        (guides, ""),
+        (banner, ""),
         "banner_footer",
         "guides",
-        lambda path, body: hazards.with_banner_and_footer(body, BANNER),
+        lambda path, body: hazards.with_banner_and_footer(body, banner),
     )
-    lacking = _lacking(web.hosts[GUIDES], f"{first}/", 0.2, rng)
+    lacking = _lacking(web.hosts[guides], f"{first}/", 0.2, rng)
     web.copy(
-        (GUIDES, f"{first}/"),
-        (BOOKS, f"debian/{first}/"),
+        (guides, f"{first}/"),
+        (books, f"debian/{first}/"),
         "partial",
         "guides-partial",
         _without(lacking, f"{first}/", f"debian/{first}/"),
@@ -238,6 +295,7 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
 
 def _look_alikes(
     web: HostsBuilder,
+    hosts: Hosts,
     notes: list[tuple[str, str, str]],
     each: int,
     chapters: list[str],
@@ -245,12 +303,12 @@ def _look_alikes(
 ) -> None:
     """Two hosts whose ``pub/notes/`` list the same names over other pages; the archive also
     keeps a newsletter whose issues link the portal's news with tracking parameters."""
-    for host, share in ((BOOKS, notes[:each]), (ARCHIVE, notes[each : 2 * each])):
+    for host, share in ((hosts.books, notes[:each]), (hosts.archive, notes[each : 2 * each])):
         for number, (content, _, body) in enumerate(share, start=1):
             web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
     links = [
         (
-            f"debian/{web.content(BOOKS, next(iter(web.hosts[BOOKS]))).split(':')[0]}/",
+            f"debian/{web.content(hosts.books, next(iter(web.hosts[hosts.books]))).split(':')[0]}/",
             "A guide (copy)",
         ),
         ("pub/notes/", "Notes"),
@@ -259,13 +317,13 @@ def _look_alikes(
         "Books",
         _link_items(links)
         + portal.tracking_links(chapters)
-        + '<p><a href="http://copier.test/">Howtos</a></p>\n',
+        + f'<p><a href="http://{hosts.copier}/">Howtos</a></p>\n',
     )
-    web.put(BOOKS, "", front, f"front:{BOOKS}", "front")
+    web.put(hosts.books, "", front, f"front:{hosts.books}", "front")
     web.front_page(
-        ARCHIVE, "Archive", [("pub/notes/", "Notes"), ("newsletter/index.html", "Newsletter")]
+        hosts.archive, "Archive", [("pub/notes/", "Notes"), ("newsletter/index.html", "Newsletter")]
     )
-    portal.newsletter(web, ARCHIVE, "newsletter/", news)
+    portal.newsletter(web, hosts.archive, "newsletter/", news)
 
 
 def _manual(layout: Layout) -> tuple[str, dict[str, str], str, dict[str, str]]:

@@ -45,6 +45,18 @@ TREES = {
     "devref-fr": DocTree("developers-reference-fr", "usr/share/developers-reference/fr"),
     "reference-en": DocTree("debian-reference-en", "usr/share/debian-reference", suffix=".en.html"),
     "reference-fr": DocTree("debian-reference-fr", "usr/share/debian-reference", suffix=".fr.html"),
+    # the holdout layout's trees
+    "vim": DocTree("vim-doc", "usr/share/doc/vim/html"),
+    "policy": DocTree(
+        "debian-policy",
+        "usr/share/doc/debian-policy",
+        ("", "policy.html/", "perl-policy.html/", "menu-policy.html/"),
+    ),
+    "install-en": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/en"),
+    "install-fr": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/fr"),
+    "install-de": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/de"),
+    "harden-en": DocTree("harden-doc", "usr/share/doc/harden-doc/html/en-US"),
+    "harden-fr": DocTree("harden-doc", "usr/share/doc/harden-doc/html/fr-FR"),
 }
 
 
@@ -60,7 +72,7 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
     pages = {}
     for subdirectory in tree.subdirectories:
         for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
-            if file.stat().st_size <= _MAX_PAGE_BYTES:
+            if file.is_file() and file.stat().st_size <= _MAX_PAGE_BYTES:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
                 text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
                 pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
