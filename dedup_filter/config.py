@@ -300,6 +300,7 @@ class UrlRulesConfig:
     max_candidates_per_host: int = 64
     counterexample_containment: float = 0.5
     learnt_from_hosts: int = 2
+    defer_aliases: bool = True
 
     def __post_init__(self) -> None:
         _require(

@@ -17,6 +17,7 @@ names it (evidence ``url_rule``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from dedup_filter.urlrules.aliases import (
     held_alias,
     matches,
 )
+from dedup_filter.urlrules.deferrals import UrlDeferrals, alias_waits, settle
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -68,10 +70,21 @@ class UrlRuleLearner:
             return [*confirmed, *self._virtual(held, self.config.trusted_parameters)]
 
         found = held_alias(view, parts, rules_of)
-        if found is None:
-            return None
-        held, labels = found
-        return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+        if found is not None:
+            held, labels = found
+            return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+        return alias_waits(view, parts, rules_of(parts)) if self.config.defer_aliases else None
+
+    def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
+        """Remember an alias ``check_url`` deferred (in a write transaction)."""
+        UrlDeferrals(view).defer(decision.url, decision.duplicate_of or "", now)
+        return decision
+
+    def counterpart_failed(self, view: IndexView, url: str, status: int | None) -> None:
+        """A URL was not fetched as a page: the aliases waiting for it are fetched instead."""
+        deferrals = UrlDeferrals(view)
+        if deferrals.awaited(url):
+            deferrals.settle(url, status or 0)
 
     # what the filter tells
     def observe(self, view: IndexView, decision: Decision, now: float) -> Decision:
@@ -80,11 +93,42 @@ class UrlRuleLearner:
         if not self.config.enabled:
             return decision
         store = UrlRuleStore(view)
+        self._fate(view, decision)
         if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
             return self._learn(store, decision, now)
         if decision.reason in _KEPT_UNIQUE:
             return self._test(store, decision, now)
         return decision
+
+    def settle(
+        self,
+        view: IndexView,
+        check: Callable[[IndexView, str], Decision],
+        now: float,
+        max_age_s: float,
+    ) -> list[Decision]:
+        """Final decisions (by ``check``) for deferred aliases whose wait is over."""
+        return settle(view, check, now, max_age_s) if self.config.enabled else []
+
+    @staticmethod
+    def release_deferred(view: IndexView, urls: Iterable[str]) -> None:
+        deferrals = UrlDeferrals(view)
+        for url in urls:
+            deferrals.release(url)
+
+    @staticmethod
+    def any_deferred(view: IndexView) -> bool:
+        return UrlDeferrals(view).any_waiting()
+
+    @staticmethod
+    def _fate(view: IndexView, decision: Decision) -> None:
+        """An awaited canonical URL fetched: its aliases drop as duplicates of what holds it, or
+        are fetched when nothing does."""
+        deferrals = UrlDeferrals(view)
+        if not deferrals.awaited(decision.url) or view.page_id_for_url(decision.url) is not None:
+            return
+        duplicate = decision.dropped and decision.reason in _DUPLICATES
+        deferrals.settle(decision.url, 200, (duplicate and decision.duplicate_of) or "")
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         evidence = self._support(store, decision.url, decision.duplicate_of or "", now)

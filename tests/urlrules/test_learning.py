@@ -28,6 +28,8 @@ def test_a_url_whose_class_has_no_held_page_is_never_pruned(site):
     hold(site, range(3))
     for page in range(2):
         site.fetch(f"/p{page}.html?sessionid=S{page}", page)
+    assert site.check("/p9.html?sessionid=S1").action == "defer"  # test_deferral.py
+    site.dedup.probe_failed(f"{HOST}/p9.html", 404)
     assert site.check("/p9.html?sessionid=S1").action == "keep"
     assert site.check("/p0.html?other=1").action == "keep"
 
@@ -141,7 +143,7 @@ def test_the_stream_frontier_drops_aliases_of_held_pages(site):
     verdicts = Frontier(site.dedup, cache_size=0, deferred_max_age_s=600.0).check(urls)
     assert [(v.action, v.reason) for v in verdicts] == [
         ("drop", "duplicate_url"),
-        ("keep", "not_mirrored"),
+        ("defer", "counterpart_pending"),  # until /p9.html is fetched or missing
     ]
 
 

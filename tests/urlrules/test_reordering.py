@@ -28,7 +28,8 @@ def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
     assert site.rule("docs.a.test drop format")["state"] == "confirmed"
     assert site.rule("docs.a.test drop utm_medium&utm_source") is None  # no pair of its own
     # a page held under tracking parameters only stands for its class once they are a rule
-    assert site.check("/p3.html?format=print").action == "keep"
+    waiting = site.check("/p3.html?format=print")
+    assert (waiting.action, waiting.duplicate_of) == ("defer", f"{HOST}/p3.html")
     hold(site, range(4, 5))
     assert site.check("/p4.html?format=print").reason == "duplicate_url"
 
