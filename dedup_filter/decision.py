@@ -35,6 +35,8 @@ class Reason(StrEnum):
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
+    CANDIDATE_PENDING = "candidate_pending"  # deferred: an alias of a held page, under a rule
+    # not confirmed yet whose evidence already holds its class
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     # probes that could not be fetched

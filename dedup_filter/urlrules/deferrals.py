@@ -33,8 +33,8 @@ from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.records import pack_texts, unpack_texts
-from dedup_filter.urlrules.rewrite import IGNORE, rewrite
+from dedup_filter.urlrules.records import UrlRule, pack_texts, short_hash, unpack_texts
+from dedup_filter.urlrules.rewrite import IGNORE, Scope, rewrite
 
 _TABLE = "url_deferred"
 _SEED = 0xDEFE55
@@ -139,6 +139,26 @@ def alias_waits(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | No
         return Decision(url, "drop", Reason.DUPLICATE_URL, fate.held, evidence)
     evidence["status"] = fate.status or None
     return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
+
+
+def candidate_waits(
+    view: IndexView, parts: UrlParts, candidates: list[tuple[UrlRule, Scope]]
+) -> Decision | None:
+    """``defer`` for an alias of a held page whose class already supports an open candidate,
+    with a value the candidate covers (a listing's third sorted view, once two others were seen
+    to sort the same rows): it waits for the candidate to be confirmed (then it is dropped) or
+    killed (then it is fetched), instead of being fetched only to support the same class again.
+    A parameter seen with one value only (``page=1`` repeating its listing) covers no other
+    value, so ``page=2`` is fetched and tells against it. None otherwise."""
+    for rule, scope in candidates:
+        rewritten = rewrite(rule.key, parts, scope)
+        if rewritten is None or short_hash(rewritten.class_key()) not in rule.classes:
+            continue
+        held = rewritten.url()
+        if view.page_id_for_url(held) is not None:
+            evidence = {"url_rule_candidate": rule.key.label, "counterpart": held}
+            return Decision(parts.url(), "defer", Reason.CANDIDATE_PENDING, held, evidence)
+    return None
 
 
 def settle(

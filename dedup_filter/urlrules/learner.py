@@ -32,7 +32,7 @@ from dedup_filter.urlrules.aliases import (
     held_alias,
     matches,
 )
-from dedup_filter.urlrules.deferrals import UrlDeferrals, alias_waits, settle
+from dedup_filter.urlrules.deferrals import UrlDeferrals, alias_waits, candidate_waits, settle
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -50,6 +50,7 @@ class UrlRuleLearner:
     def __init__(self, config: Config) -> None:
         self.config = config.url_rules
         self.pages_config = config
+        self._documents = tuple("/" + name for name in self.config.default_documents)
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
@@ -59,8 +60,10 @@ class UrlRuleLearner:
         if not self.config.enabled:
             return None
         authority = url.partition("://")[2].partition("/")[0]
-        confirmed = self._confirmed(UrlRuleStore(view), authority)
-        if not confirmed and not self.config.trusted_parameters:
+        store = UrlRuleStore(view)
+        confirmed = self._confirmed(store, authority)
+        defer = self.config.defer_aliases
+        if not confirmed and not self.config.trusted_parameters and not defer:
             return None
         parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
@@ -73,12 +76,36 @@ class UrlRuleLearner:
         if found is not None:
             held, labels = found
             return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
-        return alias_waits(view, parts, rules_of(parts)) if self.config.defer_aliases else None
+        if not defer:
+            return None
+        waits = alias_waits(view, parts, rules_of(parts))
+        if waits is not None or not (parts.params or parts.path.endswith(self._documents)):
+            return waits
+        candidates = [
+            (rule, self._scope(rule)) for rule in store.unconfirmed(authority) if rule.state == OPEN
+        ]
+        return candidate_waits(view, parts, candidates)
 
     def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
-        """Remember an alias ``check_url`` deferred (in a write transaction)."""
+        """Remember an alias ``check_url`` deferred (in a write transaction); one waiting for a
+        candidate that has the classes it needs by now (a rule learnt on other hosts since)
+        confirms it, and is decided again."""
+        label = decision.evidence.get("url_rule_candidate")
+        if label and self._confirm_if_due(UrlRuleStore(view), label, now):
+            again = self.check_url(view, decision.url)
+            if again is not None and not again.deferred:
+                return replace(again, evidence=again.evidence | {"url_rules_confirmed": [label]})
         UrlDeferrals(view).defer(decision.url, decision.duplicate_of or "", now)
         return decision
+
+    def _confirm_if_due(self, store: UrlRuleStore, label: str, now: float) -> bool:
+        """Confirm the open candidate ``label`` if it has the classes it needs by now."""
+        key = RuleKey.from_label(label)
+        rule = store.rule(key) if key is not None else None
+        if rule is None or rule.state != OPEN or len(rule.classes) < self._needed(store, rule.key):
+            return False
+        store.put(replace(rule, state=CONFIRMED, changed_at=now))
+        return True
 
     def counterpart_failed(self, view: IndexView, url: str, status: int | None) -> None:
         """A URL was not fetched as a page: the aliases waiting for it are fetched instead."""
@@ -278,9 +305,12 @@ class UrlRuleLearner:
         return Scope(rule.values, any_value)
 
     def _needed(self, store: UrlRuleStore, key: RuleKey) -> int:
-        if self._known(key) or self._learnt_elsewhere(store, key):
-            return self.config.min_support_known
-        return self.config.min_support
+        needed = self.config.min_support
+        if self._known(key):
+            needed = min(needed, self.config.min_support_known)
+        if self._learnt_elsewhere(store, key):
+            needed = min(needed, self.config.min_support_learnt)
+        return needed
 
     def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the

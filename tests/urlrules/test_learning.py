@@ -159,5 +159,5 @@ def test_a_rule_confirmed_on_two_other_hosts_needs_less_support_on_a_new_one(sit
     assert learn("http://a.test", 0, 2)["state"] == "open"  # two classes: not enough alone
     assert learn("http://a.test", 2, 1)["state"] == "confirmed"
     assert learn("http://b.test", 3, 3)["needed"] == 3  # one other host proves little
-    rule = learn("http://c.test", 6, 2)
-    assert (rule["state"], rule["needed"]) == ("confirmed", 2)
+    rule = learn("http://c.test", 6, 1)  # url_rules.min_support_learnt
+    assert (rule["state"], rule["needed"]) == ("confirmed", 1)
