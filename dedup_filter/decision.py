@@ -68,6 +68,11 @@ class Decision:
         """Not to be fetched yet: ``DedupFilter.settle_deferred`` gives the final decision."""
         return self.action == "defer"
 
+    @property
+    def alias_waits(self) -> bool:
+        """Deferred by a URL rule: an alias waiting for its canonical URL, or for its rule."""
+        return self.deferred and bool(self.evidence.keys() & {"url_rule", "url_rule_candidate"})
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "url": self.url,

@@ -179,7 +179,7 @@ class DedupFilter:
 
     def _defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
         """Remember a deferred URL where the rule that deferred it keeps its waiting URLs."""
-        if _by_url_rule(decision):
+        if decision.alias_waits:
             return self._url_rules.defer(view, decision, now)
         return self._mirrors.defer(view, decision.url, now)
 
@@ -322,7 +322,7 @@ class DedupFilter:
     def _count_url(self, decision: Decision) -> None:
         self.counters["urls_checked"] += 1
         self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
-        if decision.deferred and _by_url_rule(decision):
+        if decision.alias_waits:
             self.counters["url_aliases_deferred"] += 1
         self.counters["url_rules_confirmed"] += len(
             decision.evidence.get("url_rules_confirmed", ())
@@ -354,11 +354,6 @@ class DedupFilter:
         self.counters["mirror_rules_confirmed"] += len(
             decision.evidence.get("mirrors_confirmed", ())
         )
-
-
-def _by_url_rule(decision: Decision) -> bool:
-    """Whether a URL rule (confirmed, or a candidate) took the decision on a URL."""
-    return "url_rule" in decision.evidence or "url_rule_candidate" in decision.evidence
 
 
 def _drop(fingerprint: Fingerprint, match: Match) -> Decision:

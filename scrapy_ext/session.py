@@ -218,6 +218,8 @@ class DedupSession:
         self.stats.inc_value("dedup/urls_checked")
         if decision.deferred:
             self._waiting.add(decision.url)
+            if decision.alias_waits:
+                self.stats.inc_value("dedup/url_aliases_deferred")
         self._record(decision)
 
     def _record(self, decision: Decision) -> None:

@@ -123,7 +123,7 @@ def counterpart(parts: UrlParts, rules: Rules) -> tuple[UrlParts, list[str]]:
     return parts, labels
 
 
-def alias_waits(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | None:
+def awaiting_canonical(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | None:
     """The decision on an alias none of whose class is held: ``defer`` (and probe its canonical
     URL) while that URL's fate is unknown, then ``drop`` or ``keep`` by that fate; None when no
     rule rewrites it into another URL (the URL stands for its class)."""
@@ -141,7 +141,7 @@ def alias_waits(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | No
     return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
 
 
-def candidate_waits(
+def awaiting_candidate(
     view: IndexView, parts: UrlParts, candidates: list[tuple[UrlRule, Scope]]
 ) -> Decision | None:
     """``defer`` for an alias of a held page whose class already supports an open candidate,

@@ -32,7 +32,12 @@ from dedup_filter.urlrules.aliases import (
     held_alias,
     matches,
 )
-from dedup_filter.urlrules.deferrals import UrlDeferrals, alias_waits, candidate_waits, settle
+from dedup_filter.urlrules.deferrals import (
+    UrlDeferrals,
+    awaiting_candidate,
+    awaiting_canonical,
+    settle,
+)
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -78,13 +83,13 @@ class UrlRuleLearner:
             return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
         if not defer:
             return None
-        waits = alias_waits(view, parts, rules_of(parts))
+        waits = awaiting_canonical(view, parts, rules_of(parts))
         if waits is not None or not (parts.params or parts.path.endswith(self._documents)):
             return waits
         candidates = [
             (rule, self._scope(rule)) for rule in store.unconfirmed(authority) if rule.state == OPEN
         ]
-        return candidate_waits(view, parts, candidates)
+        return awaiting_candidate(view, parts, candidates)
 
     def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
         """Remember an alias ``check_url`` deferred (in a write transaction); one waiting for a
