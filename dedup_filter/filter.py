@@ -172,10 +172,31 @@ class DedupFilter:
         by_alias = self._url_rules.check_url(view, url)
         if by_alias is not None and by_alias.dropped:
             return by_alias
-        by_mirror = self._mirrors.check_url(view, url)
+        by_mirror = self._through_alias(view, self._mirrors.check_url(view, url))
         if by_alias is None or by_mirror.dropped or by_mirror.deferred:
             return by_mirror
         return by_alias
+
+    def _through_alias(self, view: IndexView, decision: Decision) -> Decision:
+        """A URL waiting for its mirror counterpart, when the URL rules drop that counterpart
+        as an alias of a held page (a mirror's sorted view, whose origin view is never fetched
+        once the origin's sort rule is learnt): dropped as a copy of that page."""
+        counterpart = decision.duplicate_of
+        if decision.reason != Reason.COUNTERPART_PENDING or counterpart is None:
+            return decision
+        if "awaiting_absent_answer_of" in decision.evidence:
+            return decision
+        alias = self._url_rules.check_url(view, counterpart)
+        if alias is None or not alias.dropped:
+            return decision
+        evidence = decision.evidence | {"url_rule": alias.evidence["url_rule"]}
+        return replace(
+            decision,
+            action="drop",
+            reason=Reason.MIRRORED_DIRECTORY,
+            duplicate_of=alias.duplicate_of,
+            evidence=evidence,
+        )
 
     def _defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
         """Remember a deferred URL where the rule that deferred it keeps its waiting URLs."""
