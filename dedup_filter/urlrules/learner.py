@@ -30,7 +30,6 @@ from dedup_filter.urlrules.aliases import (
     file_alias,
     filing_key,
     held_alias,
-    matches,
 )
 from dedup_filter.urlrules.deferrals import (
     UrlDeferrals,
@@ -41,8 +40,9 @@ from dedup_filter.urlrules.deferrals import (
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
-from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
+from dedup_filter.urlrules.rewrite import KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _DUPLICATES = (Reason.EXACT_DUPLICATE, Reason.NEAR_DUPLICATE)
@@ -56,6 +56,7 @@ class UrlRuleLearner:
         self.config = config.url_rules
         self.pages_config = config
         self._documents = tuple("/" + name for name in self.config.default_documents)
+        self._reach = RuleReach(self.config)
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
@@ -66,7 +67,7 @@ class UrlRuleLearner:
             return None
         authority = url.partition("://")[2].partition("/")[0]
         store = UrlRuleStore(view)
-        confirmed = self._confirmed(store, authority)
+        confirmed = self._reach.confirmed(store, authority)
         defer = self.config.defer_aliases
         if not confirmed and not self.config.trusted_parameters and not defer:
             return None
@@ -75,7 +76,7 @@ class UrlRuleLearner:
             return None  # held itself: a recrawl is the page's own business
 
         def rules_of(held: UrlParts) -> Rules:
-            return [*confirmed, *self._virtual(held, self.config.trusted_parameters)]
+            return [*confirmed, *self._reach.virtual(held, self.config.trusted_parameters)]
 
         found = held_alias(view, parts, rules_of)
         if found is not None:
@@ -87,7 +88,9 @@ class UrlRuleLearner:
         if waits is not None or not (parts.params or parts.path.endswith(self._documents)):
             return waits
         candidates = [
-            (rule, self._scope(rule)) for rule in store.unconfirmed(authority) if rule.state == OPEN
+            (rule, self._reach.scope(rule))
+            for rule in store.unconfirmed(authority)
+            if rule.state == OPEN
         ]
         return awaiting_candidate(view, parts, candidates)
 
@@ -107,7 +110,11 @@ class UrlRuleLearner:
         """Confirm the open candidate ``label`` if it has the classes it needs by now."""
         key = RuleKey.from_label(label)
         rule = store.rule(key) if key is not None else None
-        if rule is None or rule.state != OPEN or len(rule.classes) < self._needed(store, rule.key):
+        if (
+            rule is None
+            or rule.state != OPEN
+            or len(rule.classes) < self._reach.needed(store, rule.key)
+        ):
             return False
         store.put(replace(rule, state=CONFIRMED, changed_at=now))
         return True
@@ -180,13 +187,13 @@ class UrlRuleLearner:
             return {}
         rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
-        if rule.state == OPEN and len(rule.classes) >= self._needed(store, key):
+        if rule.state == OPEN and len(rule.classes) >= self._reach.needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
+            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._reach.scope(rule)))
             file_alias(store.view, store, filing, page_id)
         return evidence
 
@@ -204,7 +211,7 @@ class UrlRuleLearner:
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
-        confirmed = self._confirmed(store, held_parts.authority)
+        confirmed = self._reach.confirmed(store, held_parts.authority)
         held_class = canonical(held_parts, [*confirmed, *verdicts.well_known(held_parts)])
         for rules in (confirmed, [*confirmed, *verdicts.well_known(alias_parts)]):
             alias_class = canonical(alias_parts, rules)
@@ -225,14 +232,16 @@ class UrlRuleLearner:
         if reordering:
             rules = store.of_host(parts.authority)
         verdicts = Verdicts(store, self.pages_config, now)
-        known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
-        survivors = verdicts.test(parts, page_id, rules, self._scope)
+        known = self._reach.virtual(
+            parts, self.config.known_parameters + self.config.trusted_parameters
+        )
+        survivors = verdicts.test(parts, page_id, rules, self._reach.scope)
         probes = []
         for rule in survivors:
-            if rule.state == OPEN and len(rule.classes) < self._needed(store, rule.key):
-                probes += verdicts.probe(rule, parts, self._scope(rule))
+            if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
+                probes += verdicts.probe(rule, parts, self._reach.scope(rule))
         if page_id is not None:
-            scoped = [(rule.key, self._scope(rule)) for rule in survivors]
+            scoped = [(rule.key, self._reach.scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = reordering | verdicts.evidence()
         if not evidence and not probes:
@@ -278,7 +287,7 @@ class UrlRuleLearner:
         return True
 
     def describe(self, store: UrlRuleStore, rule: UrlRule) -> dict[str, Any]:
-        scope = self._scope(rule)
+        scope = self._reach.scope(rule)
         return {
             "rule": rule.key.label,
             "host": rule.key.host,
@@ -287,7 +296,7 @@ class UrlRuleLearner:
             "state": STATE_NAMES[rule.state],
             "support": rule.support,
             "classes": len(rule.classes),
-            "needed": self._needed(store, rule.key),
+            "needed": self._reach.needed(store, rule.key),
             "counterexamples": rule.counterexamples,
             "values": list(rule.values),
             "any_value": scope.any_value,
@@ -296,47 +305,3 @@ class UrlRuleLearner:
             "changed_at": rule.changed_at,
             "example": {"alias": rule.example[0], "held": rule.example[1]},
         }
-
-    # rules and their reach
-    def _confirmed(self, store: UrlRuleStore, host: str) -> list[tuple[RuleKey, Scope]]:
-        return [(rule.key, self._scope(rule)) for rule in store.confirmed(host)]
-
-    def _scope(self, rule: UrlRule) -> Scope:
-        """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a
-        well-known parameter); an ignore rule saw two values in its first pair already."""
-        if rule.key.kind != DROP:
-            return Scope(rule.values, any_value=True)
-        any_value = self._known(rule.key) or len(rule.values) >= self.config.min_values
-        return Scope(rule.values, any_value)
-
-    def _needed(self, store: UrlRuleStore, key: RuleKey) -> int:
-        needed = self.config.min_support
-        if self._known(key):
-            needed = min(needed, self.config.min_support_known)
-        if self._learnt_elsewhere(store, key):
-            needed = min(needed, self.config.min_support_learnt)
-        return needed
-
-    def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
-        """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the
-        same software aliases the same way on every site (Apache's sorted listings, a CMS's
-        print view), so such a rule is a well-known candidate on a new host."""
-        wanted = self.config.learnt_from_hosts
-        if wanted == 0:
-            return False
-        hosts = store.confirming_hosts(key.kind, key.name, wanted + 1)
-        return len([host for host in hosts if host != key.host]) >= wanted
-
-    def _known(self, key: RuleKey) -> bool:
-        return key.kind in (DROP, IGNORE) and all(
-            matches(name, self.config.known_parameters) for name in key.group
-        )
-
-    @staticmethod
-    def _virtual(parts: UrlParts, patterns: tuple[str, ...]) -> list[tuple[RuleKey, Scope]]:
-        """Single-parameter drop rules for the URL's parameters that ``patterns`` name."""
-        return [
-            (RuleKey(parts.authority, DROP, name), ANY)
-            for name in sorted(parts.names())
-            if matches(name, patterns)
-        ]
