@@ -202,7 +202,20 @@ class DedupFilter:
         """Remember a deferred URL where the rule that deferred it keeps its waiting URLs."""
         if decision.alias_waits:
             return self._url_rules.defer(view, decision, now)
-        return self._mirrors.defer(view, decision.url, now)
+        return self._probe_past_aliases(view, self._mirrors.defer(view, decision.url, now))
+
+    def _probe_past_aliases(self, view: IndexView, decision: Decision) -> Decision:
+        """A mirror URL's counterpart that is itself an alias waiting under a URL rule is not
+        probed (fetching it would fetch the alias): what the alias waits for is, if anything.
+        Once that is held, the URL rules drop the counterpart and ``_through_alias`` the URL."""
+        counterpart = decision.duplicate_of
+        if counterpart not in decision.probes:
+            return decision
+        alias = self._url_rules.check_url(view, counterpart)
+        if alias is None or not alias.alias_waits:
+            return decision
+        others = tuple(probe for probe in decision.probes if probe != counterpart)
+        return replace(decision, probes=others + alias.probes)
 
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
