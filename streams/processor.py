@@ -334,8 +334,9 @@ class Processor:
     def _url_outputs(self, record: Any, decision: Decision) -> list[OutputRecord]:
         self.metrics.url_decided(decision)
         config = self.config
-        probes = [probe_record(config.probes, url, decision.url) for url in decision.probes]
-        outputs = probes if config.probes else []  # a deferred alias's canonical URL
+        outputs = []
+        if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
+            outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
         if decision.action != "keep" or not config.urls_keep:
             return outputs  # a deferred URL is forwarded when it settles (``_settled_urls``)
         return [*outputs, _forward(config.urls_keep, record)]
