@@ -60,16 +60,19 @@ class UrlRuleLearner:
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
-        """A drop when the URL's class under the confirmed rules of its host has a held page;
-        None when no rule applies or nothing of its class is held (the URL is fetched and
-        stands for its class)."""
+        """A drop when the URL's class under the confirmed rules of its host has a held page; a
+        ``defer`` when it has none but the rules rewrite the URL into another (its canonical
+        URL) or its class already supports an open candidate (``deferrals.py``); None when no
+        rule applies (the URL is fetched and stands for its class)."""
         if not self.config.enabled:
             return None
         authority = url.partition("://")[2].partition("/")[0]
         store = UrlRuleStore(view)
         confirmed = self._reach.confirmed(store, authority)
+        ruled = bool(confirmed or self.config.trusted_parameters)
         defer = self.config.defer_aliases
-        if not confirmed and not self.config.trusted_parameters and not defer:
+        may_wait = defer and ("?" in url or url.endswith(self._documents))
+        if not ruled and not may_wait:
             return None
         parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
@@ -78,14 +81,12 @@ class UrlRuleLearner:
         def rules_of(held: UrlParts) -> Rules:
             return [*confirmed, *self._reach.virtual(held, self.config.trusted_parameters)]
 
-        found = held_alias(view, parts, rules_of)
+        found = held_alias(view, parts, rules_of) if ruled else None
         if found is not None:
             held, labels = found
             return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
-        if not defer:
-            return None
-        waits = awaiting_canonical(view, parts, rules_of(parts))
-        if waits is not None or not (parts.params or parts.path.endswith(self._documents)):
+        waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
+        if waits is not None or not may_wait:
             return waits
         candidates = [
             (rule, self._reach.scope(rule))
