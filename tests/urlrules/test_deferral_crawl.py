@@ -14,7 +14,7 @@ from testweb.server import serve
 from testweb.site import TestWeb
 from testweb.variants import main_items
 
-from .alias_web import _page
+from .alias_web import page_html
 
 HOST = "http://docs.wait.test"
 LEARNT, LATE, ORPHANS = range(4), range(4, 24), range(3)
@@ -27,22 +27,23 @@ def _web() -> TestWeb:
     texts = iter(main_items()[::3])
     docs = {number: f"{HOST}/docs/p{number}.html" for number in [*LEARNT, *LATE]}
     pages = {
-        url: _page(f"Document {n}", [next(texts) for _ in range(3)], []) for n, url in docs.items()
+        url: page_html(f"Document {n}", [next(texts) for _ in range(3)], [])
+        for n, url in docs.items()
     }
     for number, url in docs.items():
         pages[f"{url}?sessionid={'A' if number in LEARNT else 'B'}{number}"] = pages[url]
     for number in ORPHANS:
-        pages[f"{HOST}/orphans/o{number}.html?sessionid=C{number}"] = _page(
+        pages[f"{HOST}/orphans/o{number}.html?sessionid=C{number}"] = page_html(
             f"Orphan {number}", [next(texts) for _ in range(3)], []
         )
     learnt = [docs[n] for n in LEARNT] + [f"{docs[n]}?sessionid=A{n}" for n in LEARNT]
-    pages[f"{HOST}/"] = _page("Home", [next(texts)], [*learnt, f"{HOST}/more.html"])
+    pages[f"{HOST}/"] = page_html("Home", [next(texts)], [*learnt, f"{HOST}/more.html"])
     met_first = [f"{docs[n]}?sessionid=B{n}" for n in LATE]
     orphans = [f"{HOST}/orphans/o{n}.html?sessionid=C{n}" for n in ORPHANS]
-    pages[f"{HOST}/more.html"] = _page(
+    pages[f"{HOST}/more.html"] = page_html(
         "More", [next(texts)], [*met_first, *orphans, f"{HOST}/late.html"]
     )
-    pages[f"{HOST}/late.html"] = _page("Late", [next(texts)], [docs[n] for n in LATE])
+    pages[f"{HOST}/late.html"] = page_html("Late", [next(texts)], [docs[n] for n in LATE])
     return TestWeb(0, "deferral", pages, {}, [f"{HOST}/"], [], [], set(), {}, {})
 
 
