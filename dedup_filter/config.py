@@ -292,6 +292,7 @@ class UrlRulesConfig:
     enabled: bool = True
     min_support: int = 3
     min_support_known: int = 2
+    min_support_learnt: int = 1
     min_values: int = 2
     known_parameters: tuple[str, ...] = KNOWN_PARAMETERS
     trusted_parameters: tuple[str, ...] = ()
@@ -300,6 +301,7 @@ class UrlRulesConfig:
     max_candidates_per_host: int = 64
     counterexample_containment: float = 0.5
     learnt_from_hosts: int = 2
+    defer_aliases: bool = True
 
     def __post_init__(self) -> None:
         _require(
@@ -307,7 +309,7 @@ class UrlRulesConfig:
             "url_rules.counterexample_containment",
             "must lie in (0, 1]",
         )
-        for key in ("min_support", "min_support_known"):
+        for key in ("min_support", "min_support_known", "min_support_learnt"):
             value = getattr(self, key)
             _require(1 <= value <= MAX_SUPPORT, f"url_rules.{key}", f"must lie in 1..{MAX_SUPPORT}")
         _require(1 <= self.min_values <= 4, "url_rules.min_values", "must lie in 1..4")

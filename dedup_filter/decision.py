@@ -35,6 +35,8 @@ class Reason(StrEnum):
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
+    CANDIDATE_PENDING = "candidate_pending"  # deferred: an alias of a held page, under a rule
+    # not confirmed yet whose evidence already holds its class
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     # probes that could not be fetched
@@ -65,6 +67,11 @@ class Decision:
     def deferred(self) -> bool:
         """Not to be fetched yet: ``DedupFilter.settle_deferred`` gives the final decision."""
         return self.action == "defer"
+
+    @property
+    def alias_waits(self) -> bool:
+        """Deferred by a URL rule: an alias waiting for its canonical URL, or for its rule."""
+        return self.deferred and bool(self.evidence.keys() & {"url_rule", "url_rule_candidate"})
 
     def to_dict(self) -> dict[str, Any]:
         return {

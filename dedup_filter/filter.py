@@ -116,7 +116,7 @@ class DedupFilter:
             now = self._clock()
             decisions = self.index.transact(
                 lambda view: [
-                    self._mirrors.defer(view, decision.url, now) if decision.deferred else decision
+                    self._defer(view, decision, now) if decision.deferred else decision
                     for decision in decisions
                 ]
             )
@@ -132,6 +132,7 @@ class DedupFilter:
         now = self._clock()
         with self.index.read() as view:
             decisions = self._mirrors.settle_deferred(view, now, max_age_s)
+            decisions += self._url_rules.settle(view, self._check_url, now, max_age_s)
         for decision in decisions:
             self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1
         return decisions
@@ -140,12 +141,16 @@ class DedupFilter:
         """Forget deferred URLs whose final decision (``settle_deferred``) was acted upon."""
         urls = list(urls)
         if urls:
-            self.index.transact(lambda view: self._mirrors.release_deferred(view, urls))
+            self.index.transact(lambda view: self._release_deferred(view, urls))
+
+    def _release_deferred(self, view: IndexView, urls: list[str]) -> None:
+        self._mirrors.release_deferred(view, urls)
+        self._url_rules.release_deferred(view, urls)
 
     def any_deferred(self) -> bool:
         """Whether some URL waits for its counterpart (a restarted frontier settles them)."""
         with self.index.read() as view:
-            return self._mirrors.any_deferred(view)
+            return self._mirrors.any_deferred(view) or self._url_rules.any_deferred(view)
 
     def settle_candidates(self, max_age_s: float) -> list[Decision]:
         """Candidate pairs open ``max_age_s`` or longer: advanced with what the index holds now,
@@ -161,8 +166,56 @@ class DedupFilter:
         return decisions
 
     def _check_url(self, view: IndexView, url: str) -> Decision:
-        """One normalised URL against the rules, in a read transaction: URL rules, then mirrors."""
-        return self._url_rules.check_url(view, url) or self._mirrors.check_url(view, url)
+        """One normalised URL against the rules, in a read transaction: a URL rule's drop, else
+        a mirror rule's drop or deferral, else what the URL rules say (an alias waiting for its
+        canonical URL), else the mirror rules' keep."""
+        by_alias = self._url_rules.check_url(view, url)
+        if by_alias is not None and by_alias.dropped:
+            return by_alias
+        by_mirror = self._through_alias(view, self._mirrors.check_url(view, url))
+        if by_alias is None or by_mirror.dropped or by_mirror.deferred:
+            return by_mirror
+        return by_alias
+
+    def _through_alias(self, view: IndexView, decision: Decision) -> Decision:
+        """A URL waiting for its mirror counterpart, when the URL rules drop that counterpart
+        as an alias of a held page (a mirror's sorted view, whose origin view is never fetched
+        once the origin's sort rule is learnt): dropped as a copy of that page."""
+        counterpart = decision.duplicate_of
+        if decision.reason != Reason.COUNTERPART_PENDING or counterpart is None:
+            return decision
+        if "awaiting_absent_answer_of" in decision.evidence:
+            return decision
+        alias = self._url_rules.check_url(view, counterpart)
+        if alias is None or not alias.dropped:
+            return decision
+        evidence = decision.evidence | {"url_rule": alias.evidence["url_rule"]}
+        return replace(
+            decision,
+            action="drop",
+            reason=Reason.MIRRORED_DIRECTORY,
+            duplicate_of=alias.duplicate_of,
+            evidence=evidence,
+        )
+
+    def _defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
+        """Remember a deferred URL where the rule that deferred it keeps its waiting URLs."""
+        if decision.alias_waits:
+            return self._url_rules.defer(view, decision, now)
+        return self._probe_past_aliases(view, self._mirrors.defer(view, decision.url, now))
+
+    def _probe_past_aliases(self, view: IndexView, decision: Decision) -> Decision:
+        """A mirror URL's counterpart that is itself an alias waiting under a URL rule is not
+        probed (fetching it would fetch the alias): what the alias waits for is, if anything.
+        Once that is held, the URL rules drop the counterpart and ``_through_alias`` the URL."""
+        counterpart = decision.duplicate_of
+        if counterpart not in decision.probes:
+            return decision
+        alias = self._url_rules.check_url(view, counterpart)
+        if alias is None or not alias.alias_waits:
+            return decision
+        others = tuple(probe for probe in decision.probes if probe != counterpart)
+        return replace(decision, probes=others + alias.probes)
 
     def probe_failed(self, url: str, status: int | None = None) -> Decision:
         """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
@@ -183,7 +236,12 @@ class DedupFilter:
         self, report: Callable[..., Decision], url: str, status: int | None
     ) -> Decision:
         normal, now = normalize_url(url), self._clock()
-        decision = self.index.transact(lambda view: report(view, normal, status, now))
+
+        def reported(view: IndexView) -> Decision:
+            self._url_rules.counterpart_failed(view, normal, status)
+            return report(view, normal, status, now)
+
+        decision = self.index.transact(reported)
         self._count_mirror_work(decision)
         return decision
 
@@ -298,6 +356,11 @@ class DedupFilter:
     def _count_url(self, decision: Decision) -> None:
         self.counters["urls_checked"] += 1
         self.counters[f"urls/{decision.action}/{decision.reason}"] += 1
+        if decision.alias_waits:
+            self.counters["url_aliases_deferred"] += 1
+        self.counters["url_rules_confirmed"] += len(
+            decision.evidence.get("url_rules_confirmed", ())
+        )
 
     def _count(self, decision: Decision) -> None:
         self.counters["pages_checked"] += 1

@@ -60,6 +60,9 @@ _RULE_EVENTS = {
     "url_rules_killed": "dedup/url_rules_killed",
 }
 
+# evidence after which a URL kept before may be decided otherwise
+_RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_support"})
+
 
 class DedupSession:
     """The link between one crawler and the shared ``DedupFilter``."""
@@ -71,8 +74,10 @@ class DedupSession:
         self._decision_log = DecisionLog(settings.decision_log) if settings.decision_log else None
         self._error_logged = False
         # a kept URL need not be checked again before its fetch while this crawl knows no rule:
-        # once it does, holding any page may turn a kept URL into a drop (its class or its
-        # counterpart is held), so every URL is checked again (token: not across runs)
+        # once it does (or a URL-rule candidate gained support, which makes its class's other
+        # aliases wait), holding any page may turn a kept URL into a drop or a deferral (its
+        # class or its counterpart is held), so every URL is checked again (token: not across
+        # runs)
         self._token = uuid.uuid4().hex[:8]
         self._knows_rules = False
         self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
@@ -218,15 +223,15 @@ class DedupSession:
         self.stats.inc_value("dedup/urls_checked")
         if decision.deferred:
             self._waiting.add(decision.url)
+            if decision.alias_waits:
+                self.stats.inc_value("dedup/url_aliases_deferred")
         self._record(decision)
 
     def _record(self, decision: Decision) -> None:
         for event, stat in _RULE_EVENTS.items():
             if count := len(decision.evidence.get(event, ())):
                 self.stats.inc_value(stat, count)
-        if decision.evidence.get("mirrors_confirmed") or decision.evidence.get(
-            "url_rules_confirmed"
-        ):
+        if decision.evidence.keys() & _RULE_NEWS:
             self._knows_rules = True
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")

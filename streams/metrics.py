@@ -107,6 +107,10 @@ class StreamMetrics:
     def url_decided(self, decision: Decision) -> None:
         self._urls.labels(decision.action, decision.reason).inc()
         self.totals[f"urls_{decision.action}"] += 1
+        for _ in decision.evidence.get("url_rules_confirmed", ()):  # by an alias that waited
+            self.event("url_rules_confirmed")
+        if decision.alias_waits:
+            self.event("url_alias_deferred")
 
     def dead_letter(self, topic: str) -> None:
         self._dead_letters.labels(topic).inc()
@@ -118,7 +122,8 @@ class StreamMetrics:
 
     def event(self, name: str) -> None:
         """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``,
-        ``url_rules_confirmed``, ``url_rules_killed``."""
+        ``url_rules_confirmed``, ``url_rules_killed``, ``url_alias_deferred`` (an alias waits
+        for its canonical URL or for its rule)."""
         self._events.labels(name).inc()
         self.totals[name] += 1
 

@@ -333,9 +333,13 @@ class Processor:
 
     def _url_outputs(self, record: Any, decision: Decision) -> list[OutputRecord]:
         self.metrics.url_decided(decision)
-        if decision.action != "keep" or not self.config.urls_keep:
-            return []  # a deferred URL is forwarded when it settles (``_settled_urls``)
-        return [_forward(self.config.urls_keep, record)]
+        config = self.config
+        outputs = []
+        if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
+            outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
+        if decision.action != "keep" or not config.urls_keep:
+            return outputs  # a deferred URL is forwarded when it settles (``_settled_urls``)
+        return [*outputs, _forward(config.urls_keep, record)]
 
     def _settled_urls(self, settled: list[Decision]) -> list[OutputRecord]:
         """Deferred URLs whose fate is known, the kept ones as URL records on the kept-URLs topic

@@ -69,7 +69,7 @@ _PLAIN_TABLES = ("meta", "pages")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
-URL_RULE_TABLES = ("url_rules", "url_aliases")
+URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred")
 _MAX_DBS = 16
 T = TypeVar("T")
 

@@ -143,11 +143,18 @@ class Verdicts:
         """The URL the thin candidate would merge with this page, to be fetched (at most
         ``max_probes`` a candidate, never a held URL): built on the page's URL without its
         well-known parameters where it can be (``x?part=2`` for ``x?sessionid=S``, a URL the
-        site links, where ``x?sessionid=S&part=2`` may not even be served)."""
-        if rule.probes_asked >= self.config.max_probes:
+        site links, where ``x?sessionid=S&part=2`` may not even be served), and only from a page
+        shaped like the held side of the candidate's pairs (a directory for a rule seen on
+        listings, ``d/?C=N;O=D``: a document's sorted view tells nothing)."""
+        if rule.probes_asked >= self.config.max_probes or not _shaped_like(parts, rule.example[1]):
             return []
         built = inverse(rule.key, self.set_aside(parts), scope) or inverse(rule.key, parts, scope)
-        if built is None or self.view.page_id_for_url(built.url()) is not None:
+        if built is None:
+            return []
+        if built.params and not parts.params:  # spelt as its pairs were (``?C=N;O=D``)
+            separator = UrlParts.parse(rule.example[0] or built.url()).separator
+            built = UrlParts(built.origin, built.path, built.params, separator)
+        if self.view.page_id_for_url(built.url()) is not None:
             return []
         self.store.put(replace(rule, probes_asked=rule.probes_asked + 1))
         return [built.url()]
@@ -235,3 +242,10 @@ class Verdicts:
     def _dead(self, key: RuleKey) -> bool:
         rule = self.store.rule(key)
         return rule is not None and rule.state == DEAD
+
+
+def _shaped_like(parts: UrlParts, example: str) -> bool:
+    """Whether the URL is a directory exactly when ``example`` is (any URL when it is empty)."""
+    if not example:
+        return True
+    return parts.path.endswith("/") == UrlParts.parse(example).path.endswith("/")

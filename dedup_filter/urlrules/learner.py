@@ -17,6 +17,7 @@ names it (evidence ``url_rule``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -29,13 +30,19 @@ from dedup_filter.urlrules.aliases import (
     file_alias,
     filing_key,
     held_alias,
-    matches,
+)
+from dedup_filter.urlrules.deferrals import (
+    UrlDeferrals,
+    awaiting_candidate,
+    awaiting_canonical,
+    settle,
 )
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
-from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, KIND_NAMES, RuleKey, Scope, rewrite
+from dedup_filter.urlrules.rewrite import KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _DUPLICATES = (Reason.EXACT_DUPLICATE, Reason.NEAR_DUPLICATE)
@@ -48,30 +55,76 @@ class UrlRuleLearner:
     def __init__(self, config: Config) -> None:
         self.config = config.url_rules
         self.pages_config = config
+        self._documents = tuple("/" + name for name in self.config.default_documents)
+        self._reach = RuleReach(self.config)
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
-        """A drop when the URL's class under the confirmed rules of its host has a held page;
-        None when no rule applies or nothing of its class is held (the URL is fetched and
-        stands for its class)."""
+        """A drop when the URL's class under the confirmed rules of its host has a held page; a
+        ``defer`` when it has none but the rules rewrite the URL into another (its canonical
+        URL) or its class already supports an open candidate (``deferrals.py``); None when no
+        rule applies (the URL is fetched and stands for its class)."""
         if not self.config.enabled:
             return None
         authority = url.partition("://")[2].partition("/")[0]
-        confirmed = self._confirmed(UrlRuleStore(view), authority)
-        if not confirmed and not self.config.trusted_parameters:
+        store = UrlRuleStore(view)
+        confirmed = self._reach.confirmed(store, authority)
+        ruled = bool(confirmed or self.config.trusted_parameters)
+        defer = self.config.defer_aliases
+        may_wait = defer and ("?" in url or url.endswith(self._documents))
+        if not ruled and not may_wait:
             return None
         parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
             return None  # held itself: a recrawl is the page's own business
 
         def rules_of(held: UrlParts) -> Rules:
-            return [*confirmed, *self._virtual(held, self.config.trusted_parameters)]
+            return [*confirmed, *self._reach.virtual(held, self.config.trusted_parameters)]
 
-        found = held_alias(view, parts, rules_of)
-        if found is None:
-            return None
-        held, labels = found
-        return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+        found = held_alias(view, parts, rules_of) if ruled else None
+        if found is not None:
+            held, labels = found
+            return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+        waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
+        if waits is not None or not may_wait:
+            return waits
+        candidates = [
+            (rule, self._reach.scope(rule))
+            for rule in store.unconfirmed(authority)
+            if rule.state == OPEN
+        ]
+        return awaiting_candidate(view, parts, candidates)
+
+    def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
+        """Remember an alias ``check_url`` deferred (in a write transaction); one waiting for a
+        candidate that has the classes it needs by now (a rule learnt on other hosts since)
+        confirms it, and is decided again."""
+        label = decision.evidence.get("url_rule_candidate")
+        if label and self._confirm_if_due(UrlRuleStore(view), label, now):
+            again = self.check_url(view, decision.url)
+            if again is not None and not again.deferred:
+                return replace(again, evidence=again.evidence | {"url_rules_confirmed": [label]})
+        UrlDeferrals(view).defer(decision.url, decision.duplicate_of or "", now)
+        return decision
+
+    def _confirm_if_due(self, store: UrlRuleStore, label: str, now: float) -> bool:
+        """Confirm the open candidate ``label`` if it has the classes it needs by now."""
+        key = RuleKey.from_label(label)
+        rule = store.rule(key) if key is not None else None
+        if (
+            rule is None
+            or rule.state != OPEN
+            or len(rule.classes) < self._reach.needed(store, rule.key)
+        ):
+            return False
+        store.put(replace(rule, state=CONFIRMED, changed_at=now))
+        return True
+
+    def counterpart_failed(self, view: IndexView, url: str, status: int | None) -> None:
+        """A URL was not fetched as a page: the aliases waiting for it are fetched instead."""
+        deferrals = UrlDeferrals(view)
+        if deferrals.awaited(url):
+            deferrals.settle(url, status or 0)
 
     # what the filter tells
     def observe(self, view: IndexView, decision: Decision, now: float) -> Decision:
@@ -80,11 +133,42 @@ class UrlRuleLearner:
         if not self.config.enabled:
             return decision
         store = UrlRuleStore(view)
+        self._fate(view, decision)
         if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
             return self._learn(store, decision, now)
         if decision.reason in _KEPT_UNIQUE:
             return self._test(store, decision, now)
         return decision
+
+    def settle(
+        self,
+        view: IndexView,
+        check: Callable[[IndexView, str], Decision],
+        now: float,
+        max_age_s: float,
+    ) -> list[Decision]:
+        """Final decisions (by ``check``) for deferred aliases whose wait is over."""
+        return settle(view, check, now, max_age_s) if self.config.enabled else []
+
+    @staticmethod
+    def release_deferred(view: IndexView, urls: Iterable[str]) -> None:
+        deferrals = UrlDeferrals(view)
+        for url in urls:
+            deferrals.release(url)
+
+    @staticmethod
+    def any_deferred(view: IndexView) -> bool:
+        return UrlDeferrals(view).any_waiting()
+
+    @staticmethod
+    def _fate(view: IndexView, decision: Decision) -> None:
+        """An awaited canonical URL fetched: its aliases drop as duplicates of what holds it, or
+        are fetched when nothing does."""
+        deferrals = UrlDeferrals(view)
+        if not deferrals.awaited(decision.url) or view.page_id_for_url(decision.url) is not None:
+            return
+        duplicate = decision.dropped and decision.reason in _DUPLICATES
+        deferrals.settle(decision.url, 200, (duplicate and decision.duplicate_of) or "")
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         evidence = self._support(store, decision.url, decision.duplicate_of or "", now)
@@ -104,13 +188,13 @@ class UrlRuleLearner:
             return {}
         rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
-        if rule.state == OPEN and len(rule.classes) >= self._needed(store, key):
+        if rule.state == OPEN and len(rule.classes) >= self._reach.needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._scope(rule)))
+            filing = filing_key(key, held_parts, rewrite(key, held_parts, self._reach.scope(rule)))
             file_alias(store.view, store, filing, page_id)
         return evidence
 
@@ -128,7 +212,7 @@ class UrlRuleLearner:
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
-        confirmed = self._confirmed(store, held_parts.authority)
+        confirmed = self._reach.confirmed(store, held_parts.authority)
         held_class = canonical(held_parts, [*confirmed, *verdicts.well_known(held_parts)])
         for rules in (confirmed, [*confirmed, *verdicts.well_known(alias_parts)]):
             alias_class = canonical(alias_parts, rules)
@@ -149,14 +233,16 @@ class UrlRuleLearner:
         if reordering:
             rules = store.of_host(parts.authority)
         verdicts = Verdicts(store, self.pages_config, now)
-        known = self._virtual(parts, self.config.known_parameters + self.config.trusted_parameters)
-        survivors = verdicts.test(parts, page_id, rules, self._scope)
+        known = self._reach.virtual(
+            parts, self.config.known_parameters + self.config.trusted_parameters
+        )
+        survivors = verdicts.test(parts, page_id, rules, self._reach.scope)
         probes = []
         for rule in survivors:
-            if rule.state == OPEN and len(rule.classes) < self._needed(store, rule.key):
-                probes += verdicts.probe(rule, parts, self._scope(rule))
+            if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
+                probes += verdicts.probe(rule, parts, self._reach.scope(rule))
         if page_id is not None:
-            scoped = [(rule.key, self._scope(rule)) for rule in survivors]
+            scoped = [(rule.key, self._reach.scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = reordering | verdicts.evidence()
         if not evidence and not probes:
@@ -202,7 +288,7 @@ class UrlRuleLearner:
         return True
 
     def describe(self, store: UrlRuleStore, rule: UrlRule) -> dict[str, Any]:
-        scope = self._scope(rule)
+        scope = self._reach.scope(rule)
         return {
             "rule": rule.key.label,
             "host": rule.key.host,
@@ -211,7 +297,7 @@ class UrlRuleLearner:
             "state": STATE_NAMES[rule.state],
             "support": rule.support,
             "classes": len(rule.classes),
-            "needed": self._needed(store, rule.key),
+            "needed": self._reach.needed(store, rule.key),
             "counterexamples": rule.counterexamples,
             "values": list(rule.values),
             "any_value": scope.any_value,
@@ -220,44 +306,3 @@ class UrlRuleLearner:
             "changed_at": rule.changed_at,
             "example": {"alias": rule.example[0], "held": rule.example[1]},
         }
-
-    # rules and their reach
-    def _confirmed(self, store: UrlRuleStore, host: str) -> list[tuple[RuleKey, Scope]]:
-        return [(rule.key, self._scope(rule)) for rule in store.confirmed(host)]
-
-    def _scope(self, rule: UrlRule) -> Scope:
-        """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a
-        well-known parameter); an ignore rule saw two values in its first pair already."""
-        if rule.key.kind != DROP:
-            return Scope(rule.values, any_value=True)
-        any_value = self._known(rule.key) or len(rule.values) >= self.config.min_values
-        return Scope(rule.values, any_value)
-
-    def _needed(self, store: UrlRuleStore, key: RuleKey) -> int:
-        if self._known(key) or self._learnt_elsewhere(store, key):
-            return self.config.min_support_known
-        return self.config.min_support
-
-    def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
-        """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the
-        same software aliases the same way on every site (Apache's sorted listings, a CMS's
-        print view), so such a rule is a well-known candidate on a new host."""
-        wanted = self.config.learnt_from_hosts
-        if wanted == 0:
-            return False
-        hosts = store.confirming_hosts(key.kind, key.name, wanted + 1)
-        return len([host for host in hosts if host != key.host]) >= wanted
-
-    def _known(self, key: RuleKey) -> bool:
-        return key.kind in (DROP, IGNORE) and all(
-            matches(name, self.config.known_parameters) for name in key.group
-        )
-
-    @staticmethod
-    def _virtual(parts: UrlParts, patterns: tuple[str, ...]) -> list[tuple[RuleKey, Scope]]:
-        """Single-parameter drop rules for the URL's parameters that ``patterns`` name."""
-        return [
-            (RuleKey(parts.authority, DROP, name), ANY)
-            for name in sorted(parts.names())
-            if matches(name, patterns)
-        ]

@@ -77,7 +77,7 @@ class UrlRule:
             for found in (self.classes, self.pairs)
         )
         texts = (self.key.host, self.key.name, *self.example, *self.values)
-        return head + hashes + bytes([len(self.values)]) + _texts(texts)
+        return head + hashes + bytes([len(self.values)]) + pack_texts(texts)
 
     @classmethod
     def decode(cls, data: bytes) -> UrlRule:
@@ -88,7 +88,7 @@ class UrlRule:
             hashes.append(struct.unpack_from(f">{count}I", data, offset + 1))
             offset += 1 + 4 * count
         value_count = data[offset]
-        host, name, alias, held, *values = _read_texts(data, offset + 1, 4 + value_count)
+        host, name, alias, held, *values = unpack_texts(data, offset + 1, 4 + value_count)
         return cls(
             RuleKey(host, kind, name),
             state,
@@ -108,12 +108,12 @@ def _bounded(items: tuple[int, ...], item: int) -> tuple[int, ...]:
     return items if item in items or len(items) >= MAX_SUPPORT else (*items, item)
 
 
-def _texts(values: tuple[str, ...]) -> bytes:
+def pack_texts(values: tuple[str, ...]) -> bytes:
     encoded = (value.encode("utf-8", "surrogatepass") for value in values)
     return b"".join(_U32.pack(len(data)) + data for data in encoded)
 
 
-def _read_texts(data: bytes, offset: int, count: int) -> list[str]:
+def unpack_texts(data: bytes, offset: int, count: int) -> list[str]:
     texts = []
     for _ in range(count):
         (size,) = _U32.unpack_from(data, offset)

@@ -90,7 +90,11 @@ class UrlRuleStore:
 
     def of_host(self, host: str) -> list[UrlRule]:
         """Every rule of ``host``: confirmed, open and dead."""
-        return self.confirmed(host) + self._scan(_host_prefix(_OTHER, host))
+        return self.confirmed(host) + self.unconfirmed(host)
+
+    def unconfirmed(self, host: str) -> list[UrlRule]:
+        """The open and dead rules of ``host``."""
+        return self._scan(_host_prefix(_OTHER, host))
 
     def every(self, with_candidates: bool = False) -> Iterator[UrlRule]:
         """Every confirmed rule (and every open or dead one with ``with_candidates``)."""

@@ -47,23 +47,25 @@ def build_alias_web() -> AliasWeb:
     docs = [f"{HOST}/docs/p{number}.html" for number in range(DOCUMENTS)]
     sections = [f"{HOST}/guide/s{number}/" for number in range(SECTIONS)]
     lists = [f"{HOST}/lists/l{number}.html" for number in range(LISTS)]
-    pages[f"{HOST}/"] = _page("Home", [next(texts)], [*docs, f"{HOST}/guide/", f"{HOST}/lists/"])
-    pages[f"{HOST}/guide/"] = _page(
+    pages[f"{HOST}/"] = page_html(
+        "Home", [next(texts)], [*docs, f"{HOST}/guide/", f"{HOST}/lists/"]
+    )
+    pages[f"{HOST}/guide/"] = page_html(
         "Guide", [next(texts)], [url for s in sections for url in (s, s + "index.html")]
     )
-    pages[f"{HOST}/lists/"] = _page("Lists", [next(texts)], lists)
+    pages[f"{HOST}/lists/"] = page_html("Lists", [next(texts)], lists)
     for number, url in enumerate(docs):
         links = [f"{url}?format=print", f"{url}?lang=fr"]
         if number + 1 < DOCUMENTS:
             links.append(f"{docs[number + 1]}?sessionid=S{number:04d}")
-        pages[url] = _page(f"Document {number}", [next(texts) for _ in range(4)], links)
+        pages[url] = page_html(f"Document {number}", [next(texts) for _ in range(4)], links)
     for number, url in enumerate(sections):
-        pages[url] = pages[url + "index.html"] = _page(
+        pages[url] = pages[url + "index.html"] = page_html(
             f"Section {number}", [next(texts) for _ in range(4)], []
         )
     for url in lists:
         items = [url + f"?page={page}" for page in range(1, LIST_PAGES + 1)]
-        pages[url] = _page(f"List {url}", [next(texts) for _ in range(4)], items)
+        pages[url] = page_html(f"List {url}", [next(texts) for _ in range(4)], items)
     site.must_keep = set(pages) - {s + "index.html" for s in sections}
     site.aliases = {
         "print": {f"{url}?format=print": url for url in docs},
@@ -87,20 +89,20 @@ def _add_traps(site: AliasWeb, docs: list[str], lists: list[str], texts) -> None
     pages = site.web.pages
     for number, url in enumerate(docs):
         untranslated = number % 5 == 0
-        translated = _page(f"Document {number} (fr)", [next(texts) for _ in range(4)], [])
+        translated = page_html(f"Document {number} (fr)", [next(texts) for _ in range(4)], [])
         pages[f"{url}?lang=fr"] = pages[url] if untranslated else translated
         if not untranslated:
             site.must_keep.add(f"{url}?lang=fr")
     for url in lists:
         pages[url + "?page=1"] = pages[url]
         for page in range(2, LIST_PAGES + 1):
-            pages[url + f"?page={page}"] = _page(
+            pages[url + f"?page={page}"] = page_html(
                 f"{url} {page}", [next(texts) for _ in range(4)], []
             )
             site.must_keep.add(url + f"?page={page}")
 
 
-def _page(title: str, entries: list[str], links: list[str]) -> bytes:
+def page_html(title: str, entries: list[str], links: list[str]) -> bytes:
     anchors = "".join(f'<li><a href="{link}">{link}</a></li>' for link in links)
     body = "".join(f"<div>{entry}</div>" for entry in entries)
     return (

@@ -28,7 +28,8 @@ def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
     assert site.rule("docs.a.test drop format")["state"] == "confirmed"
     assert site.rule("docs.a.test drop utm_medium&utm_source") is None  # no pair of its own
     # a page held under tracking parameters only stands for its class once they are a rule
-    assert site.check("/p3.html?format=print").action == "keep"
+    waiting = site.check("/p3.html?format=print")
+    assert (waiting.action, waiting.duplicate_of) == ("defer", f"{HOST}/p3.html")
     hold(site, range(4, 5))
     assert site.check("/p4.html?format=print").reason == "duplicate_url"
 
@@ -137,3 +138,53 @@ def test_a_session_alias_dropped_against_a_tracking_url_supports_the_session_rul
     for page in range(2):
         assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "exact_duplicate"
     assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+
+
+def _sorted_views(site, directory: int, queries: tuple[str, ...]) -> list:
+    rows, path = _rows(directory), f"/d{directory}/"
+    orders = {"C=N;O=D": sorted(rows, reverse=True), "C=S;O=A": sorted(rows, key=lambda r: r[1])}
+    return [
+        site.dedup.check_page(f"{HOST}{path}?{query}", _listing(path, orders[query]).encode())
+        for query in queries
+    ]
+
+
+def _hold_listing(site, directory: int) -> None:
+    path = f"/d{directory}/"
+    listing = _listing(path, _rows(directory)).encode()
+    assert site.dedup.check_page(HOST + path, listing).reason == "unique"
+
+
+def test_further_views_of_a_listing_that_supports_the_sort_candidate_wait_for_its_fate(site):
+    for directory in range(3):
+        _hold_listing(site, directory)
+    _sorted_views(site, 0, ("C=N;O=D", "C=S;O=A"))  # two values: the candidate covers any
+    waiting = site.check("/d0/?C=M;O=A")
+    assert (waiting.action, waiting.reason, waiting.duplicate_of) == (
+        "defer",
+        "candidate_pending",
+        f"{HOST}/d0/",
+    )
+    assert waiting.evidence["url_rule_candidate"] == "docs.a.test drop C&O"
+    assert site.check("/d1/?C=M;O=A").action == "keep"  # its class supports nothing yet
+    _sorted_views(site, 1, ("C=N;O=D",))
+    _sorted_views(site, 2, ("C=N;O=D",))
+    assert site.rule("docs.a.test drop C&O")["state"] == "confirmed"
+    assert site.check("/d0/?C=M;O=A").reason == "duplicate_url"
+
+
+def test_a_parameter_seen_with_one_value_keeps_no_other_value_waiting(site):
+    _hold_listing(site, 0)
+    _sorted_views(site, 0, ("C=N;O=D",))
+    assert site.rule("docs.a.test drop C&O")["values"] == ["N&D"]
+    assert site.check("/d0/?C=M;O=A").action == "keep"  # page=1 repeats a list, page=2 not
+
+
+def test_a_candidate_seen_on_listings_probes_listings_only(site):
+    _hold_listing(site, 0)
+    _sorted_views(site, 0, ("C=N;O=D",))
+    document = site.dedup.check_page(f"{HOST}/notes.html", _short_page(1))
+    assert document.probes == ()
+    _hold_listing(site, 1)
+    listing = site.dedup.check_page(f"{HOST}/d5/", _listing("/d5/", _rows(5)).encode())
+    assert listing.probes == (f"{HOST}/d5/?C=N;O=D",)

@@ -1,0 +1,101 @@
+"""An alias met before any page of its class waits for its canonical URL instead of being
+fetched first (real LMDB)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dedup_filter import Config, DedupFilter
+
+from .conftest import HOST, Site, hold
+
+
+def _learn_sessions(site: Site) -> None:
+    """Confirm ``drop sessionid`` (a well-known parameter: two classes)."""
+    hold(site, range(2))
+    for page in range(2):
+        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).dropped
+    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
+
+
+def test_an_alias_met_first_waits_for_its_canonical_url_and_asks_for_it(site):
+    _learn_sessions(site)
+    waiting = site.check("/p5.html?sessionid=Q")
+    assert (waiting.action, waiting.reason) == ("defer", "counterpart_pending")
+    assert waiting.duplicate_of == waiting.evidence["counterpart"] == f"{HOST}/p5.html"
+    assert waiting.probes == (f"{HOST}/p5.html",)
+    assert waiting.evidence["url_rule"] == ["docs.a.test drop sessionid"]
+    assert site.dedup.counters["url_aliases_deferred"] == 1
+
+
+def test_the_alias_is_dropped_once_its_canonical_url_is_held(site):
+    _learn_sessions(site)
+    site.check("/p5.html?sessionid=Q")
+    assert site.fetch("/p5.html", 5).reason == "unique"  # the probe lands
+    pruned = site.check("/p5.html?sessionid=Q")
+    assert (pruned.action, pruned.reason, pruned.duplicate_of) == (
+        "drop",
+        "duplicate_url",
+        f"{HOST}/p5.html",
+    )
+
+
+def test_an_alias_whose_canonical_url_is_missing_is_fetched(site):
+    _learn_sessions(site)
+    site.check("/p5.html?sessionid=Q")
+    site.dedup.probe_failed(f"{HOST}/p5.html", 404)
+    kept = site.check("/p5.html?sessionid=Q")
+    assert (kept.action, kept.reason, kept.evidence["status"]) == (
+        "keep",
+        "counterpart_missing",
+        404,
+    )
+
+
+def test_a_canonical_url_dropped_as_a_copy_drops_its_alias_as_a_copy_of_the_same_page(site):
+    _learn_sessions(site)
+    site.check("/p0-copy.html?sessionid=Q")
+    assert site.fetch("/p0-copy.html", 0).reason == "exact_duplicate"  # of /p0.html
+    pruned = site.check("/p0-copy.html?sessionid=Q")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p0.html")
+
+
+def test_a_url_no_confirmed_rule_rewrites_is_not_deferred(site):
+    _learn_sessions(site)
+    assert site.check("/p5.html?lang=fr").action == "keep"
+    assert site.check("/p5.html").action == "keep"
+
+
+def test_deferring_aliases_can_be_switched_off(tmp_path, config: Config, corpus):
+    off = replace(config, url_rules=replace(config.url_rules, defer_aliases=False))
+    with DedupFilter.open(tmp_path / "index", off) as dedup:
+        site = Site(dedup, [html.encode() for html in corpus.values()])
+        _learn_sessions(site)
+        assert site.check("/p5.html?sessionid=Q").action == "keep"
+
+
+def test_a_deferred_alias_survives_a_restart_and_settles_once_its_canonical_url_lands(
+    tmp_path, config: Config, corpus
+):
+    bodies = [html.encode() for html in corpus.values()]
+    with DedupFilter.open(tmp_path / "index", config) as dedup:
+        site = Site(dedup, bodies)
+        _learn_sessions(site)
+        site.check("/p5.html?sessionid=Q")
+        site.check("/p6.html?sessionid=Q")
+        assert dedup.settle_deferred(max_age_s=600.0) == []
+    with DedupFilter.open(tmp_path / "index", config) as dedup:  # another process, later
+        assert dedup.any_deferred()
+        Site(dedup, bodies).fetch("/p5.html", 5)
+        settled = dedup.settle_deferred(max_age_s=600.0)
+        assert [(d.url, d.action, d.reason) for d in settled] == [
+            (f"{HOST}/p5.html?sessionid=Q", "drop", "duplicate_url")
+        ]
+        assert len(dedup.settle_deferred(max_age_s=600.0)) == 1  # again, until released
+        dedup.release_deferred([settled[0].url])
+        timed_out = dedup.settle_deferred(max_age_s=0.0)
+        assert [(d.url, d.reason) for d in timed_out] == [
+            (f"{HOST}/p6.html?sessionid=Q", "counterpart_timed_out")
+        ]
+        dedup.release_deferred([timed_out[0].url])
+        assert not dedup.any_deferred()
