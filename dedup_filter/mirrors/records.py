@@ -16,8 +16,9 @@ _SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
 _CANDIDATE_HEAD = struct.Struct(">dBBH")  # created_at, state, level, number of samples
 _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, missing, level
 
-PENDING, MATCH, MISMATCH, MISSING = 0, 1, 2, 3  # sample outcomes
-OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
+# sample outcomes; an edition's pair: both pages have code blocks, with other words (editions.py)
+PENDING, MATCH, MISMATCH, MISSING, EDITION = 0, 1, 2, 3, 4
+OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 # candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")

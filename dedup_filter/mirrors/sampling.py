@@ -39,8 +39,17 @@ from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.matching import duplicates
 from dedup_filter.mirrors.directories import IndexPages, own_placement
+from dedup_filter.mirrors.editions import (
+    code_first,
+    coded,
+    coded_apart,
+    coded_pending,
+    coded_quota,
+    edition_seen,
+)
 from dedup_filter.mirrors.probes import asked_for
 from dedup_filter.mirrors.records import (
+    EDITION,
     MATCH,
     MISMATCH,
     MISSING,
@@ -82,6 +91,8 @@ class CoordinateSampler:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self.judge = SequentialJudge(self.config)
         self._content = self.config.mode == "content"
+        # pairs of pages with code blocks apart are editions, not copies (editions.py)
+        self._editions = self._content and config.text.code_blocks_apart
 
     def advance(
         self,
@@ -99,6 +110,8 @@ class CoordinateSampler:
         Returns:
             The updated candidate, and the URLs that must be fetched (content mode).
         """
+        if self._editions:
+            candidate = edition_seen(store, candidate, arrived)
         candidate = self._fill(store, candidate, arrived, arrival)
         candidate = self._compare_pending(store, candidate, arrival)
         refilled = self._fill(store, candidate, arrived, arrival)  # what was compared may call
@@ -123,9 +136,10 @@ class CoordinateSampler:
         fetches it anyway, and a sample whose origin page is missing or too small never counts,
         so its mirror page would be a wasted fetch. Then mirror pages, only as many at a time as
         matches are still needed (every sample while a small origin is judged): the verdict is
-        taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch."""
+        taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch.
+        Coded samples' mirror pages are probed all: no rule is made before they are checked."""
         needed = self.judge.matches_needed(candidate)
-        origin_pages, mirror_pages = [], []
+        origin_pages, coded_pages, mirror_pages = [], [], []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
                 continue
@@ -135,13 +149,18 @@ class CoordinateSampler:
             url = candidate.mirror + sample.relative
             if asked_for(store, url, candidate):
                 needed -= 1  # in flight: it counts towards the matches still needed
+            elif self._editions and coded(store, candidate, sample.relative_hash):
+                coded_pages.append(url)
             else:
                 mirror_pages.append(url)
-        return origin_pages + mirror_pages[: max(needed, 0)]
+        return origin_pages + coded_pages + mirror_pages[: max(needed - len(coded_pages), 0)]
 
     def verdict(self, store: MirrorStore, candidate: Candidate) -> Verdict:
         soft = self._content and discountable(store, candidate)
-        return self.judge.verdict(candidate, soft)
+        verdict = self.judge.verdict(candidate, soft)
+        if verdict is Verdict.CONFIRMED and self._editions and coded_pending(store, candidate):
+            return Verdict.UNDECIDED  # an edition differs where the code is: check it first
+        return verdict
 
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
@@ -165,8 +184,9 @@ class CoordinateSampler:
     ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
         wanted = self.judge.samples_wanted(candidate) - active
-        if wanted <= 0:
-            return candidate
+        quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
+        if wanted <= 0:  # a coded page that arrives may still be drawn
+            return self._coded_arrival(store, candidate, arrived) if quota > 0 else candidate
         taken = {sample.relative_hash for sample in candidate.samples}
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
@@ -176,8 +196,31 @@ class CoordinateSampler:
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
         added = [sample for sample in added if not sample.relative.lower().startswith(ruled)]
+        if quota > 0:
+            added, drawn_coded = code_first(store, candidate, added, quota)
+            wanted = max(wanted, drawn_coded)
         added = added[:wanted]
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
+
+    def _coded_arrival(
+        self, store: MirrorStore, candidate: Candidate, arrived: str | None
+    ) -> Candidate:
+        """The candidate with the document that just arrived drawn as a sample when it has code
+        blocks and the samples were drawn before any coded page was known (``editions.py``)."""
+        if arrived is None or self._index_pages.names_listing(arrived):
+            return candidate
+        rel_hash = relative_hash(arrived.lower())
+        if any(sample.relative_hash == rel_hash for sample in candidate.samples):
+            return candidate
+        if arrived.lower().startswith(_ruled_below(store, candidate)):
+            return candidate
+        sides = (candidate.origin, candidate.mirror)
+        entries = (store.entry_by_hash(side.lower(), rel_hash) for side in sides)
+        if any(entry is not None and self._too_small(store, entry) for entry in entries):
+            return candidate
+        if not coded(store, candidate, rel_hash):
+            return candidate
+        return replace(candidate, samples=(*candidate.samples, Sample(arrived, rel_hash)))
 
     def _known(
         self,
@@ -247,7 +290,10 @@ class CoordinateSampler:
             same = copy.same_content(original) or self._arrived_duplicate(
                 store, candidate, sample, arrival, (copy, original)
             )
-            return MATCH if same else MISMATCH
+            if same:
+                return MATCH
+            apart = self._editions and coded_apart(store, candidate, sample.relative_hash)
+            return EDITION if apart else MISMATCH
         if original is None:
             return MISSING
         url = candidate.mirror + sample.relative

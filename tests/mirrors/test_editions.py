@@ -1,0 +1,101 @@
+"""Editions of one guide (the same prose, other code on a few pages) are never mirrors; copies of
+pages with code blocks still are, stale ones included."""
+
+from __future__ import annotations
+
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, interleave, table_of_contents
+from .test_detection import leaves_in_sample_order
+
+GUIDE = ORIGIN + "install/"
+EDITION = ORIGIN + "install-rpm/"
+COPY = "http://mirror.copy.test/install/"
+
+
+def commands(name: str, manager: str) -> str:
+    """A block of shell commands for one page of the guide, for one package manager."""
+    return "\n".join(
+        f"$ sudo {manager} {verb} {name}-{step} && {manager} --verify {name}-{step}"
+        for step, verb in enumerate(("install", "remove", "upgrade", "info", "list", "purge"))
+    )
+
+
+def with_code(body: bytes, code: str) -> bytes:
+    return body.replace(b"</body>", f"<pre>{code}</pre></body>".encode())
+
+
+def guide_pages(corpus: dict[str, str], names: list[str]) -> dict[str, bytes]:
+    """The guide: a table of contents and one page a module."""
+    pages = {GUIDE: table_of_contents("Installation guide", [(f"{n}.html", n) for n in names])}
+    return pages | {f"{GUIDE}{name}.html": corpus[name].encode() for name in names}
+
+
+def coded_guide(corpus: dict[str, str], modules: list[str]) -> tuple[dict[str, bytes], list[str]]:
+    """A 20-page guide whose pages at sample positions 5, 8, 11 and 14 (past the first samples
+    that hash order draws) have a block of dpkg commands; and those four relative paths."""
+    pages = guide_pages(corpus, modules[:20])
+    order = leaves_in_sample_order(pages, GUIDE)
+    coded = [order[position] for position in (5, 8, 11, 14)]
+    for relative in coded:
+        pages[GUIDE + relative] = with_code(pages[GUIDE + relative], commands(relative, "dpkg"))
+    return pages, coded
+
+
+def moved(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    return {base + url[len(GUIDE) :]: body for url, body in pages.items() if url.startswith(GUIDE)}
+
+
+def rules(dedup) -> list[tuple[str, str]]:
+    return [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
+
+
+def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
+    open_filter, corpus, modules
+):
+    """18 of its 20 pages are identical copies; 2 of the 4 with code blocks have rpm commands
+    instead. Sampling in hash order alone sees matches only; drawn from the coded pages first,
+    it sees an edition and rejects it, in either order, and every page is fetched."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    for relative in coded[1::2]:
+        edition[EDITION + relative] = with_code(
+            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
+        )
+    pages = guide | edition
+    orders = (
+        breadth_first(pages, GUIDE) + breadth_first(pages, EDITION),
+        interleave(breadth_first(pages, EDITION), breadth_first(pages, GUIDE)),
+    )
+    for order in orders:
+        dedup = open_filter()
+        crawl = OnlineCrawl(dedup, pages).visit(order)
+        assert rules(dedup) == []
+        lost = [url for url in pages if url not in crawl.fetched]
+        assert lost == []
+        dedup.close()
+
+
+def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, modules):
+    dedup = open_filter()
+    guide, coded = coded_guide(corpus, modules)
+    pages = guide | moved(guide, COPY)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, GUIDE) + breadth_first(pages, COPY)
+    )
+    assert rules(dedup) == [(COPY, GUIDE)]
+    assert len(crawl.pruned) >= 10
+    sampled_coded = [url for url in crawl.probes if url[len(COPY) :] in coded]
+    assert len(sampled_coded) == len(coded)  # drawn first, and checked before the rule
+
+
+def test_a_stale_copy_with_prose_edits_on_coded_pages_is_confirmed(open_filter, corpus, modules):
+    """Two pages rewritten since the copy was made, one of them with code blocks (its code kept):
+    prose edits, a stale copy, not an edition."""
+    dedup = open_filter()
+    guide, coded = coded_guide(corpus, modules)
+    copy = moved(guide, COPY)
+    plain = next(r for r in leaves_in_sample_order(guide, GUIDE) if r not in coded)
+    copy[COPY + plain] = corpus[modules[-1]].encode()
+    copy[COPY + coded[0]] = with_code(corpus[modules[-2]].encode(), commands(coded[0], "dpkg"))
+    pages = guide | copy
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, GUIDE) + breadth_first(pages, COPY))
+    assert rules(dedup) == [(COPY, GUIDE)]
