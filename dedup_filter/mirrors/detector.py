@@ -38,6 +38,7 @@ from dedup_filter.mirrors.candidates import (
     origins_pair,
     ruled,
 )
+from dedup_filter.mirrors.code_checks import CodeCheck, check_code
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -84,6 +85,7 @@ class MirrorDetector:
             self.describe,
             functools.partial(_soft404_like, config=config),
         )
+        self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -131,6 +133,12 @@ class MirrorDetector:
         outstanding = store.probes_for(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         level = answer(store, page.url, outstanding)
+        code = CodeCheck()
+        if self._code_checks:  # an edition met after its rule was made revokes it
+            code = check_code(
+                store, page.places, checked.fingerprint.code, self.config.code_samples, now
+            )
+            update.probes.extend(code.probes)
         pair = pair or listing_pair(
             self._orientation(store),
             arrival,
@@ -149,7 +157,7 @@ class MirrorDetector:
                 stance,
                 rule_over(store, page.places),
                 store.candidate(pair.reference) if pair is not None else None,
-                update.evidence(),
+                update.evidence() | ({"mirrors_revoked": code.revoked} if code.revoked else {}),
                 lambda rule: self.describe(store, rule),
             ),
             probes=checked.decision.probes + update.handed_out(),
