@@ -184,9 +184,9 @@ class CoordinateSampler:
     ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
         wanted = self.judge.samples_wanted(candidate) - active
-        quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
         if wanted <= 0:  # a coded page that arrives may still be drawn
-            return self._coded_arrival(store, candidate, arrived) if quota > 0 else candidate
+            return self._coded_arrival(store, candidate, arrived) if self._editions else candidate
+        quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
         taken = {sample.relative_hash for sample in candidate.samples}
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
@@ -219,6 +219,8 @@ class CoordinateSampler:
         if any(entry is not None and self._too_small(store, entry) for entry in entries):
             return candidate
         if not coded(store, candidate, rel_hash):
+            return candidate
+        if coded_quota(store, candidate, self.config.code_samples) <= 0:
             return candidate
         return replace(candidate, samples=(*candidate.samples, Sample(arrived, rel_hash)))
 
