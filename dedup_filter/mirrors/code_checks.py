@@ -5,12 +5,13 @@ but a pair is often confirmed from probes before the crawl has fetched the origi
 before any page with code blocks is known (on one evaluation web, a guide's rpm edition was
 confirmed from its first four samples, all identical prose). So once a rule is made, an origin
 page with code blocks that arrives has its mirror page compared: at once when the index holds
-it, else asked for as a probe (``CODE_PROBE``, at most ``mirror.code_samples`` a rule, since a
-true mirror with code everywhere would otherwise be fetched whole), and compared when it
-arrives. A mirror page whose code blocks differ from its origin page's revokes the rule: the pair
-is kept as a rejected candidate (never paired again), what was dropped under the rule is not
-fetched back, but nothing more is dropped and what it deferred is fetched. Both code hashes are
-the 4 bytes a page record keeps (``PageRecord.code``).
+it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives. At most
+``mirror.code_samples`` mirror pages a rule, counting the coded samples that confirmed it and not
+the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
+mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
+a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
+but nothing more is dropped and what it deferred is fetched. Both code hashes are the 4 bytes a
+page record keeps (``PageRecord.code``).
 """
 
 from __future__ import annotations
@@ -77,6 +78,14 @@ def _check_mirror_page(
     store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
     store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
     check.probes.append(url)
+
+
+def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
+    """A mirror page probed for its code could not be fetched (a partial mirror lacks it): it
+    compared nothing, so it leaves its place in the rule's budget to another."""
+    rule = store.rule(reference.decode("utf-8", "surrogatepass"))
+    if rule is not None and rule.code_probes > 0:
+        store.put_rule(replace(rule, code_probes=rule.code_probes - 1))
 
 
 def _revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None:

@@ -38,7 +38,7 @@ from dedup_filter.mirrors.candidates import (
     origins_pair,
     ruled,
 )
-from dedup_filter.mirrors.code_checks import CodeCheck, check_code
+from dedup_filter.mirrors.code_checks import CodeCheck, check_code, code_probe_failed
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -57,7 +57,13 @@ from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
-from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
+from dedup_filter.mirrors.store import (
+    CODE_PROBE,
+    COUNTERPART_PROBE,
+    MirrorStore,
+    host_hash,
+    pair_reference,
+)
 from dedup_filter.mirrors.verdict import (
     CheckedPage,
     MirrorPage,
@@ -222,6 +228,8 @@ class MirrorDetector:
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
             Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
+            if kind == CODE_PROBE:
+                code_probe_failed(store, reference)
             candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)

@@ -162,6 +162,13 @@ class CoordinateSampler:
             return Verdict.UNDECIDED  # an edition differs where the code is: check it first
         return verdict
 
+    def coded_matches(self, store: MirrorStore, candidate: Candidate) -> int:
+        """How many of the candidate's matched samples have code blocks (0 without editions)."""
+        if not self._editions:
+            return 0
+        matched = (sample for sample in candidate.samples if sample.outcome == MATCH)
+        return sum(1 for sample in matched if coded(store, candidate, sample.relative_hash))
+
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
         either directory, documents only (no subdirectory, nothing deeper), fewer than the samples
