@@ -76,6 +76,11 @@ def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     assert rules(dedup) == []
     assert [url for url in pages if url not in crawl.fetched] == []
+    revoked = [d for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
+    if order == "index_pages_first":  # confirmed before any coded page was known, then revoked
+        assert revoked
+    if order == "guide_first":  # the coded pages known first: never confirmed
+        assert not revoked
 
 
 def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, modules):
