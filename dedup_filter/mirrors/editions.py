@@ -11,8 +11,12 @@ copy does not rewrite code alone: a stale copy's edits are prose. So, when
   an ``EDITION`` outcome, and one rejects the candidate (``sequential.py``): sampled, or fetched
   on both sides by the crawl anyway (free evidence);
 * samples are drawn first from the documents known to have code blocks, up to
-  ``mirror.code_samples`` (where editions differ), and a candidate is not confirmed while one of
-  them is unchecked: a rule confirmed first would have dropped URLs that cannot come back.
+  ``mirror.code_samples`` of the lambda (where editions differ): no fetch more, and an edition
+  whose coded pages are known is rejected before any rule drops what cannot come back. Holding
+  the verdict until more coded pages were checked (drawn as they arrived, beyond lambda) was
+  tried and dropped: the rules of the evaluation web came 200-500 decisions later, and the mirror
+  pages crawled meanwhile cost 3-4 points of savings; a rule made before any coded page is
+  known is checked afterwards instead (``code_checks.py``).
 
 Invariant: samples stay chosen by what the index holds, in hash order within each kind.
 """
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dedup_filter.mirrors.records import EDITION, MISSING, PENDING, Candidate, Sample
+from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Sample
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 
@@ -46,9 +50,8 @@ def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
 
 def code_first(
     store: MirrorStore, candidate: Candidate, drawn: list[Sample], quota: int
-) -> tuple[list[Sample], int]:
-    """The drawn samples (in hash order) with up to ``quota`` coded ones moved to the front, and
-    how many were."""
+) -> list[Sample]:
+    """The drawn samples (in hash order) with up to ``quota`` coded ones moved to the front."""
     first: list[Sample] = []
     for sample in drawn:
         if len(first) >= quota:
@@ -56,21 +59,13 @@ def code_first(
         if coded(store, candidate, sample.relative_hash):
             first.append(sample)
     chosen = {sample.relative_hash for sample in first}
-    return first + [sample for sample in drawn if sample.relative_hash not in chosen], len(first)
+    return first + [sample for sample in drawn if sample.relative_hash not in chosen]
 
 
 def coded_quota(store: MirrorStore, candidate: Candidate, code_samples: int) -> int:
     """How many more coded samples the candidate may draw."""
     active = (sample for sample in candidate.samples if sample.outcome != MISSING)
     return code_samples - sum(1 for s in active if coded(store, candidate, s.relative_hash))
-
-
-def coded_pending(store: MirrorStore, candidate: Candidate) -> bool:
-    """Whether a sample with code blocks on a side it is known on is still unchecked."""
-    return any(
-        sample.outcome == PENDING and coded(store, candidate, sample.relative_hash)
-        for sample in candidate.samples
-    )
 
 
 def edition_seen(store: MirrorStore, candidate: Candidate, arrived: str | None) -> Candidate:

@@ -43,7 +43,6 @@ from dedup_filter.mirrors.editions import (
     code_first,
     coded,
     coded_apart,
-    coded_pending,
     coded_quota,
     edition_seen,
 )
@@ -136,10 +135,9 @@ class CoordinateSampler:
         fetches it anyway, and a sample whose origin page is missing or too small never counts,
         so its mirror page would be a wasted fetch. Then mirror pages, only as many at a time as
         matches are still needed (every sample while a small origin is judged): the verdict is
-        taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch.
-        Coded samples' mirror pages are probed all: no rule is made before they are checked."""
+        taken as soon as it is certain, and a mirror page probed beyond it is a wasted fetch."""
         needed = self.judge.matches_needed(candidate)
-        origin_pages, coded_pages, mirror_pages = [], [], []
+        origin_pages, mirror_pages = [], []
         for sample in candidate.samples:
             if sample.outcome != PENDING:
                 continue
@@ -149,18 +147,13 @@ class CoordinateSampler:
             url = candidate.mirror + sample.relative
             if asked_for(store, url, candidate):
                 needed -= 1  # in flight: it counts towards the matches still needed
-            elif self._editions and coded(store, candidate, sample.relative_hash):
-                coded_pages.append(url)
             else:
                 mirror_pages.append(url)
-        return origin_pages + coded_pages + mirror_pages[: max(needed - len(coded_pages), 0)]
+        return origin_pages + mirror_pages[: max(needed, 0)]
 
     def verdict(self, store: MirrorStore, candidate: Candidate) -> Verdict:
         soft = self._content and discountable(store, candidate)
-        verdict = self.judge.verdict(candidate, soft)
-        if verdict is Verdict.CONFIRMED and self._editions and coded_pending(store, candidate):
-            return Verdict.UNDECIDED  # an edition differs where the code is: check it first
-        return verdict
+        return self.judge.verdict(candidate, soft)
 
     def coded_matches(self, store: MirrorStore, candidate: Candidate) -> int:
         """How many of the candidate's matched samples have code blocks (0 without editions)."""
@@ -191,8 +184,8 @@ class CoordinateSampler:
     ) -> Candidate:
         active = sum(1 for sample in candidate.samples if sample.outcome != MISSING)
         wanted = self.judge.samples_wanted(candidate) - active
-        if wanted <= 0:  # a coded page that arrives may still be drawn
-            return self._coded_arrival(store, candidate, arrived) if self._editions else candidate
+        if wanted <= 0:
+            return candidate
         quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
         taken = {sample.relative_hash for sample in candidate.samples}
         ruled = _ruled_below(store, candidate)
@@ -203,33 +196,10 @@ class CoordinateSampler:
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
         added = [sample for sample in added if not sample.relative.lower().startswith(ruled)]
-        if quota > 0:
-            added, drawn_coded = code_first(store, candidate, added, quota)
-            wanted = max(wanted, drawn_coded)
+        if quota > 0:  # editions differ where the code is (editions.py)
+            added = code_first(store, candidate, added, quota)
         added = added[:wanted]
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
-
-    def _coded_arrival(
-        self, store: MirrorStore, candidate: Candidate, arrived: str | None
-    ) -> Candidate:
-        """The candidate with the document that just arrived drawn as a sample when it has code
-        blocks and the samples were drawn before any coded page was known (``editions.py``)."""
-        if arrived is None or self._index_pages.names_listing(arrived):
-            return candidate
-        rel_hash = relative_hash(arrived.lower())
-        if any(sample.relative_hash == rel_hash for sample in candidate.samples):
-            return candidate
-        if arrived.lower().startswith(_ruled_below(store, candidate)):
-            return candidate
-        sides = (candidate.origin, candidate.mirror)
-        entries = (store.entry_by_hash(side.lower(), rel_hash) for side in sides)
-        if any(entry is not None and self._too_small(store, entry) for entry in entries):
-            return candidate
-        if not coded(store, candidate, rel_hash):
-            return candidate
-        if coded_quota(store, candidate, self.config.code_samples) <= 0:
-            return candidate
-        return replace(candidate, samples=(*candidate.samples, Sample(arrived, rel_hash)))
 
     def _known(
         self,
