@@ -109,3 +109,25 @@ def test_a_stale_copy_with_prose_edits_on_coded_pages_is_confirmed(open_filter, 
     pages = guide | copy
     OnlineCrawl(dedup, pages).visit(breadth_first(pages, GUIDE) + breadth_first(pages, COPY))
     assert rules(dedup) == [(COPY, GUIDE)]
+
+
+def test_a_rule_made_before_coded_pages_are_known_probes_a_bounded_number_of_them(
+    open_filter, corpus, modules
+):
+    """Both index pages first: the copy is confirmed from plain samples, then the guide's coded
+    pages arrive and their copies are probed, at most ``code_samples`` compared; the copy lacks
+    the first two, whose failed probes leave their places to the next."""
+    dedup = open_filter(code_samples=2)
+    guide, coded = coded_guide(corpus, modules)
+    copy = moved(guide, COPY)
+    lacking, compared = sorted(coded)[:2], sorted(coded)[2:]  # in the order the guide arrives
+    for relative in lacking:
+        del copy[COPY + relative]
+    pages = guide | copy
+    guide_order, copy_order = breadth_first(pages, GUIDE), breadth_first(pages, COPY)
+    crawl = OnlineCrawl(dedup, pages).visit([GUIDE, COPY, *guide_order[1:], *copy_order[1:]])
+    assert rules(dedup) == [(COPY, GUIDE)]
+    code_probes = [url[len(COPY) :] for url in crawl.probes if url[len(COPY) :] in coded]
+    assert sorted(code_probes) == sorted(coded)
+    assert sorted(url[len(COPY) :] for url in crawl.failed_probes) == lacking
+    assert all(COPY + relative in crawl.fetched for relative in compared)
