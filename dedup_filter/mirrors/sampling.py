@@ -26,7 +26,8 @@ order picks the same ones:
 
 The verdict (``sequential.py``) is Zhang's on ``samples`` checked pairs, taken as soon as it is
 certain, and sequential beyond: while the evidence is ambiguous more samples are drawn, up to
-``max_samples``.
+``max_samples``. A pair of pages with code blocks apart is an edition, which rejects; coded
+documents are drawn first (``editions.py``).
 """
 
 from __future__ import annotations
