@@ -196,6 +196,9 @@ class MirrorConfig:
     # a sampled pair matches when this share of the simhash bits that differ between the pages of
     # each side agree (what a directory's pages share discounted: systematic.py)
     discounted_agreement: float = 0.9
+    # samples drawn first from the documents known to have code blocks, where editions of one
+    # guide differ (editions.py)
+    code_samples: int = 4
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
@@ -234,6 +237,7 @@ class MirrorConfig:
             "mirror.discounted_agreement",
             "must lie in (0.5, 1]",
         )
+        _require(0 <= self.code_samples <= 1000, "mirror.code_samples", "must lie in 0..1000")
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")

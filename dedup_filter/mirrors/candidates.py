@@ -271,7 +271,8 @@ class CandidateUpdate:
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
         repoint(self.store, collapsed.mirror, collapsed.origin)
-        rule = install(self.store, collapsed, self.config.mode, self.now)
+        code_checked = self._sampler.coded_matches(self.store, candidate)
+        rule = install(self.store, collapsed, self.config.mode, self.now, code_checked)
         self.confirmed.append(rule)
         absent = ask_absent(self.store, rule.origin)  # nothing is pruned before it is answered
         if absent is not None:

@@ -38,6 +38,7 @@ from dedup_filter.mirrors.candidates import (
     origins_pair,
     ruled,
 )
+from dedup_filter.mirrors.code_checks import CodeCheck, check_code, code_probe_failed
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -56,7 +57,13 @@ from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
-from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
+from dedup_filter.mirrors.store import (
+    CODE_PROBE,
+    COUNTERPART_PROBE,
+    MirrorStore,
+    host_hash,
+    pair_reference,
+)
 from dedup_filter.mirrors.verdict import (
     CheckedPage,
     MirrorPage,
@@ -84,6 +91,7 @@ class MirrorDetector:
             self.describe,
             functools.partial(_soft404_like, config=config),
         )
+        self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -131,6 +139,12 @@ class MirrorDetector:
         outstanding = store.probes_for(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         level = answer(store, page.url, outstanding)
+        code = CodeCheck()
+        if self._code_checks:  # an edition met after its rule was made revokes it
+            code = check_code(
+                store, page.places, checked.fingerprint.code, self.config.code_samples, now
+            )
+            update.probes.extend(code.probes)
         pair = pair or listing_pair(
             self._orientation(store),
             arrival,
@@ -149,7 +163,7 @@ class MirrorDetector:
                 stance,
                 rule_over(store, page.places),
                 store.candidate(pair.reference) if pair is not None else None,
-                update.evidence(),
+                update.evidence() | ({"mirrors_revoked": code.revoked} if code.revoked else {}),
                 lambda rule: self.describe(store, rule),
             ),
             probes=checked.decision.probes + update.handed_out(),
@@ -214,6 +228,8 @@ class MirrorDetector:
         if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
             Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
         for kind, reference in outstanding:
+            if kind == CODE_PROBE:
+                code_probe_failed(store, reference)
             candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)

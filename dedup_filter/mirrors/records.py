@@ -16,8 +16,9 @@ _SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
 _CANDIDATE_HEAD = struct.Struct(">dBBH")  # created_at, state, level, number of samples
 _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, missing, level
 
-PENDING, MATCH, MISMATCH, MISSING = 0, 1, 2, 3  # sample outcomes
-OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
+# sample outcomes; an edition's pair: both pages have code blocks, with other words (editions.py)
+PENDING, MATCH, MISMATCH, MISSING, EDITION = 0, 1, 2, 3, 4
+OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 # candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
@@ -155,6 +156,9 @@ class Rule(DirectoryPair):
     matches: int
     missing: int
     level: int = 0
+    # mirror pages probed since the rule was made, as counterparts of origin pages with code
+    # blocks: an edition differs there (``editions.py``)
+    code_probes: int = 0
 
     @property
     def resemblance(self) -> float:
@@ -169,10 +173,13 @@ class Rule(DirectoryPair):
             self.missing,
             self.level,
         )
-        return head + self._encode_sides()
+        # most rules probe no code: their values keep the layout without the count
+        code_probes = bytes([min(self.code_probes, 255)]) if self.code_probes else b""
+        return head + self._encode_sides() + code_probes
 
     @classmethod
     def decode(cls, data: bytes) -> Rule:
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
-        sides, _ = _read_sides(data, _RULE_HEAD.size)
-        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level)
+        sides, offset = _read_sides(data, _RULE_HEAD.size)
+        code_probes = data[offset] if len(data) > offset else 0
+        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level, code_probes)

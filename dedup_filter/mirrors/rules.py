@@ -76,8 +76,11 @@ def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) ->
     )
 
 
-def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> Rule:
-    """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it."""
+def install(
+    store: MirrorStore, candidate: Candidate, mode: str, now: float, code_checked: int = 0
+) -> Rule:
+    """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
+    (``code_checked``: its matched samples with code blocks, ``code_checks.py``)."""
     _absorb(store, candidate.mirror)
     rule = Rule(
         candidate.mirror,
@@ -90,6 +93,7 @@ def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> 
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
+        code_checked,
     )
     store.put_rule(rule)
     return rule

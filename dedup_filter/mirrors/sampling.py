@@ -26,7 +26,8 @@ order picks the same ones:
 
 The verdict (``sequential.py``) is Zhang's on ``samples`` checked pairs, taken as soon as it is
 certain, and sequential beyond: while the evidence is ambiguous more samples are drawn, up to
-``max_samples``.
+``max_samples``. A pair of pages with code blocks apart is an edition, which rejects; coded
+documents are drawn first (``editions.py``).
 """
 
 from __future__ import annotations
@@ -39,8 +40,16 @@ from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.matching import duplicates
 from dedup_filter.mirrors.directories import IndexPages, own_placement
+from dedup_filter.mirrors.editions import (
+    code_first,
+    coded,
+    coded_apart,
+    coded_quota,
+    edition_seen,
+)
 from dedup_filter.mirrors.probes import asked_for
 from dedup_filter.mirrors.records import (
+    EDITION,
     MATCH,
     MISMATCH,
     MISSING,
@@ -82,6 +91,8 @@ class CoordinateSampler:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self.judge = SequentialJudge(self.config)
         self._content = self.config.mode == "content"
+        # pairs of pages with code blocks apart are editions, not copies (editions.py)
+        self._editions = self._content and config.text.code_blocks_apart
 
     def advance(
         self,
@@ -99,6 +110,8 @@ class CoordinateSampler:
         Returns:
             The updated candidate, and the URLs that must be fetched (content mode).
         """
+        if self._editions:
+            candidate = edition_seen(store, candidate, arrived)
         candidate = self._fill(store, candidate, arrived, arrival)
         candidate = self._compare_pending(store, candidate, arrival)
         refilled = self._fill(store, candidate, arrived, arrival)  # what was compared may call
@@ -143,6 +156,13 @@ class CoordinateSampler:
         soft = self._content and discountable(store, candidate)
         return self.judge.verdict(candidate, soft)
 
+    def coded_matches(self, store: MirrorStore, candidate: Candidate) -> int:
+        """How many of the candidate's matched samples have code blocks (0 without editions)."""
+        if not self._editions:
+            return 0
+        matched = (sample for sample in candidate.samples if sample.outcome == MATCH)
+        return sum(1 for sample in matched if coded(store, candidate, sample.relative_hash))
+
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
         either directory, documents only (no subdirectory, nothing deeper), fewer than the samples
@@ -167,6 +187,7 @@ class CoordinateSampler:
         wanted = self.judge.samples_wanted(candidate) - active
         if wanted <= 0:
             return candidate
+        quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
         taken = {sample.relative_hash for sample in candidate.samples}
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
@@ -176,6 +197,8 @@ class CoordinateSampler:
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
         added = [sample for sample in added if not sample.relative.lower().startswith(ruled)]
+        if quota > 0:  # editions differ where the code is (editions.py)
+            added = code_first(store, candidate, added, quota)
         added = added[:wanted]
         return replace(candidate, samples=candidate.samples + tuple(added)) if added else candidate
 
@@ -247,7 +270,10 @@ class CoordinateSampler:
             same = copy.same_content(original) or self._arrived_duplicate(
                 store, candidate, sample, arrival, (copy, original)
             )
-            return MATCH if same else MISMATCH
+            if same:
+                return MATCH
+            apart = self._editions and coded_apart(store, candidate, sample.relative_hash)
+            return EDITION if apart else MISMATCH
         if original is None:
             return MISSING
         url = candidate.mirror + sample.relative

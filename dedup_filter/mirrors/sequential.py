@@ -15,8 +15,9 @@ judged by Wald's sequential probability ratio test:
   ``systematic.py``), or at ``max_samples``.
 
 With the defaults 3 matches of 4 confirm (Zhang's), 4 of 6 and 5 of 8 confirm, 0 of 2 (or of
-4), 1 of 4 and 2 of 7 reject. Invariant: the verdict depends only on the counts (and on whether a
-mismatch may still be discounted), never on their order.
+4), 1 of 4 and 2 of 7 reject; one pair whose code blocks differ (an ``EDITION``: ``editions.py``)
+rejects. Invariant: the verdict depends only on the counts (and on whether a mismatch may still
+be discounted), never on their order.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import math
 from enum import Enum
 
 from dedup_filter.config import MirrorConfig
-from dedup_filter.mirrors.records import MATCH, MISMATCH, PENDING, Candidate
+from dedup_filter.mirrors.records import EDITION, MATCH, MISMATCH, PENDING, Candidate
 
 _COPY_MATCH_RATE = 0.85
 _UNRELATED_MATCH_RATE = 0.1
@@ -59,6 +60,8 @@ class SequentialJudge:
         wanted = self.config.samples
         if wanted == 0:  # the configuration asks to trust the index pages alone
             return Verdict.CONFIRMED
+        if candidate.count(EDITION):  # the same prose over other code: never a copy
+            return Verdict.REJECTED
         if candidate.closed and 0 < matches + mismatches < wanted:
             return self._small_verdict(candidate, matches, mismatches)
         if self._zhang_possible(mismatches):

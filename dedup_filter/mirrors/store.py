@@ -33,8 +33,9 @@ _NUL = b"\x00"
 _RELATIVE_BYTES = 6  # a relative path's hash in a ``dirs`` key: unique enough within a directory
 
 # why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
-# a URL that names no page under a rule's origin (``soft404.py``)
-SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE = 0, 1, 2, 3
+# a URL that names no page under a rule's origin (``soft404.py``), a rule's mirror page whose
+# origin page has code blocks (``editions.py``)
+SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE, CODE_PROBE = 0, 1, 2, 3, 4
 
 
 def directory_hash(directory_key: str) -> bytes:

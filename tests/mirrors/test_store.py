@@ -46,6 +46,9 @@ def test_candidates_rules_and_entries_round_trip():
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
+    probed = replace(rule, code_probes=3)
+    assert Rule.decode(probed.encode()) == probed
+    assert len(probed.encode()) == len(rule.encode()) + 1  # older values decode unchanged
     assert rule.resemblance == 0.75
 
 

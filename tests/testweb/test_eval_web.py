@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 
@@ -79,6 +80,23 @@ def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
             directory, name = url.split("?")[0].rsplit("/", 1)
             origin = canonical_directory(truth, directory + "/") + name
             assert truth.contents[url] == truth.contents[origin], (url, origin)
+
+
+@pytest.mark.parametrize("scale", ["small", "holdout"])
+def test_no_link_names_a_directory_whose_index_page_is_not_served_there(scale: str) -> None:
+    """The test server maps no directory URL to its ``index.html``: a link naming the directory
+    is a 404, and a copy reached only through it is never crawled (the holdout's copier and
+    partial copy were not, in any order)."""
+    pages = build_eval_web(scale).pages
+    dangling = {
+        target
+        for url, body in pages.items()
+        for href in re.findall(rb'href="([^"#]+)', body)
+        if (target := urljoin(url, href.decode("utf-8", "replace"))).endswith("/")
+        and target not in pages
+        and target + "index.html" in pages
+    }
+    assert dangling == set()
 
 
 def test_near_pairs_agree_with_every_pair_compared(web: EvalWeb) -> None:

@@ -247,11 +247,10 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     victim = "docs/" + layout.copier_dir
     lacking = _lacking(web.hosts[tools], victim, 0.3, rng)
     web.copy((tools, victim), (copier, ""), "copier", "copier", _without(lacking, victim, ""))
-    entry = "docs/index.html" if "docs/index.html" in web.hosts[tools] else "docs/"
+    links = [(_entry(web.hosts[tools], "docs/"), "The manual")]
+    links.append((_entry(web.hosts[tools], victim), "Its directory"))
     for host in (tools, stale_host, session):
-        web.front_page(
-            host, f"{layout.stale} at {host}", [(entry, "The manual"), (victim, "Its directory")]
-        )
+        web.front_page(host, f"{layout.stale} at {host}", links)
 
 
 def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
@@ -306,18 +305,15 @@ def _look_alikes(
     for host, share in ((hosts.books, notes[:each]), (hosts.archive, notes[each : 2 * each])):
         for number, (content, _, body) in enumerate(share, start=1):
             web.put(host, f"pub/notes/note-{number:03d}.html", body, content, "original")
-    links = [
-        (
-            f"debian/{web.content(hosts.books, next(iter(web.hosts[hosts.books]))).split(':')[0]}/",
-            "A guide (copy)",
-        ),
-        ("pub/notes/", "Notes"),
-    ]
+    books = web.hosts[hosts.books]
+    guide = web.content(hosts.books, next(iter(books))).split(":")[0]
+    links = [(_entry(books, f"debian/{guide}/"), "A guide (copy)"), ("pub/notes/", "Notes")]
+    howtos = _entry(web.hosts[hosts.copier], "")
     front = hazards.plain_page(
         "Books",
         _link_items(links)
         + portal.tracking_links(chapters)
-        + f'<p><a href="http://{hosts.copier}/">Howtos</a></p>\n',
+        + f'<p><a href="http://{hosts.copier}/{howtos}">Howtos</a></p>\n',
     )
     web.put(hosts.books, "", front, f"front:{hosts.books}", "front")
     web.front_page(
@@ -335,9 +331,13 @@ def _entries(web: HostsBuilder, host: str) -> list[tuple[str, str]]:
     """Each directory's index page on ``host`` (directories without one get an autoindex)."""
     pages = web.hosts[host]
     directories = sorted({directory_of(path) for path in pages if "/" in path and "?" not in path})
-    return [
-        (top + "index.html" if top + "index.html" in pages else top, top) for top in directories
-    ]
+    return [(_entry(pages, top), top) for top in directories]
+
+
+def _entry(pages: dict[str, str], directory: str) -> str:
+    """The URL path that serves a directory's index page: its ``index.html`` when it has one
+    (the test server maps no directory URL to it), else the directory (its autoindex)."""
+    return directory + "index.html" if directory + "index.html" in pages else directory
 
 
 def _link_items(links: list[tuple[str, str]]) -> str:

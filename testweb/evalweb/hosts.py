@@ -111,12 +111,16 @@ class HostsBuilder:
             for path in pages
             if directory_of(path) == directory and path != directory and "?" not in path
         )
+        subdirectories = {
+            path[len(directory) :].split("/")[0] + "/"
+            for path in pages
+            if path.startswith(directory) and "/" in path[len(directory) :]
+        }
+        # a subdirectory with an index page is linked by it: the test server maps no directory
+        # URL to its index page
         names += sorted(
-            {
-                path[len(directory) :].split("/")[0] + "/"
-                for path in pages
-                if path.startswith(directory) and "/" in path[len(directory) :]
-            }
+            name + "index.html" if directory + name + "index.html" in pages else name
+            for name in subdirectories
         )
         entries = [
             hazards.entry_of(name, pages.get(directory + name, ""), Random(name)) for name in names

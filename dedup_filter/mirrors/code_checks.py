@@ -1,0 +1,103 @@
+"""A rule stays answerable to code: an edition found after the rule is made revokes it.
+
+Samples are drawn first from pages with code blocks when the index knows some (``editions.py``),
+but a pair is often confirmed from probes before the crawl has fetched the origin's pages, so
+before any page with code blocks is known (on one evaluation web, a guide's rpm edition was
+confirmed from its first four samples, all identical prose). So once a rule is made, an origin
+page with code blocks that arrives has its mirror page compared: at once when the index holds
+it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives. At most
+``mirror.code_samples`` mirror pages a rule, counting the coded samples that confirmed it and not
+the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
+mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
+a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
+but nothing more is dropped and what it deferred is fetched. Both code hashes are the 4 bytes a
+page record keeps (``PageRecord.code``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from dedup_filter.mirrors.directories import Placement
+from dedup_filter.mirrors.editions import code_hash
+from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
+from dedup_filter.mirrors.rules import rule_over
+from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
+
+
+@dataclass(slots=True)
+class CodeCheck:
+    """What a page with code blocks did to the rules: probes asked, rules revoked (mirrors)."""
+
+    probes: list[str] = field(default_factory=list)
+    revoked: list[str] = field(default_factory=list)
+
+
+def check_code(
+    store: MirrorStore, places: list[Placement], code: int, code_samples: int, now: float
+) -> CodeCheck:
+    """Compare a page with code blocks (``code``: its code hash) with its counterpart across
+    the rules it lies under, as mirror or as origin."""
+    check = CodeCheck()
+    if not code:
+        return check
+    found = rule_over(store, places)
+    if found is not None:  # a mirror page: a probe, or held before the rule came
+        rule, place = found
+        origin_code = code_hash(store, rule.origin, relative_hash(place.relative.lower()))
+        if origin_code and origin_code != code:
+            _revoke(store, rule, now, check)
+        return check
+    for place in places:
+        for mirror in store.mirrors_of_origin(place.directory):
+            rule = store.rule(mirror)
+            if rule is not None and rule.origin.lower() == place.directory_key:
+                _check_mirror_page(store, rule, place.relative, code, code_samples, now, check)
+    return check
+
+
+def _check_mirror_page(
+    store: MirrorStore,
+    rule: Rule,
+    relative: str,
+    code: int,
+    code_samples: int,
+    now: float,
+    check: CodeCheck,
+) -> None:
+    """The mirror page of an origin page with code blocks: compared when held, else probed."""
+    rel_hash = relative_hash(relative.lower())
+    if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
+        mirror_code = code_hash(store, rule.mirror, rel_hash)
+        if mirror_code and mirror_code != code:
+            _revoke(store, rule, now, check)
+        return
+    url = rule.mirror + relative
+    if rule.code_probes >= code_samples or store.probes_for(url):
+        return
+    store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
+    check.probes.append(url)
+
+
+def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
+    """A mirror page probed for its code could not be fetched (a partial mirror lacks it): it
+    compared nothing, so it leaves its place in the rule's budget to another."""
+    rule = store.rule(reference.decode("utf-8", "surrogatepass"))
+    if rule is not None and rule.code_probes > 0:
+        store.put_rule(replace(rule, code_probes=rule.code_probes - 1))
+
+
+def _revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None:
+    store.delete_rule(rule)
+    rejected = Candidate(
+        rule.mirror,
+        rule.origin,
+        rule.mirror_index,
+        rule.origin_index,
+        now,
+        state=REJECTED,
+        level=rule.level,
+    )
+    store.put_candidate(rejected)
+    check.revoked.append(rule.mirror)

@@ -1,0 +1,81 @@
+"""Editions of one guide are no mirrors: the same prose over other code.
+
+An installation guide for another package format, or a tutorial in another language, copies most
+of its pages unchanged and differs only inside the code blocks of a few (on one evaluation web, 7
+pages of 83, all among the 16 with code blocks). Coordinate sampling over all pages sees matches
+and would confirm, and the rule would then drop the pages whose code differs, a content lost. A
+copy does not rewrite code alone: a stale copy's edits are prose. So, when
+``text.code_blocks_apart`` is on:
+
+* a pair whose pages both have code blocks with other words (the 4-byte ``PageRecord.code``) is
+  an ``EDITION`` outcome, and one rejects the candidate (``sequential.py``): sampled, or fetched
+  on both sides by the crawl anyway (free evidence);
+* samples are drawn first from the documents known to have code blocks, up to
+  ``mirror.code_samples`` of the lambda (where editions differ): no fetch more, and an edition
+  whose coded pages are known is rejected before any rule drops what cannot come back. Holding
+  the verdict until more coded pages were checked (drawn as they arrived, beyond lambda) was
+  tried and dropped: the rules of the evaluation web came 200-500 decisions later, and the mirror
+  pages crawled meanwhile cost 3-4 points of savings; a rule made before any coded page is
+  known is checked afterwards instead (``code_checks.py``).
+
+Invariant: samples stay chosen by what the index holds, in hash order within each kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Sample
+from dedup_filter.mirrors.store import MirrorStore, relative_hash
+
+
+def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
+    """The code hash of the page a directory holds at a relative path (0: none, or unknown)."""
+    entry = store.entry_by_hash(directory.lower(), rel_hash)
+    record = store.view.page(entry.representative) if entry is not None else None
+    return record.code if record is not None else 0
+
+
+def coded_apart(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
+    """Whether both sides hold the path with code blocks, and other words in them."""
+    origin = code_hash(store, candidate.origin, rel_hash)
+    copy = code_hash(store, candidate.mirror, rel_hash) if origin else 0
+    return bool(copy) and origin != copy
+
+
+def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
+    """Whether either side's page at the path has code blocks."""
+    return any(code_hash(store, side, rel_hash) for side in (candidate.origin, candidate.mirror))
+
+
+def code_first(
+    store: MirrorStore, candidate: Candidate, drawn: list[Sample], quota: int
+) -> list[Sample]:
+    """The drawn samples (in hash order) with up to ``quota`` coded ones moved to the front."""
+    first: list[Sample] = []
+    for sample in drawn:
+        if len(first) >= quota:
+            break
+        if coded(store, candidate, sample.relative_hash):
+            first.append(sample)
+    chosen = {sample.relative_hash for sample in first}
+    return first + [sample for sample in drawn if sample.relative_hash not in chosen]
+
+
+def coded_quota(store: MirrorStore, candidate: Candidate, code_samples: int) -> int:
+    """How many more coded samples the candidate may draw."""
+    active = (sample for sample in candidate.samples if sample.outcome != MISSING)
+    return code_samples - sum(1 for s in active if coded(store, candidate, s.relative_hash))
+
+
+def edition_seen(store: MirrorStore, candidate: Candidate, arrived: str | None) -> Candidate:
+    """The candidate with the path that just arrived under one side added as an ``EDITION``
+    sample (or its sample turned into one) when both sides hold it with code blocks apart."""
+    if arrived is None:
+        return candidate
+    rel_hash = relative_hash(arrived.lower())
+    if not coded_apart(store, candidate, rel_hash):
+        return candidate
+    if any(sample.relative_hash == rel_hash for sample in candidate.samples):
+        return candidate.with_outcome(rel_hash, EDITION)
+    return replace(candidate, samples=(*candidate.samples, Sample(arrived, rel_hash, EDITION)))

@@ -1,0 +1,133 @@
+"""Editions of one guide (the same prose, other code on a few pages) are never mirrors; copies of
+pages with code blocks still are, stale ones included."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, interleave, table_of_contents
+from .test_detection import leaves_in_sample_order
+
+GUIDE = ORIGIN + "install/"
+EDITION = ORIGIN + "install-rpm/"
+COPY = "http://mirror.copy.test/install/"
+
+
+def commands(name: str, manager: str) -> str:
+    """A block of shell commands for one page of the guide, for one package manager."""
+    return "\n".join(
+        f"$ sudo {manager} {verb} {name}-{step} && {manager} --verify {name}-{step}"
+        for step, verb in enumerate(("install", "remove", "upgrade", "info", "list", "purge"))
+    )
+
+
+def with_code(body: bytes, code: str) -> bytes:
+    return body.replace(b"</body>", f"<pre>{code}</pre></body>".encode())
+
+
+def guide_pages(corpus: dict[str, str], names: list[str]) -> dict[str, bytes]:
+    """The guide: a table of contents and one page a module."""
+    pages = {GUIDE: table_of_contents("Installation guide", [(f"{n}.html", n) for n in names])}
+    return pages | {f"{GUIDE}{name}.html": corpus[name].encode() for name in names}
+
+
+def coded_guide(corpus: dict[str, str], modules: list[str]) -> tuple[dict[str, bytes], list[str]]:
+    """A 20-page guide whose pages at sample positions 5, 8, 11 and 14 (past the first samples
+    that hash order draws) have a block of dpkg commands; and those four relative paths."""
+    pages = guide_pages(corpus, modules[:20])
+    order = leaves_in_sample_order(pages, GUIDE)
+    coded = [order[position] for position in (5, 8, 11, 14)]
+    for relative in coded:
+        pages[GUIDE + relative] = with_code(pages[GUIDE + relative], commands(relative, "dpkg"))
+    return pages, coded
+
+
+def moved(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    return {base + url[len(GUIDE) :]: body for url, body in pages.items() if url.startswith(GUIDE)}
+
+
+def rules(dedup) -> list[tuple[str, str]]:
+    return [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
+
+
+@pytest.mark.parametrize("order", ["guide_first", "edition_first", "index_pages_first"])
+def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
+    open_filter, corpus, modules, order
+):
+    """18 of its 20 pages are identical copies; 2 of the 4 with code blocks have rpm commands
+    instead. Sampling in hash order alone sees matches only; drawn from the coded pages first,
+    or, when both index pages come first and the pair is confirmed before any page with code
+    is known, checking the coded pages' counterparts after, it sees an edition: no rule stays,
+    and every page is fetched."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    for relative in coded[1::2]:
+        edition[EDITION + relative] = with_code(
+            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
+        )
+    pages = guide | edition
+    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, EDITION)
+    urls = {
+        "guide_first": guide_order + edition_order,
+        "edition_first": interleave(edition_order, guide_order),
+        "index_pages_first": [GUIDE, EDITION, *guide_order[1:], *edition_order[1:]],
+    }[order]
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert rules(dedup) == []
+    assert [url for url in pages if url not in crawl.fetched] == []
+    revoked = [d for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
+    if order == "index_pages_first":  # confirmed before any coded page was known, then revoked
+        assert revoked
+    if order == "guide_first":  # the coded pages known first: never confirmed
+        assert not revoked
+
+
+def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, modules):
+    dedup = open_filter()
+    guide, coded = coded_guide(corpus, modules)
+    pages = guide | moved(guide, COPY)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, GUIDE) + breadth_first(pages, COPY)
+    )
+    assert rules(dedup) == [(COPY, GUIDE)]
+    assert len(crawl.pruned) >= 10
+    probed = [url for url in crawl.probes if url.startswith(COPY)]
+    assert len(probed) == 3  # the three matches that confirm: no fetch more for the code
+    assert all(url[len(COPY) :] in coded for url in probed)  # drawn from the coded pages first
+
+
+def test_a_stale_copy_with_prose_edits_on_coded_pages_is_confirmed(open_filter, corpus, modules):
+    """Two pages rewritten since the copy was made, one of them with code blocks (its code kept):
+    prose edits, a stale copy, not an edition."""
+    dedup = open_filter()
+    guide, coded = coded_guide(corpus, modules)
+    copy = moved(guide, COPY)
+    plain = next(r for r in leaves_in_sample_order(guide, GUIDE) if r not in coded)
+    copy[COPY + plain] = corpus[modules[-1]].encode()
+    copy[COPY + coded[0]] = with_code(corpus[modules[-2]].encode(), commands(coded[0], "dpkg"))
+    pages = guide | copy
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, GUIDE) + breadth_first(pages, COPY))
+    assert rules(dedup) == [(COPY, GUIDE)]
+
+
+def test_a_rule_made_before_coded_pages_are_known_probes_a_bounded_number_of_them(
+    open_filter, corpus, modules
+):
+    """Both index pages first: the copy is confirmed from plain samples, then the guide's coded
+    pages arrive and their copies are probed, at most ``code_samples`` compared; the copy lacks
+    the first two, whose failed probes leave their places to the next."""
+    dedup = open_filter(code_samples=2)
+    guide, coded = coded_guide(corpus, modules)
+    copy = moved(guide, COPY)
+    lacking, compared = sorted(coded)[:2], sorted(coded)[2:]  # in the order the guide arrives
+    for relative in lacking:
+        del copy[COPY + relative]
+    pages = guide | copy
+    guide_order, copy_order = breadth_first(pages, GUIDE), breadth_first(pages, COPY)
+    crawl = OnlineCrawl(dedup, pages).visit([GUIDE, COPY, *guide_order[1:], *copy_order[1:]])
+    assert rules(dedup) == [(COPY, GUIDE)]
+    code_probes = [url[len(COPY) :] for url in crawl.probes if url[len(COPY) :] in coded]
+    assert sorted(code_probes) == sorted(coded)
+    assert sorted(url[len(COPY) :] for url in crawl.failed_probes) == lacking
+    assert all(COPY + relative in crawl.fetched for relative in compared)
