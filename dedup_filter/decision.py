@@ -37,6 +37,7 @@ class Reason(StrEnum):
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
+    CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

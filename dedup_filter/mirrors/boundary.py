@@ -2,7 +2,8 @@
 
 When a pair is confirmed and both directories have the same name, their parents are tried: if
 the parents' index pages replicate, or another rule already pairs two children of the same
-parents, the parents become a candidate, sampled like any other, and a confirmed wider rule
+parents, the parents become a candidate (a parent index page the crawl has not fetched is probed,
+and the parents tried again when it arrives), sampled like any other, and a confirmed wider rule
 absorbs the rules it contains. The topmost confirmed pair is the boundary,
 possibly renamed on one side. Invariant: the search climbs at most ``max_boundary_levels`` levels
 and never pairs a directory with one that contains it.
@@ -19,11 +20,11 @@ from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 @dataclass(frozen=True, slots=True)
 class Widening:
-    """The next step above a rule: a parent candidate to sample, or a parent index page to
+    """The next step above a rule: a parent candidate to sample, or the parent index pages to
     probe before the parents can be compared (neither when the search stops here)."""
 
     candidate: Candidate | None = None
-    probe: str | None = None
+    probes: tuple[str, ...] = ()
 
 
 def parent_pair(rule: Rule, max_levels: int) -> tuple[str, str] | str:
@@ -46,10 +47,12 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
     if isinstance(parents, str) or store.candidate(pair_reference(*parents)) is not None:
         return Widening()
     mirror_index, origin_index = _index_entries(store, parents)
-    if origin_index is None:
-        return Widening()
-    if mirror_index is None:
-        return Widening(probe=parents[0])
+    if mirror_index is None or origin_index is None:
+        # both index pages are probed: the origin's is one the crawl fetches anyway, and
+        # waiting for the crawl to meet it (random orders meet it late) leaves the copy's
+        # other subdirectories unruled meanwhile; ``rewiden`` tries again on their arrival
+        unknown = zip(parents, (mirror_index, origin_index), strict=True)
+        return Widening(probes=tuple(parent for parent, entry in unknown if entry is None))
     if not (mirror_index.same_content(origin_index) or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents

@@ -206,6 +206,13 @@ class CandidateUpdate:
             return {}
         return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
 
+    def widen(self, rule: Rule) -> None:
+        """Try the parents of ``rule`` (again, once a parent index page it asked for arrived)."""
+        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
+        self.probes.extend(url for url in step.probes if ask_parent(self.store, url, rule))
+        if step.candidate is not None:
+            self.advance(step.candidate)
+
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
         sampling inside a confirmed mirror would only waste probes, and the two origins the
@@ -220,15 +227,7 @@ class CandidateUpdate:
     def _pair_origins(self, candidate: Candidate) -> None:
         """Open the pair of the candidate's origin and the origin the rule over its mirror side
         points at: both hold what one mirror holds (``origins_pair``)."""
-        config = self.config
-        orientation = Orientation(
-            self.store,
-            IndexPages(config.index_names, config.index_extensions),
-            Protection(config.protected_prefixes),
-            config.max_depth,
-            SessionParameters(config.session_parameters),
-        )
-        pair = origins_pair(orientation, candidate.origin_index, candidate.mirror_index)
+        pair = origins_pair(self._orientation(), candidate.origin_index, candidate.mirror_index)
         if pair is not None and self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
             self.advance(
@@ -241,6 +240,16 @@ class CandidateUpdate:
                     level=candidate.level,
                 )
             )
+
+    def _orientation(self) -> Orientation:
+        config = self.config
+        return Orientation(
+            self.store,
+            IndexPages(config.index_names, config.index_extensions),
+            Protection(config.protected_prefixes),
+            config.max_depth,
+            SessionParameters(config.session_parameters),
+        )
 
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)
@@ -271,16 +280,16 @@ class CandidateUpdate:
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
         repoint(self.store, collapsed.mirror, collapsed.origin)
-        rule = install(self.store, collapsed, self.config.mode, self.now)
+        copy_named = self._orientation().names_the_copy(
+            collapsed.mirror, collapsed.mirror_index, collapsed.origin, collapsed.origin_index
+        )
+        rule = install(self.store, collapsed, self.config.mode, self.now, copy_named)
         self.confirmed.append(rule)
-        absent = ask_absent(self.store, rule.origin)  # nothing is pruned before it is answered
-        if absent is not None:
-            self.probes.append(absent)
-        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
-        if step.probe is not None and ask_parent(self.store, step.probe, rule):
-            self.probes.append(step.probe)
-        if step.candidate is not None:
-            self.advance(step.candidate)
+        # what each side kept for the other answers for a page it lacks: nothing is pruned
+        # before it is known
+        kept = (rule.origin,) * rule.prunes_mirror + (rule.mirror,) * rule.prunes_origin
+        self.probes.extend(url for side in kept if (url := ask_absent(self.store, side)))
+        self.widen(rule)
         for rival in rivals:
             self._pair_origins(rival)
 

@@ -130,7 +130,8 @@ class MirrorDetector:
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         outstanding = store.probes_for(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
-        level = answer(store, page.url, outstanding)
+        children = answer(store, page.url, outstanding)  # rules whose parent index page it is
+        level = max((child.level + 1 for child in children), default=0)
         pair = pair or listing_pair(
             self._orientation(store),
             arrival,
@@ -142,6 +143,10 @@ class MirrorDetector:
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
+        for child in children:
+            current = store.rule(child.mirror)  # not absorbed meanwhile
+            if current is not None:
+                update.widen(current)
         decision = replace(
             final_decision(
                 checked,

@@ -23,7 +23,13 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
-from dedup_filter.mirrors.directories import IndexPages, authority, own_placement, placements
+from dedup_filter.mirrors.directories import (
+    IndexPages,
+    Placement,
+    authority,
+    own_placement,
+    placements,
+)
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import rule_over
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -68,28 +74,51 @@ class UrlPruner:
         """The decision on ``url`` before its fetch (read only: a ``defer`` is recorded by
         ``defer``, in a write transaction)."""
         store = MirrorStore(view)
-        found = None
-        if self.config.enabled and store.has_rules():
-            found = rule_over(store, placements(self._sessions.strip(url), self.config.max_depth))
-        if found is None:
+        if not self.config.enabled or not store.has_rules():
             return Decision(url, "keep", Reason.NOT_MIRRORED)
-        rule, place = found
+        places = placements(self._sessions.strip(url), self.config.max_depth)
+        found = rule_over(store, places)
+        under_origins = []
+        own = places[-1] if places and places[-1].is_own else None
+        if found is None and not (own is not None and self._index_pages.is_index(own)):
+            # an origin's index pages are always fetched: they are what links its pages, and a
+            # copy's listing (generated, or its own) may not link the pages the copy lacks
+            under_origins = _origins_pruned_over(store, places)
+        if found is None and not under_origins:
+            return Decision(url, "keep", Reason.NOT_MIRRORED)
+        rule = found[0] if found is not None else under_origins[0][0]
         if store.probes_for(url):
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
-        counterpart = rule.origin + place.relative
+        if found is not None:
+            rule, place = found
+            if not rule.prunes_mirror:  # held first, and nothing else names it the copy
+                evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
+                return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+            return self._against(store, url, rule, rule.origin + place.relative, rule.origin)
+        decisions = [
+            self._against(store, url, rule, rule.mirror + place.relative, rule.mirror)
+            for rule, place in under_origins
+        ]
+        return next((decision for decision in decisions if decision.dropped), decisions[0])
+
+    def _against(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+    ) -> Decision:
+        """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``."""
+        view = store.view
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
-        if store.view.page_id_for_url(url) is not None:  # held as itself before the rule came
+        if view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
         held = self.held_page(store, counterpart)
         if held is not None:
-            answer = answer_of(view, rule.origin)
+            answer = answer_of(view, kept)
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
-                evidence["awaiting_absent_answer_of"] = rule.origin
+                evidence["awaiting_absent_answer_of"] = kept
                 return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
             if answer.page is not None and self._soft404_like(held, answer.page):
-                evidence["soft_404"] = absent_url(rule.origin)
+                evidence["soft_404"] = absent_url(kept)
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
@@ -111,9 +140,9 @@ class UrlPruner:
         counterpart = decision.duplicate_of
         Deferrals(view).defer(url, counterpart, now)
         store = MirrorStore(view)
-        origin = decision.evidence.get("awaiting_absent_answer_of")
-        if origin is not None:  # the counterpart is held: what the origin answers is asked
-            asked = ask(store, origin)
+        kept = decision.evidence.get("awaiting_absent_answer_of")
+        if kept is not None:  # the counterpart is held: what its side answers is asked
+            asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
         if store.probes_for(counterpart):
             return decision
@@ -151,3 +180,17 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _origins_pruned_over(
+    store: MirrorStore, places: list[Placement]
+) -> list[tuple[Rule, Placement]]:
+    """The rules that prune their origin side (``Rule.prunes_origin``) whose origin holds the
+    URL these places describe, widest first."""
+    return [
+        (rule, place)
+        for place in places
+        if store.has_origin_at(place.directory)
+        for rule in store.rules_with_origin_at(place.directory)
+        if rule.prunes_origin
+    ]

@@ -22,6 +22,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing")
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
+_MIRROR_HELD_FIRST, _COPY_NAMED = 1, 2  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -155,10 +156,24 @@ class Rule(DirectoryPair):
     matches: int
     missing: int
     level: int = 0
+    # the mirror side held a page before the origin side did when the rule was made, and
+    # evidence independent of the crawl's order names the mirror the copy (``precedence.py``)
+    mirror_held_first: bool = False
+    copy_named: bool = False
 
     @property
     def resemblance(self) -> float:
         return self.matches / self.checked if self.checked else 1.0
+
+    @property
+    def prunes_mirror(self) -> bool:
+        """Whether the mirror side's URLs may be dropped (``precedence.py`` says when)."""
+        return self.copy_named or not self.mirror_held_first
+
+    @property
+    def prunes_origin(self) -> bool:
+        """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
+        return self.mirror_held_first and self.copy_named and self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
@@ -169,10 +184,25 @@ class Rule(DirectoryPair):
             self.missing,
             self.level,
         )
-        return head + self._encode_sides()
+        # most rules have no flag: their values keep the layout without the flag byte
+        flags = (_MIRROR_HELD_FIRST if self.mirror_held_first else 0) | (
+            _COPY_NAMED if self.copy_named else 0
+        )
+        return head + self._encode_sides() + (bytes([flags]) if flags else b"")
 
     @classmethod
     def decode(cls, data: bytes) -> Rule:
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
-        sides, _ = _read_sides(data, _RULE_HEAD.size)
-        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level)
+        sides, offset = _read_sides(data, _RULE_HEAD.size)
+        flags = data[offset] if len(data) > offset else 0
+        return cls(
+            *sides,
+            created_at,
+            MODES[mode],
+            checked,
+            matches,
+            missing,
+            level,
+            bool(flags & _MIRROR_HELD_FIRST),
+            bool(flags & _COPY_NAMED),
+        )

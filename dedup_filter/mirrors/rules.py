@@ -14,6 +14,7 @@ from typing import Any
 
 from dedup_filter.mirrors.boundary import boundary_reason
 from dedup_filter.mirrors.directories import Placement, nested, placements
+from dedup_filter.mirrors.precedence import mirror_held_first
 from dedup_filter.mirrors.probes import forget_samples
 from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -53,11 +54,13 @@ def repoint(store: MirrorStore, mirror: str, origin: str) -> None:
     a rule's origin is never a mirror side."""
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
+        new_origin = origin + rule.origin[len(mirror) :]
         store.put_rule(
             replace(
                 rule,
-                origin=origin + rule.origin[len(mirror) :],
+                origin=new_origin,
                 origin_index=origin + rule.origin_index[len(mirror) :],
+                mirror_held_first=mirror_held_first(store, rule.mirror, new_origin),
             )
         )
 
@@ -76,8 +79,11 @@ def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) ->
     )
 
 
-def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> Rule:
-    """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it."""
+def install(
+    store: MirrorStore, candidate: Candidate, mode: str, now: float, copy_named: bool
+) -> Rule:
+    """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
+    (``copy_named``: ``Orientation.names_the_copy`` of its mirror side)."""
     _absorb(store, candidate.mirror)
     rule = Rule(
         candidate.mirror,
@@ -90,6 +96,8 @@ def install(store: MirrorStore, candidate: Candidate, mode: str, now: float) -> 
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
+        mirror_held_first(store, candidate.mirror, candidate.origin),
+        copy_named,
     )
     store.put_rule(rule)
     return rule
@@ -102,6 +110,10 @@ def _absorb(store: MirrorStore, directory: str) -> None:
     for candidate in store.candidates_under(directory):
         forget_samples(store, candidate)
         store.delete_candidate(candidate)
+
+
+def _pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
+    return (("mirror", rule.prunes_mirror), ("origin", rule.prunes_origin))
 
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
@@ -118,5 +130,8 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "resemblance": round(rule.resemblance, 4),
         "created_at": rule.created_at,
         "level": rule.level,
+        "held_first": "mirror" if rule.mirror_held_first else "origin",
+        "copy_named": rule.copy_named,
+        "pruned": [side for side, pruned in _pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
     }
