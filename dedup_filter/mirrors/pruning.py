@@ -1,9 +1,15 @@
 """Before the fetch: what a mirror rule does to a URL. Rules never cost content.
 
-A URL under a rule's mirror side is dropped only when its counterpart under the origin is
-*held*: fetched and kept, or represented by a kept copy (its entry under its own directory names
-an indexed page). A URL whose counterpart is not known yet is deferred (``deferrals.py``), and
-its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); one whose
+A URL on a rule's pruned side (its mirror side, or its origin side too: ``precedence.py``) is
+dropped only when its counterpart on the other side is *held*: fetched and kept, or represented
+by a kept copy (its entry under its own directory names an indexed page). An origin's index pages
+are never pruned (they link its pages; a copy's listing may not). Under a rule that prunes only
+its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and its
+counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule that
+prunes both sides it is fetched instead (a probed page's links are followed only if the crawl
+asks for it, and the pages of its side that link it may be pruned: deferring could cut the only
+path to a page neither side's fetched pages link), except a mirror's index page, whose
+counterpart the crawl reaches through the origin's index pages. One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
@@ -80,7 +86,8 @@ class UrlPruner:
         found = rule_over(store, places)
         under_origins = []
         own = places[-1] if places and places[-1].is_own else None
-        if found is None and not (own is not None and self._index_pages.is_index(own)):
+        index = own is not None and self._index_pages.is_index(own)
+        if found is None and not index:
             # an origin's index pages are always fetched: they are what links its pages, and a
             # copy's listing (generated, or its own) may not link the pages the copy lacks
             under_origins = _origins_pruned_over(store, places)
@@ -94,17 +101,29 @@ class UrlPruner:
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
-            return self._against(store, url, rule, rule.origin + place.relative, rule.origin)
+            # an origin's index page is fetched by the crawl (its parent index page is never
+            # pruned), so a mirror's index page may always wait for it
+            may_wait = index or not rule.prunes_origin
+            return self._against(
+                store, url, rule, rule.origin + place.relative, rule.origin, may_wait
+            )
         decisions = [
-            self._against(store, url, rule, rule.mirror + place.relative, rule.mirror)
+            self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
             for rule, place in under_origins
         ]
         return next((decision for decision in decisions if decision.dropped), decisions[0])
 
     def _against(
-        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+        self,
+        store: MirrorStore,
+        url: str,
+        rule: Rule,
+        counterpart: str,
+        kept: str,
+        may_wait: bool,
     ) -> Decision:
-        """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``."""
+        """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
+        deferred while the counterpart's fate is unknown if it ``may_wait``, else fetched."""
         view = store.view
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -129,6 +148,10 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
+        if not may_wait:
+            # both sides are pruned: a counterpart fetched as a probe has its links followed only
+            # if the crawl asks for it, and its side's pages that link it may be pruned too
+            return Decision(url, "keep", Reason.COUNTERPART_NOT_HELD, evidence=evidence)
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:

@@ -87,8 +87,7 @@ def test_a_copy_of_a_copy_paired_first_with_the_whole_copy_resolves_to_the_origi
     crawl = OnlineCrawl(dedup, pages).visit(dict.fromkeys(urls))
     rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
     assert rules == {whole: ORIGIN, partial: ORIGIN}
-    assert lost(crawl, ORIGIN) == []
-    assert not any(url.startswith(ORIGIN) for url in crawl.pruned)
+    assert lost(crawl, ORIGIN) == []  # an origin's page is pruned only where a copy holds it
 
 
 def test_an_origin_met_after_its_copy_of_a_copy_was_ruled_the_origin_takes_its_place(

@@ -1,0 +1,164 @@
+"""Which side of a rule is pruned: the side held second, never the side held first unless
+order-free evidence names it the copy; an origin's page met after its copy is not fetched where
+the copy holds it; a copier never gets its victim pruned when the victim was crawled first."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.mirrors.soft404 import absent_url
+
+from .conftest import (
+    DEEP_COPY,
+    MIRROR,
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    deeper_copy_first,
+    docs_tree,
+    interleave,
+    lost,
+)
+from .test_orientation import VICTIM, without_every_third_leaf
+
+NOT_FOUND = (
+    b"<html><head><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked "
+    b"for is not on this mirror any more. Try the search form or the table of contents of the "
+    b"mirror, which lists every manual it still carries.</p></body></html>"
+)
+
+
+def under(urls, base: str) -> list[str]:
+    return [url for url in urls if url.startswith(base)]
+
+
+def test_an_origin_met_after_its_named_copy_is_pruned_where_the_copy_holds_it(
+    open_filter, origin_tree
+):
+    crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (DEEP_COPY, ORIGIN)
+    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == (
+        "mirror",
+        True,
+        ["mirror", "origin"],
+    )
+    pruned = {url: crawl.pruned[url] for url in under(crawl.pruned, ORIGIN)}
+    assert len(pruned) >= len(origin_tree) // 2
+    for url, decision in pruned.items():
+        assert decision.reason == "mirrored_directory"
+        assert decision.duplicate_of == DEEP_COPY + url[len(ORIGIN) :]
+        assert decision.duplicate_of in crawl.fetched
+    assert {ORIGIN, ORIGIN + "extra/"} <= set(crawl.fetched)  # its listings are fetched
+    assert lost(crawl, ORIGIN) == []
+    assert dedup.check_url(ORIGIN + "csv.html").dropped
+
+
+def test_an_origin_held_first_is_never_pruned_for_its_copy(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN), breadth_first(pages, DEEP_COPY))
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["pruned"]) == ("origin", ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert under(crawl.pruned, DEEP_COPY)
+
+
+def test_a_copy_with_edited_pages_held_first_never_gets_its_origin_pruned(
+    open_filter, origin_tree
+):
+    """A stale copy's pages are older versions: its rule (accepted with mismatching samples)
+    prunes the copy only, never the origin's current pages."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    leaves = sorted(url for url in copy if not url.endswith("/"))
+    for url in leaves[::4]:  # a quarter of the pages rewritten since: their second half
+        copy[url] = copy[url][: len(copy[url]) // 2] + NOT_FOUND
+    pages = origin_tree | copy
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, DEEP_COPY) + breadth_first(pages, ORIGIN)
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["matches"] < rule["samples"]
+    assert (rule["held_first"], rule["pruned"]) == ("mirror", ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert not any(dedup.check_url(url).dropped for url in origin_tree)
+
+
+def test_a_copy_that_answers_a_page_it_lacks_with_a_page_never_costs_the_origin_that_page(
+    open_filter, origin_tree
+):
+    """The copy, held first, serves a "not found" page with status 200 for a page it lacks: its
+    URL holds that page, which is no copy of the origin's (``soft404.py``, asked of the copy)."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    lacking = [DEEP_COPY + "extra/textwrap.html"]
+    copy |= {url: NOT_FOUND for url in lacking}
+    pages = origin_tree | copy | {absent_url(DEEP_COPY): NOT_FOUND}  # what it answers a probe
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, DEEP_COPY) + breadth_first(origin_tree, ORIGIN)
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["pruned"] == ["mirror", "origin"]
+    assert absent_url(DEEP_COPY) in crawl.absent_probes
+    assert under(crawl.pruned, ORIGIN)
+    for url in lacking:
+        original = ORIGIN + url[len(DEEP_COPY) :]
+        assert original in crawl.fetched
+        assert dedup.check_url(original).reason == "already_held"
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_met_while_its_victim_is_crawled_never_gets_the_victim_pruned(
+    open_filter, corpus, modules, copier
+):
+    """The victim's index page and first pages are held, then the copier (70 % of the victim's
+    pages, at its root or as deep) is crawled, then the rest of the victim."""
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    pages = victim | copied
+    victim_order = breadth_first(pages, VICTIM)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        victim_order[:3] + breadth_first(pages, copier) + victim_order[3:]
+    )
+    assert dedup.mirror_rules()
+    assert under(crawl.pruned, VICTIM) == []
+    assert not any(dedup.check_url(url).dropped for url in victim)
+    assert lost(crawl, VICTIM) == []
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_crawled_first_never_gets_a_page_it_lacks_pruned(
+    open_filter, corpus, modules, copier
+):
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    pages = victim | copied
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, copier)[:3]
+        + interleave(breadth_first(pages, copier)[3:], breadth_first(pages, VICTIM))
+    )
+    only_victim = [url for url in victim if copier + url[len(VICTIM) :] not in copied]
+    assert only_victim
+    assert not any(url in crawl.pruned for url in only_victim)
+    assert not any(dedup.check_url(url).dropped for url in only_victim)
+    assert lost(crawl, VICTIM) == []
+    for url in under(crawl.pruned, VICTIM):
+        assert crawl.pruned[url].duplicate_of in crawl.fetched
+
+
+def test_the_boundary_search_probes_the_origins_parent_index_page(open_filter, origin_tree):
+    """Two copied subdirectories are crawled before either parent's index page: both parent
+    index pages are probed, and the rule widens to the host roots."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert ORIGIN in crawl.probes
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
