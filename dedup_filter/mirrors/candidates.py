@@ -28,7 +28,7 @@ from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, DirectoryPair, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
@@ -61,7 +61,10 @@ def index_pair(
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None:
         return None
-    if not (index_pages.is_index(page) and index_pages.is_index(original)):
+    if not all(
+        index_pages.is_index(place) or index_pages.is_language_variant(place)
+        for place in (page, original)
+    ):
         return None
     if nested(page.directory, original.directory):
         return None
@@ -241,6 +244,11 @@ class CandidateUpdate:
                 )
             )
 
+    def _names_the_copy(self, pair: DirectoryPair) -> bool:
+        return self._orientation().names_the_copy(
+            pair.mirror, pair.mirror_index, pair.origin, pair.origin_index
+        )
+
     def _orientation(self) -> Orientation:
         config = self.config
         return Orientation(
@@ -279,11 +287,10 @@ class CandidateUpdate:
             for rival in self.store.candidates_of_mirror(collapsed.mirror)
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
-        repoint(self.store, collapsed.mirror, collapsed.origin)
-        copy_named = self._orientation().names_the_copy(
-            collapsed.mirror, collapsed.mirror_index, collapsed.origin, collapsed.origin_index
+        repoint(self.store, collapsed.mirror, collapsed.origin, self._names_the_copy)
+        rule = install(
+            self.store, collapsed, self.config.mode, self.now, self._names_the_copy(collapsed)
         )
-        rule = install(self.store, collapsed, self.config.mode, self.now, copy_named)
         self.confirmed.append(rule)
         # what each side kept for the other answers for a page it lacks: nothing is pruned
         # before it is known

@@ -101,12 +101,7 @@ class UrlPruner:
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
-            # an origin's index page is fetched by the crawl (its parent index page is never
-            # pruned), so a mirror's index page may always wait for it
-            may_wait = index or not rule.prunes_origin
-            return self._against(
-                store, url, rule, rule.origin + place.relative, rule.origin, may_wait
-            )
+            return self._against(store, url, rule, rule.origin + place.relative, rule.origin, True)
         decisions = [
             self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
             for rule, place in under_origins
@@ -149,8 +144,8 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if not may_wait:
-            # both sides are pruned: a counterpart fetched as a probe has its links followed only
-            # if the crawl asks for it, and its side's pages that link it may be pruned too
+            # an origin's URL: a counterpart probed in the copy would have its links followed
+            # only if the crawl asked for it, and the origin's pages that link it may be pruned
             return Decision(url, "keep", Reason.COUNTERPART_NOT_HELD, evidence=evidence)
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
@@ -192,8 +187,19 @@ class UrlPruner:
         return settled
 
     def held_page(self, store: MirrorStore, url: str) -> PageRecord | None:
-        """The indexed page that holds the content of ``url``: its own (kept under its URL), or
-        the kept page that represents it (it was checked and dropped as a duplicate)."""
+        """The indexed page that holds the content of ``url``: its own (kept under its URL), the
+        kept page that represents it (it was checked and dropped as a duplicate), or, for a URL
+        another rule prunes (a renamed copy inside a rule's origin), its counterpart's there."""
+        held = self._held_as_itself(store, url)
+        if held is not None:
+            return held
+        found = rule_over(store, placements(url, self.config.max_depth))
+        if found is None or not found[0].prunes_mirror:
+            return None
+        rule, place = found
+        return self._held_as_itself(store, rule.origin + place.relative)
+
+    def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view
         own = view.page_id_for_url(url)
         if own is not None:

@@ -173,7 +173,7 @@ class Rule(DirectoryPair):
     @property
     def prunes_origin(self) -> bool:
         """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
-        return self.mirror_held_first and self.copy_named and self.matches == self.checked
+        return self.mirror_held_first and not self.copy_named and self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(

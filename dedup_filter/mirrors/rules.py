@@ -1,14 +1,16 @@
 """Mirror rules: a confirmed pair mirror -> origin, what it prunes and what it absorbs.
 
 Invariants: no rule prunes a directory that is, contains or lies within the origin of another
-rule (pages of an origin are never dropped by a rule); a rule's origin is never itself the mirror
-side of a rule (it is pointed at that rule's origin instead); a wider rule replaces the rules and
-candidates below its mirror side, which are one key range (containment is a partial order: one
-prefix scan, as in the paper).
+rule, unless both its sides lie within that origin (a renamed copy on the origin's own host:
+``pruning.held_page`` follows it from the other rule's mirror); a rule's origin is never itself
+the mirror side of a rule (it is pointed at that rule's origin instead); a wider rule replaces the
+rules and candidates below its mirror side, which are one key range (containment is a partial
+order: one prefix scan, as in the paper).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,11 +38,12 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
     directories."""
     if nested(mirror, origin):
         return True
-    lowered = mirror.lower()
+    lowered, origin_key = mirror.lower(), origin.lower()
     for place in placements(mirror, max_depth):
         if store.rule(place.directory) is not None:
             return True
-        if place.directory_key != lowered and store.has_origin_at(place.directory):
+        within = place.directory_key != lowered and not origin_key.startswith(place.directory_key)
+        if within and store.has_origin_at(place.directory):
             return True
     return any(
         nested(rule.mirror, origin + rule.origin[len(mirror) :])
@@ -48,19 +51,25 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
     )
 
 
-def repoint(store: MirrorStore, mirror: str, origin: str) -> None:
+def repoint(
+    store: MirrorStore, mirror: str, origin: str, names_the_copy: Callable[[Rule], bool]
+) -> None:
     """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
     ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
-    a rule's origin is never a mirror side."""
+    a rule's origin is never a mirror side. Which side each held first, and whether evidence
+    names its mirror the copy, is weighed again against the new origin."""
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
-        new_origin = origin + rule.origin[len(mirror) :]
+        repointed = replace(
+            rule,
+            origin=origin + rule.origin[len(mirror) :],
+            origin_index=origin + rule.origin_index[len(mirror) :],
+        )
         store.put_rule(
             replace(
-                rule,
-                origin=new_origin,
-                origin_index=origin + rule.origin_index[len(mirror) :],
-                mirror_held_first=mirror_held_first(store, rule.mirror, new_origin),
+                repointed,
+                mirror_held_first=mirror_held_first(store, rule.mirror, repointed.origin),
+                copy_named=names_the_copy(repointed),
             )
         )
 

@@ -132,19 +132,6 @@ class OnlineCrawl:
         pytest.fail("probes did not settle")
 
 
-def lost(crawl: OnlineCrawl, base: str) -> list[str]:
-    """Pages under ``base`` whose content the crawl holds nowhere: never fetched, or pruned
-    while their counterpart was not fetched."""
-    missing = []
-    for url in crawl.pages:
-        if not url.startswith(base) or url in crawl.fetched:
-            continue
-        pruned = crawl.pruned.get(url)
-        if pruned is None or pruned.duplicate_of not in crawl.fetched:
-            missing.append(url)
-    return missing
-
-
 DEEP_COPY = MIRROR + "pub/mirrors/notes/"
 
 

@@ -18,9 +18,8 @@ from .conftest import (
     deeper_copy_first,
     docs_tree,
     interleave,
-    lost,
 )
-from .test_orientation import VICTIM, without_every_third_leaf
+from .test_orientation import VICTIM, lost, without_every_third_leaf
 
 NOT_FOUND = (
     b"<html><head><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked "
@@ -33,57 +32,72 @@ def under(urls, base: str) -> list[str]:
     return [url for url in urls if url.startswith(base)]
 
 
-def test_an_origin_met_after_its_named_copy_is_pruned_where_the_copy_holds_it(
+UNNAMED_COPY = "http://www.copy.test/pub/notes/"  # deeper: the mirror, by depth alone
+
+
+def unnamed_copy_first(dedup, copy: dict[str, bytes], origin_tree) -> OnlineCrawl:
+    pages = origin_tree | copy
+    return OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
+    )
+
+
+def test_an_origin_met_after_its_copy_is_pruned_where_the_copy_held_first_holds_it(
     open_filter, origin_tree
 ):
-    crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
+    """Nothing but depth names the copy, and it was held first: it is never pruned (it may be a
+    copier's victim); the origin's documents it holds are, its index pages are fetched."""
+    dedup = open_filter()
+    crawl = unnamed_copy_first(dedup, copy_tree(origin_tree, ORIGIN, UNNAMED_COPY), origin_tree)
     (rule,) = dedup.mirror_rules()
-    assert (rule["mirror"], rule["origin"]) == (DEEP_COPY, ORIGIN)
-    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == (
-        "mirror",
-        True,
-        ["mirror", "origin"],
-    )
+    assert (rule["mirror"], rule["origin"]) == (UNNAMED_COPY, ORIGIN)
+    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == ("mirror", False, ["origin"])
+    assert under(crawl.pruned, UNNAMED_COPY) == []
     pruned = {url: crawl.pruned[url] for url in under(crawl.pruned, ORIGIN)}
     assert len(pruned) >= len(origin_tree) // 2
     for url, decision in pruned.items():
         assert decision.reason == "mirrored_directory"
-        assert decision.duplicate_of == DEEP_COPY + url[len(ORIGIN) :]
+        assert decision.duplicate_of == UNNAMED_COPY + url[len(ORIGIN) :]
         assert decision.duplicate_of in crawl.fetched
     assert {ORIGIN, ORIGIN + "extra/"} <= set(crawl.fetched)  # its listings are fetched
     assert lost(crawl, ORIGIN) == []
     assert dedup.check_url(ORIGIN + "csv.html").dropped
+    assert dedup.check_url(UNNAMED_COPY + "csv.html").reason == "crawled_first"
+
+
+def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):
+    crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (DEEP_COPY, ORIGIN)
+    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == ("mirror", True, ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert not any(dedup.check_url(url).dropped for url in origin_tree)
 
 
 def test_an_origin_held_first_is_never_pruned_for_its_copy(open_filter, origin_tree):
     dedup = open_filter()
-    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
     crawl = OnlineCrawl(dedup, pages).visit(
-        interleave(breadth_first(pages, ORIGIN), breadth_first(pages, DEEP_COPY))
+        interleave(breadth_first(pages, ORIGIN), breadth_first(pages, UNNAMED_COPY))
     )
     (rule,) = dedup.mirror_rules()
     assert (rule["held_first"], rule["pruned"]) == ("origin", ["mirror"])
     assert under(crawl.pruned, ORIGIN) == []
-    assert under(crawl.pruned, DEEP_COPY)
+    assert under(crawl.pruned, UNNAMED_COPY)
 
 
-def test_a_copy_with_edited_pages_held_first_never_gets_its_origin_pruned(
-    open_filter, origin_tree
-):
-    """A stale copy's pages are older versions: its rule (accepted with mismatching samples)
-    prunes the copy only, never the origin's current pages."""
+def test_a_copy_with_edited_pages_held_first_never_gets_its_origin_pruned(open_filter, origin_tree):
+    """A stale copy's pages are older versions: a rule accepted with mismatching samples never
+    prunes the origin's current pages."""
     dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, DEEP_COPY)
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
     leaves = sorted(url for url in copy if not url.endswith("/"))
     for url in leaves[::4]:  # a quarter of the pages rewritten since: their second half
         copy[url] = copy[url][: len(copy[url]) // 2] + NOT_FOUND
-    pages = origin_tree | copy
-    crawl = OnlineCrawl(dedup, pages).visit(
-        breadth_first(pages, DEEP_COPY) + breadth_first(pages, ORIGIN)
-    )
+    crawl = unnamed_copy_first(dedup, copy, origin_tree)
     (rule,) = dedup.mirror_rules()
     assert rule["matches"] < rule["samples"]
-    assert (rule["held_first"], rule["pruned"]) == ("mirror", ["mirror"])
+    assert (rule["held_first"], rule["pruned"]) == ("mirror", [])
     assert under(crawl.pruned, ORIGIN) == []
     assert not any(dedup.check_url(url).dropped for url in origin_tree)
 
@@ -94,19 +108,19 @@ def test_a_copy_that_answers_a_page_it_lacks_with_a_page_never_costs_the_origin_
     """The copy, held first, serves a "not found" page with status 200 for a page it lacks: its
     URL holds that page, which is no copy of the origin's (``soft404.py``, asked of the copy)."""
     dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, DEEP_COPY)
-    lacking = [DEEP_COPY + "extra/textwrap.html"]
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    lacking = [UNNAMED_COPY + "extra/textwrap.html"]
     copy |= {url: NOT_FOUND for url in lacking}
-    pages = origin_tree | copy | {absent_url(DEEP_COPY): NOT_FOUND}  # what it answers a probe
+    pages = origin_tree | copy | {absent_url(UNNAMED_COPY): NOT_FOUND}  # what it answers a probe
     crawl = OnlineCrawl(dedup, pages).visit(
-        breadth_first(copy, DEEP_COPY) + breadth_first(origin_tree, ORIGIN)
+        breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
     )
     (rule,) = dedup.mirror_rules()
-    assert rule["pruned"] == ["mirror", "origin"]
-    assert absent_url(DEEP_COPY) in crawl.absent_probes
+    assert rule["pruned"] == ["origin"]
+    assert absent_url(UNNAMED_COPY) in crawl.absent_probes
     assert under(crawl.pruned, ORIGIN)
     for url in lacking:
-        original = ORIGIN + url[len(DEEP_COPY) :]
+        original = ORIGIN + url[len(UNNAMED_COPY) :]
         assert original in crawl.fetched
         assert dedup.check_url(original).reason == "already_held"
 

@@ -22,7 +22,7 @@ def test_a_decision_never_lists_a_probe_twice(open_filter, origin_tree):
 def test_no_probe_inside_a_directory_already_confirmed_a_mirror(open_filter, origin_tree):
     """The deeper copy's ``extra/`` index page came first; the origin's ``extra/`` index page
     arrives after the copy was confirmed, duplicating it: no pair, no probe under the rule."""
-    dedup = open_filter(protected_prefixes=[ORIGIN])  # its pages are fetched after the copy's
+    dedup = open_filter()
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_COPY)
     top = [url for url in breadth_first(origin_tree, ORIGIN) if "/extra/" not in url]
     crawl = OnlineCrawl(dedup, pages).visit([DEEP_COPY + "extra/", *top, DEEP_COPY])
