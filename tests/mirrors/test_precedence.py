@@ -176,3 +176,43 @@ def test_the_boundary_search_probes_the_origins_parent_index_page(open_filter, o
     )
     assert ORIGIN in crawl.probes
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_renamed_copy_inside_another_rules_origin_is_a_rule_too(open_filter, origin_tree):
+    """The whole host is mirrored, and the origin's host holds an old copy of its ``extra/``
+    under another name: the renamed copy is ruled although it lies within the host rule's
+    origin, and the mirror's URLs under it are pruned through it."""
+    dedup = open_filter()
+    renamed = ORIGIN + "archive/extra-old/"
+    origin = origin_tree | copy_tree(origin_tree, ORIGIN + "extra/", renamed)
+    pages = origin | copy_tree(origin, ORIGIN, MIRROR)
+    first = [url for url in breadth_first(pages, ORIGIN) if not url.startswith(renamed)]
+    mirror_first = [url for url in breadth_first(pages, MIRROR) if "/archive/" not in url]
+    crawl = OnlineCrawl(dedup, pages).visit(interleave(first, mirror_first))
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    crawl.visit(breadth_first(pages, renamed))
+    rules = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert rules == {(MIRROR, ORIGIN), (renamed, ORIGIN + "extra/")}
+    crawl.visit(breadth_first(pages, MIRROR + "archive/"))
+    assert lost(crawl, ORIGIN) == []
+    assert set(under(crawl.pruned, MIRROR + "archive/")) >= set(
+        breadth_first(pages, MIRROR + "archive/extra-old/")[1:]
+    )
+
+
+def test_an_index_page_under_a_language_negotiated_name_pairs_its_directory(
+    open_filter, origin_tree
+):
+    """The origin's index page was fetched as ``index.en.html`` (the name its ``index.html``
+    aliases) before the copy's ``index.html``, which duplicates it."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    negotiated = {ORIGIN + "index.en.html": origin_tree[ORIGIN]}
+    pages = origin_tree | negotiated | copy | {UNNAMED_COPY + "index.html": copy[UNNAMED_COPY]}
+    origin_first = [ORIGIN + "index.en.html", *breadth_first(origin_tree, ORIGIN)[1:]]
+    OnlineCrawl(dedup, pages).visit(
+        [*origin_first, UNNAMED_COPY + "index.html", *breadth_first(copy, UNNAMED_COPY)[1:]]
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (UNNAMED_COPY, ORIGIN)
+    ]
