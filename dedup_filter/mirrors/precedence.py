@@ -1,21 +1,26 @@
 """Which side of a rule the crawl held first, and so which side its URLs may be dropped from.
 
-Orientation (``orientation.py``) names the copy for explanations; it is evidence, not certainty,
-and held first does not orient. Pruning asks another question: which side's URLs may be dropped
-for a held counterpart on the other side? The side the crawl held first is never pruned: a
-copier met after its victim never gets the victim pruned, whatever the orientation says (a
-copier at its host root is shallower than its victim). The side held second is pruned where
-the other holds the counterpart, with the same guards in both directions (``pruning.py``: never
-a page held as itself, never under ``mirror.protected_prefixes``, nothing before the kept side's
-answer for a page it lacks is known, a soft-404 counterpart is no copy).
+Orientation (``orientation.py``) names the copy for explanations; held first does not orient.
+Pruning asks another question: which side's URLs may be dropped for a held counterpart on the
+other side? The side the crawl held first is never pruned, unless evidence independent of the
+crawl's order names it the copy (``Orientation.names_the_copy``: the origin pinned, the copy
+reached through session ids, named a mirror, or at equal depths linking the origin's host): a
+copier met after its victim never gets the victim pruned, though a copier at its host root is
+shallower than its victim and taken for the origin.
 
-So a rule prunes its origin side (``Rule.prunes_origin``) when its mirror side was held first
-and every checked sample matched: an origin's page met after its copy was held is then not
-fetched (its content is held). A rule accepted with mismatching samples never prunes its origin:
-it pairs versions of one directory (a stale copy with edited pages), and its mirror side is the
-side the evidence takes for the copy, so the mirror's page may be the older version; dropping
-the origin's page for it would lose the current text, while dropping the copy's page for the
-origin's costs the older version only. Such a rule prunes its mirror side, as before.
+``Rule.prunes_mirror``: the origin was held first, or the copy is named one (as before: deferred
+URLs, probed counterparts). ``Rule.prunes_origin``: the mirror was held first, is not named a
+copy, and every checked sample matched; an origin's document met after the copy held its
+counterpart is then dropped (``pruning.py``, the same guards: never a page held as itself, never
+under ``mirror.protected_prefixes``, not before the copy's answer for a page it lacks is known),
+its index pages are fetched, and nothing is deferred. A rule accepted with mismatching samples
+never prunes its origin: it pairs versions of one directory (a stale copy with edited pages), the
+copy's page may be the older version, and dropping the origin's page for it would lose the
+current text; held first and not named a copy, it prunes neither side.
+
+Both sides are never pruned at once: a page fetched as a probe has its links followed only if the
+crawl asks for it, and with both sides pruned the pages that would link it on its own side may
+be gone (on the evaluation web that lost 14-23 contents, pages linked only from such pages).
 
 "Held first" is read from the index at confirmation: the smallest page id (its counter: one
 index's writers each count their own) among the pages each side holds as themselves, over the
