@@ -48,11 +48,19 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
         return Widening()
     mirror_index, origin_index = _index_entries(store, parents)
     if mirror_index is None or origin_index is None:
-        # both index pages are probed: the origin's is one the crawl fetches anyway, and
-        # waiting for the crawl to meet it (random orders meet it late) leaves the copy's
-        # other subdirectories unruled meanwhile; ``rewiden`` tries again on their arrival
-        unknown = zip(parents, (mirror_index, origin_index), strict=True)
-        return Widening(probes=tuple(parent for parent, entry in unknown if entry is None))
+        # each unknown index page is probed (the origin's is one the crawl fetches anyway;
+        # waiting for the crawl to meet it, late in random orders, leaves the copy's other
+        # subdirectories unruled meanwhile), under the file name of the child's index page (a
+        # server naming its index pages ``index.html`` may answer 404 for the directory's URL);
+        # the detector tries the parents again when one arrives
+        names = (
+            _index_name(rule.mirror, rule.mirror_index),
+            _index_name(rule.origin, rule.origin_index),
+        )
+        unknown = zip(parents, names, (mirror_index, origin_index), strict=True)
+        return Widening(
+            probes=tuple(parent + name for parent, name, entry in unknown if entry is None)
+        )
     if not (mirror_index.same_content(origin_index) or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents
@@ -65,6 +73,11 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
         level=rule.level + 1,
     )
     return Widening(candidate=candidate)
+
+
+def _index_name(directory: str, index_url: str) -> str:
+    """The file name of a directory's index page (``""`` for the directory's own URL)."""
+    return index_url[len(directory) :] if index_url.lower().startswith(directory.lower()) else ""
 
 
 def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> bool:

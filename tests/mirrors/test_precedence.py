@@ -216,3 +216,18 @@ def test_an_index_page_under_a_language_negotiated_name_pairs_its_directory(
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
         (UNNAMED_COPY, ORIGIN)
     ]
+
+
+def test_a_parent_index_page_is_probed_under_the_name_its_children_use(open_filter, origin_tree):
+    """A server that serves its index pages as ``index.html`` only (the directory's own URL is
+    a 404): the parents' index pages are asked for as ``index.html``."""
+    dedup = open_filter()
+    named = {
+        url + "index.html" if url.endswith("/") else url: body for url, body in origin_tree.items()
+    }
+    pages = named | copy_tree(named, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
