@@ -56,7 +56,13 @@ from dedup_filter.mirrors.rules import describe, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
-from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, host_hash, pair_reference
+from dedup_filter.mirrors.store import (
+    COUNTERPART_PROBE,
+    PARENT_PROBE,
+    MirrorStore,
+    host_hash,
+    pair_reference,
+)
 from dedup_filter.mirrors.verdict import (
     CheckedPage,
     MirrorPage,
@@ -222,6 +228,11 @@ class MirrorDetector:
             candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
+            retry = asked + self._index_pages.file_name
+            if kind == PARENT_PROBE and asked.endswith("/") and not store.probes_for(retry):
+                # a server that serves its index pages under their file name only
+                store.add_probe(retry, PARENT_PROBE, reference)
+                update.probes.append(retry)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
         return Decision(
             url, "keep", Reason.PROBE_FAILED, evidence=evidence, probes=update.handed_out()

@@ -131,6 +131,8 @@ class IndexPages:
         self._file_names = frozenset(
             f"{name}{suffix}".lower() for name in names for suffix in suffixes
         ) | {""}
+        # the file a directory's index page is asked as when its own URL fails: index.html
+        self.file_name = next((f"{n}{x}" for n in names for x in suffixes if x), "")
         stems = "|".join(re.escape(name.lower()) for name in names)
         pages = "|".join(re.escape(suffix.lower()) for suffix in suffixes if suffix)
         self._variant = re.compile(

@@ -231,3 +231,20 @@ def test_a_parent_index_page_is_probed_under_the_name_its_children_use(open_filt
     )
     assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_parent_index_page_that_fails_under_its_directory_url_is_asked_as_index_html(
+    open_filter, origin_tree
+):
+    """The subdirectories' index pages are served under their directory URL, the top one only
+    as ``index.html`` (its directory URL is a 404)."""
+    dedup = open_filter()
+    top = {ORIGIN + "index.html": origin_tree[ORIGIN]}
+    named = {url: body for url, body in origin_tree.items() if url != ORIGIN} | top
+    pages = named | copy_tree(named, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert {ORIGIN, MIRROR} <= set(crawl.failed_probes)
+    assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
