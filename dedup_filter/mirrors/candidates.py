@@ -244,6 +244,12 @@ class CandidateUpdate:
                 )
             )
 
+    def _reoriented(self, candidate: Candidate) -> Candidate:
+        """The candidate under its other orientation, in place of this one."""
+        forget_samples(self.store, candidate)
+        self.store.delete_candidate(candidate)
+        return _reversed(candidate)
+
     def _names_the_copy(self, pair: DirectoryPair) -> bool:
         return self._orientation().names_the_copy(
             pair.mirror, pair.mirror_index, pair.origin, pair.origin_index
@@ -265,6 +271,10 @@ class CandidateUpdate:
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
+        if self._names_the_copy(_reversed(candidate)) and not self._names_the_copy(candidate):
+            # oriented by order (a pair found from documents, a boundary above such a rule),
+            # while the name, a session id or a pin says the other side is the copy
+            candidate = self._reoriented(candidate)
         collapsed = collapse_origin(self.store, candidate, max_depth)
         if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
             # the side taken for the mirror lies within an origin (a copier's victim whose

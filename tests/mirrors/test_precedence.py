@@ -19,7 +19,7 @@ from .conftest import (
     docs_tree,
     interleave,
 )
-from .test_orientation import VICTIM, lost, without_every_third_leaf
+from .test_orientation import VICTIM, listing_its_own, lost, without_every_third_leaf
 
 NOT_FOUND = (
     b"<html><head><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked "
@@ -248,3 +248,18 @@ def test_a_parent_index_page_that_fails_under_its_directory_url_is_asked_as_inde
     assert {ORIGIN, MIRROR} <= set(crawl.failed_probes)
     assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_copy_named_a_mirror_paired_by_documents_and_held_first_is_the_mirror(
+    open_filter, origin_tree
+):
+    """A pair found from documents takes the side held first for the origin; a name that says
+    the other side is the copy turns it round when it is confirmed."""
+    dedup = open_filter()
+    copy = listing_its_own(copy_tree(origin_tree, ORIGIN, MIRROR), MIRROR)
+    pages = origin_tree | copy
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, MIRROR) + breadth_first(origin_tree, ORIGIN)
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    assert under(crawl.pruned, ORIGIN) == []
