@@ -2,7 +2,8 @@
 
 When a pair is confirmed and both directories have the same name, their parents are tried: if
 the parents' index pages replicate, or another rule already pairs two children of the same
-parents, the parents become a candidate, sampled like any other, and a confirmed wider rule
+parents, the parents become a candidate (a parent index page the crawl has not fetched is probed,
+and the parents tried again when it arrives), sampled like any other, and a confirmed wider rule
 absorbs the rules it contains. The topmost confirmed pair is the boundary,
 possibly renamed on one side. Invariant: the search climbs at most ``max_boundary_levels`` levels
 and never pairs a directory with one that contains it.
@@ -19,11 +20,11 @@ from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 @dataclass(frozen=True, slots=True)
 class Widening:
-    """The next step above a rule: a parent candidate to sample, or a parent index page to
+    """The next step above a rule: a parent candidate to sample, or the parent index pages to
     probe before the parents can be compared (neither when the search stops here)."""
 
     candidate: Candidate | None = None
-    probe: str | None = None
+    probes: tuple[str, ...] = ()
 
 
 def parent_pair(rule: Rule, max_levels: int) -> tuple[str, str] | str:
@@ -46,10 +47,20 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
     if isinstance(parents, str) or store.candidate(pair_reference(*parents)) is not None:
         return Widening()
     mirror_index, origin_index = _index_entries(store, parents)
-    if origin_index is None:
-        return Widening()
-    if mirror_index is None:
-        return Widening(probe=parents[0])
+    if mirror_index is None or origin_index is None:
+        # each unknown index page is probed (the origin's is one the crawl fetches anyway;
+        # waiting for the crawl to meet it, late in random orders, leaves the copy's other
+        # subdirectories unruled meanwhile), under the file name of the child's index page (a
+        # server naming its index pages ``index.html`` may answer 404 for the directory's URL);
+        # the detector tries the parents again when one arrives
+        names = (
+            _index_name(rule.mirror, rule.mirror_index),
+            _index_name(rule.origin, rule.origin_index),
+        )
+        unknown = zip(parents, names, (mirror_index, origin_index), strict=True)
+        return Widening(
+            probes=tuple(parent + name for parent, name, entry in unknown if entry is None)
+        )
     if not (mirror_index.same_content(origin_index) or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents
@@ -62,6 +73,11 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Wideni
         level=rule.level + 1,
     )
     return Widening(candidate=candidate)
+
+
+def _index_name(directory: str, index_url: str) -> str:
+    """The file name of a directory's index page (``""`` for the directory's own URL)."""
+    return index_url[len(directory) :] if index_url.lower().startswith(directory.lower()) else ""
 
 
 def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> bool:

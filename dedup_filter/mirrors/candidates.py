@@ -28,7 +28,7 @@ from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, DirectoryPair, Rule
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
@@ -61,7 +61,10 @@ def index_pair(
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None:
         return None
-    if not (index_pages.is_index(page) and index_pages.is_index(original)):
+    if not all(
+        index_pages.is_index(place) or index_pages.is_language_variant(place)
+        for place in (page, original)
+    ):
         return None
     if nested(page.directory, original.directory):
         return None
@@ -206,6 +209,13 @@ class CandidateUpdate:
             return {}
         return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
 
+    def widen(self, rule: Rule) -> None:
+        """Try the parents of ``rule`` (again, once a parent index page it asked for arrived)."""
+        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
+        self.probes.extend(url for url in step.probes if ask_parent(self.store, url, rule))
+        if step.candidate is not None:
+            self.advance(step.candidate)
+
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
         sampling inside a confirmed mirror would only waste probes, and the two origins the
@@ -220,15 +230,7 @@ class CandidateUpdate:
     def _pair_origins(self, candidate: Candidate) -> None:
         """Open the pair of the candidate's origin and the origin the rule over its mirror side
         points at: both hold what one mirror holds (``origins_pair``)."""
-        config = self.config
-        orientation = Orientation(
-            self.store,
-            IndexPages(config.index_names, config.index_extensions),
-            Protection(config.protected_prefixes),
-            config.max_depth,
-            SessionParameters(config.session_parameters),
-        )
-        pair = origins_pair(orientation, candidate.origin_index, candidate.mirror_index)
+        pair = origins_pair(self._orientation(), candidate.origin_index, candidate.mirror_index)
         if pair is not None and self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
             self.advance(
@@ -242,12 +244,37 @@ class CandidateUpdate:
                 )
             )
 
+    def _reoriented(self, candidate: Candidate) -> Candidate:
+        """The candidate under its other orientation, in place of this one."""
+        forget_samples(self.store, candidate)
+        self.store.delete_candidate(candidate)
+        return _reversed(candidate)
+
+    def _names_the_copy(self, pair: DirectoryPair) -> bool:
+        return self._orientation().names_the_copy(
+            pair.mirror, pair.mirror_index, pair.origin, pair.origin_index
+        )
+
+    def _orientation(self) -> Orientation:
+        config = self.config
+        return Orientation(
+            self.store,
+            IndexPages(config.index_names, config.index_extensions),
+            Protection(config.protected_prefixes),
+            config.max_depth,
+            SessionParameters(config.session_parameters),
+        )
+
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)
         self.store.put_candidate(replace(candidate, state=REJECTED))
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
+        if self._names_the_copy(_reversed(candidate)) and not self._names_the_copy(candidate):
+            # oriented by order (a pair found from documents, a boundary above such a rule),
+            # while the name, a session id or a pin says the other side is the copy
+            candidate = self._reoriented(candidate)
         collapsed = collapse_origin(self.store, candidate, max_depth)
         if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
             # the side taken for the mirror lies within an origin (a copier's victim whose
@@ -270,18 +297,16 @@ class CandidateUpdate:
             for rival in self.store.candidates_of_mirror(collapsed.mirror)
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
-        repoint(self.store, collapsed.mirror, collapsed.origin)
+        repoint(self.store, collapsed.mirror, collapsed.origin, self._names_the_copy)
         code_checked = self._sampler.coded_matches(self.store, candidate)
-        rule = install(self.store, collapsed, self.config.mode, self.now, code_checked)
+        copy_named = self._names_the_copy(collapsed)
+        rule = install(self.store, collapsed, self.config.mode, self.now, copy_named, code_checked)
         self.confirmed.append(rule)
-        absent = ask_absent(self.store, rule.origin)  # nothing is pruned before it is answered
-        if absent is not None:
-            self.probes.append(absent)
-        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
-        if step.probe is not None and ask_parent(self.store, step.probe, rule):
-            self.probes.append(step.probe)
-        if step.candidate is not None:
-            self.advance(step.candidate)
+        # what each side kept for the other answers for a page it lacks: nothing is pruned
+        # before it is known
+        kept = (rule.origin,) * rule.prunes_mirror + (rule.mirror,) * rule.prunes_origin
+        self.probes.extend(url for side in kept if (url := ask_absent(self.store, side)))
+        self.widen(rule)
         for rival in rivals:
             self._pair_origins(rival)
 

@@ -60,6 +60,7 @@ from dedup_filter.mirrors.soft404 import record_error, record_page
 from dedup_filter.mirrors.store import (
     CODE_PROBE,
     COUNTERPART_PROBE,
+    PARENT_PROBE,
     MirrorStore,
     host_hash,
     pair_reference,
@@ -138,7 +139,8 @@ class MirrorDetector:
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         outstanding = store.probes_for(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
-        level = answer(store, page.url, outstanding)
+        children = answer(store, page.url, outstanding)  # rules whose parent index page it is
+        level = max((child.level + 1 for child in children), default=0)
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
             code = check_code(
@@ -156,6 +158,10 @@ class MirrorDetector:
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
+        for child in children:
+            current = store.rule(child.mirror)  # not absorbed meanwhile
+            if current is not None:
+                update.widen(current)
         decision = replace(
             final_decision(
                 checked,
@@ -233,6 +239,11 @@ class MirrorDetector:
             candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
+            retry = asked + self._index_pages.file_name
+            if kind == PARENT_PROBE and asked.endswith("/") and not store.probes_for(retry):
+                # a server that serves its index pages under their file name only
+                store.add_probe(retry, PARENT_PROBE, reference)
+                update.probes.append(retry)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
         return Decision(
             url, "keep", Reason.PROBE_FAILED, evidence=evidence, probes=update.handed_out()

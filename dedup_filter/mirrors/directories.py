@@ -16,6 +16,8 @@ from dataclasses import dataclass
 # Directories longer than this are left out of mirror detection: their names are LMDB keys
 # (511 bytes at most, and a candidate key holds two), and such depths are crawler traps anyway.
 MAX_DIRECTORY_BYTES = 240
+# a language tag in a negotiated file name: en, fr, pt-br, zh_TW
+_LANGUAGE = r"[a-z]{2,3}(?:[-_][a-z]{2,4})?"
 # a host label or path segment that names a copy: mirror, mirrors, mirror2, docs-mirror, mirrored
 _COPY_NAME = re.compile(r"(?<![a-z])mirror(?:s|ed)?\d*(?![a-z])")
 
@@ -124,15 +126,30 @@ class IndexPages:
     """
 
     def __init__(self, names: Iterable[str], extensions: Iterable[str]) -> None:
-        suffixes = tuple(extensions)
+        names, suffixes = tuple(names), tuple(extensions)
         self._extensions = frozenset(suffix.lower() for suffix in suffixes)
         self._file_names = frozenset(
             f"{name}{suffix}".lower() for name in names for suffix in suffixes
         ) | {""}
+        # the file a directory's index page is asked as when its own URL fails: index.html
+        self.file_name = next((f"{n}{x}" for n in names for x in suffixes if x), "")
+        stems = "|".join(re.escape(name.lower()) for name in names)
+        pages = "|".join(re.escape(suffix.lower()) for suffix in suffixes if suffix)
+        self._variant = re.compile(
+            rf"(?:{stems})(?:\.{_LANGUAGE}(?:{pages})|(?:{pages})\.{_LANGUAGE})"
+            if stems and pages
+            else r"(?!)"
+        )
 
     def is_index(self, placement: Placement) -> bool:
         """Whether ``placement`` (a URL in its own directory) is that directory's index page."""
         return placement.relative.lower() in self._file_names
+
+    def is_language_variant(self, placement: Placement) -> bool:
+        """Whether ``placement`` is a language edition of its directory's index page, as
+        servers that negotiate the language name them (``index.en.html``, ``index.html.fr``):
+        the page a same-named alias (``index.html``) duplicates, when it was fetched first."""
+        return self._variant.fullmatch(placement.relative.lower()) is not None
 
     def entry_key(self, placement: Placement) -> str:
         """The key a page is filed under in one directory: ``""`` for the directory's own index

@@ -82,6 +82,23 @@ class Orientation:
                 return page_share > indexed_share
         return directory_depth(page_dir) < directory_depth(indexed_dir)
 
+    def names_the_copy(
+        self, mirror: str, mirror_index: str, origin: str, origin_index: str
+    ) -> bool:
+        """Whether evidence that does not depend on the crawl's order takes ``mirror`` for the
+        copy: the operator pins the origin, the mirror was reached through session ids, its
+        name says it is a copy, or (at equal depths) its index page links the origin's host.
+        Without it the orientation rests on counts, depth or order, and the side held first
+        is never pruned (``precedence.py``)."""
+        if self.protection.covers(origin) and not self.protection.covers(mirror):
+            return True
+        if self.reached_with_session(mirror_index) and not self.reached_with_session(origin_index):
+            return True
+        if named_as_copy(mirror) and not named_as_copy(origin):
+            return True
+        as_deep = directory_depth(mirror) == directory_depth(origin)
+        return as_deep and self.links_back(mirror_index, origin_index)
+
     def reached_with_session(self, index_url: str) -> bool:
         """Whether the index page ``index_url`` was kept under a URL that carries a session
         parameter (its own record: a page dropped as a duplicate is represented by another's)."""

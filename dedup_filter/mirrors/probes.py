@@ -45,18 +45,18 @@ def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
     return True
 
 
-def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -> int:
-    """Forget the ``outstanding`` probes of ``url`` (it arrived); the boundary level a parent
-    probe asked for."""
-    level = 0
+def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -> list[Rule]:
+    """Forget the ``outstanding`` probes of ``url`` (it arrived); the rules whose parent index
+    page it is (their boundary search goes on)."""
+    children = []
     for kind, reference in outstanding:
         store.delete_probe(url, kind, reference)
         child = (
             store.rule(reference.decode("utf-8", "surrogatepass")) if kind == PARENT_PROBE else None
         )
         if child is not None:
-            level = max(level, child.level + 1)
-    return level
+            children.append(child)
+    return children
 
 
 def withdraw_failed(

@@ -1,9 +1,15 @@
 """Before the fetch: what a mirror rule does to a URL. Rules never cost content.
 
-A URL under a rule's mirror side is dropped only when its counterpart under the origin is
-*held*: fetched and kept, or represented by a kept copy (its entry under its own directory names
-an indexed page). A URL whose counterpart is not known yet is deferred (``deferrals.py``), and
-its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); one whose
+A URL on a rule's pruned side (its mirror side, or its origin side too: ``precedence.py``) is
+dropped only when its counterpart on the other side is *held*: fetched and kept, or represented
+by a kept copy (its entry under its own directory names an indexed page). An origin's index pages
+are never pruned (they link its pages; a copy's listing may not). Under a rule that prunes only
+its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and its
+counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule that
+prunes both sides it is fetched instead (a probed page's links are followed only if the crawl
+asks for it, and the pages of its side that link it may be pruned: deferring could cut the only
+path to a page neither side's fetched pages link), except a mirror's index page, whose
+counterpart the crawl reaches through the origin's index pages. One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
@@ -23,7 +29,13 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
-from dedup_filter.mirrors.directories import IndexPages, authority, own_placement, placements
+from dedup_filter.mirrors.directories import (
+    IndexPages,
+    Placement,
+    authority,
+    own_placement,
+    placements,
+)
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import rule_over
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -68,28 +80,59 @@ class UrlPruner:
         """The decision on ``url`` before its fetch (read only: a ``defer`` is recorded by
         ``defer``, in a write transaction)."""
         store = MirrorStore(view)
-        found = None
-        if self.config.enabled and store.has_rules():
-            found = rule_over(store, placements(self._sessions.strip(url), self.config.max_depth))
-        if found is None:
+        if not self.config.enabled or not store.has_rules():
             return Decision(url, "keep", Reason.NOT_MIRRORED)
-        rule, place = found
+        places = placements(self._sessions.strip(url), self.config.max_depth)
+        found = rule_over(store, places)
+        under_origins = []
+        own = places[-1] if places and places[-1].is_own else None
+        index = own is not None and self._index_pages.is_index(own)
+        if found is None and not index:
+            # an origin's index pages are always fetched: they are what links its pages, and a
+            # copy's listing (generated, or its own) may not link the pages the copy lacks
+            under_origins = _origins_pruned_over(store, places)
+        if found is None and not under_origins:
+            return Decision(url, "keep", Reason.NOT_MIRRORED)
+        rule = found[0] if found is not None else under_origins[0][0]
         if store.probes_for(url):
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
-        counterpart = rule.origin + place.relative
+        if found is not None:
+            rule, place = found
+            if not rule.prunes_mirror:  # held first, and nothing else names it the copy
+                evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
+                return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+            return self._against(store, url, rule, rule.origin + place.relative, rule.origin, True)
+        decisions = [
+            self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
+            for rule, place in under_origins
+        ]
+        return next((decision for decision in decisions if decision.dropped), decisions[0])
+
+    def _against(
+        self,
+        store: MirrorStore,
+        url: str,
+        rule: Rule,
+        counterpart: str,
+        kept: str,
+        may_wait: bool,
+    ) -> Decision:
+        """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
+        deferred while the counterpart's fate is unknown if it ``may_wait``, else fetched."""
+        view = store.view
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
-        if store.view.page_id_for_url(url) is not None:  # held as itself before the rule came
+        if view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
         held = self.held_page(store, counterpart)
         if held is not None:
-            answer = answer_of(view, rule.origin)
+            answer = answer_of(view, kept)
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
-                evidence["awaiting_absent_answer_of"] = rule.origin
+                evidence["awaiting_absent_answer_of"] = kept
                 return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
             if answer.page is not None and self._soft404_like(held, answer.page):
-                evidence["soft_404"] = absent_url(rule.origin)
+                evidence["soft_404"] = absent_url(kept)
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
@@ -100,6 +143,10 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
+        if not may_wait:
+            # an origin's URL: a counterpart probed in the copy would have its links followed
+            # only if the crawl asked for it, and the origin's pages that link it may be pruned
+            return Decision(url, "keep", Reason.COUNTERPART_NOT_HELD, evidence=evidence)
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
@@ -111,9 +158,9 @@ class UrlPruner:
         counterpart = decision.duplicate_of
         Deferrals(view).defer(url, counterpart, now)
         store = MirrorStore(view)
-        origin = decision.evidence.get("awaiting_absent_answer_of")
-        if origin is not None:  # the counterpart is held: what the origin answers is asked
-            asked = ask(store, origin)
+        kept = decision.evidence.get("awaiting_absent_answer_of")
+        if kept is not None:  # the counterpart is held: what its side answers is asked
+            asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
         if store.probes_for(counterpart):
             return decision
@@ -140,8 +187,19 @@ class UrlPruner:
         return settled
 
     def held_page(self, store: MirrorStore, url: str) -> PageRecord | None:
-        """The indexed page that holds the content of ``url``: its own (kept under its URL), or
-        the kept page that represents it (it was checked and dropped as a duplicate)."""
+        """The indexed page that holds the content of ``url``: its own (kept under its URL), the
+        kept page that represents it (it was checked and dropped as a duplicate), or, for a URL
+        another rule prunes (a renamed copy inside a rule's origin), its counterpart's there."""
+        held = self._held_as_itself(store, url)
+        if held is not None:
+            return held
+        found = rule_over(store, placements(url, self.config.max_depth))
+        if found is None or not found[0].prunes_mirror:
+            return None
+        rule, place = found
+        return self._held_as_itself(store, rule.origin + place.relative)
+
+    def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view
         own = view.page_id_for_url(url)
         if own is not None:
@@ -151,3 +209,17 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _origins_pruned_over(
+    store: MirrorStore, places: list[Placement]
+) -> list[tuple[Rule, Placement]]:
+    """The rules that prune their origin side (``Rule.prunes_origin``) whose origin holds the
+    URL these places describe, widest first."""
+    return [
+        (rule, place)
+        for place in places
+        if store.has_origin_at(place.directory)
+        for rule in store.rules_with_origin_at(place.directory)
+        if rule.prunes_origin
+    ]

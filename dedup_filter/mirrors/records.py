@@ -23,6 +23,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
+_MIRROR_HELD_FIRST, _COPY_NAMED = 1, 2  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -156,6 +157,10 @@ class Rule(DirectoryPair):
     matches: int
     missing: int
     level: int = 0
+    # the mirror side held a page before the origin side did when the rule was made, and
+    # evidence independent of the crawl's order names the mirror the copy (``precedence.py``)
+    mirror_held_first: bool = False
+    copy_named: bool = False
     # mirror pages probed since the rule was made, as counterparts of origin pages with code
     # blocks: an edition differs there (``editions.py``)
     code_probes: int = 0
@@ -163,6 +168,16 @@ class Rule(DirectoryPair):
     @property
     def resemblance(self) -> float:
         return self.matches / self.checked if self.checked else 1.0
+
+    @property
+    def prunes_mirror(self) -> bool:
+        """Whether the mirror side's URLs may be dropped (``precedence.py`` says when)."""
+        return self.copy_named or not self.mirror_held_first
+
+    @property
+    def prunes_origin(self) -> bool:
+        """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
+        return self.mirror_held_first and not self.copy_named and self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
@@ -173,13 +188,28 @@ class Rule(DirectoryPair):
             self.missing,
             self.level,
         )
-        # most rules probe no code: their values keep the layout without the count
-        code_probes = bytes([min(self.code_probes, 255)]) if self.code_probes else b""
-        return head + self._encode_sides() + code_probes
+        # most rules have no flag and probe no code: their values end with the sides
+        flags = (_MIRROR_HELD_FIRST if self.mirror_held_first else 0) | (
+            _COPY_NAMED if self.copy_named else 0
+        )
+        code_probes = min(self.code_probes, 255)
+        tail = bytes([flags, code_probes]) if code_probes else bytes([flags]) if flags else b""
+        return head + self._encode_sides() + tail
 
     @classmethod
     def decode(cls, data: bytes) -> Rule:
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
         sides, offset = _read_sides(data, _RULE_HEAD.size)
-        code_probes = data[offset] if len(data) > offset else 0
-        return cls(*sides, created_at, MODES[mode], checked, matches, missing, level, code_probes)
+        flags = data[offset] if len(data) > offset else 0
+        return cls(
+            *sides,
+            created_at,
+            MODES[mode],
+            checked,
+            matches,
+            missing,
+            level,
+            bool(flags & _MIRROR_HELD_FIRST),
+            bool(flags & _COPY_NAMED),
+            data[offset + 1] if len(data) > offset + 1 else 0,
+        )

@@ -1,19 +1,22 @@
 """Mirror rules: a confirmed pair mirror -> origin, what it prunes and what it absorbs.
 
 Invariants: no rule prunes a directory that is, contains or lies within the origin of another
-rule (pages of an origin are never dropped by a rule); a rule's origin is never itself the mirror
-side of a rule (it is pointed at that rule's origin instead); a wider rule replaces the rules and
-candidates below its mirror side, which are one key range (containment is a partial order: one
-prefix scan, as in the paper).
+rule, unless both its sides lie within that origin (a renamed copy on the origin's own host:
+``pruning.held_page`` follows it from the other rule's mirror); a rule's origin is never itself
+the mirror side of a rule (it is pointed at that rule's origin instead); a wider rule replaces the
+rules and candidates below its mirror side, which are one key range (containment is a partial
+order: one prefix scan, as in the paper).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from dedup_filter.mirrors.boundary import boundary_reason
 from dedup_filter.mirrors.directories import Placement, nested, placements
+from dedup_filter.mirrors.precedence import mirror_held_first
 from dedup_filter.mirrors.probes import forget_samples
 from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -35,11 +38,12 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
     directories."""
     if nested(mirror, origin):
         return True
-    lowered = mirror.lower()
+    lowered, origin_key = mirror.lower(), origin.lower()
     for place in placements(mirror, max_depth):
         if store.rule(place.directory) is not None:
             return True
-        if place.directory_key != lowered and store.has_origin_at(place.directory):
+        within = place.directory_key != lowered and not origin_key.startswith(place.directory_key)
+        if within and store.has_origin_at(place.directory):
             return True
     return any(
         nested(rule.mirror, origin + rule.origin[len(mirror) :])
@@ -47,17 +51,25 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
     )
 
 
-def repoint(store: MirrorStore, mirror: str, origin: str) -> None:
+def repoint(
+    store: MirrorStore, mirror: str, origin: str, names_the_copy: Callable[[Rule], bool]
+) -> None:
     """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
     ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
-    a rule's origin is never a mirror side."""
+    a rule's origin is never a mirror side. Which side each held first, and whether evidence
+    names its mirror the copy, is weighed again against the new origin."""
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
+        repointed = replace(
+            rule,
+            origin=origin + rule.origin[len(mirror) :],
+            origin_index=origin + rule.origin_index[len(mirror) :],
+        )
         store.put_rule(
             replace(
-                rule,
-                origin=origin + rule.origin[len(mirror) :],
-                origin_index=origin + rule.origin_index[len(mirror) :],
+                repointed,
+                mirror_held_first=mirror_held_first(store, rule.mirror, repointed.origin),
+                copy_named=names_the_copy(repointed),
             )
         )
 
@@ -77,10 +89,16 @@ def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) ->
 
 
 def install(
-    store: MirrorStore, candidate: Candidate, mode: str, now: float, code_checked: int = 0
+    store: MirrorStore,
+    candidate: Candidate,
+    mode: str,
+    now: float,
+    copy_named: bool,
+    code_checked: int = 0,
 ) -> Rule:
     """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
-    (``code_checked``: its matched samples with code blocks, ``code_checks.py``)."""
+    (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
+    matched samples with code blocks, ``code_checks.py``)."""
     _absorb(store, candidate.mirror)
     rule = Rule(
         candidate.mirror,
@@ -93,6 +111,8 @@ def install(
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
+        mirror_held_first(store, candidate.mirror, candidate.origin),
+        copy_named,
         code_checked,
     )
     store.put_rule(rule)
@@ -106,6 +126,10 @@ def _absorb(store: MirrorStore, directory: str) -> None:
     for candidate in store.candidates_under(directory):
         forget_samples(store, candidate)
         store.delete_candidate(candidate)
+
+
+def _pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
+    return (("mirror", rule.prunes_mirror), ("origin", rule.prunes_origin))
 
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
@@ -122,5 +146,8 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "resemblance": round(rule.resemblance, 4),
         "created_at": rule.created_at,
         "level": rule.level,
+        "held_first": "mirror" if rule.mirror_held_first else "origin",
+        "copy_named": rule.copy_named,
+        "pruned": [side for side, pruned in _pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
     }

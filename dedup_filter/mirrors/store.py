@@ -248,6 +248,13 @@ class MirrorStore:
             if (rule := self.rule(mirror.decode("utf-8", "surrogatepass"))) is not None
         ]
 
+    def rules_with_origin_at(self, directory: str) -> list[Rule]:
+        """Rules whose origin side is ``directory`` itself."""
+        prefix = b"o" + _name(directory) + _NUL
+        mirrors = [key[len(prefix) :] for key, _ in self.view.scan("rules", prefix)]
+        rules = (self.rule(mirror.decode("utf-8", "surrogatepass")) for mirror in mirrors)
+        return [rule for rule in rules if rule is not None]
+
     def has_origin_at(self, directory: str) -> bool:
         return next(self.view.scan("rules", b"o" + _name(directory) + _NUL), None) is not None
 

@@ -46,9 +46,13 @@ def test_candidates_rules_and_entries_round_trip():
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
+    flagged = replace(rule, mirror_held_first=True)
     probed = replace(rule, code_probes=3)
-    assert Rule.decode(probed.encode()) == probed
-    assert len(probed.encode()) == len(rule.encode()) + 1  # older values decode unchanged
+    both = replace(rule, copy_named=True, code_probes=3)
+    for changed in (flagged, probed, both):
+        assert Rule.decode(changed.encode()) == changed
+    assert len(flagged.encode()) == len(rule.encode()) + 1  # older values decode unchanged
+    assert len(probed.encode()) == len(rule.encode()) + 2
     assert rule.resemblance == 0.75
 
 

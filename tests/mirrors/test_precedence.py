@@ -1,0 +1,265 @@
+"""Which side of a rule is pruned: the side held second, never the side held first unless
+order-free evidence names it the copy; an origin's page met after its copy is not fetched where
+the copy holds it; a copier never gets its victim pruned when the victim was crawled first."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.mirrors.soft404 import absent_url
+
+from .conftest import (
+    DEEP_COPY,
+    MIRROR,
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    deeper_copy_first,
+    docs_tree,
+    interleave,
+)
+from .test_orientation import VICTIM, listing_its_own, lost, without_every_third_leaf
+
+NOT_FOUND = (
+    b"<html><head><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked "
+    b"for is not on this mirror any more. Try the search form or the table of contents of the "
+    b"mirror, which lists every manual it still carries.</p></body></html>"
+)
+
+
+def under(urls, base: str) -> list[str]:
+    return [url for url in urls if url.startswith(base)]
+
+
+UNNAMED_COPY = "http://www.copy.test/pub/notes/"  # deeper: the mirror, by depth alone
+
+
+def unnamed_copy_first(dedup, copy: dict[str, bytes], origin_tree) -> OnlineCrawl:
+    pages = origin_tree | copy
+    return OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
+    )
+
+
+def test_an_origin_met_after_its_copy_is_pruned_where_the_copy_held_first_holds_it(
+    open_filter, origin_tree
+):
+    """Nothing but depth names the copy, and it was held first: it is never pruned (it may be a
+    copier's victim); the origin's documents it holds are, its index pages are fetched."""
+    dedup = open_filter()
+    crawl = unnamed_copy_first(dedup, copy_tree(origin_tree, ORIGIN, UNNAMED_COPY), origin_tree)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (UNNAMED_COPY, ORIGIN)
+    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == ("mirror", False, ["origin"])
+    assert under(crawl.pruned, UNNAMED_COPY) == []
+    pruned = {url: crawl.pruned[url] for url in under(crawl.pruned, ORIGIN)}
+    assert len(pruned) >= len(origin_tree) // 2
+    for url, decision in pruned.items():
+        assert decision.reason == "mirrored_directory"
+        assert decision.duplicate_of == UNNAMED_COPY + url[len(ORIGIN) :]
+        assert decision.duplicate_of in crawl.fetched
+    assert {ORIGIN, ORIGIN + "extra/"} <= set(crawl.fetched)  # its listings are fetched
+    assert lost(crawl, ORIGIN) == []
+    assert dedup.check_url(ORIGIN + "csv.html").dropped
+    assert dedup.check_url(UNNAMED_COPY + "csv.html").reason == "crawled_first"
+
+
+def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):
+    crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (DEEP_COPY, ORIGIN)
+    assert (rule["held_first"], rule["copy_named"], rule["pruned"]) == ("mirror", True, ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert not any(dedup.check_url(url).dropped for url in origin_tree)
+
+
+def test_an_origin_held_first_is_never_pruned_for_its_copy(open_filter, origin_tree):
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN), breadth_first(pages, UNNAMED_COPY))
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["pruned"]) == ("origin", ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert under(crawl.pruned, UNNAMED_COPY)
+
+
+def test_a_copy_with_edited_pages_held_first_never_gets_its_origin_pruned(open_filter, origin_tree):
+    """A stale copy's pages are older versions: a rule accepted with mismatching samples never
+    prunes the origin's current pages."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    leaves = sorted(url for url in copy if not url.endswith("/"))
+    for url in leaves[::4]:  # a quarter of the pages rewritten since: their second half
+        copy[url] = copy[url][: len(copy[url]) // 2] + NOT_FOUND
+    crawl = unnamed_copy_first(dedup, copy, origin_tree)
+    (rule,) = dedup.mirror_rules()
+    assert rule["matches"] < rule["samples"]
+    assert (rule["held_first"], rule["pruned"]) == ("mirror", [])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert not any(dedup.check_url(url).dropped for url in origin_tree)
+
+
+def test_a_copy_that_answers_a_page_it_lacks_with_a_page_never_costs_the_origin_that_page(
+    open_filter, origin_tree
+):
+    """The copy, held first, serves a "not found" page with status 200 for a page it lacks: its
+    URL holds that page, which is no copy of the origin's (``soft404.py``, asked of the copy)."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    lacking = [UNNAMED_COPY + "extra/textwrap.html"]
+    copy |= {url: NOT_FOUND for url in lacking}
+    pages = origin_tree | copy | {absent_url(UNNAMED_COPY): NOT_FOUND}  # what it answers a probe
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["pruned"] == ["origin"]
+    assert absent_url(UNNAMED_COPY) in crawl.absent_probes
+    assert under(crawl.pruned, ORIGIN)
+    for url in lacking:
+        original = ORIGIN + url[len(UNNAMED_COPY) :]
+        assert original in crawl.fetched
+        assert dedup.check_url(original).reason == "already_held"
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_met_while_its_victim_is_crawled_never_gets_the_victim_pruned(
+    open_filter, corpus, modules, copier
+):
+    """The victim's index page and first pages are held, then the copier (70 % of the victim's
+    pages, at its root or as deep) is crawled, then the rest of the victim."""
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    pages = victim | copied
+    victim_order = breadth_first(pages, VICTIM)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        victim_order[:3] + breadth_first(pages, copier) + victim_order[3:]
+    )
+    assert dedup.mirror_rules()
+    assert under(crawl.pruned, VICTIM) == []
+    assert not any(dedup.check_url(url).dropped for url in victim)
+    assert lost(crawl, VICTIM) == []
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_crawled_first_never_gets_a_page_it_lacks_pruned(
+    open_filter, corpus, modules, copier
+):
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copied = without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    pages = victim | copied
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, copier)[:3]
+        + interleave(breadth_first(pages, copier)[3:], breadth_first(pages, VICTIM))
+    )
+    only_victim = [url for url in victim if copier + url[len(VICTIM) :] not in copied]
+    assert only_victim
+    assert not any(url in crawl.pruned for url in only_victim)
+    assert not any(dedup.check_url(url).dropped for url in only_victim)
+    assert lost(crawl, VICTIM) == []
+    for url in under(crawl.pruned, VICTIM):
+        assert crawl.pruned[url].duplicate_of in crawl.fetched
+
+
+def test_the_boundary_search_probes_the_origins_parent_index_page(open_filter, origin_tree):
+    """Two copied subdirectories are crawled before either parent's index page: both parent
+    index pages are probed, and the rule widens to the host roots."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert ORIGIN in crawl.probes
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_renamed_copy_inside_another_rules_origin_is_a_rule_too(open_filter, origin_tree):
+    """The whole host is mirrored, and the origin's host holds an old copy of its ``extra/``
+    under another name: the renamed copy is ruled although it lies within the host rule's
+    origin, and the mirror's URLs under it are pruned through it."""
+    dedup = open_filter()
+    renamed = ORIGIN + "archive/extra-old/"
+    origin = origin_tree | copy_tree(origin_tree, ORIGIN + "extra/", renamed)
+    pages = origin | copy_tree(origin, ORIGIN, MIRROR)
+    first = [url for url in breadth_first(pages, ORIGIN) if not url.startswith(renamed)]
+    mirror_first = [url for url in breadth_first(pages, MIRROR) if "/archive/" not in url]
+    crawl = OnlineCrawl(dedup, pages).visit(interleave(first, mirror_first))
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    crawl.visit(breadth_first(pages, renamed))
+    rules = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert rules == {(MIRROR, ORIGIN), (renamed, ORIGIN + "extra/")}
+    crawl.visit(breadth_first(pages, MIRROR + "archive/"))
+    assert lost(crawl, ORIGIN) == []
+    assert set(under(crawl.pruned, MIRROR + "archive/")) >= set(
+        breadth_first(pages, MIRROR + "archive/extra-old/")[1:]
+    )
+
+
+def test_an_index_page_under_a_language_negotiated_name_pairs_its_directory(
+    open_filter, origin_tree
+):
+    """The origin's index page was fetched as ``index.en.html`` (the name its ``index.html``
+    aliases) before the copy's ``index.html``, which duplicates it."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    negotiated = {ORIGIN + "index.en.html": origin_tree[ORIGIN]}
+    pages = origin_tree | negotiated | copy | {UNNAMED_COPY + "index.html": copy[UNNAMED_COPY]}
+    origin_first = [ORIGIN + "index.en.html", *breadth_first(origin_tree, ORIGIN)[1:]]
+    OnlineCrawl(dedup, pages).visit(
+        [*origin_first, UNNAMED_COPY + "index.html", *breadth_first(copy, UNNAMED_COPY)[1:]]
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (UNNAMED_COPY, ORIGIN)
+    ]
+
+
+def test_a_parent_index_page_is_probed_under_the_name_its_children_use(open_filter, origin_tree):
+    """A server that serves its index pages as ``index.html`` only (the directory's own URL is
+    a 404): the parents' index pages are asked for as ``index.html``."""
+    dedup = open_filter()
+    named = {
+        url + "index.html" if url.endswith("/") else url: body for url, body in origin_tree.items()
+    }
+    pages = named | copy_tree(named, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_parent_index_page_that_fails_under_its_directory_url_is_asked_as_index_html(
+    open_filter, origin_tree
+):
+    """The subdirectories' index pages are served under their directory URL, the top one only
+    as ``index.html`` (its directory URL is a 404)."""
+    dedup = open_filter()
+    top = {ORIGIN + "index.html": origin_tree[ORIGIN]}
+    named = {url: body for url, body in origin_tree.items() if url != ORIGIN} | top
+    pages = named | copy_tree(named, ORIGIN, MIRROR)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(breadth_first(pages, ORIGIN + "extra/"), breadth_first(pages, MIRROR + "extra/"))
+    )
+    assert {ORIGIN, MIRROR} <= set(crawl.failed_probes)
+    assert {ORIGIN + "index.html", MIRROR + "index.html"} <= set(crawl.probes)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+
+
+def test_a_copy_named_a_mirror_paired_by_documents_and_held_first_is_the_mirror(
+    open_filter, origin_tree
+):
+    """A pair found from documents takes the side held first for the origin; a name that says
+    the other side is the copy turns it round when it is confirmed."""
+    dedup = open_filter()
+    copy = listing_its_own(copy_tree(origin_tree, ORIGIN, MIRROR), MIRROR)
+    pages = origin_tree | copy
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, MIRROR) + breadth_first(origin_tree, ORIGIN)
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    assert under(crawl.pruned, ORIGIN) == []
