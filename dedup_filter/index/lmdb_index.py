@@ -41,6 +41,7 @@ from dedup_filter.config import Config
 from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES
 from dedup_filter.index.page_records import PageRecord as PageRecord
 from dedup_filter.index.posting_runs import Postings
@@ -51,7 +52,8 @@ logger = logging.getLogger(__name__)
 # min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys; 4: records
 # hold the hash of the page's code blocks, keep 5 bytes of a super-shingle, the scheme as a code and
 # a varint token count, the mirror detector's directory entries are compact (``mirrors/store.py``);
-# 5: postings are filed by runs of page ids, rewritten in key order (``posting_runs``)
+# 5: postings are filed by runs of page ids, rewritten in key order (``posting_runs``); records
+# keep their URL's host as a number (``hosts``) and title and code hashes only when there are any
 SCHEMA_VERSION = 5
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
@@ -63,7 +65,7 @@ _POSTING_TABLES = {
     "bands": (1, 5),
     "urls": (0, 8),
 }
-_PLAIN_TABLES = ("meta", "pages")
+_PLAIN_TABLES = ("meta", "pages", "hosts")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
@@ -96,11 +98,12 @@ class IndexView:
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
         self._postings = Postings(txn, dbs, _POSTING_TABLES)
+        self._hosts = HostNumbers(txn, dbs["hosts"])
 
     # pages and URLs
     def page(self, page_id: int) -> PageRecord | None:
         data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
-        return None if data is None else PageRecord.decode(page_id, data)
+        return None if data is None else PageRecord.decode(page_id, data, self._hosts)
 
     def page_id_for_url(self, url: str) -> int | None:
         ids = self._postings.ids("urls", url_key(url))
@@ -133,7 +136,7 @@ class IndexView:
         self._postings.remove("urls", url_key(record.url), record.page_id)
 
     def _put_record(self, record: PageRecord) -> None:
-        key, value, db = encode_id(record.page_id), record.encode(), self._dbs["pages"]
+        key, value, db = encode_id(record.page_id), record.encode(self._hosts), self._dbs["pages"]
         # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
         if not self._txn.put(key, value, append=True, db=db):
             self._txn.put(key, value, db=db)
@@ -154,7 +157,7 @@ class IndexView:
     def pages(self) -> Iterator[PageRecord]:
         with self._txn.cursor(db=self._dbs["pages"]) as cursor:
             for key, data in cursor:
-                yield PageRecord.decode(decode_id(key), data)
+                yield PageRecord.decode(decode_id(key), data, self._hosts)
 
     # postings
     def postings(self, table: str, key: bytes) -> list[int]:
