@@ -194,14 +194,16 @@ class PostingTable:
 
     def _take(self, cursor: lmdb.Cursor, key: bytes) -> np.ndarray:
         """Delete the values filed under an LMDB key; them, as fixed-width byte strings (they
-        sort as bytes). One value at a time: deleting the whole key drops its pages without
+        sort as bytes). Deleted one at a time: deleting the whole key drops its pages without
         LMDB counting them out of the table's statistics (LMDB 0.9.36)."""
+        width = self._value_bytes
+        packed = cursor.getmulti([key], dupdata=True, dupfixed_bytes=width, keyfixed=True)
+        rows = np.frombuffer(packed, np.uint8).reshape(-1, len(key) + width)[:, len(key) :]
+        values = np.ascontiguousarray(rows).view(f"S{width}").ravel()
         cursor.set_key(key)
-        values = []
-        for _ in range(cursor.count()):
-            values.append(cursor.value())
+        for _ in range(len(values)):
             cursor.delete()
-        return np.frombuffer(b"".join(values), f"S{self._value_bytes}")
+        return values
 
     def _split(self, key: bytes, page_id: int, run: Run) -> tuple[bytes, bytes]:
         """The LMDB key and value of a posting."""
