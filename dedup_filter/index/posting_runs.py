@@ -6,9 +6,12 @@ full page in half when a value lands inside it: such a table settles at two-thir
 So a posting is filed under the run of page ids its page belongs to: the open run (the newest
 ``2**BASE_BITS`` ids of a shard) takes postings in random order; when a posting of a later id is
 filed, the open run is closed: its values are rewritten in order, merged with the closed runs of
-the same size before it, as a binary counter does (runs of 2**14, 2**15, ... 2**20 ids, each
-starting at a multiple of its size). A lookup searches each run: a few (one per set bit of the
-id counter above 2**14, and the open run); a posting is rewritten about log2(ids / 2**14) times.
+the same size before it, as a binary counter does (runs of 2**14, 2**15, 2**16 and 2**17 ids,
+each starting at a multiple of its size). A lookup searches each run (at 10**6 pages, about 10:
+one per 2**17 ids, one per set bit of the rest, and the open run); a posting is rewritten at
+most four times. The batch that closes a run does the rewriting, so the largest run bounds the
+longest batch (a 2**17-id run: 2.6 million postings, seconds): a cap of 2**20 would make lookups
+fewer at 10**6 pages and that batch eight times as long (docs/benchmarks.md, "Bytes on disk").
 
 Layout: a posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id under
 the LMDB key ``key[:g]`` + the run's first id (8 bytes); ``meta`` lists the runs (first id, size
@@ -29,7 +32,7 @@ import lmdb
 import numpy as np
 
 BASE_BITS = 14  # ids of the open run: its postings are the ones in random order
-MAX_BITS = 20  # the largest run: bounds the work of one merge (a million pages' postings)
+MAX_BITS = 17  # the largest run: bounds the work of one batch
 _BLOCK_BITS = 24  # the page id bits a value keeps
 _LOW_BYTES = _BLOCK_BITS // 8
 _ID = struct.Struct(">Q")
