@@ -90,7 +90,7 @@ class Postings:
 
     def _find(self, page_id: int) -> Run | None:
         runs = self.runs()
-        place = bisect.bisect_right(runs, (page_id, MAX_BITS + 1)) - 1
+        place = bisect.bisect_right(runs, (page_id, 0xFF)) - 1  # after a run starting there
         return runs[place] if place >= 0 and runs[place].holds(page_id) else None
 
     def _run_for(self, page_id: int) -> Run:

@@ -106,6 +106,16 @@ def test_closed_runs_merge_as_a_binary_counter_and_keep_their_postings(tmp_index
     assert found == [[record.page_id] for record in pages]
 
 
+def test_runs_merged_under_a_larger_cap_stay_found(tmp_index, small_runs, monkeypatch):
+    pages = {page_id: page(page_id, seed=page_id) for page_id in range(1, 40)}
+    tmp_index.transact(lambda view: [view.put_page(record) for record in pages.values()])
+    monkeypatch.setattr(posting_runs, "MAX_BITS", 2)  # runs of 16 ids are there already
+    tmp_index.transact(lambda view: view.delete_page(pages.pop(16)))
+    with tmp_index.read() as view:
+        assert view.postings("exact", page(16, seed=16).exact.to_bytes(8, "big")) == []
+        assert view.count("exact") == len(pages)
+
+
 def test_a_closed_run_fills_its_pages(tmp_path, config, monkeypatch):
     """Random postings fill about two-thirds of LMDB's pages; a closed run's are rewritten in
     order and fill them."""
