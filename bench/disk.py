@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -56,9 +57,11 @@ def scale_run(count: int, config: Config, seed: int, batch_size: int = BATCH) ->
     with tempfile.TemporaryDirectory() as directory:
         start = time.perf_counter()
         with DedupFilter.open(directory, config) as dedup:
-            kept = 0
+            kept, batch_seconds = 0, []
             for batch in _batches(generated_pages(count, seed), batch_size):
+                batch_start = time.perf_counter()
                 kept += sum(not decision.dropped for decision in dedup.check_pages(batch))
+                batch_seconds.append(time.perf_counter() - batch_start)
             dedup.index.sync()
             disk = dedup.index.disk_bytes()
         elapsed = time.perf_counter() - start
@@ -66,7 +69,8 @@ def scale_run(count: int, config: Config, seed: int, batch_size: int = BATCH) ->
         print(
             f"{count:,} pages in batches of {batch_size} ({count / elapsed:,.0f} pages/s with "
             f"check_pages), {kept:,} kept; data.mdb as written: {disk:,} bytes = "
-            f"{disk / per_page:,.0f} bytes/page\n"
+            f"{disk / per_page:,.0f} bytes/page; a batch took "
+            f"{statistics.median(batch_seconds):.2f} s (median), {max(batch_seconds):.2f} at most\n"
         )
         rest = disk - _print_tables(Path(directory), per_page)
         print(

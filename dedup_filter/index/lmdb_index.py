@@ -1,6 +1,6 @@
 """The shared feature index: one LMDB environment, safe for many processes at once.
 
-This is the only module that imports ``lmdb``, so the byte layout lives here (the record's bytes
+Only this room (``index/``) imports ``lmdb``, so the byte layout lives here (the record's bytes
 in ``page_records``). Invariants: keys are fixed-width big-endian bytes (sorted scans, portable
 files); a batch is one write transaction, so a reader never sees half a batch and a ``kill -9``
 loses only uncommitted batches; page ids are allocated inside write transactions (the top 16 bits
@@ -9,16 +9,16 @@ layout version are stamped into ``meta`` and an index built with others refuses 
 
 Posting tables (``exact``, ``features``, ``bands``, ``urls``) are ``dupsort`` + ``dupfixed``: a
 posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id, filed under the
-LMDB key ``key[:g]`` + the high 40 bits (g = 1 for a band: its number; 0 otherwise; w, the bytes of
-the key kept, in ``_POSTING_TABLES``). LMDB packs the values of one key in pages of their own,
-without node headers, so a posting costs its value: 7 bytes for a band (its whole 4-byte piece:
-the pieces of pages with a common vocabulary are far from uniform, and 3 of their bytes made a
-page read 40 records instead of 7), 8 for an exact hash or a super-shingle (their first 5 bytes:
-uniform hashes), 11 for a URL (its whole 64-bit hash: a URL's id is used as found). A shortened key
-only widens a lookup: every page it finds is judged on its record's full exact hash and on the
-super-shingle bytes the record keeps (the same 5), so decisions are those of the records. A table
-holds one LMDB key per group and per 2**24 ids of a shard: a handful; ``meta`` lists the high
-parts in use.
+LMDB key ``key[:g]`` + the first id of the page's run of ids (g = 1 for a band: its number; 0
+otherwise; w, the bytes of the key kept, in ``_POSTING_TABLES``; runs: ``posting_runs``). LMDB
+packs the values of one key in pages of their own, without node headers, so a posting costs its
+value: 7 bytes for a band (its whole 4-byte piece: the pieces of pages with a common vocabulary
+are far from uniform, and 3 of their bytes made a page read 40 records instead of 7), 8 for an
+exact hash or a super-shingle (their first 5 bytes: uniform hashes), 11 for a URL (its whole
+64-bit hash: a URL's id is used as found). A shortened key only widens a lookup: every page it
+finds is judged on its record's full exact hash and on the super-shingle bytes the record keeps
+(the same 5), so decisions are those of the records. A table holds one LMDB key per group and
+per run: a handful; ``meta`` lists the runs.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import struct
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import lmdb
 
@@ -41,22 +41,22 @@ from dedup_filter.config import Config
 from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES
 from dedup_filter.index.page_records import PageRecord as PageRecord
+from dedup_filter.index.posting_runs import Postings
 
 logger = logging.getLogger(__name__)
 
 # 2: postings as fixed-size duplicates of few keys, last_seen in seconds; 3: records hold the b-bit
 # min-hash sketch, postings keep 24 bits of the id and 5 bytes of exact and feature keys; 4: records
 # hold the hash of the page's code blocks, keep 5 bytes of a super-shingle, the scheme as a code and
-# a varint token count, the mirror detector's directory entries are compact (``mirrors/store.py``)
-SCHEMA_VERSION = 4
+# a varint token count, the mirror detector's directory entries are compact (``mirrors/store.py``);
+# 5: postings are filed by runs of page ids, rewritten in key order (``posting_runs``); records
+# keep their URL's host as a number (``hosts``) and title and code hashes only when there are any
+SCHEMA_VERSION = 5
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
-_LOW_BYTES = 3  # the low part of a page id in a posting's value: 24 bits
-_HIGH_BYTES = _ID.size - _LOW_BYTES
-_LOW_ZERO = bytes(_LOW_BYTES)
-_HIGHS_KEY = b"id_highs"
 # posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
 # and how many bytes of the key are kept in all
 _POSTING_TABLES = {
@@ -65,7 +65,7 @@ _POSTING_TABLES = {
     "bands": (1, 5),
     "urls": (0, 8),
 }
-_PLAIN_TABLES = ("meta", "pages")
+_PLAIN_TABLES = ("meta", "pages", "hosts")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
@@ -97,19 +97,16 @@ class IndexView:
         self._dbs = dbs
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
-        highs = _IdHighs(txn, dbs["meta"])
-        self._posting_tables = {
-            name: _PostingTable(txn, dbs[name], group, kept, highs)
-            for name, (group, kept) in _POSTING_TABLES.items()
-        }
+        self._postings = Postings(txn, dbs, _POSTING_TABLES)
+        self._hosts = HostNumbers(txn, dbs["hosts"])
 
     # pages and URLs
     def page(self, page_id: int) -> PageRecord | None:
         data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
-        return None if data is None else PageRecord.decode(page_id, data)
+        return None if data is None else PageRecord.decode(page_id, data, self._hosts)
 
     def page_id_for_url(self, url: str) -> int | None:
-        ids = self._posting_tables["urls"].ids(url_key(url))
+        ids = self._postings.ids("urls", url_key(url))
         return ids[0] if ids else None
 
     def new_page_id(self) -> int:
@@ -127,7 +124,7 @@ class IndexView:
         self._put_record(record)
         self._file_url(record.url, record.page_id)
         for table, key in _postings(record, self._bands):
-            self._posting_tables[table].add(key, record.page_id)
+            self._postings.add(table, key, record.page_id)
 
     def touch_page(self, record: PageRecord, seen_at: float) -> None:
         """Record that an unchanged page was seen again (``gc`` measures age from here)."""
@@ -136,36 +133,36 @@ class IndexView:
     def delete_page(self, record: PageRecord) -> None:
         self._remove_postings(record)
         self._txn.delete(encode_id(record.page_id), db=self._dbs["pages"])
-        self._posting_tables["urls"].remove(url_key(record.url), record.page_id)
+        self._postings.remove("urls", url_key(record.url), record.page_id)
 
     def _put_record(self, record: PageRecord) -> None:
-        key, value, db = encode_id(record.page_id), record.encode(), self._dbs["pages"]
+        key, value, db = encode_id(record.page_id), record.encode(self._hosts), self._dbs["pages"]
         # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
         if not self._txn.put(key, value, append=True, db=db):
             self._txn.put(key, value, db=db)
 
     def _file_url(self, url: str, page_id: int) -> None:
         """File ``url`` under ``page_id`` alone (one page per URL)."""
-        urls, key = self._posting_tables["urls"], url_key(url)
-        filed = urls.ids(key)
+        postings, key = self._postings, url_key(url)
+        filed = postings.ids("urls", key)
         if filed != [page_id]:
             for other in filed:
-                urls.remove(key, other)
-            urls.add(key, page_id)
+                postings.remove("urls", key, other)
+            postings.add("urls", key, page_id)
 
     def _remove_postings(self, record: PageRecord) -> None:
         for table, key in _postings(record, self._bands):
-            self._posting_tables[table].remove(key, record.page_id)
+            self._postings.remove(table, key, record.page_id)
 
     def pages(self) -> Iterator[PageRecord]:
         with self._txn.cursor(db=self._dbs["pages"]) as cursor:
             for key, data in cursor:
-                yield PageRecord.decode(decode_id(key), data)
+                yield PageRecord.decode(decode_id(key), data, self._hosts)
 
     # postings
     def postings(self, table: str, key: bytes) -> list[int]:
         """Page ids filed under ``key`` in a posting table, in id order."""
-        return self._posting_tables[table].ids(key)
+        return self._postings.ids(table, key)
 
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:
@@ -190,8 +187,8 @@ class IndexView:
 
     def count(self, table: str) -> int:
         """Rows of a table (postings of a posting table)."""
-        if table in self._posting_tables:
-            return self._posting_tables[table].count()
+        if table in _POSTING_TABLES:
+            return self._postings.count(table)
         return int(self._txn.stat(self._dbs[table])["entries"])
 
 
@@ -208,96 +205,6 @@ def _postings(record: PageRecord, bands: int) -> list[tuple[str, bytes]]:
     if record.simhash:
         postings += [("bands", key) for key in band_postings(record.simhash, bands)]
     return postings
-
-
-class _IdHighs:
-    """The high 40 bits of every page id filed in a posting table (shard id and counter epoch),
-    kept in ``meta``: the LMDB keys a lookup searches, known without listing them."""
-
-    def __init__(self, txn: lmdb.Transaction, meta: lmdb._Database) -> None:
-        self._txn = txn
-        self._meta = meta
-        self._highs: list[tuple[bytes, int]] | None = None
-        self.known: set[bytes] = set()
-
-    def all(self) -> list[tuple[bytes, int]]:
-        """Each high part, as bytes and as the first page id it covers, in id order."""
-        if self._highs is None:
-            data = bytes(self._txn.get(_HIGHS_KEY, db=self._meta) or b"")
-            self.known = {
-                data[start : start + _HIGH_BYTES] for start in range(0, len(data), _HIGH_BYTES)
-            }
-            self._highs = sorted((part, _ID.unpack(part + _LOW_ZERO)[0]) for part in self.known)
-        return self._highs
-
-    def note(self, high: bytes) -> None:
-        """Remember that ids of this high part are filed (nothing to do if ``known`` has it)."""
-        highs = self.all()
-        if high not in self.known:
-            self.known.add(high)
-            self._highs = sorted((*highs, (high, _ID.unpack(high + _LOW_ZERO)[0])))
-            self._txn.put(_HIGHS_KEY, b"".join(part for part, _ in self._highs), db=self._meta)
-
-
-class _PostingTable:
-    """A posting table inside one transaction (layout in the module docstring)."""
-
-    def __init__(
-        self,
-        txn: lmdb.Transaction,
-        db: lmdb._Database,
-        group_bytes: int,
-        kept_bytes: int,
-        highs: _IdHighs,
-    ) -> None:
-        self._txn = txn
-        self._db = db
-        self._group_bytes = group_bytes
-        self._kept_bytes = kept_bytes
-        self._highs = highs
-        self._cursor: lmdb.Cursor | None = None
-
-    def ids(self, key: bytes) -> list[int]:
-        cursor = self._cursor or self._open_cursor()
-        group, rest = key[: self._group_bytes], key[self._group_bytes : self._kept_bytes]
-        found, size = [], len(rest)
-        for high, first_id in self._highs.all():
-            # most keys are filed nowhere: the value found is the next key's, which settles it
-            if not (cursor.set_range_dup(group + high, rest) and cursor.value()[:size] == rest):
-                continue
-            for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
-                if not value.startswith(rest):
-                    break
-                found.append(first_id + int.from_bytes(value[-_LOW_BYTES:], "big"))
-        return found
-
-    def add(self, key: bytes, page_id: int) -> None:
-        lmdb_key, value = self._split(key, page_id)
-        high = lmdb_key[self._group_bytes :]
-        if high not in self._highs.known:
-            self._highs.note(high)
-        self._txn.put(lmdb_key, value, dupdata=True, db=self._db)
-
-    def remove(self, key: bytes, page_id: int) -> None:
-        self._txn.delete(*self._split(key, page_id), db=self._db)
-
-    def count(self) -> int:
-        with self._txn.cursor(db=self._db) as cursor:
-            more, total = cursor.first(), 0
-            while more:
-                total += cursor.count()
-                more = cursor.next_nodup()
-            return total
-
-    def _split(self, key: bytes, page_id: int) -> tuple[bytes, bytes]:
-        """The LMDB key and value of a posting."""
-        packed, group_bytes = _ID.pack(page_id), self._group_bytes
-        kept = key[group_bytes : self._kept_bytes]
-        return key[:group_bytes] + packed[:_HIGH_BYTES], kept + packed[_HIGH_BYTES:]
-
-    def _open_cursor(self) -> lmdb.Cursor:
-        self._cursor = self._txn.cursor(db=self._db)
-        return self._cursor
 
 
 class LmdbIndex:

@@ -7,7 +7,8 @@ Super-shingles are kept in their first ``FEATURE_BYTES`` bytes, as their posting
 reads as zero bits): two pages share a super-shingle when those bytes agree.
 ``last_seen`` is kept in whole seconds, rounded up: ``gc`` never removes a page seen after its
 cutoff (a page seen less than a second before the cutoff may survive one more sweep).
-The URL's scheme is one byte (``_SCHEMES``), the token count a varint.
+The URL's scheme is one byte (``_SCHEMES``), its host a number (``hosts``), the token count a
+varint; the title and code hashes are kept only when there are any (a flag each).
 """
 
 from __future__ import annotations
@@ -15,16 +16,28 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass
+from typing import Protocol
 
 from dedup_filter.index.varints import decode_varint, encode_varint
 
-# exact hash, last seen (s), title, code, super-shingles, simhash bytes, sketch bytes; then the
-# token count (varint), the super-shingles, simhash, sketch, scheme code and the rest of the URL
-_HEAD = struct.Struct(">QIIIBBB")
+# exact hash, last seen (s), flags, super-shingles, simhash bytes, sketch bytes; then the title
+# and code hashes (when flagged), the token count (varint), the super-shingles, simhash, sketch,
+# and the URL: scheme code, then the host's number (varint) and the rest, or the URL as it is
+_HEAD = struct.Struct(">QIBBBB")
+_HASH = struct.Struct(">I")
+_TITLE, _CODE = 1, 2  # flags: the record keeps a title hash, a code hash
 _MAX_SECONDS = (1 << 32) - 1
 FEATURE_BYTES = 5
 _FEATURE_SHIFT = 64 - 8 * FEATURE_BYTES
 _SCHEMES = ("", "http://", "https://")  # code 0: the URL as it is
+
+
+class HostNames(Protocol):
+    """Hosts as numbers (``hosts.HostNumbers``)."""
+
+    def number(self, host: str) -> int | None: ...
+
+    def name(self, number: int) -> str: ...
 
 
 def kept_feature(feature: int) -> int:
@@ -50,27 +63,30 @@ class PageRecord:
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(map(kept_feature, self.features)))
 
-    def encode(self) -> bytes:
+    def encode(self, hosts: HostNames) -> bytes:
         seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
+        flags = (_TITLE if self.title else 0) | (_CODE if self.code else 0)
         head = _HEAD.pack(
-            self.exact,
-            seen,
-            self.title,
-            self.code,
-            len(self.features),
-            len(self.simhash),
-            len(self.sketch),
+            self.exact, seen, flags, len(self.features), len(self.simhash), len(self.sketch)
         )
+        head += _HASH.pack(self.title) if self.title else b""
+        head += _HASH.pack(self.code) if self.code else b""
         features = b"".join(
             (feature >> _FEATURE_SHIFT).to_bytes(FEATURE_BYTES, "big") for feature in self.features
         )
         body = features + self.simhash + self.sketch
-        return head + encode_varint(self.token_count) + body + _encode_url(self.url)
+        return head + encode_varint(self.token_count) + body + _encode_url(self.url, hosts)
 
     @classmethod
-    def decode(cls, page_id: int, data: bytes | memoryview) -> PageRecord:
-        exact, last_seen, title, code, n_features, n_simhash, n_sketch = _HEAD.unpack_from(data)
-        token_count, start = decode_varint(data, _HEAD.size)
+    def decode(cls, page_id: int, data: bytes | memoryview, hosts: HostNames) -> PageRecord:
+        exact, last_seen, flags, n_features, n_simhash, n_sketch = _HEAD.unpack_from(data)
+        start = _HEAD.size
+        title = code = 0
+        if flags & _TITLE:
+            (title,), start = _HASH.unpack_from(data, start), start + _HASH.size
+        if flags & _CODE:
+            (code,), start = _HASH.unpack_from(data, start), start + _HASH.size
+        token_count, start = decode_varint(data, start)
         features = tuple(
             int.from_bytes(data[offset : offset + FEATURE_BYTES], "big") << _FEATURE_SHIFT
             for offset in range(start, start + FEATURE_BYTES * n_features, FEATURE_BYTES)
@@ -79,7 +95,7 @@ class PageRecord:
         simhash = bytes(data[start : start + n_simhash])
         start += n_simhash
         sketch = bytes(data[start : start + n_sketch])
-        url = _decode_url(bytes(data[start + n_sketch :]))
+        url = _decode_url(bytes(data[start + n_sketch :]), hosts)
         return cls(
             page_id,
             url,
@@ -94,10 +110,18 @@ class PageRecord:
         )
 
 
-def _encode_url(url: str) -> bytes:
+def _encode_url(url: str, hosts: HostNames) -> bytes:
     code = next((code for code in range(1, len(_SCHEMES)) if url.startswith(_SCHEMES[code])), 0)
-    return bytes([code]) + url[len(_SCHEMES[code]) :].encode("utf-8", "surrogatepass")
+    rest = url[len(_SCHEMES[code]) :]
+    end = min((at for at in map(rest.find, "/?#") if at >= 0), default=len(rest))
+    number = hosts.number(rest[:end]) if code else None
+    if number is None:
+        return b"\x00" + url.encode("utf-8", "surrogatepass")
+    return bytes([code]) + encode_varint(number) + rest[end:].encode("utf-8", "surrogatepass")
 
 
-def _decode_url(data: bytes) -> str:
-    return _SCHEMES[data[0]] + data[1:].decode("utf-8", "surrogatepass")
+def _decode_url(data: bytes, hosts: HostNames) -> str:
+    if not data[0]:
+        return data[1:].decode("utf-8", "surrogatepass")
+    number, start = decode_varint(data, 1)
+    return _SCHEMES[data[0]] + hosts.name(number) + data[start:].decode("utf-8", "surrogatepass")

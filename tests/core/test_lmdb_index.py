@@ -19,7 +19,7 @@ import pytest
 
 from dedup_filter import Config, ConfigError, IndexFullError, IndexMismatchError
 from dedup_filter.features.simhash import band_keys
-from dedup_filter.index.lmdb_index import LmdbIndex, PageRecord
+from dedup_filter.index.lmdb_index import LmdbIndex, PageRecord, encode_id
 
 WORKERS = Path(__file__).with_name("lmdb_writers.py")
 
@@ -76,30 +76,57 @@ def stored_urls(path: str | Path) -> set[str]:
         index.close()
 
 
-def test_record_round_trips_through_its_encoding():
+def stored(index: LmdbIndex, page: PageRecord) -> tuple[PageRecord | None, int]:
+    """The record as the index gives it back after storing ``page``, and its bytes."""
+    index.transact(lambda view: view.put_page(page))
+    with index.read() as view:
+        return view.page(page.page_id), len(view.get("pages", encode_id(page.page_id)) or b"")
+
+
+def test_record_round_trips_through_its_encoding(tmp_index):
     page = record(7, "http://h.example/\udc80caf\u00e9.html", seed=3)
-    assert PageRecord.decode(7, page.encode()) == page
-    with_code = replace(page, code=0xC0DE_F00D)
-    assert PageRecord.decode(7, with_code.encode()) == with_code
+    assert stored(tmp_index, page)[0] == page
+    with_code = replace(page, code=0xC0DE_F00D, page_id=8)
+    assert stored(tmp_index, with_code)[0] == with_code
 
 
 @pytest.mark.parametrize(
-    "url", ["https://h.example/a", "ftp://h.example/\u00e9", "http:/x", "", "httpsx://h/"]
+    "url",
+    [
+        "https://h.example/a",
+        "ftp://h.example/\u00e9",
+        "http:/x",
+        "",
+        "httpsx://h/",
+        "http://h.example",
+        "https://user@H.example:8080?q#f",
+        "http:///a",
+        "http://" + "h" * 300 + ".example/",
+    ],
 )
-def test_every_url_and_large_counts_round_trip(url):
+def test_every_url_and_large_counts_round_trip(tmp_index, url):
     page = replace(record(7, url, seed=1), token_count=2**40, title=2**32 - 1)
-    assert PageRecord.decode(7, page.encode()) == page
+    assert stored(tmp_index, page)[0] == page
 
 
-def test_a_record_keeps_the_super_shingle_bytes_its_postings_keep():
+def test_a_record_keeps_its_host_as_a_number_and_no_title_or_code_it_lacks(tmp_index):
+    first, first_bytes = stored(tmp_index, record(7, "http://a-long-host-name.example/x"))
+    second, second_bytes = stored(tmp_index, record(8, "http://other.example/x"))
+    titled, titled_bytes = stored(tmp_index, replace(first, page_id=9, title=1, code=2))
+    assert [first.url, second.url] == ["http://a-long-host-name.example/x", "http://other.example/x"]
+    assert first_bytes == second_bytes  # one byte each for the two hosts' numbers
+    assert (titled.title, titled.code, titled_bytes) == (1, 2, first_bytes + 8)
+
+
+def test_a_record_keeps_the_super_shingle_bytes_its_postings_keep(tmp_index):
     page = replace(record(7, "http://h.example/"), features=(2**64 - 1, 2**24 - 1, 2**24))
     assert page.features == (2**64 - 2**24, 0, 2**24)
-    assert len(page.encode()) == len(replace(page, features=()).encode()) + 3 * 5
+    assert stored(tmp_index, page)[1] == stored(tmp_index, replace(page, features=()))[1] + 3 * 5
 
 
-def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_page():
+def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_page(tmp_index):
     page = replace(record(7, "http://h.example/"), last_seen=1_700_000_000.25)
-    assert PageRecord.decode(7, page.encode()).last_seen == 1_700_000_001.0
+    assert stored(tmp_index, page)[0].last_seen == 1_700_000_001.0
 
 
 def test_put_page_stores_record_url_and_postings(tmp_index):

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
+import lmdb
 import pytest
 
 from dedup_filter import IndexMismatchError
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.simhash import band_keys
+from dedup_filter.index import posting_runs
 from dedup_filter.index.lmdb_index import SCHEMA_VERSION, LmdbIndex, PageRecord, url_key
 from dedup_filter.matching import duplicates, find_exact
 
@@ -29,7 +32,7 @@ KEPT = {"exact": 5, "features": 5, "bands": 5, "urls": 8}
 
 
 @pytest.mark.parametrize(("table", "group", "value_bytes"), [("bands", 1, 7), ("features", 0, 8)])
-def test_a_posting_is_a_short_value_under_its_group_and_the_high_id_bytes(
+def test_a_posting_is_a_short_value_under_its_group_and_the_first_id_of_its_run(
     tmp_index, table, group, value_bytes
 ):
     pages = [page(page_id, seed=page_id) for page_id in (1, 2, 3)]
@@ -37,7 +40,7 @@ def test_a_posting_is_a_short_value_under_its_group_and_the_high_id_bytes(
     with tmp_index.read() as view:
         rows = list(view.scan(table, b""))
     groups = range(12) if group else [None]
-    keys = {(bytes([number]) if number is not None else b"") + bytes(5) for number in groups}
+    keys = {(bytes([number]) if number is not None else b"") + bytes(8) for number in groups}
     assert {key for key, _ in rows} == keys
     assert {len(value) for _, value in rows} == {value_bytes}
     assert len(rows) == (12 if group else 6) * len(pages)
@@ -59,7 +62,17 @@ def test_ids_of_other_shards_and_epochs_come_in_id_order_within_a_batch_and_afte
         assert [view.postings(*key) for key in keys] == [sorted(ids)] * 2
 
 
-def test_posting_tables_agree_with_the_pages_they_index(tmp_index):
+@pytest.fixture
+def small_runs(monkeypatch):
+    """Runs of 4 to 16 ids: the tests' few pages open, close and merge many."""
+    monkeypatch.setattr(posting_runs, "BASE_BITS", 2)
+    monkeypatch.setattr(posting_runs, "MAX_BITS", 4)
+
+
+@pytest.mark.parametrize("runs", ["default", "small"])
+def test_posting_tables_agree_with_the_pages_they_index(tmp_index, request, runs):
+    if runs == "small":
+        request.getfixturevalue("small_runs")
     rng = random.Random(5)
     # features, simhashes and exact hashes from small pools: many pages under one key
     features = [rng.getrandbits(64) for _ in range(10)]
@@ -73,6 +86,52 @@ def test_posting_tables_agree_with_the_pages_they_index(tmp_index):
             assert {posting: view.postings(*posting) for posting in expected} == expected
             assert view.count("features") == sum(len(page.features) for page in live.values())
             assert all(view.page_id_for_url(page.url) == page.page_id for page in live.values())
+
+
+def test_closed_runs_merge_as_a_binary_counter_and_keep_their_postings(tmp_index, small_runs):
+    pages = [page(page_id, seed=page_id) for page_id in range(1, 24)]
+    for record in pages:  # one page a transaction, as a Scrapy crawl writes
+        tmp_index.transact(lambda view, record=record: view.put_page(record))
+    with tmp_index.read() as view:
+        runs = view.get("meta", b"id_runs") or b""
+        features = [key for key, _ in view.scan("features", b"")]
+        found = [view.postings("exact", record.exact.to_bytes(8, "big")) for record in pages]
+    # 1-3, 4-7, ... closed as 4-id runs, merged into 0-15, then 16-19; 20-23 is open
+    assert [(int.from_bytes(runs[at : at + 8], "big"), runs[at + 8]) for at in (0, 9, 18)] == [
+        (0, 4),
+        (16, 2),
+        (20, 2),
+    ]
+    assert sorted(set(features)) == [bytes(8), (16).to_bytes(8, "big"), (20).to_bytes(8, "big")]
+    assert found == [[record.page_id] for record in pages]
+
+
+def test_runs_merged_under_a_larger_cap_stay_found(tmp_index, small_runs, monkeypatch):
+    pages = {page_id: page(page_id, seed=page_id) for page_id in range(1, 40)}
+    tmp_index.transact(lambda view: [view.put_page(record) for record in pages.values()])
+    monkeypatch.setattr(posting_runs, "MAX_BITS", 2)  # runs of 16 ids are there already
+    tmp_index.transact(lambda view: view.delete_page(pages.pop(16)))
+    with tmp_index.read() as view:
+        assert view.postings("exact", page(16, seed=16).exact.to_bytes(8, "big")) == []
+        assert view.count("exact") == len(pages)
+
+
+def test_a_closed_run_fills_its_pages(tmp_path, config, monkeypatch):
+    """Random postings fill about two-thirds of LMDB's pages; a closed run's are rewritten in
+    order and fill them."""
+    monkeypatch.setattr(posting_runs, "BASE_BITS", 13)
+    index = LmdbIndex.open(tmp_path / "index", config)
+    for start in range(1, 8194, 1000):  # ids 1-8191 close their run when 8192 comes
+        batch = [page(page_id, seed=page_id) for page_id in range(start, min(start + 1000, 8194))]
+        index.transact(lambda view, batch=batch: [view.put_page(record) for record in batch])
+    index.close()
+    env = lmdb.open(str(tmp_path / "index"), readonly=True, max_dbs=32)
+    with env.begin() as txn:
+        stat = txn.stat(env.open_db(b"bands", txn=txn, create=False))
+    env.close()
+    full_pages = 12 * math.ceil(8191 * 7 / (stat["psize"] - 16))  # 180; in random order, ~245
+    # a page a band more (a sub-database's first page splits in half) and the table's own leaf
+    assert stat["leaf_pages"] <= full_pages + 12 + 1
 
 
 def test_an_index_of_another_byte_layout_refuses_to_open(tmp_path, config):

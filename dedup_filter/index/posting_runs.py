@@ -1,0 +1,219 @@
+"""Posting tables filed in runs of page ids, each run rewritten in key order once it is closed.
+
+Why: a posting table's values are hashes, so they arrive in random order, and LMDB splits a
+full page in half when a value lands inside it: such a table settles at two-thirds full pages
+(64-74 % measured at layout 4). Values written in order with ``MDB_APPENDDUP`` fill their pages.
+So a posting is filed under the run of page ids its page belongs to: the open run (the newest
+``2**BASE_BITS`` ids of a shard) takes postings in random order; when a posting of a later id is
+filed, the open run is closed: its values are rewritten in order, merged with the closed runs of
+the same size before it, as a binary counter does (runs of 2**14, 2**15, 2**16 and 2**17 ids,
+each starting at a multiple of its size). A lookup searches each run (at 10**6 pages, about 10:
+one per 2**17 ids, one per set bit of the rest, and the open run); a posting is rewritten at
+most four times. The batch that closes a run does the rewriting, so the largest run bounds the
+longest batch (a 2**17-id run: 2.6 million postings, seconds): a cap of 2**20 would make lookups
+fewer at 10**6 pages and that batch eight times as long (docs/benchmarks.md, "Bytes on disk").
+
+Layout: a posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id under
+the LMDB key ``key[:g]`` + the run's first id (8 bytes); ``meta`` lists the runs (first id, size
+as bits). A run never spans two 2**24-aligned blocks of ids, whose high 40 bits (the shard id and
+the counter's upper part) the run's first id gives. A posting of an id that no run holds opens a
+run for it; a page filed again keeps its id, so its postings go back into its (closed) run,
+which stays right, only less full.
+"""
+
+from __future__ import annotations
+
+import bisect
+import struct
+from collections.abc import Iterator
+from typing import NamedTuple, cast
+
+import lmdb
+import numpy as np
+
+BASE_BITS = 14  # ids of the open run: its postings are the ones in random order
+MAX_BITS = 17  # the largest run: bounds the work of one batch
+_BLOCK_BITS = 24  # the page id bits a value keeps
+_LOW_BYTES = _BLOCK_BITS // 8
+_ID = struct.Struct(">Q")
+_RUN = struct.Struct(">QB")
+_RUNS_KEY = b"id_runs"
+
+
+class Run(NamedTuple):
+    first: int
+    bits: int
+
+    def holds(self, page_id: int) -> bool:
+        return self.first <= page_id < self.first + (1 << self.bits)
+
+
+class Postings:
+    """The posting tables of one transaction and the runs they share."""
+
+    def __init__(
+        self,
+        txn: lmdb.Transaction,
+        dbs: dict[str, lmdb._Database],
+        layout: dict[str, tuple[int, int]],
+    ) -> None:
+        self._txn = txn
+        self._meta = dbs["meta"]
+        self._runs: list[Run] | None = None
+        self._tables = {
+            name: PostingTable(txn, dbs[name], *shape) for name, shape in layout.items()
+        }
+
+    def ids(self, table: str, key: bytes) -> list[int]:
+        """Page ids filed under ``key``, in id order."""
+        return self._tables[table].ids(key, self.runs())
+
+    def add(self, table: str, key: bytes, page_id: int) -> None:
+        self._tables[table].add(key, page_id, self._run_for(page_id))
+
+    def remove(self, table: str, key: bytes, page_id: int) -> None:
+        run = self._find(page_id)
+        if run is not None:
+            self._tables[table].remove(key, page_id, run)
+
+    def count(self, table: str) -> int:
+        return self._tables[table].count()
+
+    def runs(self) -> list[Run]:
+        """Every run in id order."""
+        if self._runs is None:
+            data = bytes(self._txn.get(_RUNS_KEY, db=self._meta) or b"")
+            self._runs = [
+                Run(*_RUN.unpack_from(data, start)) for start in range(0, len(data), _RUN.size)
+            ]
+        return self._runs
+
+    def _find(self, page_id: int) -> Run | None:
+        runs = self.runs()
+        place = bisect.bisect_right(runs, (page_id, 0xFF)) - 1  # after a run starting there
+        return runs[place] if place >= 0 and runs[place].holds(page_id) else None
+
+    def _run_for(self, page_id: int) -> Run:
+        """The run a posting of ``page_id`` goes to: opened (and the open run before it closed)
+        if none holds it."""
+        found = self._find(page_id)
+        if found is not None:
+            return found
+        opened = Run(page_id >> BASE_BITS << BASE_BITS, BASE_BITS)
+        runs = self.runs()
+        block = [run for run in runs if run.first >> _BLOCK_BITS == page_id >> _BLOCK_BITS]
+        bisect.insort(runs, opened)
+        if block and block[-1].first < opened.first:
+            self._close(block[-1])
+        self._txn.put(_RUNS_KEY, b"".join(_RUN.pack(*run) for run in runs), db=self._meta)
+        return opened
+
+    def _close(self, run: Run) -> None:
+        """Rewrite ``run`` in order, merged with its equal closed runs before it."""
+        members, merged = [run], run
+        while merged.bits < MAX_BITS and merged.first >> merged.bits & 1:
+            buddy = Run(merged.first - (1 << merged.bits), merged.bits)
+            if self._find(buddy.first) != buddy:
+                break
+            members.append(buddy)
+            merged = Run(buddy.first, merged.bits + 1)
+        for table in self._tables.values():
+            table.rewrite([member.first for member in members], merged.first)
+        runs = self.runs()
+        for member in members:
+            runs.remove(member)
+        bisect.insort(runs, merged)
+
+
+class PostingTable:
+    """A posting table inside one transaction (layout in the module docstring).
+
+    ``group_bytes`` leading bytes of a posting key go into the LMDB key (a band's number), the
+    next bytes up to ``kept_bytes`` into the value."""
+
+    def __init__(
+        self,
+        txn: lmdb.Transaction,
+        db: lmdb._Database,
+        group_bytes: int,
+        kept_bytes: int,
+    ) -> None:
+        self._txn = txn
+        self._db = db
+        self._group_bytes = group_bytes
+        self._value_bytes = kept_bytes - group_bytes + _LOW_BYTES
+        self._kept_bytes = kept_bytes
+        self._cursor: lmdb.Cursor | None = None
+
+    def ids(self, key: bytes, runs: list[Run]) -> list[int]:
+        cursor = self._cursor or self._open_cursor()
+        group, rest = key[: self._group_bytes], key[self._group_bytes : self._kept_bytes]
+        found, size = [], len(rest)
+        for run in runs:
+            # most keys are filed nowhere: the value found is the next key's, which settles it
+            if not (
+                cursor.set_range_dup(group + _ID.pack(run.first), rest)
+                and cursor.value()[:size] == rest
+            ):
+                continue
+            block_first = run.first >> _BLOCK_BITS << _BLOCK_BITS
+            for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
+                if not value.startswith(rest):
+                    break
+                found.append(block_first + int.from_bytes(value[-_LOW_BYTES:], "big"))
+        return found
+
+    def add(self, key: bytes, page_id: int, run: Run) -> None:
+        self._txn.put(*self._split(key, page_id, run), dupdata=True, db=self._db)
+
+    def remove(self, key: bytes, page_id: int, run: Run) -> None:
+        self._txn.delete(*self._split(key, page_id, run), db=self._db)
+
+    def count(self) -> int:
+        with self._txn.cursor(db=self._db) as cursor:
+            more, total = cursor.first(), 0
+            while more:
+                total += cursor.count()
+                more = cursor.next_nodup()
+            return total
+
+    def rewrite(self, members: list[int], merged: int) -> None:
+        """File the values of the runs starting at ``members`` under the run starting at
+        ``merged``, in order (appended: full pages)."""
+        suffixes = {_ID.pack(first) for first in members}
+        groups: dict[bytes, list[bytes]] = {}
+        with self._txn.cursor(db=self._db) as cursor:
+            more = cursor.first()
+            while more:
+                key = cursor.key()
+                if key[self._group_bytes :] in suffixes:
+                    groups.setdefault(key[: self._group_bytes], []).append(key)
+                more = cursor.next_nodup()
+            for group, keys in groups.items():
+                values = np.sort(np.concatenate([self._take(cursor, key) for key in keys]))
+                target, data, width = group + _ID.pack(merged), values.tobytes(), self._value_bytes
+                pairs = ((target, data[at : at + width]) for at in range(0, len(data), width))
+                cursor.putmulti(pairs, dupdata=True, append=True)
+
+    def _take(self, cursor: lmdb.Cursor, key: bytes) -> np.ndarray:
+        """Delete the values filed under an LMDB key; them, as fixed-width byte strings (they
+        sort as bytes). Deleted one at a time: deleting the whole key drops its pages without
+        LMDB counting them out of the table's statistics (LMDB 0.9.36)."""
+        width = self._value_bytes
+        packed = cursor.getmulti([key], dupdata=True, dupfixed_bytes=width, keyfixed=True)
+        rows = np.frombuffer(packed, np.uint8).reshape(-1, len(key) + width)[:, len(key) :]
+        values = np.ascontiguousarray(rows).view(f"S{width}").ravel()
+        cursor.set_key(key)
+        for _ in range(len(values)):
+            cursor.delete()
+        return values
+
+    def _split(self, key: bytes, page_id: int, run: Run) -> tuple[bytes, bytes]:
+        """The LMDB key and value of a posting."""
+        low = (page_id & ((1 << _BLOCK_BITS) - 1)).to_bytes(_LOW_BYTES, "big")
+        lmdb_key = key[: self._group_bytes] + _ID.pack(run.first)
+        return lmdb_key, key[self._group_bytes : self._kept_bytes] + low
+
+    def _open_cursor(self) -> lmdb.Cursor:
+        self._cursor = self._txn.cursor(db=self._db)
+        return self._cursor
