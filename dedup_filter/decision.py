@@ -40,7 +40,6 @@ class Reason(StrEnum):
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
-    COUNTERPART_NOT_HELD = "counterpart_not_held"  # under a rule pruning both sides: no wait
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

@@ -13,7 +13,9 @@ URLs, probed counterparts). ``Rule.prunes_origin``: the mirror was held first, i
 copy, and every checked sample matched; an origin's document met after the copy held its
 counterpart is then dropped (``pruning.py``, the same guards: never a page held as itself, never
 under ``mirror.protected_prefixes``, not before the copy's answer for a page it lacks is known),
-its index pages are fetched, and nothing is deferred. A rule accepted with mismatching samples
+its index pages are fetched, and a document whose counterpart the copy has not fetched yet
+waits for the crawl to fetch it (never probed: the copy is crawled whole, since it is never
+pruned). A rule accepted with mismatching samples
 never prunes its origin: it pairs versions of one directory (a stale copy with edited pages), the
 copy's page may be the older version, and dropping the origin's page for it would lose the
 current text; held first and not named a copy, it prunes neither side.

@@ -6,10 +6,8 @@ by a kept copy (its entry under its own directory names an indexed page). An ori
 are never pruned (they link its pages; a copy's listing may not). Under a rule that prunes only
 its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and its
 counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule that
-prunes both sides it is fetched instead (a probed page's links are followed only if the crawl
-asks for it, and the pages of its side that link it may be pruned: deferring could cut the only
-path to a page neither side's fetched pages link), except a mirror's index page, whose
-counterpart the crawl reaches through the origin's index pages. One whose
+prunes its origin, an origin's document waits too, unprobed, for the copy held first, which the
+crawl fetches whole (a probed page's links are followed only if the crawl asks for it). One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
@@ -144,9 +142,10 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if not may_wait:
-            # an origin's URL: a counterpart probed in the copy would have its links followed
-            # only if the crawl asked for it, and the origin's pages that link it may be pruned
-            return Decision(url, "keep", Reason.COUNTERPART_NOT_HELD, evidence=evidence)
+            # an origin's document waits for the copy held first, which the crawl fetches whole
+            # (it is never pruned), and is not probed there: a page fetched as a probe has its
+            # links followed only if the crawl asks for it
+            evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
@@ -162,7 +161,7 @@ class UrlPruner:
         if kept is not None:  # the counterpart is held: what its side answers is asked
             asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
-        if store.probes_for(counterpart):
+        if "awaiting_crawl_of" in decision.evidence or store.probes_for(counterpart):
             return decision
         store.add_probe(counterpart, COUNTERPART_PROBE, b"")
         return Decision(

@@ -65,6 +65,30 @@ def test_an_origin_met_after_its_copy_is_pruned_where_the_copy_held_first_holds_
     assert dedup.check_url(UNNAMED_COPY + "csv.html").reason == "crawled_first"
 
 
+def test_an_origin_crawled_beside_its_copy_waits_for_the_copy_instead_of_being_fetched(
+    open_filter, origin_tree
+):
+    """The copy held first is crawled whole (never pruned), so an origin's document whose
+    counterpart it has not fetched yet waits for it, unprobed, and is dropped once it arrives."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    pages = origin_tree | copy
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        copy_order[:4] + interleave(origin_order, copy_order[:3:-1])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["pruned"] == ["origin"]
+    waited = [url for url in under(crawl.deferred, ORIGIN) if crawl.settled[url].dropped]
+    assert waited  # met before the copy held its counterpart, dropped once it did
+    assert not any(crawl.deferred[url].probes for url in waited)
+    assert [url for url in under(crawl.probes, UNNAMED_COPY) if url in waited] == []
+    origin_documents = [url for url in origin_tree if not url.endswith("/")]
+    fetched = [url for url in under(crawl.fetched, ORIGIN) if url in origin_documents]
+    assert len(fetched) <= 4  # the samples that confirmed the rule (lambda = 4)
+    assert lost(crawl, ORIGIN) == []
+
+
 def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):
     crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
     (rule,) = dedup.mirror_rules()
