@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 Action = Literal["keep", "drop", "defer"]
 
@@ -92,3 +93,32 @@ class Decision:
         """
         line = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return line.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class Waiting(Protocol):
+    """A deferred URL, waiting since ``since``."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def since(self) -> float: ...
+
+
+def settle_waiting(
+    waiting: Iterable[Waiting], check: Callable[[str], Decision], now: float, max_age_s: float
+) -> list[Decision]:
+    """Final decisions (``check`` again) for the deferred URLs whose wait is over: decided now,
+    or waited ``max_age_s`` or longer (then fetched: ``counterpart_timed_out``)."""
+    settled = []
+    for deferred in waiting:
+        decision, waited = check(deferred.url), now - deferred.since
+        if decision.deferred and waited < max_age_s:
+            continue
+        if decision.deferred:
+            evidence = decision.evidence | {"waited_s": round(waited, 3)}
+            decision = Decision(
+                deferred.url, "keep", Reason.COUNTERPART_TIMED_OUT, evidence=evidence
+            )
+        settled.append(decision)
+    return settled

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import MirrorConfig
-from dedup_filter.decision import Decision, Reason
+from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -171,19 +171,8 @@ class UrlPruner:
     def settle(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
         """Final decisions for the deferred URLs whose counterpart's fate is known, or that
         waited ``max_age_s`` or longer; they wait on until released (``Deferrals.release``)."""
-        deferrals, settled = Deferrals(view), []
-        for waiting in deferrals.waiting():
-            decision = self.check(view, waiting.url)
-            waited = now - waiting.since
-            if decision.deferred and waited < max_age_s:
-                continue
-            if decision.deferred:
-                evidence = decision.evidence | {"waited_s": round(waited, 3)}
-                decision = Decision(
-                    waiting.url, "keep", Reason.COUNTERPART_TIMED_OUT, evidence=evidence
-                )
-            settled.append(decision)
-        return settled
+        waiting = Deferrals(view).waiting()
+        return settle_waiting(waiting, lambda url: self.check(view, url), now, max_age_s)
 
     def held_page(self, store: MirrorStore, url: str) -> PageRecord | None:
         """The indexed page that holds the content of ``url``: its own (kept under its URL), the

@@ -28,7 +28,7 @@ import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from dedup_filter.decision import Decision, Reason
+from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.aliases import Rules
@@ -169,15 +169,6 @@ def settle(
 ) -> list[Decision]:
     """Final decisions (``check`` again) for the deferred aliases whose canonical URL's fate is
     known now, or that waited ``max_age_s`` or longer (``keep``, ``counterpart_timed_out``)."""
-    settled = []
-    for waiting in UrlDeferrals(view).waiting():
-        decision, waited = check(view, waiting.url), now - waiting.since
-        if decision.deferred and waited < max_age_s:
-            continue
-        if decision.deferred:
-            evidence = decision.evidence | {"waited_s": round(waited, 3)}
-            decision = Decision(
-                waiting.url, "keep", Reason.COUNTERPART_TIMED_OUT, evidence=evidence
-            )
-        settled.append(decision)
-    return settled
+    return settle_waiting(
+        UrlDeferrals(view).waiting(), lambda url: check(view, url), now, max_age_s
+    )
