@@ -130,7 +130,7 @@ def _judge(
     cross_site_close = c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
     if not (combined or cross_site_close):
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
-    if config.text.code_blocks_apart and _coded_apart(fingerprint, original):
+    if config.text.code_blocks_apart and codes_apart(fingerprint.code, original.code):
         return None  # the same prose over other code: another edition, whatever the shingles say
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
@@ -173,9 +173,10 @@ def _required_resemblance(fingerprint: Sketched, original: Sketched, config: Con
     return minhash.min_resemblance
 
 
-def _coded_apart(fingerprint: Fingerprint, original: PageRecord) -> bool:
-    """Whether both pages have code blocks with words, and other words."""
-    return bool(fingerprint.code and original.code) and fingerprint.code != original.code
+def codes_apart(first: int, second: int) -> bool:
+    """Whether two pages' code hashes are both of code blocks with words (not 0), and other
+    words: editions of one document, not copies."""
+    return bool(first) and bool(second) and first != second
 
 
 def _titled_apart(fingerprint: Fingerprint, original: PageRecord, config: Config) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement
 from dedup_filter.mirrors.editions import code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
@@ -45,7 +46,7 @@ def check_code(
     if found is not None:  # a mirror page: a probe, or held before the rule came
         rule, place = found
         origin_code = code_hash(store, rule.origin, relative_hash(place.relative.lower()))
-        if origin_code and origin_code != code:
+        if codes_apart(origin_code, code):
             _revoke(store, rule, now, check)
         return check
     for place in places:
@@ -68,8 +69,7 @@ def _check_mirror_page(
     """The mirror page of an origin page with code blocks: compared when held, else probed."""
     rel_hash = relative_hash(relative.lower())
     if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
-        mirror_code = code_hash(store, rule.mirror, rel_hash)
-        if mirror_code and mirror_code != code:
+        if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
             _revoke(store, rule, now, check)
         return
     url = rule.mirror + relative

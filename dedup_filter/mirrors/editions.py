@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Sample
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -39,8 +40,7 @@ def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
 def coded_apart(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
     """Whether both sides hold the path with code blocks, and other words in them."""
     origin = code_hash(store, candidate.origin, rel_hash)
-    copy = code_hash(store, candidate.mirror, rel_hash) if origin else 0
-    return bool(copy) and origin != copy
+    return bool(origin) and codes_apart(origin, code_hash(store, candidate.mirror, rel_hash))
 
 
 def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:

@@ -113,10 +113,11 @@ class UrlPruner:
         rule: Rule,
         counterpart: str,
         kept: str,
-        may_wait: bool,
+        probed: bool,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
-        deferred while the counterpart's fate is unknown if it ``may_wait``, else fetched."""
+        deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
+        page) or left to the crawl (a copy held first, crawled whole)."""
         view = store.view
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -141,7 +142,7 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
-        if not may_wait:
+        if not probed:
             # an origin's document waits for the copy held first, which the crawl fetches whole
             # (it is never pruned), and is not probed there: a page fetched as a probe has its
             # links followed only if the crawl asks for it

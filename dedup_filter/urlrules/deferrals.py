@@ -25,10 +25,10 @@ Table ``url_deferred``:
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dedup_filter.decision import Decision, Reason, settle_waiting
+from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.aliases import Rules
@@ -159,16 +159,3 @@ def awaiting_candidate(
             evidence = {"url_rule_candidate": rule.key.label, "counterpart": held}
             return Decision(parts.url(), "defer", Reason.CANDIDATE_PENDING, held, evidence)
     return None
-
-
-def settle(
-    view: IndexView,
-    check: Callable[[IndexView, str], Decision],
-    now: float,
-    max_age_s: float,
-) -> list[Decision]:
-    """Final decisions (``check`` again) for the deferred aliases whose canonical URL's fate is
-    known now, or that waited ``max_age_s`` or longer (``keep``, ``counterpart_timed_out``)."""
-    return settle_waiting(
-        UrlDeferrals(view).waiting(), lambda url: check(view, url), now, max_age_s
-    )

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import Config
-from dedup_filter.decision import Decision, Reason
+from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.aliases import (
     Rules,
@@ -35,7 +35,6 @@ from dedup_filter.urlrules.deferrals import (
     UrlDeferrals,
     awaiting_candidate,
     awaiting_canonical,
-    settle,
 )
 from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
@@ -148,7 +147,10 @@ class UrlRuleLearner:
         max_age_s: float,
     ) -> list[Decision]:
         """Final decisions (by ``check``) for deferred aliases whose wait is over."""
-        return settle(view, check, now, max_age_s) if self.config.enabled else []
+        if not self.config.enabled:
+            return []
+        waiting = UrlDeferrals(view).waiting()
+        return settle_waiting(waiting, lambda url: check(view, url), now, max_age_s)
 
     @staticmethod
     def release_deferred(view: IndexView, urls: Iterable[str]) -> None:
