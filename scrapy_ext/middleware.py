@@ -78,9 +78,14 @@ class DedupMiddleware:
     async def process_request(self, request: Request) -> Request | Response | None:
         if is_exempt(request):
             return None
+        return await self._decide(request)
+
+    async def _decide(
+        self, request: Request, counterpart_reported: bool = False
+    ) -> Request | Response | None:
         decision = await self._session.check_url(request)
         if decision is not None:
-            return await self._act_on_url(request, decision)
+            return await self._act_on_url(request, decision, counterpart_reported)
         return await self._fetch(request)
 
     async def _fetch(self, request: Request) -> Request | Response | None:
@@ -111,19 +116,27 @@ class DedupMiddleware:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
 
-    async def _act_on_url(self, request: Request, decision: Decision) -> Request | Response | None:
+    async def _act_on_url(
+        self, request: Request, decision: Decision, counterpart_reported: bool = False
+    ) -> Request | Response | None:
         """What a URL's decision does to its request before the fetch: the one place that
         branches on the action of a ``check_url``. A drop is raised; a deferred URL waits for
         its counterpart's probe when one is in flight and is decided again, else goes back to
         the scheduler behind other work (a request returned to Scrapy is rescheduled, and no
-        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. Once a deferred
-        URL is dropped or fetched, the index forgets its wait."""
+        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
+        counterpart the crawl already got as a 404 or a file (no page the core saw) reports it
+        (``counterpart_failed``) and is decided again, once. Once a deferred URL is dropped or
+        fetched, the index forgets its wait."""
         self._prober.schedule(decision.probes)
         if decision.action == "defer":
             counterpart = decision.duplicate_of
             landing = counterpart and self._prober.wait_for(request.replace(url=counterpart))
             if landing:
                 return await self._again_after(landing, request)
+            failed = counterpart and self._prober.crawl_failure(counterpart)
+            if failed and not counterpart_reported:  # the crawl got it as a 404 or a file
+                await self._session.counterpart_failed(counterpart, failed)
+                return await self._decide(request, counterpart_reported=True)
             deferrals = request.meta.get(DEFERRALS, 0)
             if deferrals < self._session.settings.max_deferrals:
                 self._stats.inc_value("dedup/deferred")

@@ -109,6 +109,15 @@ class Prober:
         """The cached outcome of a probe of this request's URL (served once)."""
         return self._done.pop(self._fingerprint(request), None)
 
+    def crawl_failure(self, url: str) -> int | None:
+        """The status the crawl got for ``url`` without a page the core checked (a 404, a
+        file); None when it got none yet, or a page."""
+        try:
+            key = self._fingerprint(Request(url, callback=NO_CALLBACK))
+        except ValueError:
+            return None
+        return self._unjudged.get(key)
+
     def crawl_request_sent(self, request: Request) -> None:
         """A crawl request goes to the downloader: a probe of its URL will wait for its answer."""
         self._crawl_in_flight.setdefault(self._fingerprint(request), False)

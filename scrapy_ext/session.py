@@ -186,6 +186,15 @@ class DedupSession:
             self._record(decision)
         return decision
 
+    async def counterpart_failed(self, url: str, status: int) -> None:
+        """Tell the core that a deferred URL's counterpart came back without a page to check
+        (a 404, a file): the URLs waiting for it are decided on that."""
+        if self._worker is not None:
+            work = self._worker.call(lambda dedup: dedup.counterpart_failed(url, status))
+            decision = await self._settled(work)
+            if decision is not None:
+                self._record(decision)
+
     async def probe_failed(self, url: str, status: int | None) -> Decision | None:
         """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
         not HTML); its decision may ask for replacement probes."""

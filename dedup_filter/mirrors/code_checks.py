@@ -5,7 +5,9 @@ but a pair is often confirmed from probes before the crawl has fetched the origi
 before any page with code blocks is known (on one evaluation web, a guide's rpm edition was
 confirmed from its first four samples, all identical prose). So once a rule is made, an origin
 page with code blocks that arrives has its mirror page compared: at once when the index holds
-it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives. At most
+it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives; under a rule that
+prunes its origin (``precedence.py``: its mirror, held first, is crawled whole), a mirror page
+with code blocks has its origin page asked for the same way. At most
 ``mirror.code_samples`` mirror pages a rule, counting the coded samples that confirmed it and not
 the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
 mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
@@ -43,10 +45,14 @@ def check_code(
     if not code:
         return check
     found = rule_over(store, places)
-    if found is not None:  # a mirror page: a probe, or held before the rule came
+    if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
-        origin_code = code_hash(store, rule.origin, relative_hash(place.relative.lower()))
-        if codes_apart(origin_code, code):
+        rel_hash = relative_hash(place.relative.lower())
+        if rule.prunes_origin and store.entry_by_hash(rule.origin.lower(), rel_hash) is None:
+            # the mirror held first is crawled whole and its origin's pages are pruned: the
+            # origin page of a mirror page with code blocks is asked for, to be compared
+            _ask(store, rule, rule.origin + place.relative, code_samples, check)
+        elif codes_apart(code_hash(store, rule.origin, rel_hash), code):
             _revoke(store, rule, now, check)
         return check
     for place in places:
@@ -72,7 +78,11 @@ def _check_mirror_page(
         if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
             _revoke(store, rule, now, check)
         return
-    url = rule.mirror + relative
+    _ask(store, rule, rule.mirror + relative, code_samples, check)
+
+
+def _ask(store: MirrorStore, rule: Rule, url: str, code_samples: int, check: CodeCheck) -> None:
+    """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget."""
     if rule.code_probes >= code_samples or store.probes_for(url):
         return
     store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))

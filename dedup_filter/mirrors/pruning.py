@@ -99,12 +99,38 @@ class UrlPruner:
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
-            return self._against(store, url, rule, rule.origin + place.relative, rule.origin, True)
+            return self._against_origin(store, url, rule, rule.origin + place.relative)
         decisions = [
             self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
             for rule, place in under_origins
         ]
         return next((decision for decision in decisions if decision.dropped), decisions[0])
+
+    def _against_origin(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
+    ) -> Decision:
+        """``url`` on the mirror side of ``rule``, against its ``counterpart`` in the origin; or,
+        when another rule prunes that origin where a copy held first holds it, against the
+        copy's page: held, or waited for (the crawl fetches that copy whole), rather than the
+        origin's page probed beside it, which would make the copy's own fetch a duplicate."""
+        held_first = self._held_first_copy(store, counterpart)
+        if (
+            held_first is None
+            or self.held_page(store, counterpart) is not None
+            or Deferrals(store.view).absent(held_first[1]) is not None
+        ):
+            return self._against(store, url, rule, counterpart, rule.origin, True)
+        copy_rule, copy_counterpart = held_first
+        return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False)
+
+    def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
+        """The rule that prunes its origin where ``url`` lies (its copy was held first), and
+        the URL's counterpart in that copy; None when no such rule holds ``url``."""
+        found = _origins_pruned_over(store, placements(url, self.config.max_depth))
+        if not found:
+            return None
+        rule, place = found[0]
+        return rule, rule.mirror + place.relative
 
     def _against(
         self,
@@ -212,3 +238,4 @@ def _origins_pruned_over(
         for rule in store.rules_with_origin_at(place.directory)
         if rule.prunes_origin
     ]
+

@@ -132,3 +132,29 @@ def test_a_rule_made_before_coded_pages_are_known_probes_a_bounded_number_of_the
     failed = [url[len(COPY) :] for url in crawl.failed_probes if url.startswith(COPY)]
     assert sorted(relative for relative in failed if relative in coded) == lacking
     assert all(COPY + relative in crawl.fetched for relative in compared)
+
+
+def test_an_edition_held_first_is_revoked_by_its_origin_page_probed_for_code(
+    open_filter, corpus, modules
+):
+    """An edition (other commands on four pages) filed deeper and held first, confirmed from
+    plain samples: its rule prunes the origin, which the crawl then never fetches where the
+    edition holds it; a coded page of the edition has its origin page probed, whose other code
+    revokes the rule, so the origin's coded pages are fetched."""
+    dedup = open_filter(code_samples=2)
+    guide, coded = coded_guide(corpus, modules)
+    edition_base = "http://www.edition.test/pub/install/"  # deeper: the mirror, by depth alone
+    edition = {
+        url: with_code(body.split(b"<pre>")[0] + b"</body></html>", commands(url, "rpm"))
+        if url[len(edition_base) :] in coded
+        else body
+        for url, body in moved(guide, edition_base).items()
+    }
+    pages = guide | edition
+    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, edition_base)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [edition_base, GUIDE, *edition_order[1:], *guide_order[1:]]
+    )
+    assert rules(dedup) == []
+    assert any(GUIDE + relative in crawl.probes for relative in coded)
+    assert all(GUIDE + relative in crawl.fetched for relative in coded)

@@ -287,3 +287,39 @@ def test_a_copy_named_a_mirror_paired_by_documents_and_held_first_is_the_mirror(
     )
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
     assert under(crawl.pruned, ORIGIN) == []
+
+
+HELD_FIRST_COPY = "http://fast.copy.test/pub/notes/"  # deeper than the origin: taken for a copy
+LATER_COPY = "http://slow.copy.test/pub/notes/"
+
+
+def test_a_copy_met_after_its_origin_waits_for_the_copy_held_first_instead_of_probing_the_origin(
+    open_filter, origin_tree
+):
+    """Two copies of one origin: one held before the origin (a rule that prunes the origin),
+    one after it (a rule that prunes that copy). The later copy's URLs are decided against the
+    copy held first, which the crawl fetches whole: probing the origin's pages for them would
+    make each of that copy's fetches a duplicate."""
+    dedup = open_filter()
+    pages = (
+        origin_tree
+        | copy_tree(origin_tree, ORIGIN, HELD_FIRST_COPY)
+        | copy_tree(origin_tree, ORIGIN, LATER_COPY)
+    )
+    first, origin, later = (
+        breadth_first(pages, base) for base in (HELD_FIRST_COPY, ORIGIN, LATER_COPY)
+    )
+    crawl = OnlineCrawl(dedup, pages).visit(
+        first[:1] + origin[:1] + later[:1] + interleave(first[1:], origin[1:], later[1:])
+    )
+    pruned = {rule["mirror"]: rule["pruned"] for rule in dedup.mirror_rules()}
+    assert pruned == {HELD_FIRST_COPY: ["origin"], LATER_COPY: ["mirror"]}
+    assert under(crawl.pruned, HELD_FIRST_COPY) == []
+    for url in under(crawl.pruned, LATER_COPY):
+        assert crawl.pruned[url].duplicate_of in crawl.fetched
+    documents = [url for url in origin_tree if not url.endswith("/")]
+    origin_fetched = [url for url in under(crawl.fetched, ORIGIN) if url in documents]
+    assert len(origin_fetched) <= 4  # the samples that confirmed the first rule (lambda = 4)
+    assert len(crawl.fetched) <= len(origin_tree) + 2 * 4 + 2 * 2  # samples and index pages
+    for base in (ORIGIN, HELD_FIRST_COPY, LATER_COPY):
+        assert lost(crawl, base) == []
