@@ -24,37 +24,65 @@ Both sides are never pruned at once: a page fetched as a probe has its links fol
 crawl asks for it, and with both sides pruned the pages that would link it on its own side may
 be gone (on the evaluation web that lost 14-23 contents, pages linked only from such pages).
 
-"Held first" is read from the index at confirmation: the smallest page id (its counter: one
-index's writers each count their own) among the pages each side holds as themselves, over the
-first ``_SCANNED`` entries of each side in hash order (a sample of a large side, not all of it).
+"Held first" is read from the index at confirmation, from the pages each side holds as
+themselves (page ids: their counters, one index's writers each counting their own; over the first
+``_SCANNED`` entries of each side in hash order, a sample of a large side): the side that held
+pages, more than one, before the other's first page was crawled first (a copier's victim whose
+index page and first pages preceded it); when neither led by more than one page, an index page
+fetched early is not a directory crawled first (two hosts crawled side by side, breadth-first or
+in turns: which index page came first is a coin flip), and the side holding more pages is held
+first, the earliest page deciding a tie.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+from dataclasses import dataclass
 
 from dedup_filter.mirrors.store import MirrorStore
 
-_SCANNED = 1024  # entries of each side read for its first held page
+_SCANNED = 1024  # entries of each side read for its held pages
+# a lead of one page is an index page fetched early (two directories crawled side by side), not
+# a directory crawled first
+_INDEX_PAGE_LEAD = 1
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 
 
 def mirror_held_first(store: MirrorStore, mirror: str, origin: str) -> bool:
-    """Whether the crawl held a page of ``mirror`` before any page of ``origin``."""
-    mirror_first, origin_first = _first_held(store, mirror), _first_held(store, origin)
-    if mirror_first is None:
-        return False
-    return origin_first is None or mirror_first < origin_first
+    """Whether the crawl held ``mirror`` first: it held pages of it, beyond one, before any of
+    ``origin``; else, when neither led by more than a page, it holds more of them, or as many
+    and one of them first."""
+    mirror_held, origin_held = _held(store, mirror), _held(store, origin)
+    mirror_lead, origin_lead = (
+        mirror_held.lead_over(origin_held),
+        origin_held.lead_over(mirror_held),
+    )
+    if max(mirror_lead, origin_lead) > _INDEX_PAGE_LEAD:
+        return mirror_lead > origin_lead
+    if len(mirror_held.counters) != len(origin_held.counters):
+        return len(mirror_held.counters) > len(origin_held.counters)
+    return mirror_held.first < origin_held.first
 
 
-def _first_held(store: MirrorStore, directory: str) -> int | None:
-    """The smallest page counter of the pages held as themselves under ``directory``."""
-    lowered, first = directory.lower(), None
+@dataclass(frozen=True, slots=True)
+class _Held:
+    counters: tuple[int, ...]  # of the pages held as themselves under one directory
+
+    @property
+    def first(self) -> float:
+        return min(self.counters, default=math.inf)
+
+    def lead_over(self, other: _Held) -> int:
+        """How many of these pages were held before the first of ``other``."""
+        return sum(1 for counter in self.counters if counter < other.first)
+
+
+def _held(store: MirrorStore, directory: str) -> _Held:
+    """The page counters of the pages held as themselves under ``directory``."""
+    lowered, counters = directory.lower(), []
     for _, entry in itertools.islice(store.subtree(lowered), _SCANNED):
-        counter = entry.representative & _COUNTER
-        if first is not None and counter >= first:
-            continue
         record = store.view.page(entry.representative)
         if record is not None and record.url.lower().startswith(lowered):
-            first = counter
-    return first
+            counters.append(entry.representative & _COUNTER)
+    return _Held(tuple(counters))

@@ -7,7 +7,10 @@ are never pruned (they link its pages; a copy's listing may not). Under a rule t
 its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and its
 counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule that
 prunes its origin, an origin's document waits too, unprobed, for the copy held first, which the
-crawl fetches whole (a probed page's links are followed only if the crawl asks for it). One whose
+crawl fetches whole (a probed page's links are followed only if the crawl asks for it); and a
+copy's URL whose counterpart lies where another rule prunes the origin for a copy held first
+waits for that copy's page too (probing the origin's page would make the copy's own fetch a
+duplicate), unless the origin's page is held or the copy's is known absent. One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a

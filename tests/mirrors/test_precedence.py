@@ -310,7 +310,7 @@ def test_a_copy_met_after_its_origin_waits_for_the_copy_held_first_instead_of_pr
         breadth_first(pages, base) for base in (HELD_FIRST_COPY, ORIGIN, LATER_COPY)
     )
     crawl = OnlineCrawl(dedup, pages).visit(
-        first[:1] + origin[:1] + later[:1] + interleave(first[1:], origin[1:], later[1:])
+        first[:3] + origin[:1] + later[:1] + interleave(first[3:], origin[1:], later[1:])
     )
     pruned = {rule["mirror"]: rule["pruned"] for rule in dedup.mirror_rules()}
     assert pruned == {HELD_FIRST_COPY: ["origin"], LATER_COPY: ["mirror"]}
@@ -323,3 +323,22 @@ def test_a_copy_met_after_its_origin_waits_for_the_copy_held_first_instead_of_pr
     assert len(crawl.fetched) <= len(origin_tree) + 2 * 4 + 2 * 2  # samples and index pages
     for base in (ORIGIN, HELD_FIRST_COPY, LATER_COPY):
         assert lost(crawl, base) == []
+
+
+def test_a_copy_whose_index_page_alone_came_first_is_not_the_side_held_first(
+    open_filter, origin_tree
+):
+    """The copy's index page is fetched one page before the origin's, then both directories are
+    crawled side by side, the origin a little ahead: an index page fetched early is not a
+    directory crawled first, so the copy is pruned, and the origin crawled whole."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    crawl = OnlineCrawl(dedup, origin_tree | copy).visit(
+        copy_order[:1] + origin_order[:3] + interleave(origin_order[3:], copy_order[1:])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["pruned"]) == ("origin", ["mirror"])
+    assert under(crawl.pruned, ORIGIN) == []
+    assert under(crawl.pruned, UNNAMED_COPY)
+    assert lost(crawl, UNNAMED_COPY) == []
