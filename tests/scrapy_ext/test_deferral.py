@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request
+from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 
 from dedup_filter import DedupFilter
@@ -37,3 +38,44 @@ def test_a_deferred_url_is_forgotten_once_its_request_is_fetched(make_crawler, r
     close_spider(crawler)
     with DedupFilter.open(ruled_index) as dedup:
         assert not dedup.any_deferred()
+
+
+HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth alone
+
+
+@pytest.fixture
+def origin_pruned_index(tmp_path, corpus):
+    """An index holding the rule HELD_FIRST -> ORIGIN, its copy crawled first but for one page
+    (``csv.html``): the rule prunes the origin, and the origin's ``csv.html`` waits, unprobed,
+    for the crawl to fetch the copy's."""
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
+    copy = copy_tree(origin, ORIGIN, HELD_FIRST)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        order = [url for url in breadth_first(copy, HELD_FIRST) if not url.endswith("csv.html")]
+        OnlineCrawl(dedup, origin | copy).visit([*order, ORIGIN])
+        assert [rule["pruned"] for rule in dedup.mirror_rules()] == [["origin"]]
+        waits = dedup.check_url(ORIGIN + "csv.html")
+        assert waits.deferred
+        assert not waits.probes
+    return tmp_path / "index"
+
+
+def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
+    make_crawler, origin_pruned_index
+):
+    """The copy's ``csv.html`` came back a 404 (no page for the core to check, no probe waiting
+    for it): the origin's page waiting for it reports it and is fetched, not sent back to the
+    scheduler to wait for a fate the index would never learn."""
+    crawler = make_crawler()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    missing = Request(HELD_FIRST + "csv.html")
+    assert settle(middleware.process_request(missing)) is None  # held first: fetched
+    not_found = HtmlResponse(
+        missing.url, status=404, body=b"<html>Not found</html>", request=missing
+    )
+    settle(middleware.process_response(missing, not_found))
+    assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
+    assert not crawler.stats.get_value("dedup/deferred")
+    close_spider(crawler)
+    with DedupFilter.open(origin_pruned_index) as dedup:
+        assert dedup.check_url(ORIGIN + "csv.html").reason == "counterpart_missing"
