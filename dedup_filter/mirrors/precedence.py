@@ -26,12 +26,12 @@ be gone (on the evaluation web that lost 14-23 contents, pages linked only from 
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
-``_SCANNED`` entries of each side in hash order, a sample of a large side): the side that held
-pages, more than one, before the other's first page was crawled first (a copier's victim whose
-index page and first pages preceded it); when neither led by more than one page, an index page
-fetched early is not a directory crawled first (two hosts crawled side by side, breadth-first or
-in turns: which index page came first is a coin flip), and the side holding more pages is held
-first, the earliest page deciding a tie.
+``_SCANNED`` entries of each side in hash order, a sample of a large side). An index page fetched
+early is not a directory crawled first: two hosts crawled side by side (breadth-first, or in
+turns) fetch their index pages one after the other, and which came first is a coin flip; so the
+side that held documents, more than one, before the other's first document was crawled first (a
+copier's victim whose index page and first pages preceded it); when neither led by more than one,
+the side holding more documents is held first, the earliest page deciding a tie.
 """
 
 from __future__ import annotations
@@ -40,49 +40,51 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from dedup_filter.mirrors.store import MirrorStore
+from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 _SCANNED = 1024  # entries of each side read for its held pages
-# a lead of one page is an index page fetched early (two directories crawled side by side), not
-# a directory crawled first
-_INDEX_PAGE_LEAD = 1
+# a lead of one document is two directories crawled side by side, not one crawled first
+_SIDE_BY_SIDE_LEAD = 1
+_OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 
 
 def mirror_held_first(store: MirrorStore, mirror: str, origin: str) -> bool:
-    """Whether the crawl held ``mirror`` first: it held pages of it, beyond one, before any of
-    ``origin``; else, when neither led by more than a page, it holds more of them, or as many
-    and one of them first."""
+    """Whether the crawl held ``mirror`` first: documents of it, more than one, before any of
+    ``origin``; else, when neither led by more than one, more documents of it, or as many and
+    a page of it (its index page counted) first."""
     mirror_held, origin_held = _held(store, mirror), _held(store, origin)
     mirror_lead, origin_lead = (
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
     )
-    if max(mirror_lead, origin_lead) > _INDEX_PAGE_LEAD:
+    if max(mirror_lead, origin_lead) > _SIDE_BY_SIDE_LEAD:
         return mirror_lead > origin_lead
-    if len(mirror_held.counters) != len(origin_held.counters):
-        return len(mirror_held.counters) > len(origin_held.counters)
+    if len(mirror_held.documents) != len(origin_held.documents):
+        return len(mirror_held.documents) > len(origin_held.documents)
     return mirror_held.first < origin_held.first
 
 
 @dataclass(frozen=True, slots=True)
 class _Held:
-    counters: tuple[int, ...]  # of the pages held as themselves under one directory
-
-    @property
-    def first(self) -> float:
-        return min(self.counters, default=math.inf)
+    documents: tuple[int, ...]  # page counters of the pages held as themselves, but its index
+    first: float  # the smallest page counter among them and its index page's
 
     def lead_over(self, other: _Held) -> int:
-        """How many of these pages were held before the first of ``other``."""
-        return sum(1 for counter in self.counters if counter < other.first)
+        """How many of these documents were held before the first document of ``other``."""
+        others_first = min(other.documents, default=math.inf)
+        return sum(1 for counter in self.documents if counter < others_first)
 
 
 def _held(store: MirrorStore, directory: str) -> _Held:
-    """The page counters of the pages held as themselves under ``directory``."""
-    lowered, counters = directory.lower(), []
-    for _, entry in itertools.islice(store.subtree(lowered), _SCANNED):
+    """The pages held as themselves under ``directory``."""
+    lowered, documents, first = directory.lower(), [], math.inf
+    for rel_hash, entry in itertools.islice(store.subtree(lowered), _SCANNED):
         record = store.view.page(entry.representative)
-        if record is not None and record.url.lower().startswith(lowered):
-            counters.append(entry.representative & _COUNTER)
-    return _Held(tuple(counters))
+        if record is None or not record.url.lower().startswith(lowered):
+            continue
+        counter = entry.representative & _COUNTER
+        first = min(first, counter)
+        if rel_hash != _OWN_INDEX_PAGE:
+            documents.append(counter)
+    return _Held(tuple(documents), first)
