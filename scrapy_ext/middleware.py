@@ -135,7 +135,8 @@ class DedupMiddleware:
                 return await self._again_after(landing, request)
             failed = counterpart and self._prober.crawl_failure(counterpart)
             if failed and not counterpart_reported:  # the crawl got it as a 404 or a file
-                await self._session.counterpart_failed(counterpart, failed)
+                reported = await self._session.counterpart_failed(counterpart, failed)
+                self._prober.schedule(reported.probes if reported is not None else ())
                 return await self._decide(request, counterpart_reported=True)
             deferrals = request.meta.get(DEFERRALS, 0)
             if deferrals < self._session.settings.max_deferrals:

@@ -28,13 +28,13 @@ from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from scrapy import Request
     from scrapy.crawler import Crawler
     from twisted.internet.defer import Deferred
 
-    from dedup_filter import Decision
+    from dedup_filter import Decision, DedupFilter
 
     from .worker import IndexWorker
 
@@ -186,23 +186,21 @@ class DedupSession:
             self._record(decision)
         return decision
 
-    async def counterpart_failed(self, url: str, status: int) -> None:
+    async def counterpart_failed(self, url: str, status: int) -> Decision | None:
         """Tell the core that a deferred URL's counterpart came back without a page to check
         (a 404, a file): the URLs waiting for it are decided on that."""
-        if self._worker is not None:
-            work = self._worker.call(lambda dedup: dedup.counterpart_failed(url, status))
-            decision = await self._settled(work)
-            if decision is not None:
-                self._record(decision)
+        return await self._report(lambda dedup: dedup.counterpart_failed(url, status))
 
     async def probe_failed(self, url: str, status: int | None) -> Decision | None:
         """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
         not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
+        return await self._report(lambda dedup: dedup.probe_failed(url, status))
+
+    async def _report(self, call: Callable[[DedupFilter], Decision]) -> Decision | None:
         if self._worker is None:
             return None
-        work = self._worker.call(lambda dedup: dedup.probe_failed(url, status))
-        decision = await self._settled(work)
+        decision = await self._settled(self._worker.call(call))
         if decision is not None:
             self._record(decision)
         return decision

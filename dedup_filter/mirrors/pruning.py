@@ -241,4 +241,3 @@ def _origins_pruned_over(
         for rule in store.rules_with_origin_at(place.directory)
         if rule.prunes_origin
     ]
-
