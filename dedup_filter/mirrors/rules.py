@@ -54,9 +54,11 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
 
 
 def reverses(rule: Rule, mirror: str, origin: str) -> bool:
-    """Whether ``rule``, whose origin lies in ``mirror``, pairs its origin with the directory at
-    the same relative path in ``origin``: a part of mirror -> origin, the other way round."""
-    return rule.mirror.lower() == (origin + rule.origin[len(mirror) :]).lower()
+    """Whether ``rule``, whose origin lies below ``mirror``, pairs its origin with the directory
+    at the same relative path in ``origin``: a part of mirror -> origin, the other way round
+    (the pair itself the other way round is no part of it: that rule stands)."""
+    relative = rule.origin[len(mirror) :]
+    return bool(relative) and rule.mirror.lower() == (origin + relative).lower()
 
 
 def repoint(

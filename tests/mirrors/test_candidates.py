@@ -109,3 +109,19 @@ def test_a_host_pair_replaces_the_rules_order_made_below_it_either_way_round(tmp
         return sorted((rule.mirror, rule.origin) for rule in store.rules_under())
 
     assert tmp_index.transact(settle) == [(copy, origin), (third, origin + "a/")]
+
+
+def test_a_pair_the_other_way_round_of_a_rule_leaves_the_rule_as_it_is(tmp_index):
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    copy, origin = "http://p.test/", "http://o.test/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(copy, origin, "", "", 0.0, "content", 4, 4, 0))
+        store.put_candidate(Candidate(origin, copy, origin, copy, 0.0, OPEN))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(origin, copy)))
+        rules = [(rule.mirror, rule.origin) for rule in store.rules_under()]
+        return rules, store.candidate(pair_reference(origin, copy)).state
+
+    assert tmp_index.transact(settle) == ([(copy, origin)], REJECTED)
