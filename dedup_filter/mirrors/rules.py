@@ -35,7 +35,8 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
     """Whether a rule mirror -> origin would prune within an origin, or is already implied. A
     mirror side that is, or holds, the origin of other rules is no conflict: those rules are
     pointed at the new origin (``repoint``), unless one of them would then pair nested
-    directories."""
+    directories; one that pairs the same two directories the other way round (``reverses``:
+    order made it, a side held first per directory) is replaced by the new rule."""
     if nested(mirror, origin):
         return True
     lowered, origin_key = mirror.lower(), origin.lower()
@@ -47,8 +48,17 @@ def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> b
             return True
     return any(
         nested(rule.mirror, origin + rule.origin[len(mirror) :])
+        and not reverses(rule, mirror, origin)
         for rule in store.rules_with_origin_under(mirror)
     )
+
+
+def reverses(rule: Rule, mirror: str, origin: str) -> bool:
+    """Whether ``rule``, whose origin lies below ``mirror``, pairs its origin with the directory
+    at the same relative path in ``origin``: a part of mirror -> origin, the other way round
+    (the pair itself the other way round is no part of it: that rule stands)."""
+    relative = rule.origin[len(mirror) :]
+    return bool(relative) and rule.mirror.lower() == (origin + relative).lower()
 
 
 def repoint(
@@ -57,9 +67,12 @@ def repoint(
     """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
     ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
     a rule's origin is never a mirror side. Which side each held first, and whether evidence
-    names its mirror the copy, is weighed again against the new origin."""
+    names its mirror the copy, is weighed again against the new origin. A rule that ``reverses``
+    a part of mirror -> origin is deleted: the new rule pairs its directories."""
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
+        if reverses(rule, mirror, origin):
+            continue
         repointed = replace(
             rule,
             origin=origin + rule.origin[len(mirror) :],

@@ -13,13 +13,15 @@ order picks the same ones:
   page is probed first when the crawl has not fetched it (a mirror is often crawled before or
   beside its origin, and the origin's pages are fetched anyway), its mirror page once the
   origin's counts, for as many samples at a time as matches are still needed. A 404 of the
-  origin's page of a sample the mirror holds is a mismatch. The mirror's page must be an exact
-  duplicate of the origin's page or be represented by the same indexed page (a near-duplicate);
-  compared in the call that checks one of the two, that page is also judged directly against the
-  page standing for the other side, since a near-duplicate's best match may be a third page. A
-  page the mirror lacks (a failed probe) could not be checked and is replaced by another sample;
-  after ``max_unchecked`` unchecked samples, only pairs the crawl fetches on both sides anyway are
-  added (no more probes), so a directory with other file names costs a bounded number of fetches.
+  origin's page of a sample the mirror holds is a mismatch. The two pages match when they are
+  exact duplicates, are represented by the same indexed page, or resemble as much as a
+  near-duplicate drop needs by their sketches alone (a copy's banner and footer part short pages
+  under the page rules); each side is the page standing for it, or itself when it is the page
+  the call checks (a near-duplicate's best match may be a third page), so a sample drawn after
+  both pages arrived is judged as one drawn before. A page the mirror lacks (a failed probe)
+  could not be checked and is replaced by another sample; after ``max_unchecked`` unchecked
+  samples, only pairs the crawl fetches on both sides anyway are added (no more probes), so a
+  directory with other file names costs a bounded number of fetches.
 * ``url`` mode: documents fetched under the origin, in hash order. The relative path matches when
   the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
   mirror's listing of that directory was fetched without it.
@@ -38,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.matching import duplicates
+from dedup_filter.matching import Sketched, resembles
 from dedup_filter.mirrors.directories import IndexPages, own_placement
 from dedup_filter.mirrors.editions import (
     code_first,
@@ -267,13 +269,12 @@ class CoordinateSampler:
                 return MISSING  # whatever the mirror holds: no probe of it
             if original is None or copy is None:
                 return PENDING
-            same = copy.same_content(original) or self._arrived_duplicate(
-                store, candidate, sample, arrival, (copy, original)
-            )
-            if same:
+            if copy.same_content(original):
                 return MATCH
-            apart = self._editions and coded_apart(store, candidate, sample.relative_hash)
-            return EDITION if apart else MISMATCH
+            if self._editions and coded_apart(store, candidate, sample.relative_hash):
+                return EDITION
+            alike = self._resemble(store, candidate, sample, arrival, (copy, original))
+            return MATCH if alike else MISMATCH
         if original is None:
             return MISSING
         url = candidate.mirror + sample.relative
@@ -288,7 +289,7 @@ class CoordinateSampler:
         record = store.view.page(entry.representative)
         return record is None or record.token_count < self._page_rules.text.min_tokens
 
-    def _arrived_duplicate(
+    def _resemble(
         self,
         store: MirrorStore,
         candidate: Candidate,
@@ -296,19 +297,22 @@ class CoordinateSampler:
         arrival: Arrival | None,
         entries: tuple[DirEntry, DirEntry],
     ) -> bool:
-        """Whether the page that just arrived on one side of the sample duplicates the page that
-        stands for the other side, although its own best match was another page (a near-duplicate
-        of both, closer to a third)."""
-        if arrival is None:
-            return False
-        page = arrival.fingerprint
-        url = arrival.placed_url.lower()
-        sides = (candidate.mirror + sample.relative, candidate.origin + sample.relative)
-        if url not in (side.lower() for side in sides):
-            return False
-        other = entries[1] if url == sides[0].lower() else entries[0]
-        record = store.view.page(other.representative)
-        return record is not None and duplicates(page, record, self._page_rules) is not None
+        """Whether the sample's two pages resemble as much as a near-duplicate drop needs, by
+        their sketches alone (``matching.resembles``): the page rules' simhash and super-shingle
+        conditions, made to find a page's match among many, part a page from its copy plus a few
+        added lines (a banner and a footer). Each side is the page standing for it; the page that
+        just arrived stands for itself (its own best match may be a third page). The same
+        whether the sample was drawn before or after both pages arrived."""
+        pages: list[Sketched | None] = [store.view.page(entry.representative) for entry in entries]
+        if arrival is not None:
+            url = arrival.placed_url.lower()
+            for position, side in enumerate((candidate.mirror, candidate.origin)):
+                if url == (side + sample.relative).lower():
+                    pages[position] = arrival.fingerprint
+        first, second = pages
+        return (
+            first is not None and second is not None and resembles(first, second, self._page_rules)
+        )
 
 
 def _ruled_below(store: MirrorStore, candidate: Candidate) -> tuple[str, ...]:

@@ -9,12 +9,15 @@ So a sample that the page rules call a mismatch is compared again once at least
 ``_MIN_PAIRS`` sampled pairs of the candidate have both pages indexed: the bits that are the same
 on every sampled page of one side (what that directory's pages share: a banner, a footer, a
 navigation bar) are left out, and the pair matches when at least ``mirror.discounted_agreement``
-of the remaining bits agree. Unrelated pages agree on about half of them, a copy under a banner
-on 0.84-0.95 (short pages of the test web), a rewritten page on about half. A pair whose simhash
-agrees that much before anything is left out is not rescued: nothing shared pulled it apart, the
-page rules parted it on its shingles (one guide's editions with other commands in their code: the
-same prose, 0.95-1.0 of the bits, other content). Invariant: only pairs with both pages indexed
-take part, so a page the origin lacks stays a mismatch.
+of the remaining bits agree, and more of them than of all bits: what the sides' pages share is
+what held the pair apart. Unrelated pages agree on about half of them, a copy under a banner on
+0.84-0.95 (short pages of the test web), a rewritten page on about half; template pages of other
+text agree on fewer once their shared template is left out. A page of a few hundred words under
+a banner already agrees on 0.9-0.95 of all bits, and the discount raises that (the page rules
+part it on its super-shingles); one guide's editions with other commands in their code (the same
+prose, 0.95-1.0 of the bits) never come here: their code blocks apart make them an ``EDITION``
+(``editions.py``). Invariant: only pairs with both pages indexed take part, so a page the origin
+lacks stays a mismatch.
 """
 
 from __future__ import annotations
@@ -50,13 +53,19 @@ def discount_shared(store: MirrorStore, candidate: Candidate, min_agreement: flo
     for sample in candidate.samples:
         if sample.outcome != MISMATCH or sample.relative_hash not in pairs:
             continue
-        origin, copy = pairs[sample.relative_hash]
-        if int((origin == copy).sum()) >= min_agreement * len(origin):
-            continue  # close in simhash already: the page rules parted them on their shingles
-        agreeing = int(((origin == copy) & compared).sum())
-        if agreeing >= min_agreement * int(compared.sum()):
+        if _closer_without_shared(*pairs[sample.relative_hash], compared, min_agreement):
             candidate = candidate.with_outcome(sample.relative_hash, MATCH)
     return candidate
+
+
+def _closer_without_shared(
+    origin: np.ndarray, copy: np.ndarray, compared: np.ndarray, min_agreement: float
+) -> bool:
+    """Whether the pair agrees on ``min_agreement`` of the ``compared`` bits, and on more of
+    them than of all bits: what the sides' pages share is what held the pair apart."""
+    agree = origin == copy
+    discounted = int((agree & compared).sum()) / int(compared.sum())
+    return discounted >= min_agreement and discounted > float(agree.mean())
 
 
 def discountable(store: MirrorStore, candidate: Candidate) -> bool:

@@ -88,3 +88,40 @@ def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_it
         return store.candidate(pair_reference(mirror, origin)).state, collapsed, update.confirmed
 
     assert tmp_index.transact(settle) == (REJECTED, None, [])
+
+
+def test_a_host_pair_replaces_the_rules_order_made_below_it_either_way_round(tmp_index):
+    """Crawled side by side, a copied host had some directories confirmed as mirrors of the
+    origin's and others the other way round (whichever side was held first); the host pair is
+    then confirmed (it used to conflict in both orientations and be rejected), replacing both
+    kinds, and a third copy's rule is pointed at the origin host."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    copy, origin, third = "http://p.test/", "http://o.test/", "http://q.test/a/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        for mirror, its_origin in ((origin + "a/", copy + "a/"), (copy + "b/", origin + "b/")):
+            store.put_rule(Rule(mirror, its_origin, "", "", 0.0, "content", 4, 4, 0))
+        store.put_rule(Rule(third, copy + "a/", "", "", 0.0, "content", 4, 4, 0))
+        store.put_candidate(Candidate(copy, origin, copy, origin, 0.0, OPEN))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(copy, origin)))
+        return sorted((rule.mirror, rule.origin) for rule in store.rules_under())
+
+    assert tmp_index.transact(settle) == [(copy, origin), (third, origin + "a/")]
+
+
+def test_a_pair_the_other_way_round_of_a_rule_leaves_the_rule_as_it_is(tmp_index):
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    copy, origin = "http://p.test/", "http://o.test/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(copy, origin, "", "", 0.0, "content", 4, 4, 0))
+        store.put_candidate(Candidate(origin, copy, origin, copy, 0.0, OPEN))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(origin, copy)))
+        rules = [(rule.mirror, rule.origin) for rule in store.rules_under()]
+        return rules, store.candidate(pair_reference(origin, copy)).state
+
+    assert tmp_index.transact(settle) == ([(copy, origin)], REJECTED)
