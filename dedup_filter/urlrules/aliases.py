@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.rewrite import PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
+from dedup_filter.urlrules.rewrite import DROP, PARAMETER_KINDS, RuleKey, Scope, inverse, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
 Rules = Sequence[tuple[RuleKey, Scope]]
@@ -36,8 +36,11 @@ class Rewrite:
 
 def filing_key(key: RuleKey, parts: UrlParts, rewritten: UrlParts | None) -> str:
     """Where the held page of the URL's class under one rule is filed: the URL without the rule's
-    parameters for a parameter rule (so the rows a page files for a well-known parameter, before
-    any rule names it, serve a drop or an ignore rule learnt later), else the class key."""
+    parameters (and the kin of its family) for a parameter rule (so the rows a page files for a
+    well-known parameter, before any rule names it, serve a drop or an ignore rule learnt later),
+    else the class key."""
+    if key.kind == DROP and rewritten is not None:
+        return rewritten.class_key()
     if key.kind in PARAMETER_KINDS:
         return parts.without(key.group).class_key()
     return (rewritten or parts).class_key()

@@ -6,10 +6,12 @@ confirmed it), never by configuration alone, except for the operator's trusted p
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dedup_filter.config import UrlRulesConfig
 from dedup_filter.urlrules.aliases import matches
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.records import UrlRule
+from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, RuleKey, Scope
 from dedup_filter.urlrules.store import UrlRuleStore
 
@@ -21,7 +23,41 @@ class RuleReach:
         self.config = config
 
     def confirmed(self, store: UrlRuleStore, host: str) -> list[tuple[RuleKey, Scope]]:
-        return [(rule.key, self.scope(rule)) for rule in store.confirmed(host)]
+        """The confirmed rules of ``host`` and their scopes. A drop rule whose parameters all
+        belong to one well-known family (``utm_medium&utm_source`` of ``utm_*``) reaches the
+        family's other parameters (``utm_campaign``) unless a rule naming them died on the host:
+        a tracking family is read by the page's analytics script, not by the server, and the
+        host showed that it ignores the family."""
+        rules = store.confirmed(host)
+        families = {rule.key: self.family(rule.key) for rule in rules}
+        excluded = self._dead_names(store, host) if any(families.values()) else ()
+        return [
+            (rule.key, replace(self.scope(rule), family=families[rule.key], excluded=excluded))
+            for rule in rules
+        ]
+
+    def family(self, key: RuleKey) -> str:
+        """The prefix of the well-known family (a ``*`` pattern of ``known_parameters``) that
+        names every parameter of a drop rule; "" when there is none."""
+        if key.kind != DROP:
+            return ""
+        for pattern in self.config.known_parameters:
+            prefix = pattern[:-1].lower()
+            if pattern.endswith("*") and all(name.lower().startswith(prefix) for name in key.group):
+                return prefix
+        return ""
+
+    @staticmethod
+    def _dead_names(store: UrlRuleStore, host: str) -> tuple[str, ...]:
+        """The parameters named by a rule that died on ``host``: each was shown to select
+        content there, alone or in its group."""
+        names = {
+            name
+            for rule in store.unconfirmed(host)
+            if rule.state == DEAD and rule.key.kind in (DROP, IGNORE)
+            for name in rule.key.group
+        }
+        return tuple(sorted(names))
 
     def scope(self, rule: UrlRule) -> Scope:
         """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a

@@ -52,13 +52,27 @@ class RuleKey:
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """The values a parameter rule merges: those seen in its pairs, or any value."""
+    """What a parameter rule merges: the values seen in its pairs, or any value; and for a drop
+    rule that stands for a well-known family (``family``, the names' common prefix: ``utm_``),
+    the family's other parameters too, except those shown to select content (``excluded``)."""
 
     values: tuple[str, ...] = ()
     any_value: bool = True
+    family: str = ""
+    excluded: tuple[str, ...] = ()
 
     def covers(self, value: str) -> bool:
         return self.any_value or value in self.values
+
+    def kin(self, parts: UrlParts, group: tuple[str, ...]) -> tuple[str, ...]:
+        """The URL's parameters of the rule's family beside its own ``group``."""
+        if not self.family:
+            return ()
+        return tuple(
+            name
+            for name in sorted(parts.names() - set(group) - set(self.excluded))
+            if name.lower().startswith(self.family)
+        )
 
 
 ANY = Scope()
@@ -70,7 +84,10 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
         group = key.group
         if not set(group) <= parts.names() or not scope.covers(parts.value_of(group)):
             return None
-        rewritten = parts.without(group) if key.kind == DROP else parts.blanked(group)
+        if key.kind == DROP:
+            rewritten = parts.without(group + scope.kin(parts, group))
+        else:
+            rewritten = parts.blanked(group)
         return rewritten if rewritten != parts else None
     if key.kind == INDEX:
         if not parts.path.endswith("/" + key.name):

@@ -99,3 +99,36 @@ def test_a_deferred_alias_survives_a_restart_and_settles_once_its_canonical_url_
         ]
         dedup.release_deferred([timed_out[0].url])
         assert not dedup.any_deferred()
+
+
+def _learn_tracking(site: Site) -> None:
+    """Confirm ``drop utm_medium&utm_source`` (well-known parameters: two classes)."""
+    hold(site, range(2))
+    for page in range(2):
+        assert site.fetch(f"/p{page}.html?utm_source=books&utm_medium=web", page).dropped
+    assert site.rule("docs.a.test drop utm_medium&utm_source")["state"] == "confirmed"
+
+
+NEWSLETTER = "?utm_source=news&utm_medium=email&utm_campaign=archive"
+
+
+def test_an_alias_with_more_of_a_confirmed_family_waits_for_its_url_without_the_family(site):
+    _learn_tracking(site)
+    waiting = site.check("/p5.html" + NEWSLETTER)
+    assert (waiting.action, waiting.duplicate_of) == ("defer", f"{HOST}/p5.html")
+    site.fetch("/p5.html", 5)
+    pruned = site.check("/p5.html" + NEWSLETTER)
+    assert (pruned.reason, pruned.duplicate_of, pruned.evidence["url_rule"]) == (
+        "duplicate_url",
+        f"{HOST}/p5.html",
+        ["docs.a.test drop utm_medium&utm_source"],
+    )
+
+
+def test_a_parameter_of_the_family_shown_to_select_content_is_left_in_place(site):
+    _learn_tracking(site)
+    hold(site, range(2, 3))
+    assert site.fetch("/p2.html?utm_campaign=spring", 12).reason == "unique"  # other content
+    assert site.rule("docs.a.test drop utm_campaign")["state"] == "dead"
+    waiting = site.check("/p5.html" + NEWSLETTER)
+    assert waiting.duplicate_of == f"{HOST}/p5.html?utm_campaign=archive"
