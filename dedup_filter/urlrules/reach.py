@@ -71,9 +71,26 @@ class RuleReach:
         needed = self.config.min_support
         if self.known(key):
             needed = min(needed, self.config.min_support_known)
-        if self._learnt_elsewhere(store, key):
+        if self._learnt_elsewhere(store, key) or self._pooled(store, key):
             needed = min(needed, self.config.min_support_learnt)
         return needed
+
+    def _pooled(self, store: UrlRuleStore, key: RuleKey) -> bool:
+        """Whether the support of this kind and name on ``learnt_from_hosts`` other hosts, with
+        the ``min_support_learnt`` classes the host itself needs, covers ``min_support`` classes,
+        and no rule of this kind and name died anywhere: hosts of one listing each never confirm
+        ``drop C&O`` alone, but three such listings prove Apache's sorted views as one host's
+        three listings would."""
+        wanted = self.config.learnt_from_hosts
+        if wanted == 0 or store.died_anywhere(key.kind, key.name):
+            return False
+        hosts, classes = 0, self.config.min_support_learnt
+        for host, count in store.supporting_hosts(key.kind, key.name):
+            if host != key.host:
+                hosts, classes = hosts + 1, classes + count
+            if hosts >= wanted and classes >= self.config.min_support:
+                return True
+        return False
 
     def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the

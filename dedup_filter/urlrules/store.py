@@ -7,6 +7,11 @@ Tables:
                  "n" kind name NUL host -> ""         the hosts that confirmed a rule of this kind
                                                     and name (a rule learnt elsewhere is a
                                                     well-known candidate on a new host)
+                 "s" kind name NUL host -> classes    the hosts where a live rule (open or
+                                                    confirmed) of this kind and name has
+                                                    support, and how many classes (1 byte)
+                 "x" kind name NUL host -> ""         the hosts where a rule of this kind and
+                                                    name died
     url_aliases  H(class key) -> page id            the held page standing for an alias class,
                                                     filed when it is kept (or first met as the
                                                     held side of a pair); validated on read, so a
@@ -22,13 +27,13 @@ from collections.abc import Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
-from dedup_filter.urlrules.records import CONFIRMED, UrlRule
+from dedup_filter.urlrules.records import CONFIRMED, DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import RuleKey
 
 _U64 = struct.Struct(">Q")
 _ALIAS_SEED = 0xA11A5
 _NUL = b"\x00"
-_CONFIRMED, _OTHER, _NAMED = b"r", b"c", b"n"
+_CONFIRMED, _OTHER, _NAMED, _SUPPORTED, _DIED = b"r", b"c", b"n", b"s", b"x"
 
 
 def _host_prefix(state_prefix: bytes, host: str) -> bytes:
@@ -40,8 +45,8 @@ def _key(state_prefix: bytes, key: RuleKey) -> bytes:
     return _host_prefix(state_prefix, key.host) + bytes([key.kind]) + name
 
 
-def _named_prefix(kind: int, name: str) -> bytes:
-    return _NAMED + bytes([kind]) + name.encode("utf-8", "surrogatepass") + _NUL
+def _named_prefix(mark: bytes, kind: int, name: str) -> bytes:
+    return mark + bytes([kind]) + name.encode("utf-8", "surrogatepass") + _NUL
 
 
 def alias_key(class_key: str) -> bytes:
@@ -67,23 +72,41 @@ class UrlRuleStore:
         if self.view.get("url_rules", _key(other, rule.key)) is not None:
             self.view.delete("url_rules", _key(other, rule.key))
         self.view.put("url_rules", _key(here, rule.key), rule.encode())
-        named = _named_prefix(rule.key.kind, rule.key.name) + rule.key.host.encode(
-            "utf-8", "surrogatepass"
-        )
-        if rule.state == CONFIRMED:
-            self.view.put("url_rules", named, b"")
-        elif self.view.get("url_rules", named) is not None:
-            self.view.delete("url_rules", named)
+        classes = bytes([min(len(rule.classes), 255)])
+        self._mark(_NAMED, rule.key, b"" if rule.state == CONFIRMED else None)
+        self._mark(_SUPPORTED, rule.key, classes if rule.state != DEAD and rule.classes else None)
+        self._mark(_DIED, rule.key, b"" if rule.state == DEAD else None)
+
+    def _mark(self, mark: bytes, key: RuleKey, value: bytes | None) -> None:
+        """Set (or, with ``value`` None, clear) the host's entry under a kind-and-name index."""
+        entry = _named_prefix(mark, key.kind, key.name) + key.host.encode("utf-8", "surrogatepass")
+        if value is not None:
+            self.view.put("url_rules", entry, value)
+        elif self.view.get("url_rules", entry) is not None:
+            self.view.delete("url_rules", entry)
 
     def confirming_hosts(self, kind: int, name: str, limit: int) -> list[str]:
         """Up to ``limit`` hosts with a confirmed rule of this kind and name."""
-        prefix = _named_prefix(kind, name)
         hosts = []
-        for key, _ in self.view.scan("url_rules", prefix):
-            hosts.append(bytes(key[len(prefix) :]).decode("utf-8", "surrogatepass"))
+        for host, _ in self._marked(_NAMED, kind, name):
+            hosts.append(host)
             if len(hosts) >= limit:
                 break
         return hosts
+
+    def supporting_hosts(self, kind: int, name: str) -> Iterator[tuple[str, int]]:
+        """The hosts where a live rule of this kind and name has support, with its classes."""
+        for host, value in self._marked(_SUPPORTED, kind, name):
+            yield host, value[0]
+
+    def died_anywhere(self, kind: int, name: str) -> bool:
+        """Whether a rule of this kind and name died on some host."""
+        return next(self._marked(_DIED, kind, name), None) is not None
+
+    def _marked(self, mark: bytes, kind: int, name: str) -> Iterator[tuple[str, bytes]]:
+        prefix = _named_prefix(mark, kind, name)
+        for key, value in self.view.scan("url_rules", prefix):
+            yield bytes(key[len(prefix) :]).decode("utf-8", "surrogatepass"), bytes(value)
 
     def confirmed(self, host: str) -> list[UrlRule]:
         return self._scan(_host_prefix(_CONFIRMED, host))

@@ -140,19 +140,19 @@ def test_a_session_alias_dropped_against_a_tracking_url_supports_the_session_rul
     assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
 
 
-def _sorted_views(site, directory: int, queries: tuple[str, ...]) -> list:
+def _sorted_views(site, directory: int, queries: tuple[str, ...], host: str = HOST) -> list:
     rows, path = _rows(directory), f"/d{directory}/"
     orders = {"C=N;O=D": sorted(rows, reverse=True), "C=S;O=A": sorted(rows, key=lambda r: r[1])}
     return [
-        site.dedup.check_page(f"{HOST}{path}?{query}", _listing(path, orders[query]).encode())
+        site.dedup.check_page(f"{host}{path}?{query}", _listing(path, orders[query]).encode())
         for query in queries
     ]
 
 
-def _hold_listing(site, directory: int) -> None:
+def _hold_listing(site, directory: int, host: str = HOST) -> None:
     path = f"/d{directory}/"
     listing = _listing(path, _rows(directory)).encode()
-    assert site.dedup.check_page(HOST + path, listing).reason == "unique"
+    assert site.dedup.check_page(host + path, listing).reason == "unique"
 
 
 def test_further_views_of_a_listing_that_supports_the_sort_candidate_wait_for_its_fate(site):
@@ -188,3 +188,28 @@ def test_a_candidate_seen_on_listings_probes_listings_only(site):
     _hold_listing(site, 1)
     listing = site.dedup.check_page(f"{HOST}/d5/", _listing("/d5/", _rows(5)).encode())
     assert listing.probes == (f"{HOST}/d5/?C=N;O=D",)
+
+
+def _one_listing_a_host(site, hosts: tuple[str, ...]) -> None:
+    for number, host in enumerate(hosts):
+        _hold_listing(site, number, host)
+        _sorted_views(site, number, ("C=N;O=D", "C=S;O=A"), host)
+
+
+def test_sorted_views_of_one_listing_on_each_of_three_hosts_prove_the_rule_together(site):
+    _one_listing_a_host(site, ("http://a.test", "http://b.test", "http://c.test"))
+    assert site.rule("c.test drop C&O")["state"] == "confirmed"  # three classes on three hosts
+    assert site.rule("a.test drop C&O")["state"] == "open"
+    pruned = site.dedup.check_url("http://a.test/d0/?C=M;O=A")  # it waited: confirmed now
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", "http://a.test/d0/")
+    assert site.rule("a.test drop C&O")["state"] == "confirmed"
+
+
+def test_a_rule_that_died_on_one_host_is_proven_by_no_other_host(site):
+    _hold_listing(site, 3, "http://d.test")
+    _sorted_views(site, 3, ("C=N;O=D", "C=S;O=A"), "http://d.test")
+    other = site.bodies[12]  # a page of other content under a sorted view's URL
+    assert site.dedup.check_page("http://d.test/d3/?C=M;O=A", other).reason == "unique"
+    assert site.rule("d.test drop C&O")["state"] == "dead"
+    _one_listing_a_host(site, ("http://a.test", "http://b.test", "http://c.test"))
+    assert site.rule("c.test drop C&O")["state"] == "open"
