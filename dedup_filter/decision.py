@@ -41,6 +41,7 @@ class Reason(StrEnum):
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
+    STAND_IN = "stand_in"  # a rule's kept side lacks the page: its pruned side's page is crawled
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

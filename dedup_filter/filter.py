@@ -232,6 +232,22 @@ class DedupFilter:
         fetched, asked for as a probe or not: the URLs waiting for it are then kept."""
         return self._report_failed(self._mirrors.counterpart_failed, url, status)
 
+    def fetch_failed(self, url: str, status: int | None = None) -> list[Decision]:
+        """Report a URL the crawl could not fetch as a page (a 404, an error). The decisions
+        name the pages to crawl in its place, as ordinary requests whose links are followed
+        (reason ``stand_in``): where a rule's kept side lacks the URL, the counterpart on its
+        pruned side. That side's documents are dropped unfetched, so a page linked only from
+        them, which the kept side links but lacks, would otherwise never be fetched."""
+        normal = normalize_url(url)
+        with self.index.read() as view:  # most failures lie under no rule's kept side
+            if not self._mirrors.stand_ins(view, normal):
+                return []
+        stand_ins = self.index.transact(
+            lambda view: self._mirrors.fetch_failed(view, normal, status)
+        )
+        self.counters["stand_ins"] += len(stand_ins)
+        return stand_ins
+
     def _report_failed(
         self, report: Callable[..., Decision], url: str, status: int | None
     ) -> Decision:

@@ -56,6 +56,7 @@ class DedupMiddleware:
 
     def __init__(self, crawler: Crawler, session: DedupSession) -> None:
         self._session = session
+        self._crawler = crawler
         self._stats = session.stats
         self._prober = Prober(
             crawler, self._judge_probe, self._probe_failed, session.settings.probe_cache_size
@@ -104,6 +105,8 @@ class DedupMiddleware:
             return response
         if not is_checkable(request, response):
             self._prober.crawl_response(request, response.status, judged=False)
+            if response.status >= 400:
+                await self._crawl_stand_ins(request, response.status)
             return response
         decision = await self._check(response)
         self._prober.crawl_response(request, response.status, judged=decision is not None)
@@ -112,9 +115,16 @@ class DedupMiddleware:
             raise DedupIgnoreRequest(decision)
         return response
 
-    def process_exception(self, request: Request, exception: Exception) -> None:
+    async def process_exception(self, request: Request, exception: Exception) -> None:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
+            await self._crawl_stand_ins(request, None)
+
+    async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
+        """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned
+        side is requested in its place, with the spider's callback, so its links are followed."""
+        for stand_in in await self._session.fetch_failed(request.url, status):
+            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(request.meta)))
 
     async def _act_on_url(
         self, request: Request, decision: Decision, counterpart_reported: bool = False

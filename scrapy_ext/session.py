@@ -197,6 +197,17 @@ class DedupSession:
         self.stats.inc_value("dedup/probes_failed")
         return await self._report(lambda dedup: dedup.probe_failed(url, status))
 
+    async def fetch_failed(self, url: str, status: int | None) -> list[Decision]:
+        """Tell the core that the crawl could not fetch ``url`` as a page; the decisions name
+        the pages to crawl in its place (a rule's kept side lacks it: the pruned side's page)."""
+        if self._worker is None:
+            return []
+        stand_ins = await self._settled(self._worker.call(lambda d: d.fetch_failed(url, status)))
+        for decision in stand_ins or ():
+            self.stats.inc_value("dedup/stand_ins")
+            self._record(decision)
+        return stand_ins or []
+
     async def _report(self, call: Callable[[DedupFilter], Decision]) -> Decision | None:
         if self._worker is None:
             return None

@@ -16,6 +16,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
 from dedup_filter import Decision
+from dedup_filter.decision import Reason
 
 logger = logging.getLogger(__name__)
 URL_RULE_EVENTS = ("url_rules_confirmed", "url_rules_killed")
@@ -111,6 +112,8 @@ class StreamMetrics:
             self.event("url_rules_confirmed")
         if decision.alias_waits:
             self.event("url_alias_deferred")
+        if decision.reason == Reason.STAND_IN:
+            self.event("stand_ins")
 
     def dead_letter(self, topic: str) -> None:
         self._dead_letters.labels(topic).inc()
@@ -123,7 +126,8 @@ class StreamMetrics:
     def event(self, name: str) -> None:
         """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``,
         ``url_rules_confirmed``, ``url_rules_killed``, ``url_alias_deferred`` (an alias waits
-        for its canonical URL or for its rule)."""
+        for its canonical URL or for its rule), ``stand_ins`` (pages fetched in place of a
+        failed fetch on a mirror rule's kept side)."""
         self._events.labels(name).inc()
         self.totals[name] += 1
 

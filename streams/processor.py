@@ -212,14 +212,14 @@ class Processor:
             for record, page in staged.failed_fetches:
                 outputs += self._outputs_or_dead_letter(
                     record,
-                    functools.partial(self._page_outputs, record, page),
+                    functools.partial(self._failed_fetch_outputs, record, page),
                     guarded(functools.partial(self._probe_failed, page), BATCH_FAILURES),
                 )
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
         page_decisions = self._check_pages(staged)
         with self.metrics.timed("index"):
             settled = self._frontier.settle()
-        outputs += self._settled_urls(settled)
+        outputs += self._kept_urls(settled)
         with self.metrics.timed("messages"):
             for (record, _), url_decision in zip(urls, url_decisions, strict=True):
                 outputs += self._outputs_or_dead_letter(
@@ -304,6 +304,14 @@ class Processor:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         return outputs
 
+    def _failed_fetch_outputs(
+        self, record: Any, page: PageMessage, decision: Decision
+    ) -> list[OutputRecord]:
+        """A non-2xx answer's outputs, and the URLs to fetch in its place: where a mirror rule's
+        kept side lacks the page, its counterpart on the pruned side (``fetch_failed``)."""
+        stand_ins = self.dedup.fetch_failed(page.url, page.status)
+        return self._page_outputs(record, page, decision) + self._kept_urls(stand_ins)
+
     def _probe_failed(self, page: PageMessage) -> Decision:
         """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the
         mirror detector counts that sample as "could not be checked" and may ask for another."""
@@ -338,14 +346,15 @@ class Processor:
         if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
             outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
         if decision.action != "keep" or not config.urls_keep:
-            return outputs  # a deferred URL is forwarded when it settles (``_settled_urls``)
+            return outputs  # a deferred URL is forwarded when it settles (``_kept_urls``)
         return [*outputs, _forward(config.urls_keep, record)]
 
-    def _settled_urls(self, settled: list[Decision]) -> list[OutputRecord]:
-        """Deferred URLs whose fate is known, the kept ones as URL records on the kept-URLs topic
-        (forgotten by the index once delivered: a crash before gives them again)."""
+    def _kept_urls(self, decisions: list[Decision]) -> list[OutputRecord]:
+        """The kept ones of URL ``decisions`` as URL records on the kept-URLs topic: deferred URLs
+        whose fate is known (forgotten by the index once delivered: a crash before gives them
+        again), and the pages to fetch in place of a failed fetch."""
         outputs = []
-        for decision in settled:
+        for decision in decisions:
             self.metrics.url_decided(decision)
             if decision.action == "keep" and self.config.urls_keep:
                 url = decision.url.encode("utf-8", "backslashreplace")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 _ANCHOR = re.compile(r'<a href="([^"]*)"([^>]*)>(.*?)</a>', re.S)
-_HREF = re.compile(r'href="([^"]*)"')
+_HREF = re.compile(r'href="([^"]*)"', re.I)  # vim's help pages write HREF
 
 
 @dataclass(frozen=True, slots=True)

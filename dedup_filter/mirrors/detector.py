@@ -223,6 +223,19 @@ class MirrorDetector:
         Deferrals(view).mark_absent(url, status)
         return self.probe_failed(view, url, status, now)
 
+    def stand_ins(self, view: IndexView, url: str) -> list[Decision]:
+        """The pages to crawl in place of ``url``, a page the crawl could not fetch on a rule's
+        kept side (read only; ``fetch_failed`` records the failure)."""
+        return self._pruner.stand_ins(view, url)
+
+    def fetch_failed(self, view: IndexView, url: str, status: int | None) -> list[Decision]:
+        """``stand_ins`` in a write transaction: the page is remembered absent, so a counterpart
+        waiting for it, or checked later, is fetched."""
+        stand_ins = self.stand_ins(view, url)
+        if stand_ins:
+            Deferrals(view).mark_absent(self._sessions.strip(url), status)
+        return stand_ins
+
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
         """A probe could not be fetched: its sample could not be checked; maybe probe another;
         a counterpart probe's absence releases the URLs waiting for it."""

@@ -178,6 +178,31 @@ class UrlPruner:
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
+    def stand_ins(self, view: IndexView, url: str) -> list[Decision]:
+        """The pages to crawl in place of ``url``, which the crawl could not fetch: its
+        counterparts on the pruned sides of the rules whose kept side holds ``url``, where not
+        held. The pruned side's documents are dropped, so their links are never followed: a
+        page linked from the kept side, which that side lacks, is reached through nothing else."""
+        store = MirrorStore(view)
+        if not self.config.enabled or not store.has_rules():
+            return []
+        places = placements(self._sessions.strip(url), self.config.max_depth)
+        found = rule_over(store, places)
+        counterparts = [
+            (rule, rule.mirror + place.relative)
+            for place in places
+            if store.has_origin_at(place.directory)
+            for rule in store.rules_with_origin_at(place.directory)
+            if rule.prunes_mirror
+        ]
+        if found is not None and found[0].prunes_origin:
+            counterparts.append((found[0], found[0].origin + found[1].relative))
+        return [
+            Decision(counterpart, "keep", Reason.STAND_IN, evidence=_missing(rule, url))
+            for rule, counterpart in counterparts
+            if self.held_page(store, counterpart) is None
+        ]
+
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
         """``check`` inside a write transaction: a deferred URL is remembered, and its
         counterpart asked for as a probe unless it is being fetched already."""
@@ -227,6 +252,10 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _missing(rule: Rule, url: str) -> dict[str, Any]:
+    return {"mirror_rule": rule.mirror, "missing_on_kept_side": url}
 
 
 def _origins_pruned_over(

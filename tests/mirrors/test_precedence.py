@@ -342,3 +342,45 @@ def test_a_copy_whose_index_page_alone_came_first_is_not_the_side_held_first(
     assert under(crawl.pruned, ORIGIN) == []
     assert under(crawl.pruned, UNNAMED_COPY)
     assert lost(crawl, UNNAMED_COPY) == []
+
+
+def test_a_page_the_kept_side_lacks_stands_in_for_its_counterpart_on_the_pruned_side(
+    open_filter, origin_tree
+):
+    """A copy held first keeps its side and the origin's documents go, so a page of the origin
+    linked only from them is met only through the copy, which links it but lacks it (a 404):
+    that failure names the origin's page to crawl, and the origin's page is then fetched."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    missing = sorted(under(copy, UNNAMED_COPY + "extra/"))[-1]
+    counterpart = ORIGIN + missing[len(UNNAMED_COPY) :]
+    OnlineCrawl(dedup, origin_tree | copy).visit(
+        [url for url in breadth_first(copy, UNNAMED_COPY) if url != missing]
+        + [url for url in breadth_first(origin_tree, ORIGIN) if url != counterpart]
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["pruned"] == ["origin"]
+    assert dedup.check_url(counterpart).reason == "counterpart_pending"  # waits for the copy
+    (stand_in,) = dedup.fetch_failed(missing, 404)
+    assert (stand_in.url, stand_in.action, stand_in.reason) == (counterpart, "keep", "stand_in")
+    assert stand_in.evidence == {"mirror_rule": UNNAMED_COPY, "missing_on_kept_side": missing}
+    assert dedup.check_url(counterpart).reason == "counterpart_missing"
+    assert dedup.fetch_failed(ORIGIN + "gone.html", 404) == []  # the origin is the pruned side
+    assert dedup.fetch_failed("http://elsewhere.test/gone.html", 404) == []
+
+
+def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart(
+    open_filter, origin_tree
+):
+    """The other way round: the origin held first keeps its side, the copy's URLs go."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    OnlineCrawl(dedup, origin_tree | copy).visit(
+        breadth_first(origin_tree, ORIGIN) + breadth_first(copy, UNNAMED_COPY)
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["origin"], rule["pruned"]) == (ORIGIN, ["mirror"])
+    (stand_in,) = dedup.fetch_failed(ORIGIN + "extra/gone.html", 404)
+    assert stand_in.url == UNNAMED_COPY + "extra/gone.html"
+    assert dedup.fetch_failed(ORIGIN + "extra/", 404) == []  # its counterpart is held
+    assert dedup.fetch_failed(UNNAMED_COPY + "gone.html", 404) == []

@@ -60,6 +60,16 @@ def origin_pruned_index(tmp_path, corpus):
     return tmp_path / "index"
 
 
+class _Scheduled:
+    """The engine's ``crawl`` alone: the requests the middleware schedules (no crawl runs)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def crawl(self, request: Request) -> None:
+        self.requests.append(request)
+
+
 def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     make_crawler, origin_pruned_index
 ):
@@ -67,13 +77,17 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     for it): the origin's page waiting for it reports it and is fetched, not sent back to the
     scheduler to wait for a fate the index would never learn."""
     crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    missing = Request(HELD_FIRST + "csv.html")
+    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2})
     assert settle(middleware.process_request(missing)) is None  # held first: fetched
     not_found = HtmlResponse(
         missing.url, status=404, body=b"<html>Not found</html>", request=missing
     )
     settle(middleware.process_response(missing, not_found))
+    # crawled in its place: the origin's documents the copy holds are dropped unfetched
+    assert [(r.url, r.meta["depth"]) for r in scheduled.requests] == [(ORIGIN + "csv.html", 2)]
+    assert crawler.stats.get_value("dedup/stand_ins") == 1
     assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
     assert not crawler.stats.get_value("dedup/deferred")
     close_spider(crawler)
