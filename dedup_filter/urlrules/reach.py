@@ -32,7 +32,10 @@ class RuleReach:
         families = {rule.key: self.family(rule.key) for rule in rules}
         excluded = self._dead_names(store, host) if any(families.values()) else ()
         return [
-            (rule.key, replace(self.scope(rule), family=families[rule.key], excluded=excluded))
+            (
+                rule.key,
+                replace(self.scope(store, rule), family=families[rule.key], excluded=excluded),
+            )
             for rule in rules
         ]
 
@@ -59,12 +62,17 @@ class RuleReach:
         }
         return tuple(sorted(names))
 
-    def scope(self, rule: UrlRule) -> Scope:
+    def scope(self, store: UrlRuleStore, rule: UrlRule) -> Scope:
         """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a
-        well-known parameter); an ignore rule saw two values in its first pair already."""
+        well-known parameter, or its kind and name saw as many on ``learnt_from_hosts`` other
+        hosts); an ignore rule saw two values in its first pair already."""
         if rule.key.kind != DROP:
             return Scope(rule.values, any_value=True)
-        any_value = self.known(rule.key) or len(rule.values) >= self.config.min_values
+        any_value = (
+            self.known(rule.key)
+            or len(rule.values) >= self.config.min_values
+            or self._any_value_elsewhere(store, rule.key)
+        )
         return Scope(rule.values, any_value)
 
     def needed(self, store: UrlRuleStore, key: RuleKey) -> int:
@@ -85,10 +93,26 @@ class RuleReach:
         if wanted == 0 or store.died_anywhere(key.kind, key.name):
             return False
         hosts, classes = 0, self.config.min_support_learnt
-        for host, count in store.supporting_hosts(key.kind, key.name):
+        for host, count, _ in store.supporting_hosts(key.kind, key.name):
             if host != key.host:
                 hosts, classes = hosts + 1, classes + count
             if hosts >= wanted and classes >= self.config.min_support:
+                return True
+        return False
+
+    def _any_value_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
+        """Whether live rules of this kind and name saw ``min_values`` values on
+        ``learnt_from_hosts`` other hosts, and none died anywhere: a listing's first sorted
+        view shows one value, and the other views of the same software on other hosts showed
+        that the value does not matter."""
+        wanted = self.config.learnt_from_hosts
+        if wanted == 0 or store.died_anywhere(key.kind, key.name):
+            return False
+        hosts = 0
+        for host, _, values in store.supporting_hosts(key.kind, key.name):
+            if host != key.host and values >= self.config.min_values:
+                hosts += 1
+            if hosts >= wanted:
                 return True
         return False
 

@@ -7,9 +7,9 @@ Tables:
                  "n" kind name NUL host -> ""         the hosts that confirmed a rule of this kind
                                                     and name (a rule learnt elsewhere is a
                                                     well-known candidate on a new host)
-                 "s" kind name NUL host -> classes    the hosts where a live rule (open or
-                                                    confirmed) of this kind and name has
-                                                    support, and how many classes (1 byte)
+                 "s" kind name NUL host -> classes,   the hosts where a live rule (open or
+                                           values   confirmed) of this kind and name has
+                                                    support, its classes and values (a byte each)
                  "x" kind name NUL host -> ""         the hosts where a rule of this kind and
                                                     name died
     url_aliases  H(class key) -> page id            the held page standing for an alias class,
@@ -72,9 +72,9 @@ class UrlRuleStore:
         if self.view.get("url_rules", _key(other, rule.key)) is not None:
             self.view.delete("url_rules", _key(other, rule.key))
         self.view.put("url_rules", _key(here, rule.key), rule.encode())
-        classes = bytes([min(len(rule.classes), 255)])
+        counts = bytes([min(len(rule.classes), 255), len(rule.values)])
         self._mark(_NAMED, rule.key, b"" if rule.state == CONFIRMED else None)
-        self._mark(_SUPPORTED, rule.key, classes if rule.state != DEAD and rule.classes else None)
+        self._mark(_SUPPORTED, rule.key, counts if rule.state != DEAD and rule.classes else None)
         self._mark(_DIED, rule.key, b"" if rule.state == DEAD else None)
 
     def _mark(self, mark: bytes, key: RuleKey, value: bytes | None) -> None:
@@ -94,10 +94,11 @@ class UrlRuleStore:
                 break
         return hosts
 
-    def supporting_hosts(self, kind: int, name: str) -> Iterator[tuple[str, int]]:
-        """The hosts where a live rule of this kind and name has support, with its classes."""
+    def supporting_hosts(self, kind: int, name: str) -> Iterator[tuple[str, int, int]]:
+        """The hosts where a live rule of this kind and name has support, with its classes and
+        the values its pairs showed."""
         for host, value in self._marked(_SUPPORTED, kind, name):
-            yield host, value[0]
+            yield host, value[0], value[1]
 
     def died_anywhere(self, kind: int, name: str) -> bool:
         """Whether a rule of this kind and name died on some host."""

@@ -213,3 +213,13 @@ def test_a_rule_that_died_on_one_host_is_proven_by_no_other_host(site):
     assert site.rule("d.test drop C&O")["state"] == "dead"
     _one_listing_a_host(site, ("http://a.test", "http://b.test", "http://c.test"))
     assert site.rule("c.test drop C&O")["state"] == "open"
+
+
+def test_one_value_seen_on_a_host_covers_any_once_two_other_hosts_saw_several(site):
+    _one_listing_a_host(site, ("http://a.test", "http://b.test"))  # two values each
+    _hold_listing(site, 2, "http://c.test")
+    _sorted_views(site, 2, ("C=N;O=D",), "http://c.test")
+    rule = site.rule("c.test drop C&O")
+    assert (rule["state"], rule["values"], rule["any_value"]) == ("confirmed", ["N&D"], True)
+    pruned = site.dedup.check_url("http://c.test/d2/?C=M;O=A")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", "http://c.test/d2/")
