@@ -7,6 +7,7 @@ confirmed it), never by configuration alone, except for the operator's trusted p
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import islice
 
 from dedup_filter.config import UrlRulesConfig
 from dedup_filter.urlrules.aliases import matches
@@ -14,6 +15,10 @@ from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, RuleKey, Scope
 from dedup_filter.urlrules.store import UrlRuleStore
+
+# hosts of one kind and name read to pool values: check_url reads them, so a name thousands of
+# hosts saw with one value each (format=print) costs a bounded scan
+_POOL_SCAN = 32
 
 
 class RuleReach:
@@ -109,7 +114,7 @@ class RuleReach:
         if wanted == 0 or store.died_anywhere(key.kind, key.name):
             return False
         hosts = 0
-        for host, _, values in store.supporting_hosts(key.kind, key.name):
+        for host, _, values in islice(store.supporting_hosts(key.kind, key.name), _POOL_SCAN):
             if host != key.host and values >= self.config.min_values:
                 hosts += 1
             if hosts >= wanted:
