@@ -6,6 +6,7 @@ confirmed it), never by configuration alone, except for the operator's trusted p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 
@@ -16,8 +17,8 @@ from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, RuleKey, Scope
 from dedup_filter.urlrules.store import UrlRuleStore
 
-# hosts of one kind and name read to pool values: check_url reads them, so a name thousands of
-# hosts saw with one value each (format=print) costs a bounded scan
+# hosts of one kind and name read to pool candidates and values: check_url reads them, so a name
+# thousands of hosts saw with one value each (format=print) costs a bounded scan
 _POOL_SCAN = 32
 
 
@@ -90,36 +91,32 @@ class RuleReach:
 
     def _pooled(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether the support of this kind and name on ``learnt_from_hosts`` other hosts, with
-        the ``min_support_learnt`` classes the host itself needs, covers ``min_support`` classes,
-        and no rule of this kind and name died anywhere: hosts of one listing each never confirm
-        ``drop C&O`` alone, but three such listings prove Apache's sorted views as one host's
-        three listings would."""
-        wanted = self.config.learnt_from_hosts
-        if wanted == 0 or store.died_anywhere(key.kind, key.name):
-            return False
+        the ``min_support_learnt`` classes the host itself needs, covers ``min_support`` classes:
+        hosts of one listing each never confirm ``drop C&O`` alone, but three such listings prove
+        Apache's sorted views as one host's three listings would."""
         hosts, classes = 0, self.config.min_support_learnt
-        for host, count, _ in store.supporting_hosts(key.kind, key.name):
-            if host != key.host:
-                hosts, classes = hosts + 1, classes + count
-            if hosts >= wanted and classes >= self.config.min_support:
+        for count, _ in self._elsewhere(store, key):
+            hosts, classes = hosts + 1, classes + count
+            if hosts >= self.config.learnt_from_hosts and classes >= self.config.min_support:
                 return True
         return False
 
     def _any_value_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether live rules of this kind and name saw ``min_values`` values on
-        ``learnt_from_hosts`` other hosts, and none died anywhere: a listing's first sorted
-        view shows one value, and the other views of the same software on other hosts showed
-        that the value does not matter."""
-        wanted = self.config.learnt_from_hosts
-        if wanted == 0 or store.died_anywhere(key.kind, key.name):
-            return False
-        hosts = 0
-        for host, _, values in islice(store.supporting_hosts(key.kind, key.name), _POOL_SCAN):
-            if host != key.host and values >= self.config.min_values:
-                hosts += 1
-            if hosts >= wanted:
-                return True
-        return False
+        ``learnt_from_hosts`` other hosts: a listing's first sorted view shows one value, and the
+        views of the same software on other hosts showed that the value does not matter."""
+        seen = sum(values >= self.config.min_values for _, values in self._elsewhere(store, key))
+        return seen >= self.config.learnt_from_hosts
+
+    def _elsewhere(self, store: UrlRuleStore, key: RuleKey) -> Iterator[tuple[int, int]]:
+        """The classes and values of the live rules of this kind and name on other hosts (among
+        the first ``_POOL_SCAN`` hosts read); none when pooling is off (``learnt_from_hosts``
+        0) or a rule of this kind and name died anywhere."""
+        if self.config.learnt_from_hosts == 0 or store.died_anywhere(key.kind, key.name):
+            return
+        for host, classes, values in islice(store.supporting_hosts(key.kind, key.name), _POOL_SCAN):
+            if host != key.host:
+                yield classes, values
 
     def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the
