@@ -21,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Self
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.log import failure_to_exc_info
 
@@ -118,7 +118,8 @@ class DedupMiddleware:
     async def process_exception(self, request: Request, exception: Exception) -> None:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
-            await self._crawl_stand_ins(request, None)
+            if not isinstance(exception, IgnoreRequest):  # a drop is no failed fetch
+                await self._crawl_stand_ins(request, None)
 
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
         """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 
@@ -93,3 +94,18 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     close_spider(crawler)
     with DedupFilter.open(origin_pruned_index) as dedup:
         assert dedup.check_url(ORIGIN + "csv.html").reason == "counterpart_missing"
+
+
+def test_a_download_error_on_the_kept_side_stands_in_and_a_drop_does_not(
+    make_crawler, origin_pruned_index
+):
+    """Scrapy calls ``process_exception`` for requests a middleware ignored too (our own drops,
+    offsite, robots.txt): only a failed download names a page to crawl in its place."""
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    request = Request(HELD_FIRST + "csv.html")
+    settle(middleware.process_exception(request, IgnoreRequest()))
+    assert scheduled.requests == []
+    settle(middleware.process_exception(request, ConnectionRefusedError()))
+    assert [request.url for request in scheduled.requests] == [ORIGIN + "csv.html"]
