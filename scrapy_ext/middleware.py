@@ -35,6 +35,9 @@ from .session import DedupSession
 DEFERRALS = "dedup_deferrals"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
+#: request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
+#: not to a stand-in requested in its place on another host
+_FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -124,8 +127,9 @@ class DedupMiddleware:
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
         """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned
         side is requested in its place, with the spider's callback, so its links are followed."""
+        meta = {key: value for key, value in request.meta.items() if key not in _FETCH_STATE}
         for stand_in in await self._session.fetch_failed(request.url, status):
-            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(request.meta)))
+            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(meta)))
 
     async def _act_on_url(
         self, request: Request, decision: Decision, counterpart_reported: bool = False

@@ -80,14 +80,14 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     crawler = make_crawler()
     crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2})
+    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2, "download_slot": "www.copy.test"})
     assert settle(middleware.process_request(missing)) is None  # held first: fetched
     not_found = HtmlResponse(
         missing.url, status=404, body=b"<html>Not found</html>", request=missing
     )
     settle(middleware.process_response(missing, not_found))
     # crawled in its place: the origin's documents the copy holds are dropped unfetched
-    assert [(r.url, r.meta["depth"]) for r in scheduled.requests] == [(ORIGIN + "csv.html", 2)]
+    assert [(r.url, r.meta) for r in scheduled.requests] == [(ORIGIN + "csv.html", {"depth": 2})]
     assert crawler.stats.get_value("dedup/stand_ins") == 1
     assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
     assert not crawler.stats.get_value("dedup/deferred")
