@@ -21,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Self
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.log import failure_to_exc_info
 
@@ -35,6 +35,9 @@ from .session import DedupSession
 DEFERRALS = "dedup_deferrals"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
+#: request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
+#: not to a stand-in requested in its place on another host
+_FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -118,13 +121,15 @@ class DedupMiddleware:
     async def process_exception(self, request: Request, exception: Exception) -> None:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
-            await self._crawl_stand_ins(request, None)
+            if not isinstance(exception, IgnoreRequest):  # a drop is no failed fetch
+                await self._crawl_stand_ins(request, None)
 
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
         """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned
         side is requested in its place, with the spider's callback, so its links are followed."""
+        meta = {key: value for key, value in request.meta.items() if key not in _FETCH_STATE}
         for stand_in in await self._session.fetch_failed(request.url, status):
-            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(request.meta)))
+            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(meta)))
 
     async def _act_on_url(
         self, request: Request, decision: Decision, counterpart_reported: bool = False

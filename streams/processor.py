@@ -23,6 +23,7 @@ from kafka.errors import CommitFailedError, KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Decision, DedupFilter, IndexStoreError
+from dedup_filter.decision import Reason
 from dedup_filter.isolation import Failed, guarded, isolated
 from dedup_filter.prepare import PreparedPage
 
@@ -308,9 +309,13 @@ class Processor:
         self, record: Any, page: PageMessage, decision: Decision
     ) -> list[OutputRecord]:
         """A non-2xx answer's outputs, and the URLs to fetch in its place: where a mirror rule's
-        kept side lacks the page, its counterpart on the pruned side (``fetch_failed``)."""
-        stand_ins = self.dedup.fetch_failed(page.url, page.status)
-        return self._page_outputs(record, page, decision) + self._kept_urls(stand_ins)
+        kept side lacks the page, its counterpart on the pruned side (``fetch_failed``). A probe's
+        answer stands in for nothing: the mirror detector asked for it (the URL a rule's origin is
+        asked for to learn what it answers for a page it lacks names no page at all)."""
+        outputs = self._page_outputs(record, page, decision)
+        if decision.reason == Reason.PROBE_FAILED:
+            return outputs
+        return outputs + self._kept_urls(self.dedup.fetch_failed(page.url, page.status))
 
     def _probe_failed(self, page: PageMessage) -> Decision:
         """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the

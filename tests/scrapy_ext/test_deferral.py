@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
 from scrapy import Request
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 
@@ -79,17 +80,32 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     crawler = make_crawler()
     crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2})
+    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2, "download_slot": "www.copy.test"})
     assert settle(middleware.process_request(missing)) is None  # held first: fetched
     not_found = HtmlResponse(
         missing.url, status=404, body=b"<html>Not found</html>", request=missing
     )
     settle(middleware.process_response(missing, not_found))
     # crawled in its place: the origin's documents the copy holds are dropped unfetched
-    assert [(r.url, r.meta["depth"]) for r in scheduled.requests] == [(ORIGIN + "csv.html", 2)]
+    assert [(r.url, r.meta) for r in scheduled.requests] == [(ORIGIN + "csv.html", {"depth": 2})]
     assert crawler.stats.get_value("dedup/stand_ins") == 1
     assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
     assert not crawler.stats.get_value("dedup/deferred")
     close_spider(crawler)
     with DedupFilter.open(origin_pruned_index) as dedup:
         assert dedup.check_url(ORIGIN + "csv.html").reason == "counterpart_missing"
+
+
+def test_a_download_error_on_the_kept_side_stands_in_and_a_drop_does_not(
+    make_crawler, origin_pruned_index
+):
+    """Scrapy calls ``process_exception`` for requests a middleware ignored too (our own drops,
+    offsite, robots.txt): only a failed download names a page to crawl in its place."""
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    request = Request(HELD_FIRST + "csv.html")
+    settle(middleware.process_exception(request, IgnoreRequest()))
+    assert scheduled.requests == []
+    settle(middleware.process_exception(request, ConnectionRefusedError()))
+    assert [request.url for request in scheduled.requests] == [ORIGIN + "csv.html"]
