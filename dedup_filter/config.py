@@ -198,7 +198,7 @@ class MirrorConfig:
     discounted_agreement: float = 0.9
     # samples drawn first from the documents known to have code blocks, where editions of one
     # guide differ (editions.py)
-    code_samples: int = 4
+    code_samples: int = 6
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4

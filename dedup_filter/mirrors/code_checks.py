@@ -18,6 +18,7 @@ page record keeps (``PageRecord.code``).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 from dedup_filter.matching import codes_apart
@@ -60,6 +61,31 @@ def check_code(
             rule = store.rule(mirror)
             if rule is not None and rule.origin.lower() == place.directory_key:
                 _check_mirror_page(store, rule, place.relative, code, code_samples, now, check)
+    return check
+
+
+def check_held_code(
+    store: MirrorStore, rule: Rule, code_samples: int, now: float, scanned: int = 1024
+) -> CodeCheck:
+    """A rule just made, against the pages with code blocks either side held before it came
+    (over the first ``scanned`` entries of each side, in hash order): compared at once where the
+    other side holds the path, else the other side's page probed, within the rule's budget. A
+    side crawled before the rule brings none of its coded pages afterwards, so ``check_code``
+    would never see them: an edition held first was confirmed from its prose pages, and its
+    rule then dropped the other edition's pages whose code differs."""
+    check = CodeCheck()
+    for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
+        for rel_hash, entry in itertools.islice(store.subtree(side.lower()), scanned):
+            record = store.view.page(entry.representative)
+            if record is None or not record.code:
+                continue
+            counterpart = code_hash(store, other, rel_hash)
+            if counterpart and codes_apart(record.code, counterpart):
+                _revoke(store, rule, now, check)
+                return check
+            current = store.rule(rule.mirror)
+            if not counterpart and current is not None:
+                _ask(store, current, other + entry.relative, code_samples, check)
     return check
 
 

@@ -38,7 +38,12 @@ from dedup_filter.mirrors.candidates import (
     origins_pair,
     ruled,
 )
-from dedup_filter.mirrors.code_checks import CodeCheck, check_code, code_probe_failed
+from dedup_filter.mirrors.code_checks import (
+    CodeCheck,
+    check_code,
+    check_held_code,
+    code_probe_failed,
+)
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -158,6 +163,11 @@ class MirrorDetector:
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
+        if self._code_checks:  # an edition crawled before its rule came revokes it too
+            for rule in update.confirmed:
+                held = check_held_code(store, rule, self.config.code_samples, now)
+                update.probes.extend(held.probes)
+                code.revoked.extend(held.revoked)
         for child in children:
             current = store.rule(child.mirror)  # not absorbed meanwhile
             if current is not None:

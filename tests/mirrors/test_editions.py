@@ -93,8 +93,9 @@ def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, module
     assert rules(dedup) == [(COPY, GUIDE)]
     assert len(crawl.pruned) >= 10
     probed = [url for url in crawl.probes if url.startswith(COPY)]
-    assert len(probed) == 3  # the three matches that confirm: no fetch more for the code
-    assert all(url[len(COPY) :] in coded for url in probed)  # drawn from the coded pages first
+    # the three matches that confirm, drawn from the coded pages first, then the guide's other
+    # coded page held before the rule: every coded page compared, no other fetched for the code
+    assert sorted(url[len(COPY) :] for url in probed) == sorted(coded)
 
 
 def test_a_stale_copy_with_prose_edits_on_coded_pages_is_confirmed(open_filter, corpus, modules):
@@ -158,3 +159,30 @@ def test_an_edition_held_first_is_revoked_by_its_origin_page_probed_for_code(
     assert rules(dedup) == []
     assert any(GUIDE + relative in crawl.probes for relative in coded)
     assert all(GUIDE + relative in crawl.fetched for relative in coded)
+
+
+def test_an_edition_crawled_before_its_rule_has_its_held_coded_pages_checked_at_confirmation(
+    open_filter, corpus, modules
+):
+    """An edition crawled whole before the guide's index page is met, whose code differs only
+    on the two coded pages that come last in hash order: the coded samples that confirm it are
+    four identical ones, and none of its coded pages arrives after the rule (it is held), so
+    only checking the coded pages held at confirmation (within ``code_samples``: two more)
+    sees the edition, and the guide's pages are fetched, not dropped for the edition's."""
+    guide = guide_pages(corpus, modules[:20])
+    order = leaves_in_sample_order(guide, GUIDE)
+    coded = [order[position] for position in (3, 5, 8, 11, 13, 14)]
+    for relative in coded:
+        guide[GUIDE + relative] = with_code(guide[GUIDE + relative], commands(relative, "dpkg"))
+    edition_base = "http://www.edition.test/install/"
+    edition = moved(guide, edition_base)
+    for relative in coded[4:]:
+        plain = guide_pages(corpus, modules[:20])[GUIDE + relative]
+        edition[edition_base + relative] = with_code(plain, commands(relative, "rpm"))
+    pages = guide | edition
+    dedup = open_filter(code_samples=6)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, edition_base) + breadth_first(pages, GUIDE)
+    )
+    assert rules(dedup) == []
+    assert all(GUIDE + relative in crawl.fetched for relative in coded[4:])

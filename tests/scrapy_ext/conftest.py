@@ -3,6 +3,7 @@ real reactor turned by ``settle`` while a hook waits for the index's worker thre
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -19,6 +20,10 @@ from scrapy.utils.reactor import install_reactor, is_reactor_installed
 from scrapy.utils.test import get_crawler
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
+
+from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
+from testweb.server import serve
+from testweb.site import TestWeb
 
 MakeCrawler = Callable[..., Crawler]
 T = TypeVar("T")
@@ -109,3 +114,18 @@ def html_response(
 def stamped(html: str, stamp: str) -> str:
     """The page with a time stamp added: a near-duplicate (Henzinger's commonest difference)."""
     return html.replace("</body>", f"<p>Served at {stamp}</p></body>", 1)
+
+
+def logged_crawl(
+    web: TestWeb, workdir: Path, name: str
+) -> tuple[CrawlRun, set[str], list[dict[str, Any]]]:
+    """A real crawl of ``web`` one request at a time, with the filter and a decision log: the
+    run, the URLs the server was asked for, and the decisions."""
+    settings = {"CONCURRENT_REQUESTS": 1, "DEDUP_DECISION_LOG": "decisions.jsonl"}
+    with serve(web) as server:
+        run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
+        fetched = set(server.request_log.urls())
+    assert run.returncode == 0, run.log[-3000:]
+    log = workdir / ".scrapy" / "decisions.jsonl"
+    return run, fetched, [json.loads(line) for line in log.read_text().splitlines()]
+

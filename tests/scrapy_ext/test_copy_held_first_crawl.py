@@ -5,13 +5,12 @@ from the copy must still be fetched when the copy answers it with a 404."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tests.mirrors.conftest import copy_tree, docs_tree
-from testweb.scrapy_project.run import scrapy_crawl
-from testweb.server import serve
 from testweb.site import TestWeb
+
+from .conftest import logged_crawl
 
 ORIGIN = "http://docs.vendor.test/"
 COPY = "http://docs.partner.test/"  # no name calls either side a copy
@@ -31,18 +30,7 @@ def test_a_page_the_copy_lacks_linked_only_from_a_pruned_document_is_fetched(
     copy = copy_tree(origin, ORIGIN, COPY)
     del copy[f"{COPY}{guide}-details.html"]
     web = TestWeb(0, "copy-first", origin | copy, {}, [COPY, ORIGIN], [], [], set(), {}, {})
-    with serve(web) as server:
-        run = scrapy_crawl(
-            tmp_path,
-            server.proxy_url,
-            web.start_urls,
-            name="copy-first",
-            settings={"CONCURRENT_REQUESTS": 1, "DEDUP_DECISION_LOG": "decisions.jsonl"},
-        )
-        fetched = set(server.request_log.urls())
-    assert run.returncode == 0, run.log[-3000:]
-    log = tmp_path / ".scrapy" / "decisions.jsonl"
-    decisions = [json.loads(line) for line in log.read_text().splitlines()]
+    run, fetched, decisions = logged_crawl(web, tmp_path, "copy-first")
     pruned = [d["url"] for d in decisions if d["reason"] == "mirrored_directory"]
     assert f"{ORIGIN}{guide}.html" in pruned  # the copy held first: the origin's document goes
     assert f"{COPY}{guide}-details.html" in fetched  # the copy lacks the page

@@ -3,15 +3,14 @@ found" page (a soft 404): the pages only the mirror holds are still fetched and 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.mirrors.conftest import MIRROR, ORIGIN, copy_tree, docs_tree
-from testweb.scrapy_project.run import scrapy_crawl
-from testweb.server import serve
 from testweb.site import TestWeb
+
+from .conftest import logged_crawl
 
 LINKS = "http://links.test/"
 NOT_FOUND = (
@@ -46,18 +45,7 @@ def soft_web(corpus, stdlib_page) -> tuple[TestWeb, list[str]]:
 
 def test_pages_only_the_mirror_holds_are_parsed(soft_web, tmp_path: Path):
     web, only = soft_web
-    with serve(web) as server:
-        run = scrapy_crawl(
-            tmp_path,
-            server.proxy_url,
-            web.start_urls,
-            name="soft404",
-            settings={"CONCURRENT_REQUESTS": 1, "DEDUP_DECISION_LOG": "decisions.jsonl"},
-        )
-        fetched = set(server.request_log.urls())
-    assert run.returncode == 0, run.log[-3000:]
-    log = tmp_path / ".scrapy" / "decisions.jsonl"
-    decisions = [json.loads(line) for line in log.read_text().splitlines()]
+    run, fetched, decisions = logged_crawl(web, tmp_path, "soft404")
     assert any(d["reason"] == "mirrored_directory" for d in decisions)  # the rule prunes copies
     assert any("dedup-filter-absent-" in url for url in fetched)  # the origin was asked
     assert set(only) <= set(run.parsed), [d for d in decisions if d["url"] in only]
