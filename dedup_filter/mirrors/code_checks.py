@@ -83,8 +83,8 @@ def check_held_code(
             if counterpart and codes_apart(record.code, counterpart):
                 _revoke(store, rule, now, check)
                 return check
-            current = store.rule(rule.mirror)
-            if not counterpart and current is not None:
+            current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
+            if current is not None:
                 _ask(store, current, other + entry.relative, code_samples, check)
     return check
 

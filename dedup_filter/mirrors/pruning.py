@@ -190,9 +190,7 @@ class UrlPruner:
         found = rule_over(store, places)
         counterparts = [
             (rule, rule.mirror + place.relative)
-            for place in places
-            if store.has_origin_at(place.directory)
-            for rule in store.rules_with_origin_at(place.directory)
+            for rule, place in _rules_with_origin_over(store, places)
             if rule.prunes_mirror
         ]
         if found is not None and found[0].prunes_origin:
@@ -265,8 +263,18 @@ def _origins_pruned_over(
     URL these places describe, widest first."""
     return [
         (rule, place)
+        for rule, place in _rules_with_origin_over(store, places)
+        if rule.prunes_origin
+    ]
+
+
+def _rules_with_origin_over(
+    store: MirrorStore, places: list[Placement]
+) -> list[tuple[Rule, Placement]]:
+    """The rules whose origin side holds the URL these places describe, widest first."""
+    return [
+        (rule, place)
         for place in places
         if store.has_origin_at(place.directory)
         for rule in store.rules_with_origin_at(place.directory)
-        if rule.prunes_origin
     ]
