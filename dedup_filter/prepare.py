@@ -14,6 +14,14 @@ from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.links import LazyLinks
 from dedup_filter.urls import normalize_url
 
+# enough words for every feature (shingles, min-hash, simhash), a title, a link and a code block
+_WARM_UP_URL = "http://warm-up.invalid/"
+_WARM_UP_BODY = (
+    b"<html><head><title>warm up</title></head><body><p>"
+    + b" ".join(b"term%d" % number for number in range(200))
+    + b'</p><a href="page.html">a link</a><pre>code = 1</pre></body></html>'
+)
+
 
 @dataclass(frozen=True, slots=True)
 class PreparedPage:
@@ -45,3 +53,9 @@ class PagePreparer:
         if not self._mirrors.wants_links(normal):
             return PreparedPage(self.fingerprinter.fingerprint(normal, body, headers))
         return PreparedPage(*self.fingerprinter.fingerprint_with_anchors(normal, body, headers))
+
+    def warm_up(self) -> None:
+        """Prepare a made-up page, so that the compiled kernels are loaded (numba's cache, about
+        half a second of CPU a process) and the lazy imports done before the first real page
+        waits for them."""
+        self.prepare(_WARM_UP_URL, _WARM_UP_BODY)

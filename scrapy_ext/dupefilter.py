@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.utils.request import RequestFingerprinterProtocol
+    from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +56,12 @@ class DedupDupeFilter(RFPDupeFilter):
             fingerprinter=crawler.request_fingerprinter,
             session=DedupSession.of(crawler),
         )
+
+    def open(self) -> Deferred[None] | None:
+        """Scrapy opens the spider once this fires: the filter's start-up (its preparing
+        process, its compiled kernels) is paid before the first request, not by the first
+        pages."""
+        return None if self._session is None else self._session.warmed()
 
     def request_seen(self, request: Request) -> bool:
         return super().request_seen(request) or self._under_mirror_rule(request)

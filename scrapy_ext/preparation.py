@@ -3,8 +3,11 @@
 Preparing a page (decode, parse, terms, hashes) is most of its cost and needs no index, so it can
 leave the crawl's process: the crawl's own core then carries Scrapy's work alone, and the index's
 worker thread only takes the decisions. Each process holds one ``PagePreparer``, built once from
-the filter's configuration when the process starts. Nothing here imports Scrapy (the package's
-``__init__`` loads its components lazily), so a preparing process starts in a fraction of a second.
+the filter's configuration and warmed up when the process starts. Nothing here imports Scrapy (the
+package's ``__init__`` loads its components lazily), so a preparing process starts in a fraction of
+a second, and is ready about half a second later (``PagePreparer.warm_up``). Pages wait for it
+rather than being prepared in the crawl's process meanwhile: that would load the compiled kernels
+in the crawl's process too, for a page or two.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ _preparer: PagePreparer | None = None  # in a preparing process: its one prepare
 def _start(config: Config) -> None:
     global _preparer  # one per process, built once: the point of the pool
     _preparer = PagePreparer(config)
+    _preparer.warm_up()
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
@@ -58,8 +62,8 @@ def _prepare(url: str, body: bytes, headers: Mapping[str, Any]) -> PreparedPage:
 
 
 class Preparation:
-    """Prepares pages in ``processes`` processes, or in the calling thread when there are none,
-    while they start, or once they died (the crawl goes on, the filter slower)."""
+    """Prepares pages in ``processes`` processes, or in the calling thread when there are none or
+    once they died (the crawl goes on, the filter slower)."""
 
     def __init__(self, preparer: PagePreparer, processes: int) -> None:
         self._preparer = preparer
@@ -71,30 +75,44 @@ class Preparation:
             self._pool = ProcessPoolExecutor(
                 processes, context, initializer=_start, initargs=(preparer.config,)
             )
-            # started now, while Scrapy starts; until it is ready the pages are prepared here
+            # started now, while Scrapy starts; done once the processes are warm
             self._ready = self._pool.submit(_started)
 
     def in_processes(self) -> bool:
         """Whether pages now go to the preparing processes (started, and not dead)."""
         return self._pool is not None and self._ready is not None and self._ready.done()
 
+    def warm_up(self) -> None:
+        """Returns once the first page would be prepared at full speed: the processes started
+        and warm, or, without processes, this process's kernels loaded."""
+        if self._pool is not None and self._ready is not None:
+            try:
+                self._ready.result()
+                return
+            except BrokenProcessPool as error:
+                self._died(error)
+        self._preparer.warm_up()
+
     def prepare(
         self, pages: Sequence[tuple[str, bytes, Mapping[str, Any]]]
     ) -> list[PreparedPage | Exception]:
         """Each page prepared, or the exception preparing it raised (one page's failure is
         that page's alone)."""
-        if self._pool is not None and self.in_processes():
+        if self._pool is not None:
             try:
                 futures = [self._pool.submit(_prepare, *page) for page in pages]
                 return [_outcome(future) for future in futures]
             except BrokenProcessPool as error:
-                logger.error(
-                    "dedup: the preparing process died (%s); pages are prepared in the crawl's"
-                    " process from now on",
-                    error,
-                )
-                self._pool = None
+                self._died(error)
         return [self._prepare_here(*page) for page in pages]
+
+    def _died(self, error: BrokenProcessPool) -> None:
+        logger.error(
+            "dedup: the preparing process died (%s); pages are prepared in the crawl's"
+            " process from now on",
+            error,
+        )
+        self._pool = None
 
     def _prepare_here(
         self, url: str, body: bytes, headers: Mapping[str, Any]

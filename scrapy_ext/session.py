@@ -123,6 +123,10 @@ class DedupSession:
             self._decision_log.close()
             self._decision_log = None
 
+    def warmed(self) -> Deferred[None] | None:
+        """Fires once the filter prepares pages at full speed; ``None`` without an index."""
+        return None if self._worker is None else self._worker.warmed()
+
     # URLs
     def check_url_now(self, request: Request) -> Decision | None:
         """The mirror-rule verdict, taken at once in the reactor thread (the dupefilter's); on a

@@ -56,6 +56,8 @@ class IndexWorker:
         self._queue: list[_Task] = []
         self._busy = False
         self._idle: list[Deferred[None]] = []
+        # the worker's first work, before any page: a fixed cost paid while Scrapy starts
+        self._warming = self._thread.submit(self._preparation.warm_up)
 
     def check_page(self, url: str, body: bytes, headers: Mapping[str, Any]) -> Deferred[Decision]:
         """The page's decision, fired once its batch is committed."""
@@ -73,6 +75,17 @@ class IndexWorker:
             return self.dedup.check_url(url)
         finally:
             self._transaction.release()
+
+    def warmed(self) -> Deferred[None]:
+        """Fires once pages are prepared at full speed (``Preparation.warm_up``), or its warm-up
+        failed (then the first page fails the same way, as an index error of its own)."""
+        from twisted.internet import reactor  # the reactor Scrapy installed
+
+        waiter: Deferred[None] = Deferred()
+        self._warming.add_done_callback(
+            lambda _: reactor.callFromThread(waiter.callback, None)  # type: ignore[attr-defined]
+        )
+        return waiter
 
     def idle(self) -> Deferred[None]:
         """Fires when every task submitted so far is done."""
