@@ -109,9 +109,7 @@ class DedupFilter:
     def check_urls(self, urls: Iterable[str]) -> list[Decision]:
         """``check_url`` for many URLs in one read transaction (frontier pruning); deferred URLs
         are then remembered in one write transaction (``settle_deferred`` gives their fate)."""
-        normals = [normalize_url(url) for url in urls]
-        with self.index.read() as view:
-            decisions = [self._check_url(view, url) for url in normals]
+        decisions = self._read_urls(urls)
         if any(decision.deferred for decision in decisions):
             now = self._clock()
             decisions = self.index.transact(
@@ -123,6 +121,21 @@ class DedupFilter:
         for decision in decisions:
             self._count_url(decision)
         return decisions
+
+    def check_url_unless_deferred(self, url: str) -> Decision | None:
+        """``check_url`` in a read transaction only: ``None`` for a URL that would be deferred
+        (its wait is written by ``check_url``), so a thread or process that must never wait for
+        the index's writer can check URLs and leave those to the writer."""
+        decision = self._read_urls([url])[0]
+        if decision.deferred:
+            return None
+        self._count_url(decision)
+        return decision
+
+    def _read_urls(self, urls: Iterable[str]) -> list[Decision]:
+        normals = [normalize_url(url) for url in urls]
+        with self.index.read() as view:
+            return [self._check_url(view, url) for url in normals]
 
     def settle_deferred(self, max_age_s: float) -> list[Decision]:
         """Final decisions for deferred URLs whose counterpart's fate became known (``drop`` when

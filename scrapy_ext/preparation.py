@@ -36,16 +36,20 @@ _preparer: PagePreparer | None = None  # in a preparing process: its one prepare
 
 def _start(config: Config) -> None:
     global _preparer  # one per process, built once: the point of the pool
+    end_with_parent()
     _preparer = PagePreparer(config)
     _preparer.warm_up()
+
+
+def end_with_parent() -> None:
+    """In a process the crawl's process started: end it when the crawl's process is gone (killed:
+    a pool's worker holds both ends of its task queue, so it would wait for work forever)."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
 
 
 def _exit_with(parent_sentinel: int) -> None:
-    """End this process when the crawl's process is gone (killed: a pool's worker holds both ends
-    of its task queue, so it would wait for work forever)."""
     wait([parent_sentinel])
     os._exit(0)
 

@@ -2,8 +2,9 @@
 
 LMDB forbids opening one environment twice in a process (the second handle would break the
 first one's locks), so the dupefilter, the middleware and any other crawler of the process that
-names the same directory all borrow the same filter, and its one ``IndexWorker`` (the only thread
-that writes to it); the last one to leave closes it.
+names the same directory all borrow the same filter, and its one ``IndexWorker`` (the only writer
+to it: its thread, or the deciding process it hands the batches to); the last one to leave closes
+it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ _open: dict[Path, _Shared] = {}
 
 def acquire(path: Path, config: Config, prepare_processes: int = 0) -> IndexWorker:
     """The worker of the filter open on ``path``, opening it on first use (with
-    ``prepare_processes`` processes preparing its pages).
+    ``prepare_processes`` processes deciding and preparing its pages: ``worker``).
 
     Raises:
         ConfigError: the index is already open in this process under another configuration.

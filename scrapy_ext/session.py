@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from operator import methodcaller
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -155,7 +156,7 @@ class DedupSession:
         url = request.url
         decision = self._worker.check_url_now(url)
         if decision is None:  # the worker is writing: ask it, after its batch
-            decision = await self._settled(self._worker.call(lambda dedup: dedup.check_url(url)))
+            decision = await self._settled(self._worker.call(methodcaller("check_url", url)))
         if decision is not None:
             self._url_checked(decision)
         return decision
@@ -172,7 +173,7 @@ class DedupSession:
         """The index forgets a URL's wait: the crawl's own queue held the request, and no other
         process is to release it."""
         if self._worker is not None:
-            await self._settled(self._worker.call(lambda dedup: dedup.release_deferred([url])))
+            await self._settled(self._worker.call(methodcaller("release_deferred", [url])))
 
     # pages
     async def check_page(
@@ -193,20 +194,21 @@ class DedupSession:
     async def counterpart_failed(self, url: str, status: int) -> Decision | None:
         """Tell the core that a deferred URL's counterpart came back without a page to check
         (a 404, a file): the URLs waiting for it are decided on that."""
-        return await self._report(lambda dedup: dedup.counterpart_failed(url, status))
+        return await self._report(methodcaller("counterpart_failed", url, status))
 
     async def probe_failed(self, url: str, status: int | None) -> Decision | None:
         """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
         not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
-        return await self._report(lambda dedup: dedup.probe_failed(url, status))
+        return await self._report(methodcaller("probe_failed", url, status))
 
     async def fetch_failed(self, url: str, status: int | None) -> list[Decision]:
         """Tell the core that the crawl could not fetch ``url`` as a page; the decisions name
         the pages to crawl in its place (a rule's kept side lacks it: the pruned side's page)."""
         if self._worker is None:
             return []
-        stand_ins = await self._settled(self._worker.call(lambda d: d.fetch_failed(url, status)))
+        failed = methodcaller("fetch_failed", url, status)
+        stand_ins = await self._settled(self._worker.call(failed))
         for decision in stand_ins or ():
             self.stats.inc_value("dedup/stand_ins")
             self._record(decision)
@@ -224,7 +226,7 @@ class DedupSession:
         """Probes asked for earlier (maybe by a crawl that stopped) and never answered."""
         if self._worker is None:
             return []
-        return await self._settled(self._worker.call(lambda d: d.pending_probes())) or []
+        return await self._settled(self._worker.call(methodcaller("pending_probes"))) or []
 
     def summary(self) -> str:
         stats = self.stats.get_stats()

@@ -1,5 +1,6 @@
-"""All writes to one open index happen in one worker thread, in arrival order, so Scrapy's reactor
-thread never waits for a commit.
+"""All writes to one open index happen in one place, in arrival order, so Scrapy's reactor thread
+never waits for a commit: a worker thread hands each batch to the deciding process
+(``DEDUP_PREPARE_PROCESSES`` >= 1, ``deciding``), or runs it itself (0, or once that process died).
 
 Pages that arrive while a batch is being decided form the next batch: one write transaction, one
 commit (one fsync with ``dedup.index.sync``) for all of them. A page's Deferred fires only after
@@ -7,13 +8,15 @@ its batch is committed, so a response reaches the spider, or is dropped, only on
 is in the index: a crash, even SIGKILL, loses no decision the crawl acted on; the pages of the
 batch in progress were never passed on and are simply checked again when fetched again.
 
-LMDB's write transaction never leaves the worker thread. The reactor thread may still read the
-index itself (``check_url_now``), but never while the worker is inside a transaction: a write may
-grow the memory map, which invalidates every reader of the process.
+LMDB's write transaction never leaves the thread or process that runs the batches. The reactor
+thread may still read the index itself (``check_url_now``), but never while the worker thread is
+inside a transaction: a write may grow the memory map, which invalidates every reader of the
+process (a map another process grew is adopted by the next reader).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,6 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from twisted.internet.defer import Deferred
 
+from .batches import Batches, Page
+from .deciding import DecidingProcess, DecidingProcessGone
 from .preparation import Preparation
 
 if TYPE_CHECKING:
@@ -28,57 +33,59 @@ if TYPE_CHECKING:
 
     from dedup_filter import Decision, DedupFilter
 
+    from .batches import Work
+
+logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_BATCH_PAGES = 64  # bounds a batch's transaction; concurrency keeps real batches smaller
 
 
-@dataclass(frozen=True, slots=True)
-class _Page:
-    url: str
-    body: bytes
-    headers: Mapping[str, Any]
-
-
 @dataclass(slots=True)
 class _Task:
-    work: _Page | Callable[[DedupFilter], Any]
+    work: Work
     done: Deferred[Any] = field(default_factory=Deferred)
 
 
 class IndexWorker:
-    """Runs the index work of one ``DedupFilter`` in a thread of its own, in arrival order."""
+    """Runs the index work of one ``DedupFilter`` in arrival order, off the reactor thread."""
 
     def __init__(self, dedup: DedupFilter, prepare_processes: int = 0) -> None:
         self.dedup = dedup
-        self._preparation = Preparation(dedup.preparer, prepare_processes)
         self._transaction = threading.Lock()  # held by whoever uses the index, worker or reactor
+        self._batches = Batches(dedup, Preparation(dedup.preparer, 0), self._transaction)
+        self._deciding: DecidingProcess | None = None
+        if prepare_processes:
+            self._deciding = DecidingProcess(dedup.index.path, dedup.config, prepare_processes)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dedup-index")
         self._queue: list[_Task] = []
         self._busy = False
         self._idle: list[Deferred[None]] = []
         # the worker's first work, before any page: a fixed cost paid while Scrapy starts
-        self._warming = self._thread.submit(self._preparation.warm_up)
+        self._warming = self._thread.submit(self._warm_up)
 
     def check_page(self, url: str, body: bytes, headers: Mapping[str, Any]) -> Deferred[Decision]:
         """The page's decision, fired once its batch is committed."""
-        return self._submit(_Task(_Page(url, body, headers)))
+        return self._submit(_Task(Page(url, body, headers)))
 
     def call(self, work: Callable[[DedupFilter], T]) -> Deferred[T]:
-        """``work(dedup)`` in the worker thread, after everything submitted before it."""
+        """``work(dedup)`` where the batches run, after everything submitted before it (picklable
+        work, such as ``operator.methodcaller``, when a deciding process runs them)."""
         return self._submit(_Task(work))
 
     def check_url_now(self, url: str) -> Decision | None:
-        """``check_url`` in the calling thread, or ``None`` when the worker is writing."""
+        """``check_url`` in the calling thread, or ``None`` when the worker thread is writing or
+        the URL is to be deferred (a write: the worker's)."""
         if not self._transaction.acquire(blocking=False):
             return None
         try:
-            return self.dedup.check_url(url)
+            return self.dedup.check_url_unless_deferred(url)
         finally:
             self._transaction.release()
 
     def warmed(self) -> Deferred[None]:
-        """Fires once pages are prepared at full speed (``Preparation.warm_up``), or its warm-up
-        failed (then the first page fails the same way, as an index error of its own)."""
+        """Fires once pages are prepared at full speed (the deciding process started and warm,
+        or this process's kernels loaded), or its warm-up failed (then the first page fails the
+        same way, as an index error of its own)."""
         from twisted.internet import reactor  # the reactor Scrapy installed
 
         waiter: Deferred[None] = Deferred()
@@ -97,9 +104,12 @@ class IndexWorker:
         return waiter
 
     def close(self) -> None:
-        """Stop the thread and close the index (call once ``idle`` has fired)."""
+        """Stop the thread and the deciding process, and close the index (call once ``idle``
+        has fired)."""
         self._thread.shutdown(wait=True)
-        self._preparation.close()
+        if self._deciding is not None:
+            self._deciding.close()
+        self._batches.preparation.close()
         self.dedup.index.sync()
         self.dedup.close()
 
@@ -114,7 +124,7 @@ class IndexWorker:
 
         batch, self._queue = self._queue[:MAX_BATCH_PAGES], self._queue[MAX_BATCH_PAGES:]
         self._busy = True
-        future = self._thread.submit(self._run, batch)
+        future = self._thread.submit(self._run, [task.work for task in batch])
         future.add_done_callback(
             lambda done: reactor.callFromThread(self._batch_done, batch, done)  # type: ignore[attr-defined]
         )
@@ -137,36 +147,24 @@ class IndexWorker:
             for waiter in waiters:
                 waiter.callback(None)
 
-    def _run(self, batch: list[_Task]) -> list[Any]:
-        """In the worker thread: runs of pages decided together, other work one by one."""
-        outcomes: list[Any] = []
-        pages: list[_Page] = []
-        for task in batch:
-            if isinstance(task.work, _Page):
-                pages.append(task.work)
-                continue
-            outcomes += self._decide(pages)
-            pages = []
-            outcomes.append(self._guarded(task.work))
-        return outcomes + self._decide(pages)
+    def _warm_up(self) -> None:
+        if self._deciding is not None:
+            try:
+                self._deciding.wait_ready()
+                return
+            except DecidingProcessGone as error:
+                self._deciding_gone(error)
+        self._batches.preparation.warm_up()
 
-    def _decide(self, pages: list[_Page]) -> list[Any]:
-        """Each page's decision, or the exception that kept it from one."""
-        if not pages:
-            return []
-        # features outside the lock: the reactor thread may read the index meanwhile
-        prepared = self._preparation.prepare([(p.url, p.body, p.headers) for p in pages])
-        ready = [page for page in prepared if not isinstance(page, Exception)]
-        try:
-            with self._transaction:
-                decisions = iter(self.dedup.check_prepared(ready))
-        except Exception as error:  # delivered to each page's Deferred, never lost in the thread
-            return [error] * len(pages)
-        return [page if isinstance(page, Exception) else next(decisions) for page in prepared]
+    def _run(self, batch: list[Work]) -> list[Any]:
+        """In the worker thread: the batch's outcomes, from the deciding process or from here."""
+        if self._deciding is not None:
+            try:
+                return self._deciding.run(batch)
+            except DecidingProcessGone as error:
+                self._deciding_gone(error)
+        return self._batches.run(batch)
 
-    def _guarded(self, work: Callable[[DedupFilter], Any]) -> Any:
-        try:
-            with self._transaction:
-                return work(self.dedup)
-        except Exception as error:  # delivered to the task's Deferred
-            return error
+    def _deciding_gone(self, error: DecidingProcessGone) -> None:
+        logger.error("dedup: %s; pages are decided in the crawl's process from now on", error)
+        self._deciding = None

@@ -291,7 +291,12 @@ class LmdbIndex:
     @contextlib.contextmanager
     def read(self) -> Iterator[IndexView]:
         """A consistent read-only snapshot."""
-        with self._env.begin(write=False) as txn:
+        try:
+            txn = self._env.begin(write=False)
+        except lmdb.MapResizedError:
+            self._env.set_mapsize(0)  # another process grew the map: adopt its size
+            txn = self._env.begin(write=False)
+        with txn:
             yield IndexView(txn, self._dbs, self.config)
 
     def transact(self, work: Callable[[IndexView], T]) -> T:

@@ -323,3 +323,13 @@ def test_index_file_mode_can_be_relaxed(tmp_path):
 def test_an_index_file_mode_the_owner_cannot_write_is_refused(mode):
     with pytest.raises(ConfigError, match=r"dedup\.index\.file_mode"):
         Config.from_dict({"index": {"file_mode": mode}})
+
+
+def test_a_reader_adopts_the_map_another_process_grew(tmp_path, writers):
+    path = tmp_path / "grown"
+    reader = LmdbIndex.open(path, Config.default().with_overrides({"index.map_size_mb": 1}))
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as other:
+        written, _, _ = other.submit(writers.write_pages, str(path), "grow", 40, 50).result()
+    with reader.read() as view:
+        assert view.count("pages") == written
+    reader.close()

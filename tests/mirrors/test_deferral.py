@@ -180,3 +180,13 @@ def test_a_restarted_stream_frontier_settles_what_an_earlier_process_deferred(ru
     assert (settled.url, settled.action) == (MIRROR + "late.html", "drop")
     restarted.release([settled])
     assert restarted.settle() == []
+
+
+def test_a_check_without_writing_leaves_deferrals_to_the_writer(ruled):
+    dedup, _ = ruled
+    assert dedup.check_url_unless_deferred(MIRROR + "late.html") is None  # a wait to write
+    assert dedup.settle_deferred(float("inf")) == []  # and none was written
+    kept = dedup.check_url_unless_deferred(ORIGIN + "late.html")
+    dropped = dedup.check_url_unless_deferred(MIRROR + "extra/wave.html")
+    assert kept == dedup.check_url(ORIGIN + "late.html")
+    assert dropped == dedup.check_url(MIRROR + "extra/wave.html")

@@ -3,8 +3,6 @@ and a page that cannot be prepared fails alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from dedup_filter.scrapy.preparation import Preparation
 
@@ -15,11 +13,10 @@ HEADERS = {"Content-Type": "text/html; charset=utf-8"}
 
 
 def started(processes: int) -> Preparation:
-    """A preparation whose processes are ready (pages go to them, not to this process)."""
+    """A preparation whose processes are ready (pages go to them, not to this process):
+    ``warm_up`` returns once they are."""
     preparation = Preparation(PagePreparer(Config.default()), processes)
-    deadline = time.monotonic() + 60
-    while processes and not preparation.in_processes() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    preparation.warm_up()
     assert preparation.in_processes() == bool(processes)
     return preparation
 

@@ -1,9 +1,11 @@
 """The index's worker thread: decisions in arrival order, pages that wait grouped into one
-transaction, and the reactor thread kept off the index while the worker writes."""
+transaction, the reactor thread kept off the index while the worker writes, and the deciding
+process, whose decisions are the thread's own and whose death the thread takes over."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import methodcaller
 from pathlib import Path
 
 import pytest
@@ -52,5 +54,46 @@ def test_the_reactor_thread_never_reads_while_the_worker_writes(worker):
     assert worker.check_url_now("http://a.test/x.html") is not None
     with worker._transaction:  # as the worker holds it inside a transaction
         assert worker.check_url_now("http://a.test/x.html") is None
-    decision = settle(worker.call(lambda dedup: dedup.check_url("http://a.test/x.html")))
+    decision = settle(worker.call(methodcaller("check_url", "http://a.test/x.html")))
     assert decision.reason == "not_mirrored"
+
+
+def decided(worker: IndexWorker, pages: list[tuple[str, bytes]]) -> list[tuple[str, str | None]]:
+    """The reasons and originals of ``pages`` checked in order, then of a URL check."""
+    pending = [worker.check_page(url, body, HEADERS) for url, body in pages]
+    pending.append(worker.call(methodcaller("check_url", "http://a.test/x.html")))
+    return [(decision.reason, decision.duplicate_of) for decision in settle(gatherResults(pending))]
+
+
+@pytest.fixture
+def pages(stdlib_page) -> list[tuple[str, bytes]]:
+    names = ("heapq", "json", "heapq", "difflib", "json")
+    return [
+        (f"http://h{number}.test/{name}.html", stdlib_page(name).encode())
+        for number, name in enumerate(names)
+    ]
+
+
+def test_a_deciding_process_takes_the_thread_s_decisions(tmp_path, pages):
+    expected = []
+    for processes in (0, 1):
+        dedup = DedupFilter.open(tmp_path / f"{processes}", Config.default())
+        worker = IndexWorker(dedup, processes)
+        settle(worker.warmed(), timeout_s=60)
+        expected.append(decided(worker, pages))
+        settle(worker.idle())
+        worker.close()
+    in_thread, in_process = expected
+    assert in_process == in_thread
+    assert [reason for reason, _ in in_thread].count("exact_duplicate") == 2
+
+
+def test_the_thread_decides_once_the_deciding_process_died(tmp_path, pages):
+    worker = IndexWorker(DedupFilter.open(tmp_path / "index", Config.default()), 1)
+    settle(worker.warmed(), timeout_s=60)
+    assert decided(worker, pages[:2])[:2] == [("unique", None), ("unique", None)]
+    worker._deciding._process.kill()  # type: ignore[union-attr]
+    assert decided(worker, pages[2:])[0] == ("exact_duplicate", pages[0][0])
+    assert worker._deciding is None
+    settle(worker.idle())
+    worker.close()

@@ -21,4 +21,4 @@ DEDUP_INDEX_PATH = "dedup-index"  # under .scrapy/, like HTTPCACHE_DIR
 DEDUP_CONFIG = None  # a TOML file with [dedup.*] tables; None: the embedded defaults
 DEDUP_OVERRIDES: dict[str, object] = {}  # e.g. {"mirror.samples": 4}
 DEDUP_DECISION_LOG = None  # a JSON-lines file (under .scrapy/): one time-stamped line per decision
-DEDUP_PREPARE_PROCESSES = 1  # processes that prepare pages on other cores; 0: the index's thread
+DEDUP_PREPARE_PROCESSES = 1  # processes that decide and prepare pages; 0: a thread of the crawl's
