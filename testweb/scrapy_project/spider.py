@@ -4,6 +4,7 @@ every request the filter dropped as its errback sees it (the errback of docs/scr
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,8 +26,10 @@ class TestWebSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.start_urls = Path(start_file).read_text(encoding="utf-8").split()
         self.stats_file = stats_file
+        self._reactor_cpu_s = time.thread_time()  # the reactor's thread, as start() and closed()
 
     async def start(self) -> AsyncIterator[Any]:
+        self._reactor_cpu_s = time.thread_time()
         # unlike Scrapy's default, start URLs go through the dupefilter: a later link to one of
         # them is not fetched a second time
         for url in self.start_urls:
@@ -49,7 +52,12 @@ class TestWebSpider(scrapy.Spider):
             # spider opened to closed, without interpreter start-up (elapsed_time_seconds is
             # set after this handler)
             elapsed_s = (datetime.now(tz=UTC) - stats["start_time"]).total_seconds()
-            stats |= {"finish_reason": reason, "crawl_seconds": elapsed_s}
+            reactor_cpu_s = time.thread_time() - self._reactor_cpu_s
+            stats |= {
+                "finish_reason": reason,
+                "crawl_seconds": elapsed_s,
+                "reactor_cpu_seconds": reactor_cpu_s,
+            }
             Path(self.stats_file).write_text(
                 json.dumps(stats, default=str, sort_keys=True), "utf-8"
             )
