@@ -4,7 +4,7 @@ to the scheduler, and once its request is dropped or fetched the index forgets i
 from __future__ import annotations
 
 import pytest
-from dedup_filter.scrapy import DedupMiddleware
+from dedup_filter.scrapy import DedupDupeFilter, DedupMiddleware
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
@@ -39,6 +39,23 @@ def test_a_deferred_url_is_forgotten_once_its_request_is_fetched(make_crawler, r
     close_spider(crawler)
     with DedupFilter.open(ruled_index) as dedup:
         assert not dedup.any_deferred()
+
+
+def test_a_url_to_defer_is_queued_by_the_dupefilter_and_deferred_with_its_probe(
+    make_crawler, ruled_index
+):
+    """The dupefilter only reads the index: a URL to be deferred is queued undecided, and the
+    middleware's check before the fetch writes its wait and probes its counterpart (a wait the
+    dupefilter wrote lost its probe: the URL waited out its deferrals, then was fetched)."""
+    crawler = make_crawler()
+    crawler.engine = _Scheduled()
+    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    request = Request(MIRROR + "fresh.html")
+    assert not dupefilter.request_seen(request)
+    assert isinstance(settle(middleware.process_request(request)), Request)  # deferred
+    assert crawler.stats.get_value("dedup/probes") == 1  # ORIGIN + "fresh.html"
+    close_spider(crawler)
 
 
 HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth alone
