@@ -42,6 +42,9 @@ class DecidingProcessGone(Exception):
 def _serve(connection: Connection, path: Path, config: Config, processes: int) -> None:
     """The process's life: open the index, warm up, run batches until told to stop."""
     end_with_parent()
+    # a daemon (so the crawl's exit never waits for it) may start no process; its preparing
+    # processes end with it (``end_with_parent``)
+    multiprocessing.current_process().daemon = False
     dedup = DedupFilter.open(path, config)
     # more than one process: this one decides, the others prepare its pages
     batches = Batches(dedup, Preparation(dedup.preparer, processes - 1), threading.Lock())

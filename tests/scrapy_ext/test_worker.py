@@ -76,15 +76,16 @@ def pages(stdlib_page) -> list[tuple[str, bytes]]:
 
 def test_a_deciding_process_takes_the_thread_s_decisions(tmp_path, pages):
     expected = []
-    for processes in (0, 1):
+    for processes in (0, 1, 2):  # 2: the deciding process and one that prepares its pages
         dedup = DedupFilter.open(tmp_path / f"{processes}", Config.default())
         worker = IndexWorker(dedup, processes)
         settle(worker.warmed(), timeout_s=60)
         expected.append(decided(worker, pages))
+        assert (worker._deciding is not None) == bool(processes)  # the process took them
         settle(worker.idle())
         worker.close()
-    in_thread, in_process = expected
-    assert in_process == in_thread
+    in_thread, *in_processes = expected
+    assert in_processes == [in_thread, in_thread]
     assert [reason for reason, _ in in_thread].count("exact_duplicate") == 2
 
 
