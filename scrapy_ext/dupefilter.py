@@ -8,8 +8,9 @@ A URL under a mirrored directory is rejected before it is queued, so it costs ne
 nor a fetch. A kept request is marked, so the downloader middleware does not check it again unless
 this crawl confirmed a rule since. The middleware checks just before the fetch what the dupefilter
 did not: requests with ``dont_filter`` (they never reach a dupefilter), URLs queued before their
-rule was confirmed, and URLs met while the index's worker was writing (the check here never waits
-for it).
+rule was confirmed, URLs met while the index's worker was writing (the check here never waits
+for it) and URLs to be deferred (their wait is a write, the worker's; the middleware also probes
+their counterpart).
 """
 
 from __future__ import annotations
@@ -58,9 +59,8 @@ class DedupDupeFilter(RFPDupeFilter):
         )
 
     def open(self) -> Deferred[None] | None:
-        """Scrapy opens the spider once this fires: the filter's start-up (its preparing
-        process, its compiled kernels) is paid before the first request, not by the first
-        pages."""
+        """Scrapy opens the spider once this fires: the filter's start-up (its deciding process,
+        its compiled kernels) is paid before the first request, not by the first pages."""
         return None if self._session is None else self._session.warmed()
 
     def request_seen(self, request: Request) -> bool:

@@ -1,13 +1,13 @@
-"""Pages prepared in a process of their own (``DEDUP_PREPARE_PROCESSES``), on another core.
+"""Pages prepared in processes of their own, beside the deciding process that decides them
+(``DEDUP_PREPARE_PROCESSES`` >= 2: ``deciding``), or in the thread that decides them.
 
 Preparing a page (decode, parse, terms, hashes) is most of its cost and needs no index, so it can
-leave the crawl's process: the crawl's own core then carries Scrapy's work alone, and the index's
-worker thread only takes the decisions. Each process holds one ``PagePreparer``, built once from
+leave the process that decides. Each preparing process holds one ``PagePreparer``, built once from
 the filter's configuration and warmed up when the process starts. Nothing here imports Scrapy (the
 package's ``__init__`` loads its components lazily), so a preparing process starts in a fraction of
 a second, and is ready about half a second later (``PagePreparer.warm_up``). Pages wait for it
-rather than being prepared in the crawl's process meanwhile: that would load the compiled kernels
-in the crawl's process too, for a page or two.
+rather than being prepared by the decider meanwhile: that would load the compiled kernels there
+too, for a page or two.
 """
 
 from __future__ import annotations

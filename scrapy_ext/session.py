@@ -132,7 +132,8 @@ class DedupSession:
     def check_url_now(self, request: Request) -> Decision | None:
         """The mirror-rule verdict, taken at once in the reactor thread (the dupefilter's); on a
         keep, the request is marked so the middleware need not check it again. ``None`` when the
-        index is busy or unavailable: then the middleware checks it before the fetch."""
+        index is busy or unavailable, or the URL is to be deferred (only the worker writes its
+        wait): then the middleware checks it before the fetch."""
         if self._worker is None:
             return None
         try:
@@ -155,7 +156,7 @@ class DedupSession:
             return None
         url = request.url
         decision = self._worker.check_url_now(url)
-        if decision is None:  # the worker is writing: ask it, after its batch
+        if decision is None:  # the worker is writing, or the URL waits (a write): ask the worker
             decision = await self._settled(self._worker.call(methodcaller("check_url", url)))
         if decision is not None:
             self._url_checked(decision)
