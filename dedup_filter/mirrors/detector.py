@@ -143,6 +143,8 @@ class MirrorDetector:
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         outstanding = store.probes_for(page.url)
+        if outstanding:
+            Deferrals(view).mark_probed(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
