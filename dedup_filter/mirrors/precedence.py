@@ -21,7 +21,8 @@ copy's page may be the older version, and dropping the origin's page for it woul
 current text; held first and not named a copy, it prunes neither side.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side
-by side (neither led by more than one document when the rule was made: ``Rule.side_by_side``)
+by side (no lead of more than one document, or of more than half of what each side held, when
+the rule was made: ``Rule.side_by_side``)
 and a rule that prunes its origin (``Rule.prunes_both_sides``). The mirror side, held first, then
 loses a URL whose counterpart the origin holds as a page the crawler fetched as itself (or a copy
 held first of the origin does), and the origin side a URL whose counterpart the mirror holds
@@ -54,6 +55,7 @@ from dedup_filter.mirrors.store import MirrorStore, relative_hash
 _SCANNED = 1024  # entries of each side read for its held pages
 # a lead of one document is two directories crawled side by side, not one crawled first
 _SIDE_BY_SIDE_LEAD = 1
+_SIDE_BY_SIDE_DOCUMENTS = 8  # held on each side before a lead of more than one is side by side
 _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 
@@ -61,7 +63,7 @@ _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name it
 @dataclass(frozen=True, slots=True)
 class HeldFirst:
     """Which side of a pair the crawl held first, and whether the two were crawled side by
-    side (neither led the other by more than one document)."""
+    side (``_side_by_side``)."""
 
     mirror: bool
     side_by_side: bool
@@ -69,18 +71,30 @@ class HeldFirst:
 
 def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     """Whether the crawl held ``mirror`` first: documents of it, more than one, before any of
-    ``origin``; else, when neither led by more than one (side by side), more documents of it, or
-    as many and a page of it (its index page counted) first."""
+    ``origin``; else, when neither led by more than one, more documents of it, or as many and
+    a page of it (its index page counted) first."""
     mirror_held, origin_held = _held(store, mirror), _held(store, origin)
     mirror_lead, origin_lead = (
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
     )
+    side_by_side = _side_by_side(max(mirror_lead, origin_lead), mirror_held, origin_held)
     if max(mirror_lead, origin_lead) > _SIDE_BY_SIDE_LEAD:
-        return HeldFirst(mirror_lead > origin_lead, side_by_side=False)
+        return HeldFirst(mirror_lead > origin_lead, side_by_side)
     if len(mirror_held.documents) != len(origin_held.documents):
-        return HeldFirst(len(mirror_held.documents) > len(origin_held.documents), True)
-    return HeldFirst(mirror_held.first < origin_held.first, side_by_side=True)
+        return HeldFirst(len(mirror_held.documents) > len(origin_held.documents), side_by_side)
+    return HeldFirst(mirror_held.first < origin_held.first, side_by_side)
+
+
+def _side_by_side(lead: int, *sides: _Held) -> bool:
+    """Neither side was crawled first: no lead beyond one document, or both sides hold
+    ``_SIDE_BY_SIDE_DOCUMENTS`` documents or more and the lead is at most half of the fewer (a
+    crawl that fetches many pages at once interleaves two hosts by a few pages; a victim
+    crawled first holds its pages before its copier holds any)."""
+    fewer = min(len(side.documents) for side in sides)
+    if lead <= _SIDE_BY_SIDE_LEAD:
+        return True
+    return fewer >= _SIDE_BY_SIDE_DOCUMENTS and lead * 2 <= fewer
 
 
 @dataclass(frozen=True, slots=True)
