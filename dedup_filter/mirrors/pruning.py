@@ -16,11 +16,6 @@ with a 2xx status, is held by the crawl), as is a URL under a prefix the operato
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
 copy met later). Nothing is dropped before the rule's origin has shown what it answers for a
 page it lacks, and a counterpart that is the origin's soft-404 page is no copy (``soft404.py``).
-On a mirror side held first (never pruned for the origin, ``precedence.py``), a URL is still
-dropped where the crawler fetched, as itself, the page at the other end of a rule inside the
-origin (a renamed copy on the origin's host, ``_renamed_copy``: a whole copy of that host holds
-the renamed directory too), or, when the two sides were crawled side by side, where the origin
-holds its counterpart that way (``_beside_origin``).
 Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
 """
 
@@ -106,9 +101,6 @@ class UrlPruner:
             rule, place = found
             counterpart = rule.origin + place.relative
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
-                renamed = None if index else self._renamed_copy(store, url, rule, counterpart)
-                if renamed is not None:
-                    return renamed
                 if rule.prunes_both_sides and not index:
                     return self._beside_origin(store, url, rule, counterpart)
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
@@ -154,21 +146,6 @@ class UrlPruner:
         evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
 
-    def _renamed_copy(
-        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
-    ) -> Decision | None:
-        """``url`` on the mirror side of ``rule``, held first, whose ``counterpart`` another rule
-        pairs with a page inside the same origin (a renamed copy on the origin's host, which a
-        whole copy of that host holds too): dropped for that page's place on this side where
-        the crawler fetched it as itself; None when no such page is held."""
-        if not rule.prunes_origin:  # a sample mismatched: the copy's pages may differ
-            return None
-        for renamed in _paired_inside(store, counterpart, rule.origin, self.config.max_depth):
-            mine = rule.mirror + renamed[len(rule.origin) :]
-            if self._crawled_page(store, mine) is not None:
-                return self._against(store, url, rule, mine, rule.mirror, False, crawled_only=True)
-        return None
-
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and
         the URL's counterpart in that copy; None when no such rule holds ``url``."""
@@ -186,7 +163,6 @@ class UrlPruner:
         counterpart: str,
         kept: str,
         probed: bool,
-        crawled_only: bool = False,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
@@ -199,7 +175,7 @@ class UrlPruner:
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
         held = (
             self._crawled_page(store, counterpart)
-            if crawled_only or rule.prunes_both_sides
+            if rule.prunes_both_sides
             else self.held_page(store, counterpart)
         )
         if held is not None:
@@ -318,21 +294,6 @@ class UrlPruner:
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
     return {"mirror_rule": rule.mirror, "missing_on_kept_side": url}
-
-
-def _paired_inside(store: MirrorStore, url: str, origin: str, max_depth: int) -> list[str]:
-    """The URLs that the rules other than those pairing ``origin`` pair with ``url``, inside
-    ``origin``: its counterpart in the origin of a rule whose mirror holds it, its counterparts
-    in the mirrors of rules whose origin holds it."""
-    places = placements(url, max_depth)
-    paired = [
-        rule.mirror + place.relative for rule, place in _rules_with_origin_over(store, places)
-    ]
-    found = rule_over(store, places)
-    if found is not None:
-        paired.append(found[0].origin + found[1].relative)
-    lowered = origin.lower()
-    return [other for other in paired if other.lower().startswith(lowered)]
 
 
 def _origins_pruned_over(
