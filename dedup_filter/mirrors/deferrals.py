@@ -98,3 +98,7 @@ class Deferrals:
 
     def probed(self, url: str) -> bool:
         return self.view.get("deferred", _PROBED + url_hash(url)) is not None
+
+    def crawled(self, url: str) -> None:
+        """``url``'s page, fetched as a probe, was handed to the crawler's spider after all."""
+        self.view.delete("deferred", _PROBED + url_hash(url))

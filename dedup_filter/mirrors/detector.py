@@ -307,6 +307,13 @@ class MirrorDetector:
             store.delete_rule(rule)
         return rule is not None
 
+    def probed(self, view: IndexView, url: str) -> bool:
+        """Whether ``url``'s page arrived as a probe and the spider has not had it since."""
+        return Deferrals(view).probed(self._sessions.strip(url))
+
+    def probe_served(self, view: IndexView, url: str) -> None:
+        Deferrals(view).crawled(self._sessions.strip(url))
+
     def pending_probes(self, view: IndexView) -> list[str]:
         """Every probe asked for and not answered yet (for an integration that restarts)."""
         return sorted(set(MirrorStore(view).probe_urls()))
