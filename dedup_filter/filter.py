@@ -274,6 +274,16 @@ class DedupFilter:
         self._count_mirror_work(decision)
         return decision
 
+    def probe_served(self, url: str) -> None:
+        """Report that the crawler handed a page it fetched as a probe to its spider (whose
+        links are followed now). Until then a probe's page counts as held but not crawled: no
+        URL on a side held first is pruned for it (``mirrors/precedence.py``)."""
+        normal = normalize_url(url)
+        with self.index.read() as view:
+            if not self._mirrors.probed(view, normal):
+                return
+        self.index.transact(lambda view: self._mirrors.probe_served(view, normal))
+
     def pending_probes(self) -> list[str]:
         """Probes asked for and not yet answered: re-issue them after a restart."""
         with self.index.read() as view:

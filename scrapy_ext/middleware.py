@@ -208,6 +208,7 @@ class DedupMiddleware:
             self._stats.inc_value("dedup/bytes_not_parsed", len(outcome.response.body))
             raise DedupIgnoreRequest(decision)
         request.meta[SERVED_FROM_PROBE] = True
+        self._background(self._session.probe_served(request.url), request.url)
         return outcome.response.replace(request=request)
 
     @staticmethod

@@ -223,6 +223,11 @@ class DedupSession:
             self._record(decision)
         return decision
 
+    async def probe_served(self, url: str) -> None:
+        """The spider got a probe's page: tell the core its links are followed now."""
+        if self._worker is not None:
+            await self._settled(self._worker.call(methodcaller("probe_served", url)))
+
     async def pending_probes(self) -> list[str]:
         """Probes asked for earlier (maybe by a crawl that stopped) and never answered."""
         if self._worker is None:

@@ -11,6 +11,8 @@ Table ``deferred``:
     "a" H(url) -> status (0: unknown), url            a counterpart reported failed: not fetched
                                                      (404, an error), or fetched but no page to
                                                      check (a 2xx file: the crawl holds it)
+    "p" H(url) -> ""                                  a page that arrived as a probe: its links
+                                                     may never have been followed
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dedup_filter.mirrors.store import url_hash
 _SINCE = struct.Struct(">d")
 _STATUS = struct.Struct(">H")
 _LENGTH = struct.Struct(">I")
-_WAITING, _ABSENT = b"d", b"a"
+_WAITING, _ABSENT, _PROBED = b"d", b"a", b"p"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +90,15 @@ class Deferrals:
         """The status ``url`` was reported failed with (0 when unknown), or None."""
         value = self.view.get("deferred", _ABSENT + url_hash(url))
         return None if value is None else _STATUS.unpack_from(value)[0]
+
+    def mark_probed(self, url: str) -> None:
+        """Remember that ``url`` arrived while a probe of it was outstanding: the crawler may
+        never have followed its links (a probe's answer goes to the filter, not the spider)."""
+        self.view.put("deferred", _PROBED + url_hash(url), b"")
+
+    def probed(self, url: str) -> bool:
+        return self.view.get("deferred", _PROBED + url_hash(url)) is not None
+
+    def crawled(self, url: str) -> None:
+        """``url``'s page, fetched as a probe, was handed to the crawler's spider after all."""
+        self.view.delete("deferred", _PROBED + url_hash(url))

@@ -143,6 +143,8 @@ class MirrorDetector:
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
         outstanding = store.probes_for(page.url)
+        if outstanding:
+            Deferrals(view).mark_probed(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
@@ -304,6 +306,13 @@ class MirrorDetector:
         if rule is not None:
             store.delete_rule(rule)
         return rule is not None
+
+    def probed(self, view: IndexView, url: str) -> bool:
+        """Whether ``url``'s page arrived as a probe and the spider has not had it since."""
+        return Deferrals(view).probed(self._sessions.strip(url))
+
+    def probe_served(self, view: IndexView, url: str) -> None:
+        Deferrals(view).crawled(self._sessions.strip(url))
 
     def pending_probes(self, view: IndexView) -> list[str]:
         """Every probe asked for and not answered yet (for an integration that restarts)."""

@@ -20,9 +20,19 @@ never prunes its origin: it pairs versions of one directory (a stale copy with e
 copy's page may be the older version, and dropping the origin's page for it would lose the
 current text; held first and not named a copy, it prunes neither side.
 
-Both sides are never pruned at once: a page fetched as a probe has its links followed only if the
-crawl asks for it, and with both sides pruned the pages that would link it on its own side may
-be gone (on the evaluation web that lost 14-23 contents, pages linked only from such pages).
+Both sides are pruned at once only where neither was crawled first: two directories crawled side
+by side (no lead of more than one document, or of more than half of what each side held, when
+the rule was made: ``Rule.side_by_side``)
+and a rule that prunes its origin (``Rule.prunes_both_sides``). The mirror side, held first, then
+loses a URL whose counterpart the origin holds as a page the crawler fetched as itself (or a copy
+held first of the origin does), and the origin side a URL whose counterpart the mirror holds
+that way; either is otherwise fetched (the mirror side) or waits (the origin side). A page the
+crawler fetched as itself had its links followed, so what it links is asked for on its side;
+a probe's answer (the spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate
+did not, and with both sides pruned the pages only they link would be reached through nothing
+(on the evaluation web, pruning both sides for any held page lost 14-23 contents). A copier
+crawled beside its victim thus stands in for the victim's pages it holds, as a copy met first
+would for any page; a victim crawled first, by more than one document, is never pruned.
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
@@ -45,11 +55,21 @@ from dedup_filter.mirrors.store import MirrorStore, relative_hash
 _SCANNED = 1024  # entries of each side read for its held pages
 # a lead of one document is two directories crawled side by side, not one crawled first
 _SIDE_BY_SIDE_LEAD = 1
+_SIDE_BY_SIDE_DOCUMENTS = 8  # held on each side before a lead of more than one is side by side
 _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 
 
-def mirror_held_first(store: MirrorStore, mirror: str, origin: str) -> bool:
+@dataclass(frozen=True, slots=True)
+class HeldFirst:
+    """Which side of a pair the crawl held first, and whether the two were crawled side by
+    side (``_side_by_side``)."""
+
+    mirror: bool
+    side_by_side: bool
+
+
+def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     """Whether the crawl held ``mirror`` first: documents of it, more than one, before any of
     ``origin``; else, when neither led by more than one, more documents of it, or as many and
     a page of it (its index page counted) first."""
@@ -58,11 +78,23 @@ def mirror_held_first(store: MirrorStore, mirror: str, origin: str) -> bool:
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
     )
+    side_by_side = _side_by_side(max(mirror_lead, origin_lead), mirror_held, origin_held)
     if max(mirror_lead, origin_lead) > _SIDE_BY_SIDE_LEAD:
-        return mirror_lead > origin_lead
+        return HeldFirst(mirror_lead > origin_lead, side_by_side)
     if len(mirror_held.documents) != len(origin_held.documents):
-        return len(mirror_held.documents) > len(origin_held.documents)
-    return mirror_held.first < origin_held.first
+        return HeldFirst(len(mirror_held.documents) > len(origin_held.documents), side_by_side)
+    return HeldFirst(mirror_held.first < origin_held.first, side_by_side)
+
+
+def _side_by_side(lead: int, *sides: _Held) -> bool:
+    """Neither side was crawled first: no lead beyond one document, or both sides hold
+    ``_SIDE_BY_SIDE_DOCUMENTS`` documents or more and the lead is at most half of the fewer (a
+    crawl that fetches many pages at once interleaves two hosts by a few pages; a victim
+    crawled first holds its pages before its copier holds any)."""
+    fewer = min(len(side.documents) for side in sides)
+    if lead <= _SIDE_BY_SIDE_LEAD:
+        return True
+    return fewer >= _SIDE_BY_SIDE_DOCUMENTS and lead * 2 <= fewer
 
 
 @dataclass(frozen=True, slots=True)

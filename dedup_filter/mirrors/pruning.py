@@ -99,10 +99,13 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
         if found is not None:
             rule, place = found
+            counterpart = rule.origin + place.relative
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
-                evidence = {"mirror_rule": rule.mirror, "counterpart": rule.origin + place.relative}
+                if rule.prunes_both_sides and not index:
+                    return self._beside_origin(store, url, rule, counterpart)
+                evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
-            return self._against_origin(store, url, rule, rule.origin + place.relative)
+            return self._against_origin(store, url, rule, counterpart)
         decisions = [
             self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
             for rule, place in under_origins
@@ -125,6 +128,23 @@ class UrlPruner:
             return self._against(store, url, rule, counterpart, rule.origin, True)
         copy_rule, copy_counterpart = held_first
         return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False)
+
+    def _beside_origin(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
+    ) -> Decision:
+        """``url`` on the mirror side of ``rule``, held first but crawled side by side with the
+        origin (``Rule.prunes_both_sides``): dropped where the origin holds its ``counterpart``
+        as a page the crawl fetched and followed, or a copy held first of that origin does;
+        fetched otherwise, as the side held first always is."""
+        holders = [(counterpart, rule.origin)]
+        held_first = self._held_first_copy(store, counterpart)
+        if held_first is not None:
+            holders.append((held_first[1], held_first[0].mirror))
+        for holder, kept in holders:
+            if self._crawled_page(store, holder) is not None:
+                return self._against(store, url, rule, holder, kept, False)
+        evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
+        return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and
@@ -153,7 +173,11 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
         if view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
-        held = self.held_page(store, counterpart)
+        held = (
+            self._crawled_page(store, counterpart)
+            if rule.prunes_both_sides
+            else self.held_page(store, counterpart)
+        )
         if held is not None:
             answer = answer_of(view, kept)
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
@@ -191,7 +215,7 @@ class UrlPruner:
         counterparts = [
             (rule, rule.mirror + place.relative)
             for rule, place in _rules_with_origin_over(store, places)
-            if rule.prunes_mirror
+            if rule.prunes_mirror or rule.prunes_both_sides
         ]
         if found is not None and found[0].prunes_origin:
             counterparts.append((found[0], found[0].origin + found[1].relative))
@@ -235,10 +259,26 @@ class UrlPruner:
         if held is not None:
             return held
         found = rule_over(store, placements(url, self.config.max_depth))
-        if found is None or not found[0].prunes_mirror:
+        if found is None:
             return None
         rule, place = found
-        return self._held_as_itself(store, rule.origin + place.relative)
+        if rule.prunes_mirror:
+            return self._held_as_itself(store, rule.origin + place.relative)
+        if rule.prunes_both_sides:
+            return self._crawled_page(store, rule.origin + place.relative)
+        return None
+
+    @staticmethod
+    def _crawled_page(store: MirrorStore, url: str) -> PageRecord | None:
+        """The page kept under ``url`` that the crawler fetched as itself, so followed its
+        links: a page pruned for it leaves nothing unreached. Not a probe's answer (the spider
+        never saw it), nor a duplicate's representative (a dropped page's links are not
+        followed)."""
+        view = store.view
+        own = view.page_id_for_url(url)
+        if own is None or Deferrals(view).probed(url):
+            return None
+        return view.page(own)
 
     def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view

@@ -23,7 +23,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 OPEN, REJECTED, EXPIRED = 0, 1, 2
 STATE_NAMES = ("open", "rejected", "expired")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
-_MIRROR_HELD_FIRST, _COPY_NAMED = 1, 2  # flags of a rule value
+_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE = 1, 2, 4  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -164,6 +164,8 @@ class Rule(DirectoryPair):
     # mirror pages probed since the rule was made, as counterparts of origin pages with code
     # blocks: an edition differs there (``editions.py``)
     code_probes: int = 0
+    # neither side led the other by more than one document when the rule was made
+    side_by_side: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -179,6 +181,12 @@ class Rule(DirectoryPair):
         """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
         return self.mirror_held_first and not self.copy_named and self.matches == self.checked
 
+    @property
+    def prunes_both_sides(self) -> bool:
+        """Whether the mirror side held first may be pruned too, where the origin holds a page
+        the crawl fetched and followed (``precedence.py`` says when)."""
+        return self.prunes_origin and self.side_by_side
+
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
             self.created_at,
@@ -189,8 +197,10 @@ class Rule(DirectoryPair):
             self.level,
         )
         # most rules have no flag and probe no code: their values end with the sides
-        flags = (_MIRROR_HELD_FIRST if self.mirror_held_first else 0) | (
-            _COPY_NAMED if self.copy_named else 0
+        flags = (
+            (_MIRROR_HELD_FIRST if self.mirror_held_first else 0)
+            | (_COPY_NAMED if self.copy_named else 0)
+            | (_SIDE_BY_SIDE if self.side_by_side else 0)
         )
         code_probes = min(self.code_probes, 255)
         tail = bytes([flags, code_probes]) if code_probes else bytes([flags]) if flags else b""
@@ -212,4 +222,5 @@ class Rule(DirectoryPair):
             bool(flags & _MIRROR_HELD_FIRST),
             bool(flags & _COPY_NAMED),
             data[offset + 1] if len(data) > offset + 1 else 0,
+            bool(flags & _SIDE_BY_SIDE),
         )

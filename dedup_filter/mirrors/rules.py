@@ -16,7 +16,7 @@ from typing import Any
 
 from dedup_filter.mirrors.boundary import boundary_reason
 from dedup_filter.mirrors.directories import Placement, nested, placements
-from dedup_filter.mirrors.precedence import mirror_held_first
+from dedup_filter.mirrors.precedence import held_first
 from dedup_filter.mirrors.probes import forget_samples
 from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -78,11 +78,13 @@ def repoint(
             origin=origin + rule.origin[len(mirror) :],
             origin_index=origin + rule.origin_index[len(mirror) :],
         )
+        held = held_first(store, rule.mirror, repointed.origin)
         store.put_rule(
             replace(
                 repointed,
-                mirror_held_first=mirror_held_first(store, rule.mirror, repointed.origin),
+                mirror_held_first=held.mirror,
                 copy_named=names_the_copy(repointed),
+                side_by_side=held.side_by_side,
             )
         )
 
@@ -113,6 +115,7 @@ def install(
     (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
     matched samples with code blocks, ``code_checks.py``)."""
     _absorb(store, candidate.mirror)
+    held = held_first(store, candidate.mirror, candidate.origin)
     rule = Rule(
         candidate.mirror,
         candidate.origin,
@@ -124,9 +127,10 @@ def install(
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
-        mirror_held_first(store, candidate.mirror, candidate.origin),
+        held.mirror,
         copy_named,
         code_checked,
+        held.side_by_side,
     )
     store.put_rule(rule)
     return rule
@@ -142,7 +146,8 @@ def _absorb(store: MirrorStore, directory: str) -> None:
 
 
 def _pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
-    return (("mirror", rule.prunes_mirror), ("origin", rule.prunes_origin))
+    mirror = rule.prunes_mirror or rule.prunes_both_sides
+    return (("mirror", mirror), ("origin", rule.prunes_origin))
 
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
@@ -161,6 +166,7 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "level": rule.level,
         "held_first": "mirror" if rule.mirror_held_first else "origin",
         "copy_named": rule.copy_named,
+        "side_by_side": rule.side_by_side,
         "pruned": [side for side, pruned in _pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
     }

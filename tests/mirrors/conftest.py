@@ -96,6 +96,8 @@ class OnlineCrawl:
                 self.pruned[url] = verdict
             elif url not in self.decisions:
                 self._answer(self._fetch(url).probes)
+            elif url in self.probes and not self.decisions[url].dropped:
+                self.dedup.probe_served(url)  # the probe's page goes to the crawl
         self._settle(0.0)  # nothing else is left: what still waits is fetched
         return self
 

@@ -89,6 +89,67 @@ def test_an_origin_crawled_beside_its_copy_waits_for_the_copy_instead_of_being_f
     assert lost(crawl, ORIGIN) == []
 
 
+def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(open_filter, origin_tree):
+    """Neither side led by more than a document before their index pages paired them: the side
+    held first is pruned too, where the other holds the page as one the crawl fetched (never as
+    a probe's answer), and each content is fetched once."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    pages = origin_tree | copy
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    listings = [url for url in copy_order + origin_order if url.endswith("/")]
+    copy_documents = [url for url in copy_order if not url.endswith("/")]
+    # the copy walks its documents forward, the origin backward: they meet in the middle, where
+    # the index pages are met
+    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
+    half = len(copy_documents) // 2
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_documents[:half], origin_documents[:half])
+        + listings
+        + interleave(copy_documents[half:], origin_documents[half:])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["side_by_side"]) == ("mirror", True)
+    assert rule["pruned"] == ["mirror", "origin"]
+    pruned_copies = {url: crawl.pruned[url] for url in under(crawl.pruned, UNNAMED_COPY)}
+    assert len(pruned_copies) >= half // 2
+    for url, decision in pruned_copies.items():
+        assert decision.reason == "mirrored_directory"
+        assert decision.duplicate_of == ORIGIN + url[len(UNNAMED_COPY) :]
+        assert decision.duplicate_of in crawl.fetched
+        assert decision.duplicate_of not in crawl.probes  # its links were followed
+    assert under(crawl.pruned, ORIGIN)
+    fetched = [url for url in crawl.fetched if not url.endswith("/")]
+    contents = {url.removeprefix(UNNAMED_COPY).removeprefix(ORIGIN) for url in fetched}
+    assert len(fetched) - len(contents) <= 4  # the samples (lambda = 4)
+    assert lost(crawl, ORIGIN) == [] and lost(crawl, UNNAMED_COPY) == []
+
+
+def test_a_copy_crawled_first_is_never_pruned_though_the_origin_follows_close(
+    open_filter, origin_tree
+):
+    """The copy led by six documents, more than half of what the origin then held: it was
+    crawled first (it may be a copier's victim), and the crawl beside it after that does not
+    make the two side by side."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    copy_documents = [url for url in copy_order if not url.endswith("/")]
+    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
+    listings = [url for url in copy_order + origin_order if url.endswith("/")]
+    crawl = OnlineCrawl(dedup, origin_tree | copy).visit(
+        copy_documents[:6]
+        + interleave(origin_documents[:4], copy_documents[6:10])
+        + listings
+        + interleave(copy_documents[10:], origin_documents[4:])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["side_by_side"]) == ("mirror", False)
+    assert rule["pruned"] == ["origin"]
+    assert under(crawl.pruned, UNNAMED_COPY) == []
+    assert lost(crawl, ORIGIN) == []
+
+
 def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):
     crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
     (rule,) = dedup.mirror_rules()

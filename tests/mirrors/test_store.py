@@ -49,7 +49,8 @@ def test_candidates_rules_and_entries_round_trip():
     flagged = replace(rule, mirror_held_first=True)
     probed = replace(rule, code_probes=3)
     both = replace(rule, copy_named=True, code_probes=3)
-    for changed in (flagged, probed, both):
+    beside = replace(rule, mirror_held_first=True, side_by_side=True)
+    for changed in (flagged, probed, both, beside):
         assert Rule.decode(changed.encode()) == changed
     assert len(flagged.encode()) == len(rule.encode()) + 1  # older values decode unchanged
     assert len(probed.encode()) == len(rule.encode()) + 2

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from dedup_filter import DedupFilter
+from dedup_filter.mirrors.deferrals import Deferrals
 from testweb.crawl import breadth_first_order
 from testweb.scrapy_project.run import DEFAULT_REACTOR, CrawlRun, scrapy_crawl, start_crawl
 from testweb.server import LoggedRequest, RunningServer, serve
@@ -277,6 +278,8 @@ def test_pending_probes_are_fetched_once_and_serve_the_spider(server, web, workd
     assert run.stat("dedup/probes_served") >= 1  # the spider's request got the probe's response
     with DedupFilter.open(index) as dedup:
         assert probes[0] not in dedup.pending_probes()
+        with dedup.index.read() as view:  # the spider followed its links: crawled, not probed
+            assert not Deferrals(view).probed(probes[0])
 
 
 def test_invalid_configuration_fails_at_start_in_one_line(server, web, workdir):
