@@ -39,6 +39,10 @@ class DecidingProcessGone(Exception):
     """The deciding process died, or could not start: its batch is to be run elsewhere."""
 
 
+class UnsendableWork(Exception):
+    """A batch holds work that does not pickle (a lambda): it is to be run where it was made."""
+
+
 def _serve(connection: Connection, path: Path, config: Config, processes: int) -> None:
     """The process's life: open the index, warm up, run batches until told to stop."""
     end_with_parent()
@@ -101,11 +105,14 @@ class DecidingProcess:
         Raises:
             DecidingProcessGone: it died before it answered (the batch may or may not be
                 committed: deciding it again gives the same decisions).
+            UnsendableWork: the batch does not pickle; nothing was sent.
         """
         try:
-            self._connection.send(batch)
+            self._connection.send(batch)  # pickled whole before a byte is written
         except OSError as error:
             raise DecidingProcessGone(str(error)) from error
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            raise UnsendableWork(str(error)) from error
         outcomes: list[Any] = self._receive()
         return outcomes
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from twisted.internet.defer import Deferred
 
 from .batches import Batches, Page
-from .deciding import DecidingProcess, DecidingProcessGone
+from .deciding import DecidingProcess, DecidingProcessGone, UnsendableWork
 from .preparation import Preparation
 
 if TYPE_CHECKING:
@@ -163,6 +163,8 @@ class IndexWorker:
                 return self._deciding.run(batch)
             except DecidingProcessGone as error:
                 self._deciding_gone(error)
+            except UnsendableWork as error:  # decided here, still after every batch before it
+                logger.warning("dedup: a batch is decided in the crawl's process: %s", error)
         return self._batches.run(batch)
 
     def _deciding_gone(self, error: DecidingProcessGone) -> None:

@@ -98,3 +98,16 @@ def test_the_thread_decides_once_the_deciding_process_died(tmp_path, pages):
     assert worker._deciding is None
     settle(worker.idle())
     worker.close()
+
+
+def test_work_that_does_not_pickle_is_done_in_the_crawl_s_process(tmp_path, pages):
+    worker = IndexWorker(DedupFilter.open(tmp_path / "index", Config.default()), 1)
+    settle(worker.warmed(), timeout_s=60)
+    url, body = pages[0]
+    first = worker.check_page(url, body, HEADERS)
+    checked = worker.call(lambda dedup: dedup.check_url(url))  # a lambda: it cannot be sent
+    assert settle(first).reason == "unique"
+    assert settle(checked).reason == "not_mirrored"
+    assert worker._deciding is not None  # the process goes on deciding the other batches
+    settle(worker.idle())
+    worker.close()
