@@ -157,7 +157,7 @@ class DedupSession:
         url = request.url
         decision = self._worker.check_url_now(url)
         if decision is None:  # the worker is writing, or the URL waits (a write): ask the worker
-            decision = await self._settled(self._worker.call(methodcaller("check_url", url)))
+            decision = await self._call(methodcaller("check_url", url))
         if decision is not None:
             self._url_checked(decision)
         return decision
@@ -173,8 +173,7 @@ class DedupSession:
     async def forget_deferral(self, url: str) -> None:
         """The index forgets a URL's wait: the crawl's own queue held the request, and no other
         process is to release it."""
-        if self._worker is not None:
-            await self._settled(self._worker.call(methodcaller("release_deferred", [url])))
+        await self._call(methodcaller("release_deferred", [url]))
 
     # pages
     async def check_page(
@@ -206,33 +205,25 @@ class DedupSession:
     async def fetch_failed(self, url: str, status: int | None) -> list[Decision]:
         """Tell the core that the crawl could not fetch ``url`` as a page; the decisions name
         the pages to crawl in its place (a rule's kept side lacks it: the pruned side's page)."""
-        if self._worker is None:
-            return []
-        failed = methodcaller("fetch_failed", url, status)
-        stand_ins = await self._settled(self._worker.call(failed))
-        for decision in stand_ins or ():
+        stand_ins = await self._call(methodcaller("fetch_failed", url, status)) or []
+        for decision in stand_ins:
             self.stats.inc_value("dedup/stand_ins")
             self._record(decision)
-        return stand_ins or []
+        return stand_ins
 
     async def _report(self, call: Callable[[DedupFilter], Decision]) -> Decision | None:
-        if self._worker is None:
-            return None
-        decision = await self._settled(self._worker.call(call))
+        decision = await self._call(call)
         if decision is not None:
             self._record(decision)
         return decision
 
     async def probe_served(self, url: str) -> None:
         """The spider got a probe's page: tell the core its links are followed now."""
-        if self._worker is not None:
-            await self._settled(self._worker.call(methodcaller("probe_served", url)))
+        await self._call(methodcaller("probe_served", url))
 
     async def pending_probes(self) -> list[str]:
         """Probes asked for earlier (maybe by a crawl that stopped) and never answered."""
-        if self._worker is None:
-            return []
-        return await self._settled(self._worker.call(methodcaller("pending_probes"))) or []
+        return await self._call(methodcaller("pending_probes")) or []
 
     def summary(self) -> str:
         stats = self.stats.get_stats()
@@ -267,6 +258,13 @@ class DedupSession:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:
             self._decision_log.write(decision)
+
+    async def _call(self, call: Callable[[DedupFilter], T]) -> T | None:
+        """``call(dedup)`` where the index's work runs, after all work before it; ``None``
+        without an index, or when it failed (counted, logged)."""
+        if self._worker is None:
+            return None
+        return await self._settled(self._worker.call(call))
 
     async def _settled(self, work: Deferred[T]) -> T | None:
         try:

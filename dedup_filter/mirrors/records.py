@@ -164,7 +164,7 @@ class Rule(DirectoryPair):
     # mirror pages probed since the rule was made, as counterparts of origin pages with code
     # blocks: an edition differs there (``editions.py``)
     code_probes: int = 0
-    # neither side led the other by more than one document when the rule was made
+    # neither side was crawled first when the rule was made (``precedence._side_by_side``)
     side_by_side: bool = False
 
     @property
