@@ -166,6 +166,24 @@ def resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> fl
     )
 
 
+def resembles_beside_added(first: Sketched, second: Sketched, added: float, config: Config) -> bool:
+    """Whether two pages resemble as much as a near-duplicate drop needs once ``added`` shingles
+    are left out of their union: text one side adds to every page (a copy's banner and footer),
+    which lowers the resemblance of a short page and its copy although each holds the other.
+
+    The sketch estimates the resemblance r of the shingle sets A and B; with their sizes it gives
+    the shared shingles |A & B| = r (|A| + |B|) / (1 + r), compared with the union less the
+    added ones. ``added`` 0 is the resemblance itself."""
+    estimated = resemblance(first, second, config)
+    width = config.minhash.shingle_width
+    sizes = [max(page.token_count - width + 1, 1) for page in (first, second)]
+    shared = estimated * sum(sizes) / (1 + estimated)
+    beside = sum(sizes) - shared - abs(added)
+    if estimated == 0.0 or beside <= 0:
+        return False
+    return min(shared / beside, 1.0) >= _required_resemblance(first, second, config)
+
+
 def _required_resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:
     minhash = config.minhash
     if min(fingerprint.token_count, original.token_count) < minhash.short_page_tokens:

@@ -130,7 +130,7 @@ class CoordinateSampler:
                 if outcome != PENDING:
                     candidate = candidate.with_outcome(sample.relative_hash, outcome)
         if self._content:
-            candidate = discount_shared(store, candidate, self.config.discounted_agreement)
+            candidate = discount_shared(store, candidate, self._page_rules)
         return candidate
 
     def _probes(self, store: MirrorStore, candidate: Candidate) -> list[str]:

@@ -1,61 +1,145 @@
 """Samples compared with what each directory's pages share discounted.
 
 A copy that adds a banner and a footer to every page, or changes a version string on every page,
-shifts the simhash of each of its short pages the same way: where the added text outweighs the
-page's own, the bit takes the added text's sign on every page of the copy. Short pages then fall
-below the near-duplicate rule although each is its origin's page plus the same few lines.
+parts each short page from its origin's page by the same few lines: short pages then fall below
+the near-duplicate rule although each is its origin's page plus the same text. So a sample that
+the page rules call a mismatch is compared again once at least ``_MIN_PAIRS`` sampled pairs of the
+candidate have both pages indexed, in two ways; either makes it a match. Neither applies to a
+pair whose pages differ in length by other than the usual count (the median over the pairs of
+two indexed pages, give or take 2 tokens or a tenth): a page rewritten since the copy was made
+seldom keeps its length to the token, and no discount makes it a copy.
 
-So a sample that the page rules call a mismatch is compared again once at least
-``_MIN_PAIRS`` sampled pairs of the candidate have both pages indexed: the bits that are the same
-on every sampled page of one side (what that directory's pages share: a banner, a footer, a
-navigation bar) are left out, and the pair matches when at least ``mirror.discounted_agreement``
-of the remaining bits agree, and more of them than of all bits: what the sides' pages share is
-what held the pair apart. Unrelated pages agree on about half of them, a copy under a banner on
-0.84-0.95 (short pages of the test web), a rewritten page on about half; template pages of other
-text agree on fewer once their shared template is left out. A page of a few hundred words under
-a banner already agrees on 0.9-0.95 of all bits, and the discount raises that (the page rules
-part it on its super-shingles); one guide's editions with other commands in their code (the same
-prose, 0.95-1.0 of the bits) never come here: their code blocks apart make them an ``EDITION``
-(``editions.py``). Invariant: only pairs with both pages indexed take part, so a page the origin
-lacks stays a mismatch.
+* **Shared bits left out.** Where the added text outweighs a page's own, a simhash bit takes the
+  added text's sign on every page of the copy. The bits that are the same on every sampled page of
+  one side (what that directory's pages share: a banner, a footer, a navigation bar) are left out,
+  and the pair matches when at least ``mirror.discounted_agreement`` of the remaining bits agree,
+  and more of them than of all bits: what the sides' pages share is what held the pair apart.
+  Unrelated pages agree on about half of them, a copy under a banner on 0.84-0.95 (short pages of
+  the test web); template pages of other text agree on fewer once their shared template is left
+  out.
+* **Added text left out.** When at least ``_MIN_PAIRS`` pairs, and most, differ by the usual
+  count (``_steady``: the text the copy adds to every page), a pair whose sketches resemble as a
+  near-duplicate drop needs once that many shingles are left out of their union matches
+  (``matching.resembles_beside_added``). The bits above see the added text only where it
+  outweighs a page's own on every sampled page, which the shortest pages of a sample decide; the
+  sketch sees it on each pair, so this rescues the pairs that the bits miss (pages of 40-260
+  words under an 18-token banner: 0.54-0.84 of their shingles' resemblance). Leaving that count
+  out of pages of other text gives only the resemblance they would have without it.
+
+One guide's editions with other commands in their code (the same prose, 0.95-1.0 of the bits)
+never come here: their code blocks apart make them an ``EDITION`` (``editions.py``). Invariant:
+only pairs with both pages indexed take part, so a page the origin lacks stays a mismatch.
 """
 
 from __future__ import annotations
 
+import statistics
+
 import numpy as np
 
+from dedup_filter.config import Config
+from dedup_filter.index.lmdb_index import PageRecord
+from dedup_filter.matching import resembles_beside_added
 from dedup_filter.mirrors.records import MATCH, MISMATCH, Candidate, Sample
 from dedup_filter.mirrors.store import MirrorStore
 
 _MIN_PAIRS = 3  # fewer pages a side tell too little of what the directory's pages share
 _MIN_BITS = 64  # fewer bits left to compare tell too little of the pair
+# pairs whose lengths differ by the addition give or take this many tokens, or this share of it,
+# add the same text (a banner naming each page's own path or date varies by a few tokens)
+_ADDED_SLACK_TOKENS = 2
+_ADDED_SLACK_SHARE = 0.1
+
+Pair = tuple[PageRecord, PageRecord]  # a sample's origin page and copy page
 
 
-def discount_shared(store: MirrorStore, candidate: Candidate, min_agreement: float) -> Candidate:
-    """The candidate with each mismatch that agrees once shared bits are left out turned into a
-    match."""
+def discount_shared(store: MirrorStore, candidate: Candidate, config: Config) -> Candidate:
+    """The candidate with each mismatch that matches once what the sides' pages share is left
+    out turned into a match."""
     if candidate.count(MISMATCH) == 0:
         return candidate
     pairs = {
-        sample.relative_hash: bits
+        sample.relative_hash: pair
         for sample in candidate.samples
         if sample.outcome in (MATCH, MISMATCH)
-        and (bits := _pair_bits(store, candidate, sample)) is not None
+        and (pair := _pair_records(store, candidate, sample)) is not None
     }
     if len(pairs) < _MIN_PAIRS:
         return candidate
-    origins = np.array([origin for origin, _ in pairs.values()])
-    copies = np.array([copy for _, copy in pairs.values()])
-    shared = _constant(origins) | _constant(copies)
-    compared = ~shared
-    if int(compared.sum()) < _MIN_BITS:
-        return candidate
-    for sample in candidate.samples:
-        if sample.outcome != MISMATCH or sample.relative_hash not in pairs:
-            continue
-        if _closer_without_shared(*pairs[sample.relative_hash], compared, min_agreement):
-            candidate = candidate.with_outcome(sample.relative_hash, MATCH)
+    difference = _usual_difference(pairs)
+    mismatched = {
+        sample.relative_hash
+        for sample in candidate.samples
+        if sample.outcome == MISMATCH
+        and sample.relative_hash in pairs
+        and _in_line(pairs[sample.relative_hash], difference)
+    }
+    rescued = _beside_shared_bits(pairs, mismatched, config.mirror.discounted_agreement)
+    if difference and _steady(pairs, difference):
+        rescued |= _beside_added_text(pairs, mismatched - rescued, difference, config)
+    for relative_hash in sorted(rescued):
+        candidate = candidate.with_outcome(relative_hash, MATCH)
     return candidate
+
+
+def _beside_shared_bits(
+    pairs: dict[int, Pair], mismatched: set[int], min_agreement: float
+) -> set[int]:
+    """The mismatches whose simhashes agree once the bits every page of a side shares are left
+    out."""
+    bits = {
+        relative_hash: [np.unpackbits(np.frombuffer(page.simhash, dtype=np.uint8)) for page in pair]
+        for relative_hash, pair in pairs.items()
+    }
+    origins = np.array([origin for origin, _ in bits.values()])
+    copies = np.array([copy for _, copy in bits.values()])
+    compared = ~(_constant(origins) | _constant(copies))
+    if int(compared.sum()) < _MIN_BITS:
+        return set()
+    return {
+        relative_hash
+        for relative_hash in mismatched
+        if _closer_without_shared(*bits[relative_hash], compared, min_agreement)
+    }
+
+
+def _beside_added_text(
+    pairs: dict[int, Pair], mismatched: set[int], added: float, config: Config
+) -> set[int]:
+    """The mismatches that resemble once the text the copy adds to every page is left out."""
+    return {
+        relative_hash
+        for relative_hash in mismatched
+        if resembles_beside_added(*pairs[relative_hash], added, config)
+    }
+
+
+def _usual_difference(pairs: dict[int, Pair]) -> float:
+    """The median of the tokens the copy's pages hold beyond their origin's (negative: the
+    origin's beyond the copy's). Only pairs of two indexed pages count: a copy page that a
+    near-duplicate drop let its origin's page stand for tells nothing of its length."""
+    differences = [copy.token_count - origin.token_count for origin, copy in _apart(pairs)]
+    return statistics.median(differences) if differences else 0.0
+
+
+def _steady(pairs: dict[int, Pair], difference: float) -> bool:
+    """Whether at least ``_MIN_PAIRS`` pairs, and most, differ by about ``difference``: text the
+    copy adds to every page, not pages that happen to differ."""
+    apart = _apart(pairs)
+    steady = sum(1 for pair in apart if _in_line(pair, difference))
+    return steady >= _MIN_PAIRS and 2 * steady > len(apart)
+
+
+def _in_line(pair: Pair, difference: float) -> bool:
+    """Whether the pair's pages differ in length by about the usual ``difference``: a page
+    rewritten since the copy was made seldom does, and no discount makes it a copy."""
+    origin, copy = pair
+    slack = max(_ADDED_SLACK_TOKENS, _ADDED_SLACK_SHARE * abs(difference))
+    return abs(copy.token_count - origin.token_count - difference) <= slack
+
+
+def _apart(pairs: dict[int, Pair]) -> list[Pair]:
+    return [(origin, copy) for origin, copy in pairs.values() if origin.page_id != copy.page_id]
 
 
 def _closer_without_shared(
@@ -72,23 +156,22 @@ def discountable(store: MirrorStore, candidate: Candidate) -> bool:
     """Whether some mismatch of the candidate has both pages indexed (not a page the origin
     lacks), so that it may turn into a match once more pairs are known."""
     return any(
-        sample.outcome == MISMATCH and _pair_bits(store, candidate, sample) is not None
+        sample.outcome == MISMATCH and _pair_records(store, candidate, sample) is not None
         for sample in candidate.samples
     )
 
 
-def _pair_bits(
-    store: MirrorStore, candidate: Candidate, sample: Sample
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """The simhash bits of the sample's origin and copy pages, when both are indexed."""
-    bits = []
+def _pair_records(store: MirrorStore, candidate: Candidate, sample: Sample) -> Pair | None:
+    """The records of the pages standing for the sample's origin and copy pages, when both are
+    indexed with features (a simhash and a sketch: not below the token floor)."""
+    pages = []
     for side in (candidate.origin, candidate.mirror):
         entry = store.entry_by_hash(side.lower(), sample.relative_hash)
         record = store.view.page(entry.representative) if entry is not None else None
         if record is None or not record.simhash:
             return None
-        bits.append(np.unpackbits(np.frombuffer(record.simhash, dtype=np.uint8)))
-    return bits[0], bits[1]
+        pages.append(record)
+    return pages[0], pages[1]
 
 
 def _constant(rows: np.ndarray) -> np.ndarray:

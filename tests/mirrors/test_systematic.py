@@ -104,6 +104,76 @@ def test_a_copy_adding_a_banner_and_a_footer_to_pages_of_some_hundred_words_is_f
     assert paired(dedup) == [{MIRROR, ORIGIN}]
 
 
+def graded_notes(
+    corpus: dict[str, str], modules: list[str], base: str, shortest: int, step: int, skip: int = 40
+) -> dict[str, bytes]:
+    """A directory of documents from ``shortest`` words up, ``step`` words longer each (changelog
+    entries, API stubs): the words of each module's page from the ``skip``-th on."""
+    tree = {base: table_of_contents("Short notes", [(f"{name}.html", name) for name in modules])}
+    for number, name in enumerate(modules):
+        words = re.sub(r"<[^>]+>|&\w+;", " ", corpus[name]).split()
+        text = " ".join(words[skip : skip + shortest + step * number])
+        body = f"<html><head><title>{name}</title></head><body><p>{text}</p></body></html>"
+        tree[f"{base}{name}.html"] = body.encode()
+    return tree
+
+
+def partner_banner(body: bytes) -> bytes:
+    """An 18-token banner and footer: a partner's copy."""
+    banner = b"<div>You are reading a mirror hosted by install.partner.test.</div>"
+    footer = b"<div>Mirror of install.project.test, synchronised daily.</div>"
+    return body.replace(b"<body>", b"<body>" + banner).replace(b"</body>", footer + b"</body>")
+
+
+@pytest.mark.parametrize("shortest,step", [(30, 5), (40, 10)])
+def test_every_sample_of_a_banner_copy_of_short_pages_met_first_matches(
+    open_filter, corpus, modules, shortest, step
+):
+    """Pages of 30-190 words under the banner: the page rules part some of them from their
+    origin's page (sketch resemblance below 0.85) and their simhash bits do not all take the
+    banner's sign; leaving out the 18 tokens every copy page adds, each resembles its origin's
+    page. A mismatch would keep the rule from ever pruning the side met later."""
+    dedup = open_filter()
+    origin = graded_notes(corpus, modules, ORIGIN, shortest, step)
+    mirror = {url: partner_banner(body) for url, body in copy_tree(origin, ORIGIN, MIRROR).items()}
+    mirror[MIRROR] = origin[ORIGIN]
+    pages = origin | mirror
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, MIRROR) + breadth_first(pages, ORIGIN))
+    rules = dedup.mirror_rules()
+    assert paired(dedup) == [{MIRROR, ORIGIN}]
+    assert rules[0]["samples"] == rules[0]["matches"] >= 3
+
+
+def test_rewritten_pages_of_a_banner_copy_stay_mismatches(open_filter, corpus, modules):
+    """A banner copy whose first two sampled pages keep the first half of their namesake's words
+    and then hold other words, token for token: they differ from their origin's page by the 18
+    tokens every copy page adds, and leaving those out must not make them copies."""
+    dedup = open_filter()
+    origin = graded_notes(corpus, modules, ORIGIN, 60, 10)
+    mirror = copy_tree(origin, ORIGIN, MIRROR)
+    rewritten = leaves_in_sample_order(origin, ORIGIN)[:2]
+    others = iter(re.findall(r"[a-z]{4,}", corpus["difflib"]))
+    for url in (MIRROR + relative for relative in rewritten):
+        text = mirror[url].split(b"<p>")[1].split(b"</p>")[0].decode()
+        words = text.split()
+        half = len(words) // 2
+        other = [re.sub(r"[^\W_]+", lambda _: next(others), word) for word in words[half:]]
+        mirror[url] = mirror[url].replace(text.encode(), " ".join(words[:half] + other).encode())
+    mirror = {url: partner_banner(body) for url, body in mirror.items()}
+    mirror[MIRROR] = origin[ORIGIN]
+    pages = origin | mirror
+    OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN) + breadth_first(pages, MIRROR))
+    rules = dedup.mirror_rules()
+    assert all(rule["samples"] - rule["matches"] >= len(rewritten) for rule in rules)
+    candidates = dedup.mirror_candidates()
+    assert all(
+        candidate["samples"].get(relative) in ("mismatch", "pending", None)
+        for candidate in candidates
+        for relative in rewritten
+    )
+    assert rules or candidates
+
+
 def mirror_note(body: bytes) -> bytes:
     """A short banner and footer: a copy's name and a line of its own."""
     banner = b"<div>A mirror hosted by mirror.copy.test.</div>"
