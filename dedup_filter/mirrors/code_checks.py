@@ -14,6 +14,12 @@ mirror page whose code blocks differ from its origin page's revokes the rule: th
 a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
 but nothing more is dropped and what it deferred is fetched. Both code hashes are the 4 bytes a
 page record keeps (``PageRecord.code``).
+
+Rules chain: a rule may lie inside the origin of a rule that drops its origin's pages for its
+copy's (an edition paired with its guide inside a host whose pages a host rule drops). Its
+origin's pages then never arrive, so a page kept for them stands for them: an origin page's
+code is that of the page standing for it (``editions.standing_code_hash``), and a coded page
+that arrives has the copies compared that rules along a chain drop for it (``_copies``).
 """
 
 from __future__ import annotations
@@ -21,9 +27,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 
+from collections.abc import Iterator
+
 from dedup_filter.matching import codes_apart
-from dedup_filter.mirrors.directories import Placement
-from dedup_filter.mirrors.editions import code_hash
+from dedup_filter.mirrors.directories import Placement, placements
+from dedup_filter.mirrors.editions import ANY_DEPTH, MAX_HOPS, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
@@ -41,7 +49,8 @@ def check_code(
     store: MirrorStore, places: list[Placement], code: int, code_samples: int, now: float
 ) -> CodeCheck:
     """Compare a page with code blocks (``code``: its code hash) with its counterpart across
-    the rules it lies under, as mirror or as origin."""
+    the rules it lies under, as mirror or as origin, and with the copies of it that rules
+    along a chain drop for it."""
     check = CodeCheck()
     if not code:
         return check
@@ -53,15 +62,34 @@ def check_code(
             # the mirror held first is crawled whole and its origin's pages are pruned: the
             # origin page of a mirror page with code blocks is asked for, to be compared
             _ask(store, rule, rule.origin + place.relative, code_samples, check)
-        elif codes_apart(code_hash(store, rule.origin, rel_hash), code):
+        elif codes_apart(standing_code_hash(store, rule.origin, rel_hash, rule), code):
             _revoke(store, rule, now, check)
-        return check
-    for place in places:
-        for mirror in store.mirrors_of_origin(place.directory):
-            rule = store.rule(mirror)
-            if rule is not None and rule.origin.lower() == place.directory_key:
-                _check_mirror_page(store, rule, place.relative, code, code_samples, now, check)
+        if not rule.prunes_origin or check.revoked:
+            return check
+        # kept for its origin's page, it stands for that page before the origin's copies
+        places = placements(rule.origin + place.relative, ANY_DEPTH)
+    for rule, relative in _copies(store, places):
+        _check_mirror_page(store, rule, relative, code, code_samples, now, check)
     return check
+
+
+def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule, str]]:
+    """The rules whose mirror holds a copy of the page these places describe, with the copy's
+    path under the mirror: rules whose origin holds the page, then rules whose origin holds such
+    a copy (a renamed copy within a mirror), up to ``MAX_HOPS`` rules along a chain."""
+    seen: set[str] = set()
+    frontier = [places]
+    for _ in range(MAX_HOPS):
+        reached = []
+        for place in (place for places_of in frontier for place in places_of):
+            for mirror in store.mirrors_of_origin(place.directory):
+                rule = store.rule(mirror)
+                if rule is None or rule.origin.lower() != place.directory_key or mirror in seen:
+                    continue
+                seen.add(mirror)
+                yield rule, place.relative
+                reached.append(placements(rule.mirror + place.relative, ANY_DEPTH))
+        frontier = reached
 
 
 def check_held_code(
@@ -79,7 +107,12 @@ def check_held_code(
             record = store.view.page(entry.representative)
             if record is None or not record.code:
                 continue
-            counterpart = code_hash(store, other, rel_hash)
+            # the origin's page may be one a rule over it drops: the page kept for it counts
+            counterpart = (
+                standing_code_hash(store, other, rel_hash, rule)
+                if other == rule.origin
+                else code_hash(store, other, rel_hash)
+            )
             if counterpart and codes_apart(record.code, counterpart):
                 _revoke(store, rule, now, check)
                 return check

@@ -26,8 +26,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dedup_filter.matching import codes_apart
-from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Sample
+from dedup_filter.mirrors.directories import placements
+from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
+from dedup_filter.mirrors.rules import rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
+
+# rules lie within ``mirror.max_depth`` levels below their host (12 by default), fewer than this
+ANY_DEPTH = 64
+# rules followed from a directory to the page standing for its own (a copy of a copy of a copy)
+MAX_HOPS = 4
 
 
 def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
@@ -37,10 +44,49 @@ def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
     return record.code if record is not None else 0
 
 
+def standing_code_hash(
+    store: MirrorStore, directory: str, rel_hash: int, beside: Rule | None = None
+) -> int:
+    """The code hash of the page standing for a directory's page at a relative path: its own
+    when the directory holds the path, else that of the page a rule keeps for it (``kept_for``),
+    and so on along a chain of rules, never through ``beside`` (the rule whose sides are being
+    compared). An edition paired with a copy whose pages a rule drops is compared with the
+    pages kept for them."""
+    for _ in range(MAX_HOPS):
+        if store.entry_by_hash(directory.lower(), rel_hash) is not None:
+            return code_hash(store, directory, rel_hash)
+        kept = kept_for(store, directory, beside)
+        if kept is None:
+            return 0
+        directory = kept
+    return 0
+
+
+def kept_for(store: MirrorStore, directory: str, beside: Rule | None = None) -> str | None:
+    """The directory whose pages a rule keeps for ``directory``'s (other than ``beside``): its
+    origin's counterpart under a rule over it, or its mirror's under a rule that prunes its
+    origin."""
+    places = placements(directory, ANY_DEPTH)
+    found = rule_over(store, places)
+    if found is not None and found[0] != beside:
+        rule, place = found
+        return rule.origin + place.relative
+    for place in places:
+        for mirror in store.mirrors_of_origin(place.directory):
+            rule = store.rule(mirror)
+            if rule is None or rule == beside or rule.origin.lower() != place.directory_key:
+                continue
+            if rule.prunes_origin:
+                return rule.mirror + place.relative
+    return None
+
+
 def coded_apart(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
-    """Whether both sides hold the path with code blocks, and other words in them."""
-    origin = code_hash(store, candidate.origin, rel_hash)
-    return bool(origin) and codes_apart(origin, code_hash(store, candidate.mirror, rel_hash))
+    """Whether both sides hold the path with code blocks, or pages standing for theirs do, and
+    other words in them."""
+    origin = standing_code_hash(store, candidate.origin, rel_hash)
+    mirror = standing_code_hash(store, candidate.mirror, rel_hash)
+    return bool(origin) and codes_apart(origin, mirror)
 
 
 def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:

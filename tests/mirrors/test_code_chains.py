@@ -1,0 +1,69 @@
+"""A rule inside an origin whose pages another rule drops is checked against the pages kept for
+them. A holdout crawl (breadth-first, docs/evaluation.md) confirmed a guide's English edition as
+a renamed copy of its rpm edition (three identical prose pages sampled) inside a host whose
+pages a host rule dropped for its copy's: neither edition's pages arrived there, so no code was
+compared, and the rule stood to the end."""
+
+from __future__ import annotations
+
+from dedup_filter.index.page_records import PageRecord
+from dedup_filter.mirrors.code_checks import check_code
+from dedup_filter.mirrors.directories import placements
+from dedup_filter.mirrors.records import DirEntry, Rule
+from dedup_filter.mirrors.store import MirrorStore
+
+KEPT, PRUNED = "http://kept.test/", "http://pruned.test/"  # a host rule prunes its origin
+GUIDE, EDITION = PRUNED + "guide/", PRUNED + "guide-rpm/"  # wrongly paired within it
+DEB_CODE, RPM_CODE = 0x0DEB, 0x0123
+PAGE = "install.html"
+
+
+def _rules(store: MirrorStore) -> None:
+    # the copy held first: the origin's pages are dropped for the copy's
+    store.put_rule(Rule(KEPT, PRUNED, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+    store.put_rule(Rule(GUIDE, EDITION, "", "", 0.0, "content", 3, 3, 0))
+
+
+def _arrive(store: MirrorStore, page_id: int, url: str, code: int) -> list[str]:
+    """Index a page with code blocks under each of its directories; the probes its code asks."""
+    store.view.put_page(
+        PageRecord(page_id, url, page_id, 400, (), b"\0" * 48, 0.0, sketch=b"", code=code)
+    )
+    places = placements(url, 12)
+    for place in places:
+        entry = DirEntry(page_id, page_id, place.relative)
+        store.put_entry(place.directory_key, place.relative_key, entry)
+    return check_code(store, places, code, 6, 1.0).probes
+
+
+def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropped_for_it(
+    tmp_index,
+):
+    def settle(view):
+        store = MirrorStore(view)
+        _rules(store)
+        return _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE)
+
+    assert GUIDE + PAGE in tmp_index.transact(settle)
+
+
+def test_the_renamed_copy_with_other_code_than_the_page_kept_for_its_origin_is_revoked(tmp_index):
+    def settle(view):
+        store = MirrorStore(view)
+        _rules(store)
+        _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE)
+        _arrive(store, 2, GUIDE + PAGE, DEB_CODE)  # the probe's answer
+        return [rule.mirror for rule in store.rules_under()]
+
+    assert tmp_index.transact(settle) == [KEPT]
+
+
+def test_the_renamed_copy_with_the_same_code_stays(tmp_index):
+    def settle(view):
+        store = MirrorStore(view)
+        _rules(store)
+        _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE)
+        _arrive(store, 2, GUIDE + PAGE, RPM_CODE)
+        return sorted(rule.mirror for rule in store.rules_under())
+
+    assert tmp_index.transact(settle) == sorted([KEPT, GUIDE])
