@@ -10,7 +10,9 @@ prunes its origin, an origin's document waits too, unprobed, for the copy held f
 crawl fetches whole (a probed page's links are followed only if the crawl asks for it); and a
 copy's URL whose counterpart lies where another rule prunes the origin for a copy held first
 waits for that copy's page too (probing the origin's page would make the copy's own fetch a
-duplicate), unless the origin's page is held or the copy's is known absent. One whose
+duplicate), unless the origin's page is held or the copy's is known absent; a counterpart on a
+side another rule prunes (a renamed copy inside the origin) is that rule's origin page, held,
+waited for and probed under the name the crawl keeps. One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
@@ -43,6 +45,8 @@ from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 
+# rules followed from a counterpart on a pruned side to the page kept for it
+_MAX_HOPS = 4
 # whether a held counterpart (first) is its origin's answer for a page it lacks (second)
 Soft404Test = Callable[[PageRecord, PageRecord], bool]
 
@@ -118,14 +122,23 @@ class UrlPruner:
         """``url`` on the mirror side of ``rule``, against its ``counterpart`` in the origin; or,
         when another rule prunes that origin where a copy held first holds it, against the
         copy's page: held, or waited for (the crawl fetches that copy whole), rather than the
-        origin's page probed beside it, which would make the copy's own fetch a duplicate."""
+        origin's page probed beside it, which would make the copy's own fetch a duplicate. A
+        counterpart on a side another rule prunes (a renamed copy inside the origin) stands for
+        that rule's origin page, which is the page held, waited for and probed: probing the
+        pruned page would fetch what the crawl then fetches again under the kept name."""
+        kept = rule.origin
+        for _ in range(_MAX_HOPS):
+            found = rule_over(store, placements(counterpart, self.config.max_depth))
+            if found is None or not found[0].prunes_mirror:
+                break
+            kept, counterpart = found[0].origin, found[0].origin + found[1].relative
         held_first = self._held_first_copy(store, counterpart)
         if (
             held_first is None
             or self.held_page(store, counterpart) is not None
             or Deferrals(store.view).absent(held_first[1]) is not None
         ):
-            return self._against(store, url, rule, counterpart, rule.origin, True)
+            return self._against(store, url, rule, counterpart, kept, True)
         copy_rule, copy_counterpart = held_first
         return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False)
 
