@@ -22,11 +22,13 @@ current text; held first and not named a copy, it prunes neither side.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side
 by side (no lead of more than one document, or of more than half of what each side held, when
-the rule was made: ``Rule.side_by_side``)
-and a rule that prunes its origin (``Rule.prunes_both_sides``). The mirror side, held first, then
-loses a URL whose counterpart the origin holds as a page the crawler fetched as itself (or a copy
-held first of the origin does), and the origin side a URL whose counterpart the mirror holds
-that way; either is otherwise fetched (the mirror side) or waits (the origin side). A page the
+the rule was made: ``Rule.side_by_side``), every checked sample matched, and nothing names the
+mirror the copy. Which side was held first is then a coin flip, and the side held first loses a
+URL whose counterpart the other side holds as a page the crawler fetched as itself (or, for a
+mirror held first, a copy held first of the origin does); otherwise it is fetched. The other side
+is pruned as usual: the origin side, under a rule that prunes its origin
+(``Rule.prunes_both_sides``), waits for the mirror's page; the mirror side, under one that prunes
+its mirror (``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the
 crawler fetched as itself had its links followed, so what it links is asked for on its side;
 a probe's answer (the spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate
 did not, and with both sides pruned the pages only they link would be reached through nothing

@@ -97,7 +97,7 @@ class UrlPruner:
             # copy's listing (generated, or its own) may not link the pages the copy lacks
             under_origins = _origins_pruned_over(store, places)
         if found is None and not under_origins:
-            return Decision(url, "keep", Reason.NOT_MIRRORED)
+            return self._beside_mirror(store, url, places, index)
         rule = found[0] if found is not None else under_origins[0][0]
         if store.probes_for(url):
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
@@ -158,6 +158,20 @@ class UrlPruner:
                 return self._against(store, url, rule, holder, kept, False)
         evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+
+    def _beside_mirror(
+        self, store: MirrorStore, url: str, places: list[Placement], index: bool
+    ) -> Decision:
+        """``url`` under no rule's pruned side: on the origin side of a rule crawled side by
+        side with its mirror (``Rule.prunes_origin_beside``), dropped where the mirror holds
+        its counterpart as a page the crawl fetched and followed; fetched otherwise, as the
+        side held first always is (and an index page always)."""
+        if not index:
+            for rule, place in _rules_with_origin_over(store, places):
+                counterpart = rule.mirror + place.relative
+                if rule.prunes_origin_beside and self._crawled_page(store, counterpart):
+                    return self._against(store, url, rule, counterpart, rule.mirror, False)
+        return Decision(url, "keep", Reason.NOT_MIRRORED)
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and

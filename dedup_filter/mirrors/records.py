@@ -187,6 +187,14 @@ class Rule(DirectoryPair):
         the crawl fetched and followed (``precedence.py`` says when)."""
         return self.prunes_origin and self.side_by_side
 
+    @property
+    def prunes_origin_beside(self) -> bool:
+        """Whether the origin side held first may be pruned too, where the mirror holds a page
+        the crawl fetched and followed: the two were crawled side by side, so which was held
+        first was a coin flip (``precedence.py`` says when)."""
+        all_matched = self.matches == self.checked
+        return self.side_by_side and self.prunes_mirror and not self.copy_named and all_matched
+
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
             self.created_at,

@@ -147,7 +147,7 @@ def _absorb(store: MirrorStore, directory: str) -> None:
 
 def _pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
     mirror = rule.prunes_mirror or rule.prunes_both_sides
-    return (("mirror", mirror), ("origin", rule.prunes_origin))
+    return (("mirror", mirror), ("origin", rule.prunes_origin or rule.prunes_origin_beside))
 
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:

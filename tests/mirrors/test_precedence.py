@@ -89,10 +89,14 @@ def test_an_origin_crawled_beside_its_copy_waits_for_the_copy_instead_of_being_f
     assert lost(crawl, ORIGIN) == []
 
 
-def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(open_filter, origin_tree):
+@pytest.mark.parametrize(("extra", "held_first"), [(0, "mirror"), (1, "origin")])
+def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
+    open_filter, origin_tree, extra, held_first
+):
     """Neither side led by more than a document before their index pages paired them: the side
-    held first is pruned too, where the other holds the page as one the crawl fetched (never as
-    a probe's answer), and each content is fetched once."""
+    held first (which, a coin flip: one document more of the copy's makes it the rule's origin
+    side) is pruned too, where the other holds the page as one the crawl fetched (never as a
+    probe's answer), and each content is fetched once."""
     dedup = open_filter()
     copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
     pages = origin_tree | copy
@@ -104,21 +108,23 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(open_fi
     origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
     half = len(copy_documents) // 2
     crawl = OnlineCrawl(dedup, pages).visit(
-        interleave(copy_documents[:half], origin_documents[:half])
+        interleave(copy_documents[: half + extra], origin_documents[:half])
         + listings
-        + interleave(copy_documents[half:], origin_documents[half:])
+        + interleave(copy_documents[half + extra :], origin_documents[half:])
     )
     (rule,) = dedup.mirror_rules()
-    assert (rule["held_first"], rule["side_by_side"]) == ("mirror", True)
+    assert (rule["held_first"], rule["side_by_side"]) == (held_first, True)
     assert rule["pruned"] == ["mirror", "origin"]
-    pruned_copies = {url: crawl.pruned[url] for url in under(crawl.pruned, UNNAMED_COPY)}
-    assert len(pruned_copies) >= half // 2
-    for url, decision in pruned_copies.items():
+    beside = rule[held_first]
+    other = rule["origin" if held_first == "mirror" else "mirror"]
+    pruned_beside = {url: crawl.pruned[url] for url in under(crawl.pruned, beside)}
+    assert len(pruned_beside) >= half // 2
+    for url, decision in pruned_beside.items():
         assert decision.reason == "mirrored_directory"
-        assert decision.duplicate_of == ORIGIN + url[len(UNNAMED_COPY) :]
+        assert decision.duplicate_of == other + url[len(beside) :]
         assert decision.duplicate_of in crawl.fetched
         assert decision.duplicate_of not in crawl.probes  # its links were followed
-    assert under(crawl.pruned, ORIGIN)
+    assert under(crawl.pruned, other)
     fetched = [url for url in crawl.fetched if not url.endswith("/")]
     contents = {url.removeprefix(UNNAMED_COPY).removeprefix(ORIGIN) for url in fetched}
     assert len(fetched) - len(contents) <= 4  # the samples (lambda = 4)
