@@ -57,6 +57,7 @@ def _compile_all() -> None:
             globals()[name] = numba.njit(**options)(function)
         _uncompiled.clear()
 
+
 _MIX_FIRST = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_SECOND = np.uint64(0x94D049BB133111EB)
 _BYTE_LOWS = np.uint64(0x0101010101010101)  # the lowest bit of every byte of a word
