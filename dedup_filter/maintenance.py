@@ -24,6 +24,7 @@ T = TypeVar("T")
 
 PAGE_TABLES = ("pages", "urls", "exact", "features", "bands")
 _TIED_TABLES = ("dirs", "links")  # mirror tables whose rows belong to a page
+_MIRROR_POSTINGS = ("page_entries",)  # the mirror detector's entries filed as postings
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
 
@@ -50,7 +51,8 @@ def index_stats(index: LmdbIndex) -> dict[str, Any]:
     """Counts per table, bytes on disk and per page, and the parameters stamped into ``meta``."""
     with index.read() as view:
         tables = {
-            name: view.count(name) for name in (*PAGE_TABLES, *MIRROR_TABLES, *URL_RULE_TABLES)
+            name: view.count(name)
+            for name in (*PAGE_TABLES, *MIRROR_TABLES, *_MIRROR_POSTINGS, *URL_RULE_TABLES)
         }
         params = view.get("meta", b"params")
         schema = view.get("meta", b"schema")

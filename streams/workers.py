@@ -41,6 +41,9 @@ def _serve(connection: Connection, config: Config) -> None:
     # worker stops, so that the batch in hand is finished first
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     preparer = PagePreparer(config)
+    # ready means warm: the first batch must not wait for the compiled kernels to load (about half
+    # a second of CPU a process), nor count that wait against ``timeout_s``
+    preparer.warm_up()
     connection.send(_READY)
     while True:
         try:

@@ -5,13 +5,19 @@ making temporary arrays (0.69 ms a page of the Debian documentation for terms' h
 min-hash and simhash; 0.09 ms compiled, bench/per_core.py). The values are the same to the bit:
 64-bit integer arithmetic wraps alike in both. Compiled once per installation (``cache=True``:
 ~2 s of CPU on first use, ~0.2 s to load afterwards), and they release the GIL.
+
+Numba itself is imported when a kernel is first called, not with this module: its import costs a
+quarter of a second of CPU, which a process that imports the filter but prepares no page (a
+Scrapy crawl's, whose pages are prepared and decided in processes of their own) need not pay.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import numba
 import numpy as np
 
 if TYPE_CHECKING:  # hashing imports this module
@@ -19,13 +25,46 @@ if TYPE_CHECKING:  # hashing imports this module
 
     from dedup_filter.features.hashing import I64, U32, U64
 
+_Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
+_uncompiled: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {}
+_compiling = threading.Lock()
+
+
+def _compiled(**options: Any) -> Callable[[_Kernel], _Kernel]:
+    """``numba.njit(**options)``, applied to every kernel of this module at the first call of any
+    (a kernel calls the others as compiled functions, so they are compiled together)."""
+
+    def defer(function: _Kernel) -> _Kernel:
+        _uncompiled[function.__name__] = (function, options)
+
+        @functools.wraps(function)
+        def first_call(*args: Any) -> Any:
+            _compile_all()
+            return globals()[function.__name__](*args)
+
+        return first_call  # type: ignore[return-value]
+
+    return defer
+
+
+def _compile_all() -> None:
+    with _compiling:
+        if not _uncompiled:
+            return
+        import numba  # here, not above: see the module docstring
+
+        for name, (function, options) in _uncompiled.items():
+            globals()[name] = numba.njit(**options)(function)
+        _uncompiled.clear()
+
+
 _MIX_FIRST = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_SECOND = np.uint64(0x94D049BB133111EB)
 _BYTE_LOWS = np.uint64(0x0101010101010101)  # the lowest bit of every byte of a word
 _LANE_LIMIT = 255  # words a byte lane can count before it overflows
 
 
-@numba.njit(inline="always")
+@_compiled(inline="always")
 def mix(value: np.uint64) -> np.uint64:
     """SplitMix64's finaliser (``hashing.mix64`` of one word)."""
     value = value ^ (value >> np.uint64(30))
@@ -35,7 +74,7 @@ def mix(value: np.uint64) -> np.uint64:
     return value ^ (value >> np.uint64(31))
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def span_values(codes: U32, starts: I64, ends: I64, radix: np.uint64, seed_word: np.uint64) -> U64:
     """``hashing.span_hashes``: each span's polynomial in ``radix``, mixed with its length."""
     values = np.empty(len(starts), dtype=np.uint64)
@@ -48,7 +87,7 @@ def span_values(codes: U32, starts: I64, ends: I64, radix: np.uint64, seed_word:
     return values
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def term_edges(
     codes: U32, continues_term: npt.NDArray[np.bool_], mark: int, paired_marks: int
 ) -> tuple[I64, I64]:
@@ -78,7 +117,7 @@ def term_edges(
     return starts[:runs], ends[:runs]
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def shingle_values(hashes: U64, weights: U64) -> U64:
     """``shingles.shingle_hashes``: each window's weighted sum, mixed."""
     width = len(weights)
@@ -91,7 +130,7 @@ def shingle_values(hashes: U64, weights: U64) -> U64:
     return values
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def permuted_minima(shingles: U64, multipliers: U64, offsets: U64) -> U64:
     """``MinHasher.signature``: the least ``a * x + b`` of every permutation (a, b)."""
     minima = np.full(len(multipliers), np.iinfo(np.uint64).max, dtype=np.uint64)
@@ -103,7 +142,7 @@ def permuted_minima(shingles: U64, multipliers: U64, offsets: U64) -> U64:
     return minima
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
     """``simhash.simhash`` as words: bit k of word w is set when it is set in more than half of
     the terms' projections ``mix(hash ^ word_seeds[w])``.
@@ -139,18 +178,18 @@ def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
     return majorities
 
 
-@numba.njit(inline="always")
+@_compiled(inline="always")
 def _is_space(byte: np.uint8) -> bool:
     return byte == 32 or byte == 9 or byte == 10 or byte == 12 or byte == 13
 
 
-@numba.njit(inline="always")
+@_compiled(inline="always")
 def _ends_name(byte: np.uint8, also: int) -> bool:
     """White space, ``/``, ``>`` or ``also`` (0: nothing more)."""
     return _is_space(byte) or byte == 47 or byte == 62 or (also != 0 and byte == also)
 
 
-@numba.njit(inline="always")
+@_compiled(inline="always")
 def _skip_until(data: npt.NDArray[np.uint8], position: int, stop: int) -> int:
     """The position of the next ``stop`` byte from ``position`` on, or -1."""
     while position < len(data):
@@ -160,7 +199,7 @@ def _skip_until(data: npt.NDArray[np.uint8], position: int, stop: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def _attributes_beyond(data: npt.NDArray[np.uint8], position: int, limit: int) -> bool:
     """Whether the start tag whose name ends at ``position`` has more than ``limit``
     attributes, read as ``attributes._CROWDED_TAG`` reads them (its quantifiers are possessive,
@@ -193,7 +232,7 @@ def _attributes_beyond(data: npt.NDArray[np.uint8], position: int, limit: int) -
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled(cache=True, nogil=True)
 def tag_census(
     data: npt.NDArray[np.uint8], max_attributes: int, name_keys: U64
 ) -> tuple[bool, int, int]:

@@ -7,15 +7,16 @@ loses only uncommitted batches; page ids are allocated inside write transactions
 carry the shard id, so ids stay unique when shards are merged); the feature parameters and the
 layout version are stamped into ``meta`` and an index built with others refuses to open.
 
-Posting tables (``exact``, ``features``, ``bands``, ``urls``) are ``dupsort`` + ``dupfixed``: a
-posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page id, filed under the
-LMDB key ``key[:g]`` + the first id of the page's run of ids (g = 1 for a band: its number; 0
-otherwise; w, the bytes of the key kept, in ``_POSTING_TABLES``; runs: ``posting_runs``). LMDB
-packs the values of one key in pages of their own, without node headers, so a posting costs its
-value: 7 bytes for a band (its whole 4-byte piece: the pieces of pages with a common vocabulary
-are far from uniform, and 3 of their bytes made a page read 40 records instead of 7), 8 for an
-exact hash or a super-shingle (their first 5 bytes: uniform hashes), 11 for a URL (its whole
-64-bit hash: a URL's id is used as found). A shortened key only widens a lookup: every page it
+Posting tables (``exact``, ``features``, ``bands``, ``urls``, ``page_entries``) are ``dupsort``
++ ``dupfixed``: a posting (key, page id) is the value ``key[g:w]`` + the low 24 bits of the page
+id, filed under the LMDB key ``key[:g]`` + the first id of the page's run of ids (g = 1 for a
+band: its number; 0 otherwise; w, the bytes of the key kept, in ``_POSTING_TABLES``; runs:
+``posting_runs``). LMDB packs the values of one key in pages of their own, without node headers,
+so a posting costs its value: 7 bytes for a band (its whole 4-byte piece: the pieces of pages with
+a common vocabulary are far from uniform, and 3 of their bytes made a page read 40 records instead
+of 7), 8 for an exact hash or a super-shingle (their first 5 bytes: uniform hashes), 11 for a URL
+(its whole 64-bit hash: a URL's id is used as found), 17 for a mirror detector's entry (its whole
+14-byte key). A shortened key only widens a lookup: every page it
 finds is judged on its record's full exact hash and on the super-shingle bytes the record keeps
 (the same 5), so decisions are those of the records. A table holds one LMDB key per group and
 per run: a handful; ``meta`` lists the runs.
@@ -53,8 +54,10 @@ logger = logging.getLogger(__name__)
 # hold the hash of the page's code blocks, keep 5 bytes of a super-shingle, the scheme as a code and
 # a varint token count, the mirror detector's directory entries are compact (``mirrors/store.py``);
 # 5: postings are filed by runs of page ids, rewritten in key order (``posting_runs``); records
-# keep their URL's host as a number (``hosts``) and title and code hashes only when there are any
-SCHEMA_VERSION = 5
+# keep their URL's host as a number (``hosts``) and title and code hashes only when there are any;
+# 6: the mirror detector's entries that a page's record tells all of are postings of the page
+# (``page_entries``), not ``dirs`` rows
+SCHEMA_VERSION = 6
 _MB = 1 << 20
 _ID = struct.Struct(">Q")
 # posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
@@ -64,13 +67,16 @@ _POSTING_TABLES = {
     "features": (0, FEATURE_BYTES),
     "bands": (1, 5),
     "urls": (0, 8),
+    # the mirror detector's entries that a page's own record tells all of: the ``dirs`` key
+    # (directory hash, relative path hash: ``mirrors/store.py``) whole
+    "page_entries": (0, 14),
 }
 _PLAIN_TABLES = ("meta", "pages", "hosts")
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
 URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred")
-_MAX_DBS = 24  # 16 in use: room for a table or two without a new layout
+_MAX_DBS = 24  # 17 in use: room for a table or two without a new layout
 T = TypeVar("T")
 
 
@@ -163,6 +169,16 @@ class IndexView:
     def postings(self, table: str, key: bytes) -> list[int]:
         """Page ids filed under ``key`` in a posting table, in id order."""
         return self._postings.ids(table, key)
+
+    def posting_range(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, int]]:
+        """(key, page id) of every posting whose key starts with ``prefix``, in key order."""
+        return self._postings.scan(table, prefix)
+
+    def add_posting(self, table: str, key: bytes, page_id: int) -> None:
+        self._postings.add(table, key, page_id)
+
+    def remove_posting(self, table: str, key: bytes, page_id: int) -> None:
+        self._postings.remove(table, key, page_id)
 
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:

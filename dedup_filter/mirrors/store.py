@@ -8,6 +8,10 @@ directory are one key range by name (``rules``, ``candidates``); values are the 
 Tables:
     dirs        H(directory) H48(relative path) -> representative page id, exact hash, path
                                               (the last two usually read from the page's record)
+    page_entries  the same keys -> page id, a posting table (``lmdb_index``): a page's own
+                                              entries that its record tells all of
+                                              (``entry_bytes.told_by_record``); a key is in one
+                                              of the two tables at most
     links       H(url) -> page id             (URL mode: URLs that fetched pages link to; the id
                                               of the indexed page that linked it last)
                 "L" H(listing) directory -> page id  (the index page of ``directory`` lists these
@@ -19,18 +23,27 @@ Tables:
 
 from __future__ import annotations
 
+import heapq
 import struct
 from collections.abc import Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
-from dedup_filter.mirrors.entry_bytes import decode_entry, encode_entry, representative_of
+from dedup_filter.mirrors.entry_bytes import (
+    decode_entry,
+    encode_entry,
+    recorded_entry,
+    representative_of,
+    told_by_record,
+)
 from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
 _RELATIVE_BYTES = 6  # a relative path's hash in a ``dirs`` key: unique enough within a directory
+_PAGE_ENTRIES = "page_entries"
+_PAGE_ENTRY_KEY_BYTES = _U64.size + _RELATIVE_BYTES  # an orphan's is followed by its page id
 
 # why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
 # a URL that names no page under a rule's origin (``soft404.py``), a rule's mirror page whose
@@ -96,20 +109,35 @@ class MirrorStore:
         return self.entry_by_hash(directory_key, relative_hash(relative_key))
 
     def entry_by_hash(self, directory_key: str, rel_hash: int) -> DirEntry | None:
-        data = self.view.get("dirs", _entry_key(directory_key, rel_hash))
+        key = _entry_key(directory_key, rel_hash)
+        for page_id in self.view.postings(_PAGE_ENTRIES, key):
+            return recorded_entry(self.view.page(page_id), directory_key)
+        data = self.view.get("dirs", key)
         return None if data is None else decode_entry(data, self.view.page)
 
     def put_entry(self, directory_key: str, relative_key: str, entry: DirEntry) -> None:
         key = _entry_key(directory_key, relative_hash(relative_key))
         url_key = directory_key + entry.relative.lower()
-        value = encode_entry(entry, self.view.page(entry.representative), url_key)
+        record = self.view.page(entry.representative)
+        told = told_by_record(entry, record, directory_key, url_key)
+        filed = self.view.postings(_PAGE_ENTRIES, key)
+        for page_id in filed:
+            if not told or page_id != entry.representative:
+                self.view.remove_posting(_PAGE_ENTRIES, key, page_id)
+        if told:
+            if entry.representative not in filed:
+                self.view.add_posting(_PAGE_ENTRIES, key, entry.representative)
+            if self.view.get("dirs", key) is not None:
+                self.view.delete("dirs", key)
+            return
+        value = encode_entry(entry, record, url_key)
         if self.view.get("dirs", key) != value:
             self.view.put("dirs", key, value)
 
     def orphans(self, table: str) -> list[bytes]:
         """Keys of ``dirs`` entries or ``links`` whose page is no longer indexed (``gc`` deleted
-        it), and links written before links were tied to pages. One scan; each page looked up
-        once."""
+        it), and links written before links were tied to pages; an entry of ``page_entries`` is
+        named by its key and page id. One scan; each page looked up once."""
         indexed: dict[int, bool] = {}
         orphans = []
         for key, value in self.view.scan(table, b""):
@@ -118,11 +146,23 @@ class MirrorStore:
                 indexed[page_id] = self._indexed(page_id)
             if page_id is None or not indexed[page_id]:
                 orphans.append(key)
+        if table == "dirs":
+            for key, page_id in self.view.posting_range(_PAGE_ENTRIES, b""):
+                if page_id not in indexed:
+                    indexed[page_id] = self._indexed(page_id)
+                if not indexed[page_id]:
+                    orphans.append(key + encode_id(page_id))
         return orphans
 
     def forget_orphan(self, table: str, key: bytes) -> bool:
         """Delete the ``table`` row at ``key`` if its page is still not indexed (it may have been
         recorded again since the scan); whether it was deleted."""
+        if table == "dirs" and len(key) > _PAGE_ENTRY_KEY_BYTES:
+            key, page_id = key[:_PAGE_ENTRY_KEY_BYTES], decode_id(key[_PAGE_ENTRY_KEY_BYTES:])
+            if self._indexed(page_id) or page_id not in self.view.postings(_PAGE_ENTRIES, key):
+                return False
+            self.view.remove_posting(_PAGE_ENTRIES, key, page_id)
+            return True
         value = self.view.get(table, key)
         if value is None:
             return False
@@ -137,8 +177,14 @@ class MirrorStore:
 
     def subtree(self, directory_key: str) -> Iterator[tuple[int, DirEntry]]:
         """The pages under a directory (at any depth), in the hash order of their relative paths."""
-        for key, value in self.view.scan("dirs", directory_hash(directory_key)):
-            entry = decode_entry(value, self.view.page)
+        prefix = directory_hash(directory_key)
+        page = self.view.page
+        stored = ((key, decode_entry(value, page)) for key, value in self.view.scan("dirs", prefix))
+        told = (
+            (key, recorded_entry(page(page_id), directory_key))
+            for key, page_id in self.view.posting_range(_PAGE_ENTRIES, prefix)
+        )
+        for key, entry in heapq.merge(stored, told, key=lambda pair: pair[0]):
             if entry is not None:
                 yield int.from_bytes(key[_U64.size :], "big"), entry
 

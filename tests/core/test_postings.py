@@ -106,6 +106,24 @@ def test_closed_runs_merge_as_a_binary_counter_and_keep_their_postings(tmp_index
     assert found == [[record.page_id] for record in pages]
 
 
+def test_a_posting_range_comes_in_key_order_across_runs(tmp_index, small_runs):
+    rng = random.Random(3)
+    keys = {page_id: rng.choice([b"a", b"b"]) + rng.randbytes(13) for page_id in range(1, 60)}
+    keys[59] = keys[58]  # two pages under one key
+    postings = sorted((key, page_id) for page_id, key in keys.items())
+    for page_id, key in keys.items():  # one a transaction: runs open, close and merge
+
+        def file(view, key=key, page_id=page_id):
+            view.add_posting("page_entries", key, page_id)
+
+        tmp_index.transact(file)
+    with tmp_index.read() as view:
+        assert list(view.posting_range("page_entries", b"")) == postings
+        assert list(view.posting_range("page_entries", b"a")) == [
+            posting for posting in postings if posting[0].startswith(b"a")
+        ]
+
+
 def test_runs_merged_under_a_larger_cap_stay_found(tmp_index, small_runs, monkeypatch):
     pages = {page_id: page(page_id, seed=page_id) for page_id in range(1, 40)}
     tmp_index.transact(lambda view: [view.put_page(record) for record in pages.values()])

@@ -28,3 +28,20 @@ assert loaded() == warm, (warm, loaded())
 
 def test_a_warmed_up_preparer_loads_no_kernel_for_a_real_page():
     subprocess.run([sys.executable, "-c", _CHECK], check=True, timeout=120)
+
+
+_URL_CHECKS_ONLY = """
+import sys, tempfile
+from dedup_filter import Config, DedupFilter
+
+with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory) as dedup:
+    dedup.check_url("http://a.test/library/json.html")
+    assert "numba" not in sys.modules
+    dedup.check_page("http://a.test/library/json.html", b"<html><p>a page</p></html>")
+    assert "numba" in sys.modules
+"""
+
+
+def test_a_process_that_only_checks_urls_never_imports_numba():
+    """A crawl's process imports the filter and checks URLs; its pages are prepared elsewhere."""
+    subprocess.run([sys.executable, "-c", _URL_CHECKS_ONLY], check=True, timeout=120)

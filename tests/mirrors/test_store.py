@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.mirrors.records import (
+    KEPT_AS_CANDIDATE,
     MATCH,
     MISSING,
     REJECTED,
@@ -14,7 +15,7 @@ from dedup_filter.mirrors.records import (
     Rule,
     Sample,
 )
-from dedup_filter.mirrors.store import MirrorStore, relative_hash, url_hash
+from dedup_filter.mirrors.store import MirrorStore, directory_hash, relative_hash, url_hash
 
 
 def test_candidates_rules_and_entries_round_trip():
@@ -69,6 +70,63 @@ def test_a_directory_subtree_is_one_range_in_hash_order(tmp_index):
 
     listed = tmp_index.transact(write)
     assert listed == sorted(paths, key=relative_hash)
+
+
+def test_an_entry_its_page_tells_all_of_is_a_posting_and_moves_when_it_says_more(tmp_index):
+    directory, relative = "http://o.test/d/", "Page.html"
+    own = DirEntry(1, 5, relative)
+    forms = [own, replace(own, role=KEPT_AS_CANDIDATE), replace(own, exact=6), own]
+
+    def write(view):
+        store = MirrorStore(view)
+        view.put_page(PageRecord(view.new_page_id(), directory + relative, 5, 0, (), b"", 0.0))
+        key = directory_hash(directory) + relative_hash("page.html").to_bytes(6, "big")
+        stored = []
+        for entry in forms:
+            store.put_entry(directory, "page.html", entry)
+            row, postings = view.get("dirs", key) is not None, view.postings("page_entries", key)
+            stored.append((store.entry(directory, "page.html"), row, postings))
+        return stored
+
+    assert tmp_index.transact(write) == [
+        (own, False, [1]),
+        (forms[1], True, []),
+        (forms[2], True, []),
+        (own, False, [1]),
+    ]
+
+
+def test_a_subtree_merges_both_tables_in_hash_order(tmp_index):
+    # every other entry's exact hash differs from its page's: a dirs row
+    exacts = {f"d/p{number}.html": 7 + number % 2 for number in range(20)}
+
+    def write(view):
+        store = MirrorStore(view)
+        for path, exact in exacts.items():
+            page_id = view.new_page_id()
+            view.put_page(PageRecord(page_id, f"http://o.test/{path}", 7, 0, (), b"", 0.0))
+            store.put_entry("http://o.test/", path, DirEntry(page_id, exact, path))
+        return [(entry.relative, entry.exact) for _, entry in store.subtree("http://o.test/")]
+
+    ordered = sorted(exacts.items(), key=lambda item: relative_hash(item[0]))
+    assert tmp_index.transact(write) == ordered
+    with tmp_index.read() as view:
+        assert view.count("page_entries") == view.count("dirs") == 10
+
+
+def test_an_orphaned_page_entry_is_found_and_forgotten(tmp_index):
+    def write(view):
+        store = MirrorStore(view)
+        record = PageRecord(view.new_page_id(), "http://o.test/a.html", 1, 0, (), b"", 0.0)
+        view.put_page(record)
+        store.put_entry("http://o.test/", "a.html", DirEntry(record.page_id, 1, "a.html"))
+        kept = store.orphans("dirs")
+        view.delete_page(record)
+        orphans = store.orphans("dirs")
+        forgotten = [store.forget_orphan("dirs", key) for key in orphans * 2]
+        return kept, len(orphans), forgotten, view.count("page_entries")
+
+    assert tmp_index.transact(write) == ([], 1, [True, False], 0)
 
 
 def test_rules_below_a_directory_and_origins_are_prefix_ranges(tmp_index):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -180,6 +181,39 @@ def test_workers_exit_by_themselves_when_the_processor_is_killed(tmp_path):
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(running(pid) for pid in pids)
+
+
+def test_a_worker_is_warm_when_it_says_it_is_ready(tmp_path, stdlib_page):
+    """Numba traces each compiled kernel it loads (``NUMBA_DEBUG_CACHE``) on the worker's stdout,
+    which it shares with its owner: every load comes before the pool is ready, none with a page."""
+    (tmp_path / "page.html").write_text(stdlib_page("json"))
+    script = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from dedup_filter import Config
+        from dedup_filter.streams.workers import PreparationPool
+
+        if __name__ == "__main__":
+            with PreparationPool(Config.default(), 1, 60.0) as pool:
+                print("pool ready")
+                pool.prepare([("http://a.example/json.html", Path(sys.argv[1]).read_bytes(), None)])
+                print("page prepared")
+        """
+    )
+    (tmp_path / "owner.py").write_text(script)
+    environment = {**os.environ, "NUMBA_DEBUG_CACHE": "1", "PYTHONUNBUFFERED": "1"}
+    owner = subprocess.run(
+        [sys.executable, str(tmp_path / "owner.py"), str(tmp_path / "page.html")],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    starting, preparing, _ = re.split(r"^pool ready$|^page prepared$", owner.stdout, flags=re.M)
+    assert "[cache] data" in starting
+    assert "[cache]" not in preparing
 
 
 def running(pid: int) -> bool:
