@@ -25,15 +25,14 @@ that arrives has the copies compared that rules along a chain drop for it (``_co
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
-
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, placements
-from dedup_filter.mirrors.editions import ANY_DEPTH, MAX_HOPS, code_hash, standing_code_hash
+from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
-from dedup_filter.mirrors.rules import rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
 
@@ -76,10 +75,10 @@ def check_code(
 def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule, str]]:
     """The rules whose mirror holds a copy of the page these places describe, with the copy's
     path under the mirror: rules whose origin holds the page, then rules whose origin holds such
-    a copy (a renamed copy within a mirror), up to ``MAX_HOPS`` rules along a chain."""
+    a copy (a renamed copy within a mirror), up to ``MAX_CHAIN`` rules along a chain."""
     seen: set[str] = set()
     frontier = [places]
-    for _ in range(MAX_HOPS):
+    for _ in range(MAX_CHAIN):
         reached = []
         for place in (place for places_of in frontier for place in places_of):
             for mirror in store.mirrors_of_origin(place.directory):

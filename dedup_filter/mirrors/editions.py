@@ -28,19 +28,24 @@ from dataclasses import replace
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
-from dedup_filter.mirrors.rules import rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 # rules lie within ``mirror.max_depth`` levels below their host (12 by default), fewer than this
 ANY_DEPTH = 64
-# rules followed from a directory to the page standing for its own (a copy of a copy of a copy)
-MAX_HOPS = 4
 
 
 def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
     """The code hash of the page a directory holds at a relative path (0: none, or unknown)."""
+    return _held_code(store, directory, rel_hash) or 0
+
+
+def _held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
+    """The code hash of the page a directory holds at a relative path; None when it holds none."""
     entry = store.entry_by_hash(directory.lower(), rel_hash)
-    record = store.view.page(entry.representative) if entry is not None else None
+    if entry is None:
+        return None
+    record = store.view.page(entry.representative)
     return record.code if record is not None else 0
 
 
@@ -52,9 +57,10 @@ def standing_code_hash(
     and so on along a chain of rules, never through ``beside`` (the rule whose sides are being
     compared). An edition paired with a copy whose pages a rule drops is compared with the
     pages kept for them."""
-    for _ in range(MAX_HOPS):
-        if store.entry_by_hash(directory.lower(), rel_hash) is not None:
-            return code_hash(store, directory, rel_hash)
+    for _ in range(MAX_CHAIN):
+        held = _held_code(store, directory, rel_hash)
+        if held is not None:
+            return held
         kept = kept_for(store, directory, beside)
         if kept is None:
             return 0
@@ -85,8 +91,9 @@ def coded_apart(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool
     """Whether both sides hold the path with code blocks, or pages standing for theirs do, and
     other words in them."""
     origin = standing_code_hash(store, candidate.origin, rel_hash)
-    mirror = standing_code_hash(store, candidate.mirror, rel_hash)
-    return bool(origin) and codes_apart(origin, mirror)
+    if not origin:  # the mirror's page, maybe a chain of rules away, is not read for nothing
+        return False
+    return codes_apart(origin, standing_code_hash(store, candidate.mirror, rel_hash))
 
 
 def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:

@@ -40,13 +40,11 @@ from dedup_filter.mirrors.directories import (
     placements,
 )
 from dedup_filter.mirrors.records import Rule
-from dedup_filter.mirrors.rules import rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 
-# rules followed from a counterpart on a pruned side to the page kept for it
-_MAX_HOPS = 4
 # whether a held counterpart (first) is its origin's answer for a page it lacks (second)
 Soft404Test = Callable[[PageRecord, PageRecord], bool]
 
@@ -89,15 +87,16 @@ class UrlPruner:
             return Decision(url, "keep", Reason.NOT_MIRRORED)
         places = placements(self._sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
-        under_origins = []
+        origins_over: list[tuple[Rule, Placement]] = []
         own = places[-1] if places and places[-1].is_own else None
         index = own is not None and self._index_pages.is_index(own)
         if found is None and not index:
             # an origin's index pages are always fetched: they are what links its pages, and a
             # copy's listing (generated, or its own) may not link the pages the copy lacks
-            under_origins = _origins_pruned_over(store, places)
+            origins_over = _rules_with_origin_over(store, places)
+        under_origins = [(rule, place) for rule, place in origins_over if rule.prunes_origin]
         if found is None and not under_origins:
-            return self._beside_mirror(store, url, places, index)
+            return self._beside_mirror(store, url, origins_over)
         rule = found[0] if found is not None else under_origins[0][0]
         if store.probes_for(url):
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
@@ -127,7 +126,7 @@ class UrlPruner:
         that rule's origin page, which is the page held, waited for and probed: probing the
         pruned page would fetch what the crawl then fetches again under the kept name."""
         kept = rule.origin
-        for _ in range(_MAX_HOPS):
+        for _ in range(MAX_CHAIN):
             found = rule_over(store, placements(counterpart, self.config.max_depth))
             if found is None or not found[0].prunes_mirror:
                 break
@@ -160,17 +159,17 @@ class UrlPruner:
         return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
 
     def _beside_mirror(
-        self, store: MirrorStore, url: str, places: list[Placement], index: bool
+        self, store: MirrorStore, url: str, origins_over: list[tuple[Rule, Placement]]
     ) -> Decision:
-        """``url`` under no rule's pruned side: on the origin side of a rule crawled side by
-        side with its mirror (``Rule.prunes_origin_beside``), dropped where the mirror holds
-        its counterpart as a page the crawl fetched and followed; fetched otherwise, as the
-        side held first always is (and an index page always)."""
-        if not index:
-            for rule, place in _rules_with_origin_over(store, places):
-                counterpart = rule.mirror + place.relative
-                if rule.prunes_origin_beside and self._crawled_page(store, counterpart):
-                    return self._against(store, url, rule, counterpart, rule.mirror, False)
+        """``url`` under no rule's pruned side, and on the origin side of the rules
+        ``origins_over`` (none for an index page): where one was crawled side by side with its
+        mirror (``Rule.prunes_origin_beside``), dropped if the mirror holds its counterpart as
+        a page the crawl fetched and followed; fetched otherwise, as the side held first
+        always is."""
+        for rule, place in origins_over:
+            counterpart = rule.mirror + place.relative
+            if rule.prunes_origin_beside and self._crawled_page(store, counterpart):
+                return self._against(store, url, rule, counterpart, rule.mirror, False)
         return Decision(url, "keep", Reason.NOT_MIRRORED)
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:

@@ -179,7 +179,7 @@ class Rule(DirectoryPair):
     @property
     def prunes_origin(self) -> bool:
         """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
-        return self.mirror_held_first and not self.copy_named and self.matches == self.checked
+        return self.mirror_held_first and self._unnamed_and_matched
 
     @property
     def prunes_both_sides(self) -> bool:
@@ -192,8 +192,13 @@ class Rule(DirectoryPair):
         """Whether the origin side held first may be pruned too, where the mirror holds a page
         the crawl fetched and followed: the two were crawled side by side, so which was held
         first was a coin flip (``precedence.py`` says when)."""
-        all_matched = self.matches == self.checked
-        return self.side_by_side and self.prunes_mirror and not self.copy_named and all_matched
+        return self.side_by_side and not self.mirror_held_first and self._unnamed_and_matched
+
+    @property
+    def _unnamed_and_matched(self) -> bool:
+        """Nothing names the mirror the copy and every checked sample matched: the evidence
+        a side held first needs before it is pruned."""
+        return not self.copy_named and self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(

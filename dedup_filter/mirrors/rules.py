@@ -21,6 +21,9 @@ from dedup_filter.mirrors.probes import forget_samples
 from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
 from dedup_filter.mirrors.store import MirrorStore
 
+# rules followed from a page to the page kept for it (a copy of a copy of a copy)
+MAX_CHAIN = 4
+
 
 def rule_over(store: MirrorStore, places: list[Placement]) -> tuple[Rule, Placement] | None:
     """The rule whose mirror side holds the URL these places describe, widest first."""
