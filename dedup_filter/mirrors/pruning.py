@@ -106,6 +106,9 @@ class UrlPruner:
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 if rule.prunes_both_sides and not index:
                     return self._beside_origin(store, url, rule, counterpart)
+                twin = None if index else self._renamed_twin(store, url, rule, counterpart)
+                if twin is not None:
+                    return twin
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
@@ -171,6 +174,37 @@ class UrlPruner:
             if rule.prunes_origin_beside and self._crawled_page(store, counterpart):
                 return self._against(store, url, rule, counterpart, rule.mirror, False)
         return Decision(url, "keep", Reason.NOT_MIRRORED)
+
+    def _renamed_twin(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
+    ) -> Decision | None:
+        """``url`` on the mirror side of ``rule``, held first, whose ``counterpart`` lies in a
+        renamed copy inside the origin (another rule, both sides there): the mirror holds the
+        same renamed copy, so ``url`` has a twin on its own side, and is dropped where the crawl
+        fetched that twin as itself (one site's two names for a page; a copy held first is
+        never pruned for another site's). The twin is the kept page of that rule, or, where
+        every checked sample matched and nothing names its mirror the copy, its mirror's page
+        (a stale copy's page may be the older text). None: no twin crawled."""
+        origin = rule.origin.lower()
+        places = placements(counterpart, self.config.max_depth)
+        inner = rule_over(store, places)
+        twins = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative)]
+        twins += [
+            (other, other.mirror + place.relative)
+            for other, place in _rules_with_origin_over(store, places)
+            if other.exchangeable
+        ]
+        for other, in_origin in twins:
+            if not in_origin.lower().startswith(origin):
+                continue
+            twin = rule.mirror + in_origin[len(rule.origin) :]
+            if self._crawled_page(store, twin) is None:
+                continue
+            decision = self._against(store, url, rule, twin, rule.mirror, False)
+            if decision.dropped:
+                return replace(decision, evidence=decision.evidence | {"twin_rule": other.mirror})
+            return decision
+        return None
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and

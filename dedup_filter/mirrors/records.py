@@ -179,7 +179,7 @@ class Rule(DirectoryPair):
     @property
     def prunes_origin(self) -> bool:
         """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
-        return self.mirror_held_first and self._unnamed_and_matched
+        return self.mirror_held_first and self.exchangeable
 
     @property
     def prunes_both_sides(self) -> bool:
@@ -192,12 +192,13 @@ class Rule(DirectoryPair):
         """Whether the origin side held first may be pruned too, where the mirror holds a page
         the crawl fetched and followed: the two were crawled side by side, so which was held
         first was a coin flip (``precedence.py`` says when)."""
-        return self.side_by_side and not self.mirror_held_first and self._unnamed_and_matched
+        return self.side_by_side and not self.mirror_held_first and self.exchangeable
 
     @property
-    def _unnamed_and_matched(self) -> bool:
+    def exchangeable(self) -> bool:
         """Nothing names the mirror the copy and every checked sample matched: the evidence
-        a side held first needs before it is pruned."""
+        a side held first needs before it is pruned, and a mirror's page needs to stand for its
+        origin's (a stale copy's page may be the older text)."""
         return not self.copy_named and self.matches == self.checked
 
     def encode(self) -> bytes:

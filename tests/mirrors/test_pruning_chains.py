@@ -38,3 +38,66 @@ def test_the_copy_page_is_dropped_once_the_kept_page_is_held(tmp_path, stdlib_pa
             dedup.probe_failed(absent, 404)  # answers for a page it lacks: nothing
         decision = dedup.check_url(COPY + ARCHIVE + PAGE)
     assert (decision.action, decision.duplicate_of) == ("drop", ORIGIN + GUIDE + PAGE)
+
+
+# The same two rules with the copy held first: it is crawled whole and its origin pruned, so a
+# renamed copy inside it has no rule of its own (it lies on a rule's mirror side), and the copy's
+# archive and guide held each other's pages twice (holdout, round robin: 80 fetches).
+def _copy_held_first(view, archive_matches: int = 3) -> None:
+    store = MirrorStore(view)
+    store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+    archive = Rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE, "", "", 0.0, "content", 3, archive_matches, 0)
+    store.put_rule(archive)
+
+
+def _crawled_then_checked(dedup, crawled: str, checked: str, page) -> object:
+    dedup.check_page(crawled, page.encode())
+    for absent in dedup.check_url(checked).probes:  # what the copy answers for a page it lacks
+        dedup.probe_failed(absent, 404)
+    return dedup.check_url(checked)
+
+
+def test_a_copy_held_first_drops_its_archive_page_when_it_crawled_the_guide_page(
+    tmp_path, stdlib_page
+):
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_copy_held_first)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, COPY + GUIDE + PAGE, COPY + ARCHIVE + PAGE, page)
+    assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
+    assert decision.evidence["twin_rule"] == ORIGIN + ARCHIVE
+
+
+def test_a_copy_held_first_drops_its_guide_page_when_it_crawled_the_archive_page(
+    tmp_path, stdlib_page
+):
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_copy_held_first)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
+    assert (decision.action, decision.duplicate_of) == ("drop", COPY + ARCHIVE + PAGE)
+
+
+def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_page):
+    """The archive rule has a mismatching sample: the archive's page may be the older text, so
+    the guide's page is fetched; the archive's page is still dropped for the guide's."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(lambda view: _copy_held_first(view, archive_matches=2))
+        page = stdlib_page("fractions")
+        kept = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
+        other = "other.html"
+        dropped = _crawled_then_checked(
+            dedup, COPY + GUIDE + other, COPY + ARCHIVE + other, stdlib_page("decimal")
+        )
+    assert (kept.action, kept.reason) == ("keep", "crawled_first")
+    assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + GUIDE + other)
+
+
+def test_a_twin_not_crawled_leaves_the_copy_page_to_the_crawl(tmp_path, stdlib_page):
+    """Held first, the copy is crawled whole: a page whose twin the crawl has not fetched as
+    itself is fetched, not deferred."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_copy_held_first)
+        dedup.check_page(ORIGIN + GUIDE + PAGE, stdlib_page("fractions").encode())
+        decision = dedup.check_url(COPY + ARCHIVE + PAGE)
+    assert (decision.action, decision.reason) == ("keep", "crawled_first")
