@@ -28,7 +28,14 @@ from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, DirectoryPair, Rule
+from dedup_filter.mirrors.records import (
+    OPEN,
+    REJECTED,
+    SUPERSEDED,
+    Candidate,
+    DirectoryPair,
+    Rule,
+)
 from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
@@ -265,6 +272,10 @@ class CandidateUpdate:
             SessionParameters(config.session_parameters),
         )
 
+    def _rejected(self, pair: DirectoryPair) -> bool:
+        known = self.store.candidate(pair_reference(pair.mirror, pair.origin))
+        return known is not None and known.state == REJECTED
+
     def _reject(self, candidate: Candidate) -> None:
         forget_samples(self.store, candidate)
         self.store.put_candidate(replace(candidate, state=REJECTED))
@@ -276,6 +287,12 @@ class CandidateUpdate:
             # while the name, a session id or a pin says the other side is the copy
             candidate = self._reoriented(candidate)
         collapsed = collapse_origin(self.store, candidate, max_depth)
+        if collapsed.origin != candidate.origin and self._rejected(collapsed):
+            # the pair it stands for was rejected, or revoked (an edition), and is never paired
+            # again; the rule it collapses through may be revoked in turn (two editions paired
+            # through a copy of one of them): it waits, open
+            self.store.put_candidate(candidate)
+            return
         if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
             # the side taken for the mirror lies within an origin (a copier's victim whose
             # directory's parent was confirmed the origin of other copies): the pair matched,
@@ -308,7 +325,16 @@ class CandidateUpdate:
         self.probes.extend(url for side in kept if (url := ask_absent(self.store, side)))
         self.widen(rule)
         for rival in rivals:
+            self.store.put_candidate(replace(rival, state=SUPERSEDED, samples=()))
             self._pair_origins(rival)
+
+    def reopen(self, mirror: str) -> None:
+        """Sample again the pairs that a rule of ``mirror``, now revoked, superseded: a copy
+        paired first with an edition of its guide (their index pages alike) has the guide among
+        them, and no other index page may arrive to pair them again."""
+        for candidate in self.store.candidates_of_mirror(mirror):
+            if candidate.state == SUPERSEDED:
+                self.advance(replace(candidate, state=OPEN, created_at=self.now))
 
 
 def _reversed(candidate: Candidate) -> Candidate:

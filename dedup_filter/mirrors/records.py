@@ -19,9 +19,11 @@ _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, mis
 # sample outcomes; an edition's pair: both pages have code blocks, with other words (editions.py)
 PENDING, MATCH, MISMATCH, MISSING, EDITION = 0, 1, 2, 3, 4
 OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
-# candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long
-OPEN, REJECTED, EXPIRED = 0, 1, 2
-STATE_NAMES = ("open", "rejected", "expired")
+# candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long; a
+# superseded one lost its mirror to a rule with another origin, and is sampled again if that
+# rule is revoked (``CandidateUpdate.reopen``)
+OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
+STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE = 1, 2, 4  # flags of a rule value
 MODES = ("url", "content")

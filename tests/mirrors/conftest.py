@@ -111,6 +111,15 @@ class OnlineCrawl:
             elif decision.url not in self.decisions:
                 self._answer(self._fetch(decision.url).probes)
 
+    def fetch(self, url: str) -> Decision:
+        """Fetch and check one page, leaving its probes unanswered (a crawl whose probes wait
+        in its queue behind other pages)."""
+        return self._fetch(url)
+
+    def answer(self, probes: Iterable[str]) -> None:
+        """Answer probes handed out earlier, as their fetches come back."""
+        self._answer(probes)
+
     def _fetch(self, url: str) -> Decision:
         self.fetched.append(url)
         decision = self.dedup.check_page(url, self.pages[url])

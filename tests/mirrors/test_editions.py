@@ -186,3 +186,35 @@ def test_an_edition_crawled_before_its_rule_has_its_held_coded_pages_checked_at_
     )
     assert rules(dedup) == []
     assert all(GUIDE + relative in crawl.fetched for relative in coded[4:])
+
+
+def test_a_copy_paired_first_with_an_edition_is_paired_with_the_guide_again_once_revoked(
+    open_filter, corpus, modules
+):
+    """A copy of the guide, filed deeper on another host, whose index page is identical to the
+    guide's and to its rpm edition's: all three index pages arrive before any sample is
+    answered, and the copy is confirmed a mirror of the edition (the first samples are identical
+    prose); the edition's pages with other code revoke that rule. The copy's pair with the
+    guide, superseded by the rule, is sampled again: no other index page may come to pair them
+    (on the holdout web, the guide's pages were all dropped for a host copy's)."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    for relative in coded:
+        edition[EDITION + relative] = with_code(
+            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
+        )
+    copy_base = "http://mirror.copy.test/pub/install/"
+    pages = guide | edition | moved(guide, copy_base)
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages)
+    waiting = [probe for url in (copy_base, EDITION, GUIDE) for probe in crawl.fetch(url).probes]
+    crawl.answer(waiting)
+    assert (copy_base, EDITION) in rules(dedup)
+    crawl.visit(EDITION + relative for relative in coded)
+    assert (copy_base, EDITION) not in rules(dedup)
+    paired = rules(dedup) + [
+        (candidate["mirror"], candidate["origin"])
+        for candidate in dedup.mirror_candidates()
+        if candidate["state"] == "open"
+    ]
+    assert (copy_base, GUIDE) in paired
