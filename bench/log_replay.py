@@ -8,7 +8,8 @@ order the crawl asked. Here each logged URL check is asked again (``check_url``)
 page is checked again with the web's body for it (``check_page``, then ``probe_served``: the
 crawl served it), and each logged failure is reported again (``probe_failed``); a probe the new
 code asks for that the log never fetched is answered at once (bounded: probes of probes three
-deep). The rules it ends with, and the rules it revoked on the way, are printed. A replay is
+deep). The rules it ends with, and the rules it revoked on the way, are printed, and how its URL
+checks differ from the logged ones (a URL the crawl fetched that the replay would drop). A replay is
 not the crawl (its probes come back at once, its URL checks come when the old code made them),
 but the same log replayed through two versions of the code shows what a change does to the
 rules that crawl made: a breadth-first holdout crawl's two wrong rules were made by the code
@@ -21,6 +22,7 @@ import argparse
 import json
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,7 @@ class Replay:
         self.pages = pages
         self.fetched = fetched  # pages the log fetched: its probes are not fetched twice
         self.revoked: list[tuple[str, list[str]]] = []
+        self.changed: Counter[tuple[str, str]] = Counter()  # (logged, replayed) actions
 
     def entry(self, logged: dict[str, Any]) -> None:
         url, reason = logged["url"], logged["reason"]
@@ -63,7 +66,10 @@ class Replay:
         elif _is_page(logged):
             self._answer(self._fetch(url))
         else:
-            self._answer([self.dedup.check_url(url)])
+            decision = self.dedup.check_url(url)
+            if decision.action != logged["action"]:
+                self.changed[(logged["action"], decision.action)] += 1
+            self._answer([decision])
 
     def _fetch(self, url: str) -> list[Decision]:
         body = self.pages.get(url)
@@ -106,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rule {sides} {rule['matches']}/{rule['samples']} {evidence}")
         for url, revoked in replay.revoked:
             print(f"revoked {revoked} at {url}")
+        for (was, now), count in sorted(replay.changed.items()):
+            print(f"URL checks logged {was}, replayed {now}: {count}")
     return 0
 
 

@@ -39,6 +39,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
+from dedup_filter.mirrors.precedence import held_first
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -106,9 +107,9 @@ class UrlPruner:
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 if rule.prunes_both_sides and not index:
                     return self._beside_origin(store, url, rule, counterpart)
-                twin = None if index else self._renamed_twin(store, url, rule, counterpart)
-                if twin is not None:
-                    return twin
+                held = None if index else self._copy_held_before(store, url, rule, counterpart)
+                if held is not None:
+                    return held
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
@@ -175,36 +176,51 @@ class UrlPruner:
                 return self._against(store, url, rule, counterpart, rule.mirror, False)
         return Decision(url, "keep", Reason.NOT_MIRRORED)
 
-    def _renamed_twin(
+    def _copy_held_before(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
     ) -> Decision | None:
-        """``url`` on the mirror side of ``rule``, held first, whose ``counterpart`` lies in a
-        renamed copy inside the origin (another rule, both sides there): the mirror holds the
-        same renamed copy, so ``url`` has a twin on its own side, and is dropped where the crawl
-        fetched that twin as itself (one site's two names for a page; a copy held first is
-        never pruned for another site's). The twin is the kept page of that rule, or, where
-        every checked sample matched and nothing names its mirror the copy, its mirror's page
-        (a stale copy's page may be the older text). None: no twin crawled."""
+        """``url`` on the mirror side of ``rule``, held first: another rule's copy of its
+        ``counterpart`` stands for ``url`` too where the crawl fetched it as itself. Inside the
+        origin, a renamed copy (a rule with both sides there) is on the mirror side too, so
+        ``url`` has a twin on its own side (one site's two names for a page): that rule's kept
+        page, or, where every checked sample matched and nothing names its mirror the copy, its
+        mirror's page (a stale copy's page may be the older text). On a third site, a copy that
+        its rule prunes the origin for (held first, every sample matched), and that was held
+        before ``url``'s side too: a side held first is never pruned for a copy met later.
+        None: no such copy crawled."""
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)
-        twins = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative)]
-        twins += [
+        kept = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative)]
+        mirrored = [
             (other, other.mirror + place.relative)
             for other, place in _rules_with_origin_over(store, places)
-            if other.exchangeable
+            if other.exchangeable and other != rule
         ]
-        for other, in_origin in twins:
-            if not in_origin.lower().startswith(origin):
+        for other, copy in kept + mirrored:
+            if copy.lower().startswith(origin):
+                copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
+            elif (other, copy) in kept:
                 continue
-            twin = rule.mirror + in_origin[len(rule.origin) :]
-            if self._crawled_page(store, twin) is None:
+            elif not (other.prunes_origin and self._held_before(store, other, rule)):
                 continue
-            decision = self._against(store, url, rule, twin, rule.mirror, False)
+            if self._crawled_page(store, copy) is None:
+                continue
+            decision = self._against(store, url, rule, copy, rule.mirror, False)
             if decision.dropped:
-                return replace(decision, evidence=decision.evidence | {"twin_rule": other.mirror})
+                return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
             return decision
         return None
+
+    @staticmethod
+    def _held_before(store: MirrorStore, other: Rule, rule: Rule) -> bool:
+        """Whether the crawl held ``other``'s mirror first, not side by side, against the part
+        of ``rule``'s mirror side that stands where ``other``'s origin lies in ``rule``'s."""
+        beside = rule.mirror
+        if other.origin.lower().startswith(rule.origin.lower()):
+            beside += other.origin[len(rule.origin) :]
+        held = held_first(store, other.mirror, beside)
+        return held.mirror and not held.side_by_side
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and

@@ -65,7 +65,7 @@ def test_a_copy_held_first_drops_its_archive_page_when_it_crawled_the_guide_page
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, COPY + GUIDE + PAGE, COPY + ARCHIVE + PAGE, page)
     assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
-    assert decision.evidence["twin_rule"] == ORIGIN + ARCHIVE
+    assert decision.evidence["copy_rule"] == ORIGIN + ARCHIVE
 
 
 def test_a_copy_held_first_drops_its_guide_page_when_it_crawled_the_archive_page(
@@ -100,4 +100,42 @@ def test_a_twin_not_crawled_leaves_the_copy_page_to_the_crawl(tmp_path, stdlib_p
         dedup.index.transact(_copy_held_first)
         dedup.check_page(ORIGIN + GUIDE + PAGE, stdlib_page("fractions").encode())
         decision = dedup.check_url(COPY + ARCHIVE + PAGE)
+    assert (decision.action, decision.reason) == ("keep", "crawled_first")
+
+
+# A third site's copy of the origin's guide, which its rule prunes the origin for: the copy
+# held first stands for the host copy's guide as well, where it was held before that guide
+# (holdout, round robin: a partial copy crawled first, 127 fetches of the host copy's pages).
+THIRD = "http://third.test/pub/guide/"
+
+
+def _third_copy(view) -> None:
+    store = MirrorStore(view)
+    store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+    third = Rule(THIRD, ORIGIN + GUIDE, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+    store.put_rule(third)
+
+
+def _held(dedup, urls: list[str], stdlib_page) -> None:
+    for url, module in zip(urls, ("decimal", "difflib", "heapq", "bisect"), strict=False):
+        dedup.check_page(url, stdlib_page(module).encode())
+
+
+def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(tmp_path, stdlib_page):
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_third_copy)
+        _held(dedup, [THIRD + "a.html", THIRD + "b.html", COPY + GUIDE + "c.html"], stdlib_page)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
+    assert (decision.action, decision.duplicate_of) == ("drop", THIRD + PAGE)
+    assert decision.evidence["copy_rule"] == THIRD
+
+
+def test_a_guide_held_before_a_third_sites_copy_is_never_pruned_for_it(tmp_path, stdlib_page):
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_third_copy)
+        guide_first = [COPY + GUIDE + "a.html", COPY + GUIDE + "b.html", THIRD + "c.html"]
+        _held(dedup, guide_first, stdlib_page)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
     assert (decision.action, decision.reason) == ("keep", "crawled_first")
