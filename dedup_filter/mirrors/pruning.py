@@ -198,13 +198,14 @@ class UrlPruner:
             if other.exchangeable and other != rule
         ]
         for other, copy in kept + mirrored:
-            if copy.lower().startswith(origin):
+            third_site = not copy.lower().startswith(origin)
+            if not third_site:
                 copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
-            elif (other, copy) in kept:
-                continue
-            elif not (other.prunes_origin and self._held_before(store, other, rule)):
+            elif (other, copy) in kept or not other.prunes_origin:
                 continue
             if self._crawled_page(store, copy) is None:
+                continue
+            if third_site and not self._held_before(store, other, rule):
                 continue
             decision = self._against(store, url, rule, copy, rule.mirror, False)
             if decision.dropped:
