@@ -29,6 +29,8 @@ from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import (
+    MISMATCH,
+    MISSING,
     OPEN,
     REJECTED,
     SUPERSEDED,
@@ -255,7 +257,18 @@ class CandidateUpdate:
         """The candidate under its other orientation, in place of this one."""
         forget_samples(self.store, candidate)
         self.store.delete_candidate(candidate)
-        return _reversed(candidate)
+        return self._turned(candidate)
+
+    def _turned(self, candidate: Candidate) -> Candidate:
+        """The candidate the other way round. A mismatch whose page the new mirror lacks was its
+        origin lacking a page the mirror held (no rule that way round); this way round it is a
+        page a partial copy lacks: missing."""
+        turned, mirror = _reversed(candidate), candidate.origin.lower()
+        for sample in turned.samples:
+            absent = self.store.entry_by_hash(mirror, sample.relative_hash) is None
+            if sample.outcome == MISMATCH and absent:
+                turned = turned.with_outcome(sample.relative_hash, MISSING)
+        return turned
 
     def _names_the_copy(self, pair: DirectoryPair) -> bool:
         return self._orientation().names_the_copy(
@@ -299,7 +312,7 @@ class CandidateUpdate:
             # so the other side is pruned instead, if no rule prunes the first side already and
             # that conflicts with nothing
             ruled_already = ruled(self.store, (candidate.mirror,), max_depth)
-            collapsed = collapse_origin(self.store, _reversed(candidate), max_depth)
+            collapsed = collapse_origin(self.store, self._turned(candidate), max_depth)
             if ruled_already or conflicts(
                 self.store, collapsed.mirror, collapsed.origin, max_depth
             ):

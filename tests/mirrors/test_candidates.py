@@ -9,9 +9,18 @@ from dedup_filter.mirrors.candidates import CandidateUpdate, index_pair
 from dedup_filter.mirrors.directories import IndexPages
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import OPEN, REJECTED, Candidate, Rule
+from dedup_filter.mirrors.records import (
+    MATCH,
+    MISMATCH,
+    OPEN,
+    REJECTED,
+    Candidate,
+    DirEntry,
+    Rule,
+    Sample,
+)
 from dedup_filter.mirrors.sampling import CoordinateSampler
-from dedup_filter.mirrors.store import MirrorStore, pair_reference
+from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 
 INDEX_PAGES = IndexPages(("index",), ("", ".html"))
 
@@ -125,3 +134,34 @@ def test_a_pair_the_other_way_round_of_a_rule_leaves_the_rule_as_it_is(tmp_index
         return rules, store.candidate(pair_reference(origin, copy)).state
 
     assert tmp_index.transact(settle) == ([(copy, origin)], REJECTED)
+
+
+def test_a_pair_turned_round_reads_a_page_its_new_mirror_lacks_as_missing(tmp_index):
+    """A guide paired from documents with a partial copy held first (the copy its origin, the
+    side held first) lies in a host rule's origin, so it is confirmed the other way round: the
+    sample the copy lacks, a mismatch as paired (an origin lacking a mirror's page), is a page a
+    partial copy lacks once turned. Before, the rule kept the mismatch and pruned neither side
+    (holdout, round robin: 40 pages of the guide fetched after the copy's)."""
+    config = Config.default().with_overrides({"mirror.samples": 4})
+    guide, copy = "http://o.test/guide/", "http://lib.test/pub/guide/"
+    names = ("a.html", "b.html", "c.html", "gone.html")
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule("http://p.test/", "http://o.test/", "", "", 0.0, "content", 4, 4, 0))
+        for number, name in enumerate(names):
+            entry = DirEntry(number + 1, number, name)
+            store.put_entry(guide.lower(), name.lower(), entry)
+            if name != "gone.html":
+                store.put_entry(copy.lower(), name.lower(), entry)
+        samples = tuple(
+            Sample(name, relative_hash(name), MISMATCH if name == "gone.html" else MATCH)
+            for name in names
+        )
+        store.put_candidate(Candidate(guide, copy, guide, copy, 0.0, OPEN, samples=samples))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(guide, copy)))
+        rules = store.rules_under()
+        return [(r.mirror, r.origin, r.checked, r.matches, r.missing) for r in rules]
+
+    assert (copy, guide, 3, 3, 1) in tmp_index.transact(settle)
