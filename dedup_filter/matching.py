@@ -18,6 +18,7 @@ A page never matches its own record (same page id), which makes re-processing id
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -64,10 +65,23 @@ def find_near(
     shared.pop(own_id, None)  # type: ignore[arg-type]
     best: Match | None = None
     best_rank: tuple[int, int, int] = (-1, -1, 0)
-    most_shared = sorted(shared.items(), key=lambda item: (-item[1][0] - item[1][1], item[0]))
-    for page_id, _ in most_shared[:_MAX_CANDIDATES]:
+    most_shared = heapq.nsmallest(
+        _MAX_CANDIDATES, shared.items(), key=lambda item: (-item[1][0] - item[1][1], item[0])
+    )
+    simhash_config, min_shared = config.simhash, config.minhash.min_shared_features
+    same_site = simhash_config.scaled(simhash_config.same_site_threshold)
+    cross_site = simhash_config.scaled(simhash_config.cross_site_threshold)
+    for page_id, (features, _) in most_shared:
+        simhash = view.page_simhash(page_id)
+        if not simhash:
+            continue
+        c_agree = agreement(fingerprint.simhash, simhash)
+        if c_agree < cross_site and (c_agree < same_site or features < min_shared):
+            # no rule of ``_judge`` can hold (the postings count at least the shared
+            # super-shingles): the record is not decoded; most candidates of a large index end here
+            continue
         original = view.page(page_id)
-        if original is None or not original.simhash:
+        if original is None:
             continue
         match = _judge(fingerprint, original, _shared_features(fingerprint, original), config)
         if match is None:

@@ -43,7 +43,7 @@ from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreEr
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
 from dedup_filter.index.hosts import HostNumbers
-from dedup_filter.index.page_records import FEATURE_BYTES
+from dedup_filter.index.page_records import FEATURE_BYTES, stored_simhash
 from dedup_filter.index.page_records import PageRecord as PageRecord
 from dedup_filter.index.posting_runs import Postings
 
@@ -110,6 +110,11 @@ class IndexView:
     def page(self, page_id: int) -> PageRecord | None:
         data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
         return None if data is None else PageRecord.decode(page_id, data, self._hosts)
+
+    def page_simhash(self, page_id: int) -> bytes | None:
+        """The page's simhash (``b""`` for a page without one), its record left undecoded."""
+        data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
+        return None if data is None else stored_simhash(data)
 
     def page_id_for_url(self, url: str) -> int | None:
         ids = self._postings.ids("urls", url_key(url))

@@ -110,6 +110,15 @@ class PageRecord:
         )
 
 
+def stored_simhash(data: bytes | memoryview) -> bytes:
+    """The simhash of an encoded record, read without decoding the rest: a near-duplicate search
+    screens its candidates by it (``matching.find_near``)."""
+    _, _, flags, n_features, n_simhash, _ = _HEAD.unpack_from(data)
+    start = _HEAD.size + _HASH.size * (bool(flags & _TITLE) + bool(flags & _CODE))
+    start = decode_varint(data, start)[1] + FEATURE_BYTES * n_features
+    return bytes(data[start : start + n_simhash])
+
+
 def _encode_url(url: str, hosts: HostNames) -> bytes:
     code = next((code for code in range(1, len(_SCHEMES)) if url.startswith(_SCHEMES[code])), 0)
     rest = url[len(_SCHEMES[code]) :]
