@@ -90,6 +90,23 @@ def test_record_round_trips_through_its_encoding(tmp_index):
     assert stored(tmp_index, with_code)[0] == with_code
 
 
+def test_a_records_simhash_reads_without_decoding_it(tmp_index):
+    """The near-duplicate search screens candidates by it: every flag and size shifts it."""
+    page = record(7, "http://h.example/a.html", seed=3)
+    variants = [
+        page,
+        replace(page, page_id=8, title=0xABCD_0123, code=0xC0DE_F00D, token_count=70_000),
+        replace(page, page_id=9, features=(), simhash=b""),
+    ]
+    for variant in variants:
+        stored(tmp_index, variant)
+    with tmp_index.read() as view:
+        assert [view.page_simhash(variant.page_id) for variant in variants] == [
+            variant.simhash for variant in variants
+        ]
+        assert view.page_simhash(10) is None
+
+
 @pytest.mark.parametrize(
     "url",
     [
