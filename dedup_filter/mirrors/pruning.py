@@ -187,7 +187,10 @@ class UrlPruner:
         mirror's page (a stale copy's page may be the older text). On a third site, a copy that
         its rule prunes the origin for (held first, every sample matched), and that was held
         before ``url``'s side too: a side held first is never pruned for a copy met later.
-        None: no such copy crawled."""
+        Only where every checked sample of ``rule`` matched (a stale copy's pages are other
+        versions of its origin's). None: no such copy crawled."""
+        if not rule.exchangeable:
+            return None
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)

@@ -47,9 +47,10 @@ def test_the_copy_page_is_dropped_once_the_kept_page_is_held(tmp_path, stdlib_pa
 # The same two rules with the copy held first: it is crawled whole and its origin pruned, so a
 # renamed copy inside it has no rule of its own (it lies on a rule's mirror side), and the copy's
 # archive and guide held each other's pages twice (holdout, round robin: 80 fetches).
-def _copy_held_first(view, archive_matches: int = 3) -> None:
+def _copy_held_first(view, archive_matches: int = 3, copy_matches: int = 4) -> None:
     store = MirrorStore(view)
-    store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+    copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, copy_matches, 0, mirror_held_first=True)
+    store.put_rule(copy)
     archive = Rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE, "", "", 0.0, "content", 3, archive_matches, 0)
     store.put_rule(archive)
 
@@ -88,6 +89,18 @@ def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_p
         )
     assert (kept.action, kept.reason) == ("keep", "crawled_first")
     assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + GUIDE + other)
+
+
+def test_a_stale_copy_held_first_keeps_its_pages_whatever_twins_it_crawled(
+    tmp_path, stdlib_page
+):
+    """The host rule has a mismatching sample: the copy's pages are other versions of the
+    origin's, so what the origin's archive rule says of the origin says nothing of the copy."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(lambda view: _copy_held_first(view, copy_matches=3))
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, COPY + GUIDE + PAGE, COPY + ARCHIVE + PAGE, page)
+    assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
 def test_a_twin_not_crawled_leaves_the_copy_page_to_the_crawl(tmp_path, stdlib_page):
