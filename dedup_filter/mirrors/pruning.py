@@ -105,9 +105,11 @@ class UrlPruner:
             rule, place = found
             counterpart = rule.origin + place.relative
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
+                held = None
                 if rule.prunes_both_sides and not index:
-                    return self._beside_origin(store, url, rule, counterpart)
-                held = None if index else self._copy_held_before(store, url, rule, counterpart)
+                    held = self._beside_origin(store, url, rule, counterpart)
+                if held is None and not index:
+                    held = self._copy_held_before(store, url, rule, counterpart)
                 if held is not None:
                     return held
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
@@ -147,11 +149,12 @@ class UrlPruner:
 
     def _beside_origin(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
-    ) -> Decision:
+    ) -> Decision | None:
         """``url`` on the mirror side of ``rule``, held first but crawled side by side with the
         origin (``Rule.prunes_both_sides``): dropped where the origin holds its ``counterpart``
-        as a page the crawl fetched and followed, or a copy held first of that origin does;
-        fetched otherwise, as the side held first always is."""
+        as a page the crawl fetched and followed, or a copy held first of that origin does.
+        None otherwise: fetched, as the side held first always is, unless another copy held
+        before it stands for it (``_copy_held_before``)."""
         holders = [(counterpart, rule.origin)]
         held_first = self._held_first_copy(store, counterpart)
         if held_first is not None:
@@ -159,8 +162,7 @@ class UrlPruner:
         for holder, kept in holders:
             if self._crawled_page(store, holder) is not None:
                 return self._against(store, url, rule, holder, kept, False)
-        evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
-        return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+        return None
 
     def _beside_mirror(
         self, store: MirrorStore, url: str, origins_over: list[tuple[Rule, Placement]]

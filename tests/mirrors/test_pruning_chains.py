@@ -8,6 +8,8 @@ copy, or a third site's copy held before it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dedup_filter import DedupFilter
@@ -149,3 +151,19 @@ def test_a_guide_held_before_a_third_sites_copy_is_never_pruned_for_it(tmp_path,
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
     assert (decision.action, decision.reason) == ("keep", "crawled_first")
+
+
+def test_a_copy_crawled_side_by_side_drops_a_page_whose_twin_it_crawled(tmp_path, stdlib_page):
+    """Both sides of the host rule are pruned (crawled side by side): the origin's guide page was
+    not crawled, but the copy's own archive twin was (holdout, random order: 35 fetches)."""
+
+    def side_by_side(view) -> None:
+        _copy_held_first(view)
+        store = MirrorStore(view)
+        store.put_rule(replace(store.rule(COPY), side_by_side=True))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(side_by_side)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
+    assert (decision.action, decision.duplicate_of) == ("drop", COPY + ARCHIVE + PAGE)
