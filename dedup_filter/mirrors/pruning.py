@@ -12,7 +12,9 @@ copy's URL whose counterpart lies where another rule prunes the origin for a cop
 waits for that copy's page too (probing the origin's page would make the copy's own fetch a
 duplicate), unless the origin's page is held or the copy's is known absent; a counterpart on a
 side another rule prunes (a renamed copy inside the origin) is that rule's origin page, held,
-waited for and probed under the name the crawl keeps. One whose
+waited for and probed under the name the crawl keeps. A copy held first still gives way to
+another rule's copy of its counterpart that the crawl fetched: its twin under a renamed copy
+inside the origin, or a third site's copy held before it (``_copy_held_before``). One whose
 counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
 with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
 a URL whose own page the index holds already (pages held first are never pruned in favour of a
@@ -212,7 +214,8 @@ class UrlPruner:
                 continue
             if third_site and not self._held_before(store, other, rule):
                 continue
-            decision = self._against(store, url, rule, copy, rule.mirror, False)
+            holder = other.mirror if third_site else rule.mirror  # whose soft-404 page counts
+            decision = self._against(store, url, rule, copy, holder, False)
             if decision.dropped:
                 return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
             return decision
