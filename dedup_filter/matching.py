@@ -68,15 +68,11 @@ def find_near(
     most_shared = heapq.nsmallest(
         _MAX_CANDIDATES, shared.items(), key=lambda item: (-item[1][0] - item[1][1], item[0])
     )
-    simhash_config, min_shared = config.simhash, config.minhash.min_shared_features
-    same_site = simhash_config.scaled(simhash_config.same_site_threshold)
-    cross_site = simhash_config.scaled(simhash_config.cross_site_threshold)
     for page_id, (features, _) in most_shared:
         simhash = view.page_simhash(page_id)
         if not simhash:
             continue
-        c_agree = agreement(fingerprint.simhash, simhash)
-        if c_agree < cross_site and (c_agree < same_site or features < min_shared):
+        if not any(_simhash_rules(agreement(fingerprint.simhash, simhash), features, config)):
             # no rule of ``_judge`` can hold (the postings count at least the shared
             # super-shingles): the record is not decoded; most candidates of a large index end here
             continue
@@ -139,9 +135,7 @@ def _judge(
 ) -> Match | None:
     simhash_config = config.simhash
     c_agree = agreement(fingerprint.simhash, original.simhash)
-    b_similar = b_shared >= config.minhash.min_shared_features
-    combined = b_similar and c_agree >= simhash_config.scaled(simhash_config.same_site_threshold)
-    cross_site_close = c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
+    combined, cross_site_close = _simhash_rules(c_agree, b_shared, config)
     if not (combined or cross_site_close):
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
     if config.text.code_blocks_apart and codes_apart(fingerprint.code, original.code):
@@ -162,6 +156,15 @@ def _judge(
         "resemblance": round(estimated, 4),
     }
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
+
+
+def _simhash_rules(c_agree: int, b_shared: int, config: Config) -> tuple[bool, bool]:
+    """Whether the combined rule (B-similar and ``c_agree`` bits at the same-site threshold) and
+    the cross-site rule (``c_agree`` at its threshold) can hold for a pair."""
+    simhash_config = config.simhash
+    b_similar = b_shared >= config.minhash.min_shared_features
+    combined = b_similar and c_agree >= simhash_config.scaled(simhash_config.same_site_threshold)
+    return combined, c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
 
 
 def resembles(first: Sketched, second: Sketched, config: Config) -> bool:

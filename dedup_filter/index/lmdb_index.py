@@ -108,13 +108,16 @@ class IndexView:
 
     # pages and URLs
     def page(self, page_id: int) -> PageRecord | None:
-        data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
+        data = self._record_bytes(page_id)
         return None if data is None else PageRecord.decode(page_id, data, self._hosts)
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
-        data = self._txn.get(encode_id(page_id), db=self._dbs["pages"])
+        data = self._record_bytes(page_id)
         return None if data is None else stored_simhash(data)
+
+    def _record_bytes(self, page_id: int) -> bytes | None:
+        return self._txn.get(encode_id(page_id), db=self._dbs["pages"])
 
     def page_id_for_url(self, url: str) -> int | None:
         ids = self._postings.ids("urls", url_key(url))

@@ -341,13 +341,14 @@ class CandidateUpdate:
             self.store.put_candidate(replace(rival, state=SUPERSEDED, samples=()))
             self._pair_origins(rival)
 
-    def reopen(self, mirror: str) -> None:
-        """Sample again the pairs that a rule of ``mirror``, now revoked, superseded: a copy
+    def reopen(self, mirrors: Iterable[str]) -> None:
+        """Sample again the pairs that the rules of ``mirrors``, now revoked, superseded: a copy
         paired first with an edition of its guide (their index pages alike) has the guide among
         them, and no other index page may arrive to pair them again."""
-        for candidate in self.store.candidates_of_mirror(mirror):
-            if candidate.state == SUPERSEDED:
-                self.advance(replace(candidate, state=OPEN, created_at=self.now))
+        for mirror in mirrors:
+            for candidate in self.store.candidates_of_mirror(mirror):
+                if candidate.state == SUPERSEDED:
+                    self.advance(replace(candidate, state=OPEN, created_at=self.now))
 
 
 def _reversed(candidate: Candidate) -> Candidate:

@@ -166,14 +166,12 @@ class MirrorDetector:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
         if self._code_checks:  # an edition crawled before its rule came revokes it too
-            for mirror in code.revoked:
-                update.reopen(mirror)
+            update.reopen(code.revoked)
             for rule in update.confirmed:  # those confirmed by a reopened pair too
                 held = check_held_code(store, rule, self.config.code_samples, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
-                for mirror in held.revoked:
-                    update.reopen(mirror)
+                update.reopen(held.revoked)
         for child in children:
             current = store.rule(child.mirror)  # not absorbed meanwhile
             if current is not None:

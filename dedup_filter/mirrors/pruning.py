@@ -198,17 +198,18 @@ class UrlPruner:
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)
-        kept = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative)]
-        mirrored = [
-            (other, other.mirror + place.relative)
+        # (rule, copy, whether the copy may stand on a third site: a mirror held first)
+        copies = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative, False)]
+        copies += [
+            (other, other.mirror + place.relative, other.prunes_origin)
             for other, place in _rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
-        for other, copy in kept + mirrored:
+        for other, copy, held_first_copy in copies:
             third_site = not copy.lower().startswith(origin)
             if not third_site:
                 copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
-            elif (other, copy) in kept or not other.prunes_origin:
+            elif not held_first_copy:
                 continue
             if self._crawled_page(store, copy) is None:
                 continue
