@@ -336,7 +336,8 @@ class MirrorDetector:
         for place in page.places:
             key = self._index_pages.entry_key(place)
             hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
-            entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts)
+            length = fingerprint.token_count
+            entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
             store.put_entry(place.directory_key, key, entry)
 
     @staticmethod

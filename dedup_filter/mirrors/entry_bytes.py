@@ -12,6 +12,8 @@ representative's record, then the role and linked hosts when there are any:
 
 A page's own entry that is ordinary and links no host is not stored here at all but as the key
 alone, a posting of its page (``told_by_record``, ``MirrorStore``): about a third of the bytes.
+A near-duplicate drop's entry ends with its own length in tokens (``varint`` after the linked
+hosts; an entry written before it was kept ends at the hosts and reads as length not recorded).
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -43,7 +45,8 @@ def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> by
     if not form & _TAIL:
         path = entry.relative.encode("utf-8", "surrogatepass")
         rest += encode_varint(len(path)) + path
-    return encode_varint(form) + encode_varint(entry.representative) + rest + _trailer(entry)
+    head = encode_varint(form) + encode_varint(entry.representative) + rest
+    return head + _trailer(entry, _own_length(entry, record))
 
 
 def told_by_record(
@@ -94,11 +97,18 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     return _with_trailer(DirEntry(representative, exact, relative), data, offset)
 
 
-def _trailer(entry: DirEntry) -> bytes:
-    if entry.role == ORDINARY and not entry.linked_hosts:
+def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
+    """The length to store: a near-duplicate drop's own (its representative's is another
+    page's); 0 for a page its record tells all of (itself, or an exact duplicate)."""
+    return 0 if record is not None and record.exact == entry.exact else entry.token_count
+
+
+def _trailer(entry: DirEntry, length: int) -> bytes:
+    if entry.role == ORDINARY and not entry.linked_hosts and not length:
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
-    return bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
+    trailer = bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
+    return trailer + (encode_varint(length) if length else b"")
 
 
 def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
@@ -107,4 +117,6 @@ def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
     role = data[offset]
     count, offset = decode_varint(data, offset + 1)
     hosts = tuple(_U64.unpack_from(data, offset + _U64.size * number)[0] for number in range(count))
-    return DirEntry(entry.representative, entry.exact, entry.relative, role, hosts)
+    offset += _U64.size * count
+    length = decode_varint(data, offset)[0] if offset < len(data) else 0
+    return DirEntry(entry.representative, entry.exact, entry.relative, role, hosts, length)

@@ -57,6 +57,9 @@ class DirEntry:
     # an index page under its own directory: hashes of the other hosts it links (a copy links
     # the host it was copied from: converted links, a mirror banner)
     linked_hosts: tuple[int, ...] = ()
+    # a near-duplicate drop's own length in tokens (0: not recorded): the length of the page its
+    # representative stands for is what tells a copy's added banner apart (``systematic.py``)
+    token_count: int = 0
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""

@@ -6,8 +6,11 @@ the near-duplicate rule although each is its origin's page plus the same text. S
 the page rules call a mismatch is compared again once at least ``_MIN_PAIRS`` sampled pairs of the
 candidate have both pages indexed, in two ways; either makes it a match. Neither applies to a
 pair whose pages differ in length by other than the usual count (the median over the pairs of
-two indexed pages, give or take 2 tokens or a tenth): a page rewritten since the copy was made
-seldom keeps its length to the token, and no discount makes it a copy.
+two pages of other content whose lengths are known, give or take 2 tokens or a tenth): a page
+rewritten since the copy was made seldom keeps its length to the token, and no discount makes it
+a copy. A near-duplicate drop's length is kept in its directory entries, so a pair whose copy
+page was dropped as a near-duplicate of its origin page tells the usual count too: the longer
+pages of a banner copy are such drops, and only its short pages are left to mismatch.
 
 * **Shared bits left out.** Where the added text outweighs a page's own, a simhash bit takes the
   added text's sign on every page of the copy. The bits that are the same on every sampled page of
@@ -34,13 +37,14 @@ only pairs with both pages indexed take part, so a page the origin lacks stays a
 from __future__ import annotations
 
 import statistics
+from typing import NamedTuple
 
 import numpy as np
 
 from dedup_filter.config import Config
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import resembles_beside_added
-from dedup_filter.mirrors.records import MATCH, MISMATCH, Candidate, Sample
+from dedup_filter.mirrors.records import MATCH, MISMATCH, Candidate, DirEntry, Sample
 from dedup_filter.mirrors.store import MirrorStore
 
 _MIN_PAIRS = 3  # fewer pages a side tell too little of what the directory's pages share
@@ -50,7 +54,21 @@ _MIN_BITS = 64  # fewer bits left to compare tell too little of the pair
 _ADDED_SLACK_TOKENS = 2
 _ADDED_SLACK_SHARE = 0.1
 
-Pair = tuple[PageRecord, PageRecord]  # a sample's origin page and copy page
+
+class Pair(NamedTuple):
+    """The records standing for a sample's origin page and copy page, and each page's own
+    length in tokens (None: not known, a near-duplicate drop recorded before lengths were)."""
+
+    origin: PageRecord
+    copy: PageRecord
+    lengths: tuple[int | None, int | None]
+    identical: bool  # the two pages are exact duplicates
+
+    @property
+    def added(self) -> int | None:
+        """The tokens the copy page holds beyond its origin's (None: not known)."""
+        origin, copy = self.lengths
+        return None if origin is None or copy is None else copy - origin
 
 
 def discount_shared(store: MirrorStore, candidate: Candidate, config: Config) -> Candidate:
@@ -87,10 +105,7 @@ def _beside_shared_bits(
 ) -> set[int]:
     """The mismatches whose simhashes agree once the bits every page of a side shares are left
     out."""
-    bits = {
-        relative_hash: [np.unpackbits(np.frombuffer(page.simhash, dtype=np.uint8)) for page in pair]
-        for relative_hash, pair in pairs.items()
-    }
+    bits = {key: [_bits(pair.origin), _bits(pair.copy)] for key, pair in pairs.items()}
     origins = np.array([origin for origin, _ in bits.values()])
     copies = np.array([copy for _, copy in bits.values()])
     compared = ~(_constant(origins) | _constant(copies))
@@ -108,17 +123,16 @@ def _beside_added_text(
 ) -> set[int]:
     """The mismatches that resemble once the text the copy adds to every page is left out."""
     return {
-        relative_hash
-        for relative_hash in mismatched
-        if resembles_beside_added(*pairs[relative_hash], added, config)
+        key
+        for key in mismatched
+        if resembles_beside_added(pairs[key].origin, pairs[key].copy, added, config)
     }
 
 
 def _usual_difference(pairs: dict[int, Pair]) -> float:
     """The median of the tokens the copy's pages hold beyond their origin's (negative: the
-    origin's beyond the copy's). Only pairs of two indexed pages count: a copy page that a
-    near-duplicate drop let its origin's page stand for tells nothing of its length."""
-    differences = [copy.token_count - origin.token_count for origin, copy in _apart(pairs)]
+    origin's beyond the copy's), over the pairs of two other pages whose lengths are known."""
+    differences = [pair.added for pair in _apart(pairs)]
     return statistics.median(differences) if differences else 0.0
 
 
@@ -133,13 +147,15 @@ def _steady(pairs: dict[int, Pair], difference: float) -> bool:
 def _in_line(pair: Pair, difference: float) -> bool:
     """Whether the pair's pages differ in length by about the usual ``difference``: a page
     rewritten since the copy was made seldom does, and no discount makes it a copy."""
-    origin, copy = pair
     slack = max(_ADDED_SLACK_TOKENS, _ADDED_SLACK_SHARE * abs(difference))
-    return abs(copy.token_count - origin.token_count - difference) <= slack
+    return pair.added is not None and abs(pair.added - difference) <= slack
 
 
 def _apart(pairs: dict[int, Pair]) -> list[Pair]:
-    return [(origin, copy) for origin, copy in pairs.values() if origin.page_id != copy.page_id]
+    """The pairs of two pages of other content whose lengths are known: both indexed, or one a
+    near-duplicate drop of the other (its entry keeps its length). An exact duplicate tells
+    nothing of what a copy adds to its other pages."""
+    return [pair for pair in pairs.values() if pair.added is not None and not pair.identical]
 
 
 def _closer_without_shared(
@@ -164,14 +180,28 @@ def discountable(store: MirrorStore, candidate: Candidate) -> bool:
 def _pair_records(store: MirrorStore, candidate: Candidate, sample: Sample) -> Pair | None:
     """The records of the pages standing for the sample's origin and copy pages, when both are
     indexed with features (a simhash and a sketch: not below the token floor)."""
-    pages = []
+    entries, pages = [], []
     for side in (candidate.origin, candidate.mirror):
         entry = store.entry_by_hash(side.lower(), sample.relative_hash)
         record = store.view.page(entry.representative) if entry is not None else None
-        if record is None or not record.simhash:
+        if entry is None or record is None or not record.simhash:
             return None
+        entries.append(entry)
         pages.append(record)
-    return pages[0], pages[1]
+    lengths = (_own_length(entries[0], pages[0]), _own_length(entries[1], pages[1]))
+    return Pair(pages[0], pages[1], lengths, entries[0].exact == entries[1].exact)
+
+
+def _own_length(entry: DirEntry, record: PageRecord) -> int | None:
+    """The length of the page an entry tells: its representative's when that is the page or an
+    exact duplicate of it, else the length a near-duplicate drop's entry keeps."""
+    if entry.exact == record.exact:
+        return record.token_count
+    return entry.token_count or None
+
+
+def _bits(page: PageRecord) -> np.ndarray:
+    return np.unpackbits(np.frombuffer(page.simhash, dtype=np.uint8))
 
 
 def _constant(rows: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """A ``dirs`` entry's bytes: every form round-trips, a kept page's own entry is a few bytes, an
-entry whose record is gone reads as absent."""
+entry whose record is gone reads as absent, a near-duplicate drop's entry keeps its length."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -66,6 +68,26 @@ def test_roles_and_linked_hosts_survive_every_form():
     for role, linked in [(KEPT_AS_CANDIDATE, ()), (ORDINARY, hosts), (KEPT_AS_CANDIDATE, hosts)]:
         for entry in (DirEntry(7, 99, "", role, linked), DirEntry(7, 5, "x/", role, linked)):
             assert _round_trip(entry, records, "http://h.example/d/") == entry
+
+
+def test_a_near_duplicate_drops_length_survives_every_form_and_an_exact_duplicates_is_not_stored():
+    hosts = (host_hash("docs.origin.test"),)
+    records = {7: _page(7, "http://h.example/d/x/", exact=99)}
+    for role, linked in [(ORDINARY, ()), (KEPT_AS_CANDIDATE, ()), (ORDINARY, hosts)]:
+        for relative in ("", "x/", "elsewhere/"):
+            near = DirEntry(7, 5, relative, role, linked, token_count=300)
+            assert _round_trip(near, records, "http://m.example/d/" + relative) == near
+    exact = DirEntry(7, 99, "x/", token_count=10)  # the record's length is the page's
+    value = encode_entry(exact, records[7], "http://m.example/d/x/")
+    assert value == encode_entry(replace(exact, token_count=0), records[7], "http://m.example/d/x/")
+
+
+def test_an_entry_written_before_lengths_were_kept_reads_as_length_unknown():
+    records = {7: _page(7, "http://h.example/d/x/", exact=99)}
+    entry = DirEntry(7, 5, "x/", KEPT_AS_CANDIDATE, (HUGE_ID,))
+    value = encode_entry(entry, records[7], "http://m.example/d/x/")  # ends at the linked hosts
+    assert decode_entry(value, records.get) == entry
+    assert decode_entry(value, records.get).token_count == 0
 
 
 def test_an_entry_whose_record_is_gone_reads_as_absent():

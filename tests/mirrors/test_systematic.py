@@ -267,3 +267,40 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_fi
     assert probed
     assert all(url.endswith(SESSION) for url in probed)  # asked for as the copy serves them
     assert not any(url.startswith(copy) for url in crawl.failed_probes)
+
+
+def long_notes_but_one(corpus: dict[str, str], base: str, short_words: int) -> dict[str, bytes]:
+    """A directory of documents of 300 words (the modules that have as many), but for the one
+    sampled first (``short_words``)."""
+    words = {name: re.sub(r"<[^>]+>|&\w+;", " ", html).split()[40:] for name, html in corpus.items()}
+    names = [name for name in sorted(words) if len(words[name]) >= 300]
+    tree = {base: table_of_contents("Notes", [(f"{name}.html", name) for name in names])}
+    short = leaves_in_sample_order({f"{base}{name}.html": b"" for name in names}, base)[0]
+    for name in names:
+        text = " ".join(words[name][: short_words if f"{name}.html" == short else 300])
+        body = f"<html><head><title>{name}</title></head><body><p>{text}</p></body></html>"
+        tree[f"{base}{name}.html"] = body.encode()
+    return tree
+
+
+@pytest.mark.parametrize("short_words", [40, 60, 90])
+def test_a_banner_copy_whose_longer_pages_are_near_duplicates_gives_its_short_page_a_match(
+    open_filter, corpus, short_words
+):
+    """Crawled side by side under the 18-token banner, pages of 300 words are near-duplicates of
+    their counterpart (one indexed page stands for both) while the short page is indexed twice
+    and mismatches. The drops keep their own length, so their pairs tell the usual difference
+    and the short page's pair matches once the banner is left out (the shared-bit discount, off
+    here, sees only where the banner outweighs every sampled page's own text)."""
+    dedup = open_filter(discounted_agreement=1.0)
+    origin = long_notes_but_one(corpus, ORIGIN, short_words)
+    mirror = {url: partner_banner(body) for url, body in copy_tree(origin, ORIGIN, MIRROR).items()}
+    mirror[MIRROR] = origin[ORIGIN]
+    pages = origin | mirror
+    crawl = OnlineCrawl(dedup, pages)
+    crawl.visit(interleave(breadth_first(pages, MIRROR), breadth_first(pages, ORIGIN)))
+    near = [url for url, decision in crawl.decisions.items() if decision.reason == "near_duplicate"]
+    assert len(near) >= 2
+    rules = dedup.mirror_rules()
+    assert paired(dedup) == [{MIRROR, ORIGIN}]
+    assert rules[0]["samples"] == rules[0]["matches"] >= 3
