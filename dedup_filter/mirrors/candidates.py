@@ -299,8 +299,8 @@ class CandidateUpdate:
             # oriented by order (a pair found from documents, a boundary above such a rule),
             # while the name, a session id or a pin says the other side is the copy
             candidate = self._reoriented(candidate)
-        collapsed = collapse_origin(self.store, candidate, max_depth)
-        if collapsed.origin != candidate.origin and self._rejected(collapsed):
+        collapsed, through = collapse_origin(self.store, candidate, max_depth)
+        if through and self._rejected(collapsed):
             # the pair it stands for was rejected, or revoked (an edition), and is never paired
             # again; the rule it collapses through may be revoked in turn (two editions paired
             # through a copy of one of them): it waits, open
@@ -312,7 +312,7 @@ class CandidateUpdate:
             # so the other side is pruned instead, if no rule prunes the first side already and
             # that conflicts with nothing
             ruled_already = ruled(self.store, (candidate.mirror,), max_depth)
-            collapsed = collapse_origin(self.store, self._turned(candidate), max_depth)
+            collapsed, through = collapse_origin(self.store, self._turned(candidate), max_depth)
             if ruled_already or conflicts(
                 self.store, collapsed.mirror, collapsed.origin, max_depth
             ):
@@ -330,7 +330,9 @@ class CandidateUpdate:
         repoint(self.store, collapsed.mirror, collapsed.origin, self._names_the_copy)
         code_checked = self._sampler.coded_matches(self.store, candidate)
         copy_named = self._names_the_copy(collapsed)
-        rule = install(self.store, collapsed, self.config.mode, self.now, copy_named, code_checked)
+        rule = install(
+            self.store, collapsed, self.config.mode, self.now, copy_named, code_checked, through
+        )
         self.confirmed.append(rule)
         # what each side kept for the other answers for a page it lacks: nothing is pruned
         # before it is known

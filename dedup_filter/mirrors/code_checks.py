@@ -32,7 +32,7 @@ from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, placements
 from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
-from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
 
@@ -62,7 +62,7 @@ def check_code(
             # origin page of a mirror page with code blocks is asked for, to be compared
             _ask(store, rule, rule.origin + place.relative, code_samples, check)
         elif codes_apart(standing_code_hash(store, rule.origin, rel_hash, rule), code):
-            _revoke(store, rule, now, check)
+            revoke(store, rule, now, check)
         if not rule.prunes_origin or check.revoked:
             return check
         # kept for its origin's page, it stands for that page before the origin's copies
@@ -113,7 +113,7 @@ def check_held_code(
                 else code_hash(store, other, rel_hash)
             )
             if counterpart and codes_apart(record.code, counterpart):
-                _revoke(store, rule, now, check)
+                revoke(store, rule, now, check)
                 return check
             current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
             if current is not None:
@@ -134,7 +134,7 @@ def _check_mirror_page(
     rel_hash = relative_hash(relative.lower())
     if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
         if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
-            _revoke(store, rule, now, check)
+            revoke(store, rule, now, check)
         return
     _ask(store, rule, rule.mirror + relative, code_samples, check)
 
@@ -156,7 +156,8 @@ def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
         store.put_rule(replace(rule, code_probes=rule.code_probes - 1))
 
 
-def _revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None:
+def revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None:
+    """Delete ``rule``, keep its pair as rejected and move back the origins it moved."""
     store.delete_rule(rule)
     rejected = Candidate(
         rule.mirror,
@@ -168,4 +169,5 @@ def _revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> Non
         level=rule.level,
     )
     store.put_candidate(rejected)
+    point_back(store, rule)
     check.revoked.append(rule.mirror)

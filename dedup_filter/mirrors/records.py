@@ -171,6 +171,9 @@ class Rule(DirectoryPair):
     code_probes: int = 0
     # neither side was crawled first when the rule was made (``precedence._side_by_side``)
     side_by_side: bool = False
+    # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
+    # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back
+    through: str = ""
 
     @property
     def resemblance(self) -> float:
@@ -222,7 +225,12 @@ class Rule(DirectoryPair):
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
         )
         code_probes = min(self.code_probes, 255)
-        tail = bytes([flags, code_probes]) if code_probes else bytes([flags]) if flags else b""
+        if self.through:
+            tail = bytes([flags, code_probes]) + _texts(self.through)
+        elif code_probes:
+            tail = bytes([flags, code_probes])
+        else:
+            tail = bytes([flags]) if flags else b""
         return head + self._encode_sides() + tail
 
     @classmethod
@@ -230,6 +238,7 @@ class Rule(DirectoryPair):
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
         sides, offset = _read_sides(data, _RULE_HEAD.size)
         flags = data[offset] if len(data) > offset else 0
+        through = _read_texts(data, offset + 2, 1)[0][0] if len(data) > offset + 2 else ""
         return cls(
             *sides,
             created_at,
@@ -242,4 +251,5 @@ class Rule(DirectoryPair):
             bool(flags & _COPY_NAMED),
             data[offset + 1] if len(data) > offset + 1 else 0,
             bool(flags & _SIDE_BY_SIDE),
+            through,
         )

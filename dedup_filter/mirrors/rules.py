@@ -76,34 +76,52 @@ def repoint(
         store.delete_rule(rule)
         if reverses(rule, mirror, origin):
             continue
-        repointed = replace(
-            rule,
-            origin=origin + rule.origin[len(mirror) :],
-            origin_index=origin + rule.origin_index[len(mirror) :],
-        )
-        held = held_first(store, rule.mirror, repointed.origin)
-        store.put_rule(
-            replace(
-                repointed,
-                mirror_held_first=held.mirror,
-                copy_named=names_the_copy(repointed),
-                side_by_side=held.side_by_side,
-            )
-        )
+        repointed = _moved(store, rule, mirror, origin, through=mirror)
+        store.put_rule(replace(repointed, copy_named=names_the_copy(repointed)))
 
 
-def collapse_origin(store: MirrorStore, candidate: Candidate, max_depth: int) -> Candidate:
-    """If the origin was ruled a mirror meanwhile, point at that rule's origin instead."""
+def point_back(store: MirrorStore, revoked: Rule) -> None:
+    """Move back the origins that ``repoint`` (or a confirmation's ``collapse_origin``) moved
+    through ``revoked``, now revoked: the pair it stood for was no copy (a guide taken for a
+    copy of its edition), so a copy of its mirror side is a copy of that side again, not of the
+    edition."""
+    for rule in store.rules_with_origin_under(revoked.origin):
+        if rule.through == revoked.mirror:
+            store.delete_rule(rule)
+            store.put_rule(_moved(store, rule, revoked.origin, revoked.mirror, through=""))
+
+
+def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:
+    """``rule`` with its origin moved from under ``source`` to the same place under ``target``,
+    which side held first weighed again against the new origin."""
+    origin = target + rule.origin[len(source) :]
+    held = held_first(store, rule.mirror, origin)
+    return replace(
+        rule,
+        origin=origin,
+        origin_index=target + rule.origin_index[len(source) :],
+        mirror_held_first=held.mirror,
+        side_by_side=held.side_by_side,
+        through=through,
+    )
+
+
+def collapse_origin(
+    store: MirrorStore, candidate: Candidate, max_depth: int
+) -> tuple[Candidate, str]:
+    """If the origin was ruled a mirror meanwhile, point at that rule's origin instead; with the
+    mirror of the rule it was pointed through ("" if none)."""
     found = rule_over(store, placements(candidate.origin, max_depth))
     if found is None:
-        return candidate
+        return candidate, ""
     rule, place = found
     origin = rule.origin + place.relative
-    return replace(
+    collapsed = replace(
         candidate,
         origin=origin,
         origin_index=origin + candidate.origin_index[len(candidate.origin) :],
     )
+    return collapsed, rule.mirror
 
 
 def install(
@@ -113,10 +131,12 @@ def install(
     now: float,
     copy_named: bool,
     code_checked: int = 0,
+    through: str = "",
 ) -> Rule:
     """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
     (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
-    matched samples with code blocks, ``code_checks.py``)."""
+    matched samples with code blocks, ``code_checks.py``; ``through``: the mirror of the rule
+    its origin was collapsed through, ``collapse_origin``)."""
     _absorb(store, candidate.mirror)
     held = held_first(store, candidate.mirror, candidate.origin)
     rule = Rule(
@@ -134,6 +154,7 @@ def install(
         copy_named,
         code_checked,
         held.side_by_side,
+        through,
     )
     store.put_rule(rule)
     return rule

@@ -6,6 +6,7 @@ import pytest
 
 from dedup_filter import Config
 from dedup_filter.mirrors.candidates import CandidateUpdate, index_pair
+from dedup_filter.mirrors.code_checks import CodeCheck, revoke
 from dedup_filter.mirrors.directories import IndexPages
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.pruning import Protection
@@ -165,3 +166,30 @@ def test_a_pair_turned_round_reads_a_page_its_new_mirror_lacks_as_missing(tmp_in
         return [(r.mirror, r.origin, r.checked, r.matches, r.missing) for r in rules]
 
     assert (copy, guide, 3, 3, 1) in tmp_index.transact(settle)
+
+
+@pytest.mark.parametrize("copy_first", [True, False])
+def test_a_rule_pointed_through_a_rule_revoked_later_points_back(tmp_index, copy_first):
+    """A copy of a guide whose rule is pointed at the guide's edition, because the guide was
+    confirmed a mirror of the edition (their prose is the same) either after the copy's rule
+    (``repoint``) or before (the copy's pair collapses through it): once the guide's rule is
+    revoked for its code, the copy's rule points at the guide again. Left on the edition (the
+    holdout web, h23's random order) it paired two editions, and pruned the edition's pages."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    copy, guide = "http://library.test/install/", "http://o.test/install/"
+    edition = "http://o.test/install-rpm/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        pairs = [(copy, guide), (guide, edition)]
+        for mirror, origin in pairs if copy_first else pairs[::-1]:
+            store.put_candidate(Candidate(mirror, origin, mirror, origin, 0.0, OPEN))
+            update.advance(store.candidate(pair_reference(mirror, origin)))
+        moved = sorted((rule.mirror, rule.origin) for rule in store.rules_under())
+        revoke(store, store.rule(guide), 2.0, CodeCheck())
+        return moved, [(rule.mirror, rule.origin, rule.through) for rule in store.rules_under()]
+
+    moved, revoked = tmp_index.transact(settle)
+    assert moved == [(copy, edition), (guide, edition)]
+    assert revoked == [(copy, guide, "")]
