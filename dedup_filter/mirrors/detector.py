@@ -52,10 +52,10 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     placements,
 )
-from dedup_filter.mirrors.documents import document_pair
+from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.probes import answer, withdraw_failed
+from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import describe, rule_over
@@ -65,6 +65,7 @@ from dedup_filter.mirrors.soft404 import record_error, record_page
 from dedup_filter.mirrors.store import (
     CODE_PROBE,
     COUNTERPART_PROBE,
+    INDEX_PROBE,
     PARENT_PROBE,
     MirrorStore,
     host_hash,
@@ -129,7 +130,7 @@ class MirrorDetector:
             return checked.decision
         store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
         pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
-        documents = None
+        documents = DocumentPairing()
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = self._sessions.strip(checked.original_url)
             documents = document_pair(self._orientation(store), page.url, original)
@@ -161,7 +162,8 @@ class MirrorDetector:
             self.config,
             self._listing_agreement,
         )
-        for opened in (pair, documents):
+        update.probes.extend(url for url in documents.index_pages if ask_index(store, url))
+        for opened in (pair, documents.pair):
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
@@ -267,9 +269,10 @@ class MirrorDetector:
             if candidate is not None:
                 update.advance(candidate)
             retry = asked + self._index_pages.file_name
-            if kind == PARENT_PROBE and asked.endswith("/") and not store.probes_for(retry):
+            index_kind = kind in (PARENT_PROBE, INDEX_PROBE)
+            if index_kind and asked.endswith("/") and not store.probes_for(retry):
                 # a server that serves its index pages under their file name only
-                store.add_probe(retry, PARENT_PROBE, reference)
+                store.add_probe(retry, kind, reference)
                 update.probes.append(retry)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
         return Decision(

@@ -6,8 +6,11 @@ lists a victim's pages at its root, has an index page that neither duplicates no
 entries as its origin's, so no index page ever pairs it. Its documents still do: a document that
 duplicates a document of the same name in another directory, when another document of the two
 directories does the same, makes the two directories a candidate pair once both index pages are
-held (a stream of pages without listings pairs nothing), sampled like any other (a theme's search
-and copyright pages, alike on unrelated sites, open a pair that sampling rejects).
+held, sampled like any other (a theme's search and copyright pages, alike on unrelated sites, open
+a pair that sampling rejects). An index page not held yet is asked for (a crawl in random order
+fetches a directory's documents long before its index page: on the holdout web, a host copy's
+directories were paired after two thirds of the crawl); a stream of pages without listings, whose
+index pages fail, pairs nothing.
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
 like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
@@ -18,6 +21,7 @@ page is kept as an original for it: such pairs between sites that copy pages of 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 from dedup_filter.mirrors.candidates import Pair, index_pair, ruled
 from dedup_filter.mirrors.directories import nested, own_placement, usable_directory
@@ -28,29 +32,43 @@ from dedup_filter.mirrors.store import MirrorStore, pair_reference
 _SCANNED = 32
 
 
-def document_pair(orientation: Orientation, url: str, original_url: str) -> Pair | None:
+@dataclass(frozen=True, slots=True)
+class DocumentPairing:
+    """What a duplicated document does: the pair it opens, or the index pages the pair waits
+    for (the directories' own URLs, to be probed)."""
+
+    pair: Pair | None = None
+    index_pages: tuple[str, ...] = ()
+
+
+def document_pair(orientation: Orientation, url: str, original_url: str) -> DocumentPairing:
     """The oriented pair of the directories of document ``url`` and of the same-named document
     ``original_url`` it duplicates, when another document of the first directory duplicates its
-    namesake in the second; None otherwise."""
+    namesake in the second (or the index pages of the two not held yet); nothing otherwise."""
     store, max_depth = orientation.store, orientation.max_depth
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None or page.relative_key != original.relative_key:
-        return None
+        return DocumentPairing()
     if not orientation.index_pages.names_document(page.relative):
-        return None
+        return DocumentPairing()
     directories = page.directory, original.directory
     if nested(*directories) or not all(map(usable_directory, directories)):
-        return None
+        return DocumentPairing()
     if any(store.candidate(pair_reference(*pair)) for pair in (directories, directories[::-1])):
-        return None
-    if not all(store.entry(directory.lower(), "") for directory in directories):
-        return None  # index pages that do not replicate are what this looks beyond
+        return DocumentPairing()
+    missing = tuple(side for side in directories if not store.entry(side.lower(), ""))
+    if any(store.probes_for(directory) for directory in missing):
+        return DocumentPairing()  # asked for already
     if ruled(store, (url, original_url), max_depth):
-        return None
+        return DocumentPairing()
     if not _another_namesake(store, *directories, page.relative_key):
-        return None
+        return DocumentPairing()
+    if missing:
+        return DocumentPairing(index_pages=missing)
     pair = index_pair(page.directory, original.directory, orientation.index_pages, orientation)
-    return None if pair is None else Pair(pair.mirror, pair.origin, pair.page_is_origin, False)
+    if pair is None:
+        return DocumentPairing()
+    return DocumentPairing(Pair(pair.mirror, pair.origin, pair.page_is_origin, False))
 
 
 def _another_namesake(store: MirrorStore, directory: str, other: str, name: str) -> bool:

@@ -3,9 +3,11 @@
 A probe is asked for one reason, recorded with it (``probes`` table): a sample of a candidate
 pair whose page on one side the crawl has not fetched (``SAMPLE_PROBE``, naming the pair), or the
 index page of a mirror's parent directory that the replica boundary search needs
-(``PARENT_PROBE``, naming the rule). Invariant: a probe stays outstanding until its page arrives
-or is reported failed, so ``pending_probes`` can re-issue it after a restart; a URL is handed to
-the crawler only while no probe of it is outstanding, and never twice in one decision.
+(``PARENT_PROBE``, naming the rule), or the index page of a directory whose documents duplicate
+another directory's (``INDEX_PROBE``: the pair is opened once both are held). Invariant: a probe
+stays outstanding until its page arrives or is reported failed, so ``pending_probes`` can
+re-issue it after a restart; a URL is handed to the crawler only while no probe of it is
+outstanding, and never twice in one decision.
 """
 
 from __future__ import annotations
@@ -13,7 +15,13 @@ from __future__ import annotations
 from dedup_filter.mirrors.directories import own_placement, placements
 from dedup_filter.mirrors.records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
 from dedup_filter.mirrors.sessions import SessionParameters
-from dedup_filter.mirrors.store import PARENT_PROBE, SAMPLE_PROBE, MirrorStore, pair_reference
+from dedup_filter.mirrors.store import (
+    INDEX_PROBE,
+    PARENT_PROBE,
+    SAMPLE_PROBE,
+    MirrorStore,
+    pair_reference,
+)
 
 # statuses that say a page does not exist (rather than that it could not be fetched just now)
 _ABSENT = frozenset({404, 410})
@@ -42,6 +50,15 @@ def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
     if store.probes_for(url):
         return False
     store.add_probe(url, PARENT_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    return True
+
+
+def ask_index(store: MirrorStore, url: str) -> bool:
+    """Record a probe of a directory's index page that a pair found from documents waits for,
+    unless ``url`` is already being fetched for any reason; whether it was asked now."""
+    if store.probes_for(url):
+        return False
+    store.add_probe(url, INDEX_PROBE, b"")
     return True
 
 

@@ -47,8 +47,9 @@ _PAGE_ENTRY_KEY_BYTES = _U64.size + _RELATIVE_BYTES  # an orphan's is followed b
 
 # why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
 # a URL that names no page under a rule's origin (``soft404.py``), a rule's mirror page whose
-# origin page has code blocks (``editions.py``)
-SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE, CODE_PROBE = 0, 1, 2, 3, 4
+# origin page has code blocks (``editions.py``), the index page of a directory whose documents
+# duplicate another's (``documents.py``)
+SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE, CODE_PROBE, INDEX_PROBE = range(6)
 
 
 def directory_hash(directory_key: str) -> bytes:

@@ -186,3 +186,25 @@ def test_a_copier_with_a_listing_of_its_own_is_found_from_its_documents(
     assert not any(url.startswith(VICTIM) for url in crawl.pruned)
     assert lost(crawl, VICTIM) == []
     assert any(url.startswith(copier) for url in crawl.pruned)
+
+
+@pytest.mark.parametrize("own_listing", [False, True])
+def test_a_copy_whose_documents_come_before_any_index_page_has_its_index_pages_probed(
+    open_filter, corpus, modules, own_listing
+):
+    """A crawl in random order meets a directory's documents long before its index page: two
+    same-named documents that duplicate each other ask for both index pages, and the pair
+    found then is sampled like any other (with a listing of its own, the copy is paired from
+    its documents once the index pages are held)."""
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copier = "http://copier.test/docs/"
+    copied = copy_tree(victim, VICTIM, copier)
+    pages = victim | (listing_its_own(copied, copier) if own_listing else copied)
+    sides = [breadth_first(pages, side) for side in (VICTIM, copier)]
+    documents = [[url for url in side if not url.endswith("/")] for side in sides]
+    index_pages = [url for side in sides for url in side if url.endswith("/")]
+    crawl = OnlineCrawl(dedup, pages).visit(interleave(*documents) + index_pages)
+    assert {VICTIM, copier} <= set(crawl.probes)
+    assert [{rule["mirror"], rule["origin"]} for rule in dedup.mirror_rules()] == [{copier, VICTIM}]
+    assert lost(crawl, VICTIM) == lost(crawl, copier) == []
