@@ -137,6 +137,11 @@ class DedupFilter:
         with self.index.read() as view:
             return [self._check_url(view, url) for url in normals]
 
+    def is_index_page(self, url: str) -> bool:
+        """Whether ``url`` names a directory's index page (``mirror.index_names``): a crawl that
+        fetches these first lets mirrors be paired before the pages they would prune."""
+        return self.config.mirror.enabled and self._mirrors.is_index_page(normalize_url(url))
+
     def settle_deferred(self, max_age_s: float) -> list[Decision]:
         """Final decisions for deferred URLs whose counterpart's fate became known (``drop`` when
         it is held, ``keep`` when it is missing) or that waited ``max_age_s`` or longer (``keep``,

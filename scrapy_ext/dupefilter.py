@@ -5,7 +5,9 @@ Enable it with::
     DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
 
 A URL under a mirrored directory is rejected before it is queued, so it costs neither a queue slot
-nor a fetch. A kept request is marked, so the downloader middleware does not check it again unless
+nor a fetch. A directory's index page is queued ``DEDUP_INDEX_PRIORITY`` ahead of the requests
+queued with it: listings pair mirrors, so the pages a rule would prune are still queued when it
+comes. A kept request is marked, so the downloader middleware does not check it again unless
 this crawl confirmed a rule since. The middleware checks just before the fetch what the dupefilter
 did not: requests with ``dont_filter`` (they never reach a dupefilter), URLs queued before their
 rule was confirmed, URLs met while the index's worker was writing (the check here never waits
@@ -64,7 +66,11 @@ class DedupDupeFilter(RFPDupeFilter):
         return None if self._session is None else self._session.warmed()
 
     def request_seen(self, request: Request) -> bool:
-        return super().request_seen(request) or self._under_mirror_rule(request)
+        if super().request_seen(request) or self._under_mirror_rule(request):
+            return True
+        if self._session is not None and not is_exempt(request):
+            self._session.put_index_page_first(request)
+        return False
 
     def log(self, request: Request, spider: Spider) -> None:
         if request is self._pruned:  # counted and logged as a pruned URL, not as a duplicate

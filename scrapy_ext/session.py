@@ -147,6 +147,14 @@ class DedupSession:
                 request.meta[URL_CHECKED] = self._token
         return decision
 
+    def put_index_page_first(self, request: Request) -> None:
+        """Raise the priority of a directory's index page by ``DEDUP_INDEX_PRIORITY`` (counted
+        as ``dedup/index_pages_first``)."""
+        step = self.settings.index_priority
+        if step and self._worker is not None and self._worker.dedup.is_index_page(request.url):
+            request.priority += step
+            self.stats.inc_value("dedup/index_pages_first")
+
     async def check_url(self, request: Request) -> Decision | None:
         """The verdict on a URL about to be fetched; ``None`` when the index is unavailable or
         the dupefilter kept it and no rule was confirmed since."""

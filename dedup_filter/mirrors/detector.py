@@ -207,8 +207,10 @@ class MirrorDetector:
         pairs it with a directory listing the same ones)."""
         if not self.config.enabled:
             return False
-        if self.config.mode == "url":
-            return True
+        return self.config.mode == "url" or self.is_index_page(url)
+
+    def is_index_page(self, url: str) -> bool:
+        """Whether ``url`` names a directory's index page: what pairs mirrors."""
         place = own_placement(self._sessions.strip(url), self.config.max_depth)
         return place is not None and self._index_pages.is_index(place)
 
