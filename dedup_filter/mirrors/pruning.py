@@ -189,8 +189,9 @@ class UrlPruner:
         ``url`` has a twin on its own side (one site's two names for a page): that rule's kept
         page, or, where every checked sample matched and nothing names its mirror the copy, its
         mirror's page (a stale copy's page may be the older text). On a third site, a copy that
-        its rule prunes the origin for (held first, every sample matched), and that was held
-        before ``url``'s side too: a side held first is never pruned for a copy met later.
+        its rule prunes the origin for (held first, or crawled side by side with it; every
+        sample matched), and that was held before ``url``'s side too: a side held first is never
+        pruned for a copy met later.
         Only where every checked sample of ``rule`` matched (a stale copy's pages are other
         versions of its origin's). None: no such copy crawled."""
         if not rule.exchangeable:
@@ -198,10 +199,11 @@ class UrlPruner:
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)
-        # (rule, copy, whether the copy may stand on a third site: a mirror held first)
+        # (rule, copy, whether the copy may stand on a third site: a mirror held first, or
+        # crawled side by side with its origin)
         copies = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative, False)]
         copies += [
-            (other, other.mirror + place.relative, other.prunes_origin)
+            (other, other.mirror + place.relative, other.prunes_origin or other.side_by_side)
             for other, place in _rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]

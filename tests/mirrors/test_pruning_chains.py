@@ -121,11 +121,13 @@ def test_a_twin_not_crawled_leaves_the_copy_page_to_the_crawl(tmp_path, stdlib_p
 THIRD = "http://third.test/pub/guide/"
 
 
-def _third_copy(view) -> None:
+def _third_copy(view, **held: bool) -> None:
+    """The copy held first, and a third site's copy of the guide (held first, unless ``held``
+    says how its rule was made)."""
     store = MirrorStore(view)
     store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
-    third = Rule(THIRD, ORIGIN + GUIDE, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
-    store.put_rule(third)
+    held = held or {"mirror_held_first": True}
+    store.put_rule(Rule(THIRD, ORIGIN + GUIDE, "", "", 0.0, "content", 4, 4, 0, **held))
 
 
 def _held(dedup, urls: list[str], stdlib_page) -> None:
@@ -133,14 +135,27 @@ def _held(dedup, urls: list[str], stdlib_page) -> None:
         dedup.check_page(url, stdlib_page(module).encode())
 
 
-def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(tmp_path, stdlib_page):
+@pytest.mark.parametrize(
+    "third_rule, dropped",
+    [
+        ({"mirror_held_first": True}, True),
+        ({"side_by_side": True}, True),  # the holdout's copies of the vim help, breadth-first
+        ({"mirror_held_first": False}, False),  # its origin held first: its pages are pruned
+    ],
+)
+def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(
+    tmp_path, stdlib_page, third_rule, dropped
+):
     with DedupFilter.open(tmp_path / "index") as dedup:
-        dedup.index.transact(_third_copy)
+        dedup.index.transact(lambda view: _third_copy(view, **third_rule))
         _held(dedup, [THIRD + "a.html", THIRD + "b.html", COPY + GUIDE + "c.html"], stdlib_page)
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
-    assert (decision.action, decision.duplicate_of) == ("drop", THIRD + PAGE)
-    assert decision.evidence["copy_rule"] == THIRD
+    if dropped:
+        assert (decision.action, decision.duplicate_of) == ("drop", THIRD + PAGE)
+        assert decision.evidence["copy_rule"] == THIRD
+    else:
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
 def test_a_guide_held_before_a_third_sites_copy_is_never_pruned_for_it(tmp_path, stdlib_page):
