@@ -338,12 +338,13 @@ class MirrorDetector:
         representative: int,
         role: int,
     ) -> None:
+        record = store.view.page(representative)
         for place in page.places:
             key = self._index_pages.entry_key(place)
             hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
             length = fingerprint.token_count
             entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
-            store.put_entry(place.directory_key, key, entry)
+            store.put_entry(place.directory_key, key, entry, record)
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:

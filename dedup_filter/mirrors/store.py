@@ -116,10 +116,13 @@ class MirrorStore:
         data = self.view.get("dirs", key)
         return None if data is None else decode_entry(data, self.view.page)
 
-    def put_entry(self, directory_key: str, relative_key: str, entry: DirEntry) -> None:
+    def put_entry(
+        self, directory_key: str, relative_key: str, entry: DirEntry, record: PageRecord | None
+    ) -> None:
+        """Record ``entry`` under ``directory_key``; ``record`` is its representative's (read
+        once for a page's entries under all its directories)."""
         key = _entry_key(directory_key, relative_hash(relative_key))
         url_key = directory_key + entry.relative.lower()
-        record = self.view.page(entry.representative)
         told = told_by_record(entry, record, directory_key, url_key)
         filed = self.view.postings(_PAGE_ENTRIES, key)
         for page_id in filed:

@@ -12,6 +12,8 @@ import pytest
 
 from dedup_filter import Config, Decision, DedupFilter
 from dedup_filter.index.lmdb_index import LmdbIndex
+from dedup_filter.mirrors.records import DirEntry
+from dedup_filter.mirrors.store import MirrorStore
 
 ORIGIN = "http://docs.origin.test/"
 MIRROR = "http://mirror.copy.test/"
@@ -191,3 +193,8 @@ def open_filter(tmp_path: Path) -> Iterator[Callable[..., DedupFilter]]:
     yield open_one
     for dedup in opened:
         dedup.close()
+
+
+def file_entry(store: MirrorStore, directory_key: str, relative_key: str, entry: DirEntry) -> None:
+    """``MirrorStore.put_entry`` with its representative's record read from the index."""
+    store.put_entry(directory_key, relative_key, entry, store.view.page(entry.representative))

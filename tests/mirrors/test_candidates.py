@@ -23,6 +23,8 @@ from dedup_filter.mirrors.records import (
 from dedup_filter.mirrors.sampling import CoordinateSampler
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 
+from .conftest import file_entry
+
 INDEX_PAGES = IndexPages(("index",), ("", ".html"))
 
 
@@ -152,9 +154,9 @@ def test_a_pair_turned_round_reads_a_page_its_new_mirror_lacks_as_missing(tmp_in
         store.put_rule(Rule("http://p.test/", "http://o.test/", "", "", 0.0, "content", 4, 4, 0))
         for number, name in enumerate(names):
             entry = DirEntry(number + 1, number, name)
-            store.put_entry(guide.lower(), name.lower(), entry)
+            file_entry(store, guide.lower(), name.lower(), entry)
             if name != "gone.html":
-                store.put_entry(copy.lower(), name.lower(), entry)
+                file_entry(store, copy.lower(), name.lower(), entry)
         samples = tuple(
             Sample(name, relative_hash(name), MISMATCH if name == "gone.html" else MATCH)
             for name in names

@@ -12,6 +12,8 @@ from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
 
+from .conftest import file_entry
+
 KEPT, PRUNED = "http://kept.test/", "http://pruned.test/"  # a host rule prunes its origin
 GUIDE, EDITION = PRUNED + "guide/", PRUNED + "guide-rpm/"  # wrongly paired within it
 DEB_CODE, RPM_CODE = 0x0DEB, 0x0123
@@ -32,7 +34,7 @@ def _arrive(store: MirrorStore, page_id: int, url: str, code: int) -> list[str]:
     places = placements(url, 12)
     for place in places:
         entry = DirEntry(page_id, page_id, place.relative)
-        store.put_entry(place.directory_key, place.relative_key, entry)
+        file_entry(store, place.directory_key, place.relative_key, entry)
     return check_code(store, places, code, 6, 1.0).probes
 
 

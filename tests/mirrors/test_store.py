@@ -17,6 +17,8 @@ from dedup_filter.mirrors.records import (
 )
 from dedup_filter.mirrors.store import MirrorStore, directory_hash, relative_hash, url_hash
 
+from .conftest import file_entry
+
 
 def test_candidates_rules_and_entries_round_trip():
     samples = (Sample("a/\u00e9.html", 7, MATCH), Sample("b.html?q=1", 2**64 - 1, MISSING))
@@ -66,8 +68,8 @@ def test_a_directory_subtree_is_one_range_in_hash_order(tmp_index):
     def write(view):
         store = MirrorStore(view)
         for path in paths:
-            store.put_entry("http://o.test/d/", path, DirEntry(1, 2, path))
-        store.put_entry("http://o.test/other/", "x.html", DirEntry(1, 2, "x.html"))
+            file_entry(store, "http://o.test/d/", path, DirEntry(1, 2, path))
+        file_entry(store, "http://o.test/other/", "x.html", DirEntry(1, 2, "x.html"))
         return [entry.relative for _, entry in store.subtree("http://o.test/d/")]
 
     listed = tmp_index.transact(write)
@@ -85,7 +87,7 @@ def test_an_entry_its_page_tells_all_of_is_a_posting_and_moves_when_it_says_more
         key = directory_hash(directory) + relative_hash("page.html").to_bytes(6, "big")
         stored = []
         for entry in forms:
-            store.put_entry(directory, "page.html", entry)
+            file_entry(store, directory, "page.html", entry)
             row, postings = view.get("dirs", key) is not None, view.postings("page_entries", key)
             stored.append((store.entry(directory, "page.html"), row, postings))
         return stored
@@ -107,7 +109,7 @@ def test_a_subtree_merges_both_tables_in_hash_order(tmp_index):
         for path, exact in exacts.items():
             page_id = view.new_page_id()
             view.put_page(PageRecord(page_id, f"http://o.test/{path}", 7, 0, (), b"", 0.0))
-            store.put_entry("http://o.test/", path, DirEntry(page_id, exact, path))
+            file_entry(store, "http://o.test/", path, DirEntry(page_id, exact, path))
         return [(entry.relative, entry.exact) for _, entry in store.subtree("http://o.test/")]
 
     ordered = sorted(exacts.items(), key=lambda item: relative_hash(item[0]))
@@ -121,7 +123,7 @@ def test_an_orphaned_page_entry_is_found_and_forgotten(tmp_index):
         store = MirrorStore(view)
         record = PageRecord(view.new_page_id(), "http://o.test/a.html", 1, 0, (), b"", 0.0)
         view.put_page(record)
-        store.put_entry("http://o.test/", "a.html", DirEntry(record.page_id, 1, "a.html"))
+        file_entry(store, "http://o.test/", "a.html", DirEntry(record.page_id, 1, "a.html"))
         kept = store.orphans("dirs")
         view.delete_page(record)
         orphans = store.orphans("dirs")
@@ -154,10 +156,10 @@ def test_an_orphaned_entry_recorded_again_meanwhile_is_not_forgotten(tmp_index):
         store = MirrorStore(view)
         live = view.new_page_id()
         view.put_page(PageRecord(live, "http://o.test/live.html", 1, 0, (), b"", 0.0))
-        store.put_entry("http://o.test/", "a.html", DirEntry(live + 1, 2, "a.html"))  # no page
-        store.put_entry("http://o.test/", "b.html", DirEntry(live + 2, 3, "b.html"))
+        file_entry(store, "http://o.test/", "a.html", DirEntry(live + 1, 2, "a.html"))  # no page
+        file_entry(store, "http://o.test/", "b.html", DirEntry(live + 2, 3, "b.html"))
         orphans = store.orphans("dirs")
-        store.put_entry("http://o.test/", "a.html", DirEntry(live, 2, "a.html"))  # seen again
+        file_entry(store, "http://o.test/", "a.html", DirEntry(live, 2, "a.html"))  # seen again
         forgotten = [store.forget_orphan("dirs", key) for key in orphans]
         return (
             len(orphans),

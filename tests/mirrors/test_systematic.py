@@ -272,7 +272,7 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_fi
 def long_notes_but_one(corpus: dict[str, str], base: str, short_words: int) -> dict[str, bytes]:
     """A directory of documents of 300 words (the modules that have as many), but for the one
     sampled first (``short_words``)."""
-    words = {name: re.sub(r"<[^>]+>|&\w+;", " ", html).split()[40:] for name, html in corpus.items()}
+    words = {name: re.sub(r"<[^>]+>|&\w+;", " ", doc).split()[40:] for name, doc in corpus.items()}
     names = [name for name in sorted(words) if len(words[name]) >= 300]
     tree = {base: table_of_contents("Notes", [(f"{name}.html", name) for name in names])}
     short = leaves_in_sample_order({f"{base}{name}.html": b"" for name in names}, base)[0]
