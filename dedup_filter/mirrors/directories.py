@@ -53,15 +53,11 @@ def placements(url: str, max_depth: int) -> list[Placement]:
     Only the host root and ``max_depth`` levels below it are listed: deeper directories take no
     part in mirror detection (an unbounded path is the classic crawler trap).
     """
-    scheme, separator, rest = url.partition("://")
-    slash = rest.find("/")
-    if not separator or not scheme or slash <= 0:
+    path = _path(url)
+    if path is None:
         return []
-    query = rest.find("?", slash)
-    path_end = len(rest) if query < 0 else query
-    head = f"{scheme}://"
+    head, rest, position, path_end = path
     places: list[Placement] = []
-    position = slash
     while 0 <= position < path_end and len(places) <= max_depth:
         places.append(Placement(head + rest[: position + 1], rest[position + 1 :]))
         position = rest.find("/", position + 1, path_end)
@@ -69,9 +65,27 @@ def placements(url: str, max_depth: int) -> list[Placement]:
 
 
 def own_placement(url: str, max_depth: int) -> Placement | None:
-    """The URL's place in its own directory, or None beyond ``max_depth`` levels."""
-    places = placements(url, max_depth)
-    return places[-1] if places and places[-1].is_own else None
+    """The URL's place in its own directory, or None beyond ``max_depth`` levels (the last of
+    ``placements``, found without listing the others)."""
+    path = _path(url)
+    if path is None:
+        return None
+    head, rest, slash, path_end = path
+    if rest.count("/", slash, path_end) > max_depth + 1:
+        return None
+    last = rest.rfind("/", slash, path_end)
+    return Placement(head + rest[: last + 1], rest[last + 1 :])
+
+
+def _path(url: str) -> tuple[str, str, int, int] | None:
+    """``scheme://``, the rest of the URL, and where its path starts (its first slash) and ends
+    (its query, or the end); None without a scheme and a host."""
+    scheme, separator, rest = url.partition("://")
+    slash = rest.find("/")
+    if not separator or not scheme or slash <= 0:
+        return None
+    query = rest.find("?", slash)
+    return f"{scheme}://", rest, slash, len(rest) if query < 0 else query
 
 
 def authority(url: str) -> str:

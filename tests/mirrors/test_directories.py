@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from dedup_filter.mirrors.directories import (
@@ -69,3 +71,15 @@ def test_parents_names_depths_and_nesting():
     assert (directory_depth("http://h.test/"), directory_depth("http://h.test/a/b/")) == (0, 2)
     assert nested("http://h.test/A/", "http://h.test/a/b/")
     assert not nested("http://h.test/a/", "http://h.test/ab/")
+
+
+def test_own_placement_is_the_last_placement_when_that_is_the_urls_own():
+    rng = random.Random(7)
+    pieces = ["a", "b/", "/", "?q=1/", ".html", "=", "x/y"]
+    for _ in range(5_000):
+        url = rng.choice(["http://h.test", "https://H.T:80", "http://", "h.test", "x:/"])
+        url += "".join(rng.choice(pieces) for _ in range(rng.randint(0, 9)))
+        for depth in (0, 1, 3, 12):
+            places = placements(url, depth)
+            expected = places[-1] if places and places[-1].is_own else None
+            assert own_placement(url, depth) == expected, (url, depth)
