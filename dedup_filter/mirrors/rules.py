@@ -193,4 +193,6 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "side_by_side": rule.side_by_side,
         "pruned": [side for side, pruned in _pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
+        # the mirror of the rule its origin was moved through (``point_back``), if any
+        "moved_through": rule.through or None,
     }
