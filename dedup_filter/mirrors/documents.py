@@ -7,10 +7,9 @@ entries as its origin's, so no index page ever pairs it. Its documents still do:
 duplicates a document of the same name in another directory, when another document of the two
 directories does the same, makes the two directories a candidate pair once both index pages are
 held, sampled like any other (a theme's search and copyright pages, alike on unrelated sites, open
-a pair that sampling rejects). An index page not held yet is asked for (a crawl in random order
-fetches a directory's documents long before its index page: on the holdout web, a host copy's
-directories were paired after two thirds of the crawl); a stream of pages without listings, whose
-index pages fail, pairs nothing.
+a pair that sampling rejects). An index page not held yet is asked for: a crawl in random order
+fetches a directory's documents long before its index page, and a stream may never bring it; a
+stream of pages whose index pages fail pairs nothing.
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
 like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
