@@ -23,6 +23,8 @@ Tables:
 
 from __future__ import annotations
 
+import functools
+
 import heapq
 import struct
 from collections.abc import Iterator
@@ -93,6 +95,13 @@ def _listing_prefix(listing_key: int) -> bytes:
 
 def _name(directory: str) -> bytes:
     return directory.lower().encode("utf-8", "surrogatepass")
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded_rule(data: bytes) -> Rule:
+    """A rule's value decoded once: every URL check reads the rules over its directories, and
+    rules change seldom (a ``Rule`` is frozen, so one decoding serves every reader)."""
+    return Rule.decode(data)
 
 
 def _origin_key(origin: str, mirror: str) -> bytes:
@@ -253,7 +262,7 @@ class MirrorStore:
     # rules
     def rule(self, directory: str) -> Rule | None:
         data = self.view.get("rules", b"r" + _name(directory))
-        return None if data is None else Rule.decode(data)
+        return None if data is None else _decoded_rule(data)
 
     def put_rule(self, rule: Rule) -> None:
         self.view.put("rules", b"r" + _name(rule.mirror), rule.encode())
@@ -266,7 +275,7 @@ class MirrorStore:
     def rules_under(self, directory: str = "") -> list[Rule]:
         """Rules whose mirror side is ``directory`` or lies below it (every rule for ``""``)."""
         prefix = b"r" + _name(directory)
-        return [Rule.decode(value) for _, value in self.view.scan("rules", prefix)]
+        return [_decoded_rule(value) for _, value in self.view.scan("rules", prefix)]
 
     def has_rules(self) -> bool:
         return self.view.count("rules") > 0

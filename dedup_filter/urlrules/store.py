@@ -22,6 +22,8 @@ Invariant: a rule lives under exactly one of its two keys; hosts are lower-cased
 
 from __future__ import annotations
 
+import functools
+
 import struct
 from collections.abc import Iterator
 
@@ -63,7 +65,7 @@ class UrlRuleStore:
         for prefix in (_CONFIRMED, _OTHER):
             data = self.view.get("url_rules", _key(prefix, key))
             if data is not None:
-                return UrlRule.decode(data)
+                return _decoded(data)
         return None
 
     def put(self, rule: UrlRule) -> None:
@@ -127,7 +129,7 @@ class UrlRuleStore:
             yield from self._scan(_OTHER)
 
     def _scan(self, prefix: bytes) -> list[UrlRule]:
-        return [UrlRule.decode(value) for _, value in self.view.scan("url_rules", prefix)]
+        return [_decoded(value) for _, value in self.view.scan("url_rules", prefix)]
 
     # aliases
     def alias(self, class_key: str) -> int | None:
@@ -136,3 +138,10 @@ class UrlRuleStore:
 
     def put_alias(self, class_key: str, page_id: int) -> None:
         self.view.put("url_aliases", alias_key(class_key), encode_id(page_id))
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded(data: bytes) -> UrlRule:
+    """A rule's value decoded once: every URL check reads its host's confirmed rules, and they
+    change seldom (a ``UrlRule`` is frozen, so one decoding serves every reader)."""
+    return UrlRule.decode(data)
