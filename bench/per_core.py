@@ -1,12 +1,19 @@
 """Issue 13, target 2: ``check_pages`` against the peer pipeline, per core, on real documentation.
 
     python bench/per_core.py [DIR ...] [--rounds 3] [--limit 2000] [--max-bytes 100000]
+        [--file-paths]
 
 Without a directory it reads the Debian documentation packages of the evaluation web
 (~/.cache/dedup-filter/debdocs, fetched by ``bench/eval_web.py``): every HTML file of at most
-``--max-bytes``, shuffled (seeded). The peer is ``peers.SelectolaxPeers``: selectolax's own text,
-``\\w+`` terms, datasketch MinHash(84) of 8-token shingles + MinHashLSH and the simhash package's
-Simhash + SimhashIndex, in memory. Ours is ``DedupFilter.check_pages`` in batches of 64 (B and
+``--max-bytes``, shuffled (seeded). A page's URL is its path under ``/usr/share/``, as a
+documentation server publishes it (``http://docs.test/doc/sqlite3/c3ref/intro.html``: 2-5
+directories deep, like a site's pages); ``--file-paths`` gives the whole file path instead (the
+URLs before the tenth session, 10-12 directories deep: the mirror detector writes an entry a
+directory, so they weigh its bookkeeping more than a crawl does).
+
+The peer is ``peers.SelectolaxPeers``: selectolax's own text, ``\\w+`` terms, datasketch
+MinHash(84) of 8-token shingles + MinHashLSH and the simhash package's Simhash + SimhashIndex, in
+memory. Ours is ``DedupFilter.check_pages`` in batches of 64 (B and
 C, persisted in LMDB, sync=true), and ``check_page`` one page at a time for the latencies.
 
 Each round starts fresh indexes; batch by batch, ours checks the batch, then the same pages go one
@@ -60,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     cpu = max(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
-    pages = _pages(args.roots or [_DEBIAN_DOCS], args.max_bytes, args.limit, args.seed)
+    roots = args.roots or [_DEBIAN_DOCS]
+    pages = _pages(roots, args.max_bytes, args.limit, args.seed, args.file_paths)
     if not pages:
         print("no HTML files found")
         return 2
@@ -86,14 +94,25 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=2_000, help="pages at most")
     parser.add_argument("--max-bytes", type=int, default=100_000, help="largest page read")
     parser.add_argument("--seed", type=int, default=1, help="seed of the shuffle")
+    parser.add_argument(
+        "--file-paths", action="store_true", help="URLs of whole file paths, not site paths"
+    )
     return parser.parse_args(argv)
 
 
-def _pages(roots: list[str], max_bytes: int, limit: int, seed: int) -> list[Page]:
+def _pages(
+    roots: list[str], max_bytes: int, limit: int, seed: int, file_paths: bool
+) -> list[Page]:
     files = [path for path in html_files(roots) if path.stat().st_size <= max_bytes]
     random.Random(seed).shuffle(files)
-    return [("http://docs.test/" + path.as_posix().lstrip("/"), path.read_bytes())
+    return [("http://docs.test/" + _url_path(path, file_paths), path.read_bytes())
             for path in files[:limit]]  # fmt: skip
+
+
+def _url_path(path: Path, file_paths: bool) -> str:
+    """The page's path on the documentation server: under ``/usr/share/`` when it is there."""
+    whole = path.as_posix().lstrip("/")
+    return whole if file_paths else whole.split("/usr/share/", 1)[-1]
 
 
 def _warm_up(pages: list[Page]) -> None:
