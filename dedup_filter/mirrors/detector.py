@@ -338,11 +338,10 @@ class MirrorDetector:
         representative: int,
         role: int,
     ) -> None:
-        record = store.view.page(representative)
+        record, length = store.view.page(representative), fingerprint.token_count
         for place in page.places:
             key = self._index_pages.entry_key(place)
             hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
-            length = fingerprint.token_count
             entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
             store.put_entry(place.directory_key, key, entry, record)
 

@@ -207,11 +207,11 @@ class UrlPruner:
             for other, place in _rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
-        for other, copy, held_first_copy in copies:
+        for other, copy, may_stand_there in copies:
             third_site = not copy.lower().startswith(origin)
             if not third_site:
                 copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
-            elif not held_first_copy:
+            elif not may_stand_there:
                 continue
             if self._crawled_page(store, copy) is None:
                 continue

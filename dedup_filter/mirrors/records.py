@@ -224,13 +224,8 @@ class Rule(DirectoryPair):
             | (_COPY_NAMED if self.copy_named else 0)
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
         )
-        code_probes = min(self.code_probes, 255)
-        if self.through:
-            tail = bytes([flags, code_probes]) + _texts(self.through)
-        elif code_probes:
-            tail = bytes([flags, code_probes])
-        else:
-            tail = bytes([flags]) if flags else b""
+        tail = bytes([flags, min(self.code_probes, 255)])
+        tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
         return head + self._encode_sides() + tail
 
     @classmethod

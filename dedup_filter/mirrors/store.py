@@ -24,7 +24,6 @@ Tables:
 from __future__ import annotations
 
 import functools
-
 import heapq
 import struct
 from collections.abc import Iterator
@@ -97,11 +96,9 @@ def _name(directory: str) -> bytes:
     return directory.lower().encode("utf-8", "surrogatepass")
 
 
-@functools.lru_cache(maxsize=4096)
-def _decoded_rule(data: bytes) -> Rule:
-    """A rule's value decoded once: every URL check reads the rules over its directories, and
-    rules change seldom (a ``Rule`` is frozen, so one decoding serves every reader)."""
-    return Rule.decode(data)
+# a rule's value decoded once: every URL check reads the rules over its directories, and rules
+# change seldom (a ``Rule`` is frozen, so one decoding serves every reader)
+_decoded_rule = functools.lru_cache(maxsize=4096)(Rule.decode)
 
 
 def _origin_key(origin: str, mirror: str) -> bytes:

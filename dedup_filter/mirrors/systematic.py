@@ -56,19 +56,14 @@ _ADDED_SLACK_SHARE = 0.1
 
 
 class Pair(NamedTuple):
-    """The records standing for a sample's origin page and copy page, and each page's own
-    length in tokens (None: not known, a near-duplicate drop recorded before lengths were)."""
+    """The records standing for a sample's origin page and copy page, and the tokens the copy
+    page holds beyond its origin's (None: a length not known, a near-duplicate drop recorded
+    before lengths were)."""
 
     origin: PageRecord
     copy: PageRecord
-    lengths: tuple[int | None, int | None]
+    added: int | None
     identical: bool  # the two pages are exact duplicates
-
-    @property
-    def added(self) -> int | None:
-        """The tokens the copy page holds beyond its origin's (None: not known)."""
-        origin, copy = self.lengths
-        return None if origin is None or copy is None else copy - origin
 
 
 def discount_shared(store: MirrorStore, candidate: Candidate, config: Config) -> Candidate:
@@ -188,8 +183,9 @@ def _pair_records(store: MirrorStore, candidate: Candidate, sample: Sample) -> P
             return None
         entries.append(entry)
         pages.append(record)
-    lengths = (_own_length(entries[0], pages[0]), _own_length(entries[1], pages[1]))
-    return Pair(pages[0], pages[1], lengths, entries[0].exact == entries[1].exact)
+    origin, copy = (_own_length(entry, page) for entry, page in zip(entries, pages, strict=True))
+    added = None if origin is None or copy is None else copy - origin
+    return Pair(pages[0], pages[1], added, entries[0].exact == entries[1].exact)
 
 
 def _own_length(entry: DirEntry, record: PageRecord) -> int | None:

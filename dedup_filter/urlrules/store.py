@@ -23,7 +23,6 @@ Invariant: a rule lives under exactly one of its two keys; hosts are lower-cased
 from __future__ import annotations
 
 import functools
-
 import struct
 from collections.abc import Iterator
 
@@ -53,6 +52,11 @@ def _named_prefix(mark: bytes, kind: int, name: str) -> bytes:
 
 def alias_key(class_key: str) -> bytes:
     return _U64.pack(hash64(class_key, _ALIAS_SEED))
+
+
+# a rule's value decoded once: every URL check reads its host's confirmed rules, and they change
+# seldom (a ``UrlRule`` is frozen, so one decoding serves every reader)
+_decoded = functools.lru_cache(maxsize=4096)(UrlRule.decode)
 
 
 class UrlRuleStore:
@@ -138,10 +142,3 @@ class UrlRuleStore:
 
     def put_alias(self, class_key: str, page_id: int) -> None:
         self.view.put("url_aliases", alias_key(class_key), encode_id(page_id))
-
-
-@functools.lru_cache(maxsize=4096)
-def _decoded(data: bytes) -> UrlRule:
-    """A rule's value decoded once: every URL check reads its host's confirmed rules, and they
-    change seldom (a ``UrlRule`` is frozen, so one decoding serves every reader)."""
-    return UrlRule.decode(data)
