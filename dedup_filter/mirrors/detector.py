@@ -262,8 +262,9 @@ class MirrorDetector:
         asked = self._sessions.strip(url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
-        if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
-            Deferrals(view).mark_absent(asked, status)  # what waits for it is fetched instead
+        if any(kind in (COUNTERPART_PROBE, INDEX_PROBE) for kind, _ in outstanding):
+            # what waits for it is fetched instead; an index page is not asked for again
+            Deferrals(view).mark_absent(asked, status)
         for kind, reference in outstanding:
             if kind == CODE_PROBE:
                 code_probe_failed(store, reference)

@@ -8,8 +8,9 @@ duplicates a document of the same name in another directory, when another docume
 directories does the same, makes the two directories a candidate pair once both index pages are
 held, sampled like any other (a theme's search and copyright pages, alike on unrelated sites, open
 a pair that sampling rejects). An index page not held yet is asked for: a crawl in random order
-fetches a directory's documents long before its index page, and a stream may never bring it; a
-stream of pages whose index pages fail pairs nothing.
+fetches a directory's documents long before its index page, and a stream may never bring it. It
+is asked once: a directory whose index page failed (no listing, no index file) is not asked
+again, and a stream of pages whose index pages fail pairs nothing.
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
 like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
@@ -23,6 +24,7 @@ import itertools
 from dataclasses import dataclass
 
 from dedup_filter.mirrors.candidates import Pair, index_pair, ruled
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import nested, own_placement, usable_directory
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
@@ -56,8 +58,9 @@ def document_pair(orientation: Orientation, url: str, original_url: str) -> Docu
     if any(store.candidate(pair_reference(*pair)) for pair in (directories, directories[::-1])):
         return DocumentPairing()
     missing = tuple(side for side in directories if not store.entry(side.lower(), ""))
-    if any(store.probes_for(directory) for directory in missing):
-        return DocumentPairing()  # asked for already
+    deferrals = Deferrals(store.view)
+    if any(store.probes_for(side) or deferrals.absent(side) is not None for side in missing):
+        return DocumentPairing()  # asked for already, or its probe failed
     if ruled(store, (url, original_url), max_depth):
         return DocumentPairing()
     if not _another_namesake(store, *directories, page.relative_key):

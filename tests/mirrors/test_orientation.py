@@ -208,3 +208,21 @@ def test_a_copy_whose_documents_come_before_any_index_page_has_its_index_pages_p
     assert {VICTIM, copier} <= set(crawl.probes)
     assert [{rule["mirror"], rule["origin"]} for rule in dedup.mirror_rules()] == [{copier, VICTIM}]
     assert lost(crawl, VICTIM) == lost(crawl, copier) == []
+
+
+def test_index_pages_a_server_lacks_are_asked_for_once(open_filter, corpus, modules):
+    """Neither directory serves an index page (no listing, no ``index.html``): each duplicated
+    document would ask for them again; a directory whose index page failed is not asked again."""
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copier = "http://copier.test/docs/"
+    pages = {
+        url: body
+        for url, body in (victim | copy_tree(victim, VICTIM, copier)).items()
+        if not url.endswith("/")
+    }
+    documents = [breadth_first(pages, side) for side in (VICTIM, copier)]
+    crawl = OnlineCrawl(dedup, pages).visit(interleave(*documents))
+    asked = [url for url in crawl.failed_probes if url.endswith("/")]
+    assert {copier, VICTIM} <= set(asked)
+    assert len(asked) == len(set(asked))  # each asked once (it was 14 times each)
