@@ -25,6 +25,7 @@ from selectolax.lexbor import LexborHTMLParser
 from dedup_filter.features import kernels
 from dedup_filter.features.attributes import MAX_ATTRIBUTES, cap_attributes
 from dedup_filter.features.hashing import I64, U32, U64
+from dedup_filter.references import plain_file_name
 from dedup_filter.urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
@@ -352,8 +353,12 @@ def _alphanumeric_table() -> npt.NDArray[np.bool_]:
 
 def image_term(src: str, page_url: str, page_host: str) -> str:
     """The whole absolute URL for another host, the file name alone for the page's own host."""
+    reference = src.strip()
+    name = plain_file_name(reference) if page_host else None
+    if name is not None:  # a relative path, on the page's own host
+        return name
     try:
-        absolute = urljoin(page_url, src.strip())
+        absolute = urljoin(page_url, reference)
         parts = urlsplit(absolute)
         host = (parts.hostname or "").lower()
     except ValueError:

@@ -13,20 +13,19 @@ from typing import Any
 from urllib.parse import urljoin
 
 from dedup_filter.features.text import Anchors, decode_body, html_anchors
-from dedup_filter.urls import normalize_url
+from dedup_filter.references import References
 
 MAX_LINKS = 2000
-_SCHEMES = ("http://", "https://")
 
 
 def resolve_links(page_url: str, anchors: Anchors) -> list[str]:
     """Absolute, normalised http(s) URLs of a page's anchors, in document order, without repeats."""
     base_url = page_url if anchors.base is None else _join(page_url, anchors.base)
-    links: dict[str, None] = {}
+    references, links = References(base_url), {}
     for href in anchors.hrefs:
-        target = _join(base_url, href)
-        if target.startswith(_SCHEMES):
-            links[normalize_url(target)] = None
+        target = references.resolve(href)
+        if target:
+            links[target] = None
             if len(links) >= MAX_LINKS:
                 break
     return list(links)
