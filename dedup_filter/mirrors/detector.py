@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -58,7 +59,8 @@ from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
-from dedup_filter.mirrors.rules import describe, rule_over
+from dedup_filter.mirrors.precedence import side_by_side_by_now
+from dedup_filter.mirrors.rules import describe, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
@@ -81,6 +83,7 @@ from dedup_filter.mirrors.verdict import (
 )
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
+_SIDE_BY_SIDE_EVERY = 8  # pages recorded on a rule's sides between two weighings of side by side
 
 
 class MirrorDetector:
@@ -99,6 +102,8 @@ class MirrorDetector:
             functools.partial(_soft404_like, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
+        # pages recorded on each rule's sides since it was made, in this process
+        self._pages_on_sides: Counter[str] = Counter()
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -138,6 +143,7 @@ class MirrorDetector:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
         self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
+        beside = self._side_by_side_by_now(store, page.places)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -185,7 +191,9 @@ class MirrorDetector:
                 stance,
                 rule_over(store, page.places),
                 store.candidate(pair.reference) if pair is not None else None,
-                update.evidence() | ({"mirrors_revoked": code.revoked} if code.revoked else {}),
+                update.evidence()
+                | ({"mirrors_revoked": code.revoked} if code.revoked else {})
+                | ({"mirrors_side_by_side": beside} if beside else {}),
                 lambda rule: self.describe(store, rule),
             ),
             probes=checked.decision.probes + update.handed_out(),
@@ -345,6 +353,29 @@ class MirrorDetector:
             hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
             entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
             store.put_entry(place.directory_key, key, entry, record)
+
+    def _side_by_side_by_now(self, store: MirrorStore, places: list[Placement]) -> list[str]:
+        """The mirrors of the rules whose sides hold this page that count as crawled side by
+        side by now (``precedence.side_by_side_by_now``): weighed again every
+        ``_SIDE_BY_SIDE_EVERY`` pages recorded on a rule's sides, as a weighing reads up to
+        2,048 entries."""
+        if not store.has_rules():
+            return []
+        found = rule_over(store, places)
+        rules = [found[0]] if found is not None else []
+        rules += [rule for rule, _ in rules_with_origin_over(store, places)]
+        made = []
+        for rule in rules:
+            if rule.side_by_side or not rule.exchangeable:
+                continue
+            self._pages_on_sides[rule.mirror] += 1
+            if self._pages_on_sides[rule.mirror] % _SIDE_BY_SIDE_EVERY:
+                continue
+            now_beside = side_by_side_by_now(store, rule)
+            if now_beside is not None:
+                store.put_rule(now_beside)
+                made.append(rule.mirror)
+        return made
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:

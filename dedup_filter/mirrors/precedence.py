@@ -22,8 +22,8 @@ current text; held first and not named a copy, it prunes neither side.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side
 by side (no lead of more than one document, or of more than half of what each side held, when
-the rule was made: ``Rule.side_by_side``), every checked sample matched, and nothing names the
-mirror the copy. Which side was held first is then a coin flip, and the side held first loses a
+the rule was made or since: ``Rule.side_by_side``, ``side_by_side_by_now``), every checked
+sample matched, and nothing names the mirror the copy. Which side was held first is then a coin flip, and the side held first loses a
 URL whose counterpart the other side holds as a page the crawler fetched as itself (or, for a
 mirror held first, a copy held first of the origin does); otherwise it is fetched. The other side
 is pruned as usual: the origin side, under a rule that prunes its origin
@@ -50,8 +50,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
 _SCANNED = 1024  # entries of each side read for its held pages
@@ -75,7 +76,10 @@ def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     """Whether the crawl held ``mirror`` first: documents of it, more than one, before any of
     ``origin``; else, when neither led by more than one, more documents of it, or as many and
     a page of it (its index page counted) first."""
-    mirror_held, origin_held = _held(store, mirror), _held(store, origin)
+    return _held_first(_held(store, mirror), _held(store, origin))
+
+
+def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
     mirror_lead, origin_lead = (
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
@@ -86,6 +90,31 @@ def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     if len(mirror_held.documents) != len(origin_held.documents):
         return HeldFirst(len(mirror_held.documents) > len(origin_held.documents), side_by_side)
     return HeldFirst(mirror_held.first < origin_held.first, side_by_side)
+
+
+def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Rule | None:
+    """``rule`` made side by side when its two sides count as crawled side by side by now,
+    though they did not when it was made (None otherwise). A lead is fixed once both sides hold
+    a document (later documents come after the other side's first), and each side's documents
+    only grow: a lead of three documents against a side holding five when the rule was made is
+    side by side once both hold eight or more, as it would have been had the rule come then.
+    Only where the side held first led after the other side's first page (its index page
+    counted) had come: a side whose documents preceded the other side's every page (a copier's
+    victim whose index page and first pages came before the copier was met) stays the side
+    crawled first. The side held first stays the same; only a rule whose every sample matched
+    and whose copy is named by nothing prunes by it (``Rule.exchangeable``)."""
+    if rule.side_by_side or not rule.exchangeable:
+        return None
+    sides = _held(store, rule.mirror), _held(store, rule.origin)
+    held = _held_first(*sides)
+    first, second = sides if rule.mirror_held_first else sides[::-1]
+    if (
+        not held.side_by_side
+        or held.mirror != rule.mirror_held_first
+        or first.held_before(second.first) > _SIDE_BY_SIDE_LEAD
+    ):
+        return None
+    return replace(rule, side_by_side=True)
 
 
 def _side_by_side(lead: int, *sides: _Held) -> bool:
@@ -106,8 +135,11 @@ class _Held:
 
     def lead_over(self, other: _Held) -> int:
         """How many of these documents were held before the first document of ``other``."""
-        others_first = min(other.documents, default=math.inf)
-        return sum(1 for counter in self.documents if counter < others_first)
+        return self.held_before(min(other.documents, default=math.inf))
+
+    def held_before(self, counter: float) -> int:
+        """How many of these documents were held before the page counter ``counter``."""
+        return sum(1 for document in self.documents if document < counter)
 
 
 def _held(store: MirrorStore, directory: str) -> _Held:

@@ -43,7 +43,7 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.precedence import held_first
 from dedup_filter.mirrors.records import Rule
-from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
@@ -96,7 +96,7 @@ class UrlPruner:
         if found is None and not index:
             # an origin's index pages are always fetched: they are what links its pages, and a
             # copy's listing (generated, or its own) may not link the pages the copy lacks
-            origins_over = _rules_with_origin_over(store, places)
+            origins_over = rules_with_origin_over(store, places)
         under_origins = [(rule, place) for rule, place in origins_over if rule.prunes_origin]
         if found is None and not under_origins:
             return self._beside_mirror(store, url, origins_over)
@@ -204,7 +204,7 @@ class UrlPruner:
         copies = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative, False)]
         copies += [
             (other, other.mirror + place.relative, other.prunes_origin or other.side_by_side)
-            for other, place in _rules_with_origin_over(store, places)
+            for other, place in rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
         for other, copy, may_stand_there in copies:
@@ -302,7 +302,7 @@ class UrlPruner:
         found = rule_over(store, places)
         counterparts = [
             (rule, rule.mirror + place.relative)
-            for rule, place in _rules_with_origin_over(store, places)
+            for rule, place in rules_with_origin_over(store, places)
             if rule.prunes_mirror or rule.prunes_both_sides
         ]
         if found is not None and found[0].prunes_origin:
@@ -391,18 +391,6 @@ def _origins_pruned_over(
     URL these places describe, widest first."""
     return [
         (rule, place)
-        for rule, place in _rules_with_origin_over(store, places)
+        for rule, place in rules_with_origin_over(store, places)
         if rule.prunes_origin
-    ]
-
-
-def _rules_with_origin_over(
-    store: MirrorStore, places: list[Placement]
-) -> list[tuple[Rule, Placement]]:
-    """The rules whose origin side holds the URL these places describe, widest first."""
-    return [
-        (rule, place)
-        for place in places
-        if store.has_origin_at(place.directory)
-        for rule in store.rules_with_origin_at(place.directory)
     ]

@@ -169,7 +169,8 @@ class Rule(DirectoryPair):
     # mirror pages probed since the rule was made, as counterparts of origin pages with code
     # blocks: an edition differs there (``editions.py``)
     code_probes: int = 0
-    # neither side was crawled first when the rule was made (``precedence._side_by_side``)
+    # neither side was crawled first when the rule was made, or by now
+    # (``precedence._side_by_side``, ``precedence.side_by_side_by_now``)
     side_by_side: bool = False
     # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
     # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back

@@ -34,6 +34,18 @@ def rule_over(store: MirrorStore, places: list[Placement]) -> tuple[Rule, Placem
     return None
 
 
+def rules_with_origin_over(
+    store: MirrorStore, places: list[Placement]
+) -> list[tuple[Rule, Placement]]:
+    """The rules whose origin side holds the URL these places describe, widest first."""
+    return [
+        (rule, place)
+        for place in places
+        if store.has_origin_at(place.directory)
+        for rule in store.rules_with_origin_at(place.directory)
+    ]
+
+
 def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> bool:
     """Whether a rule mirror -> origin would prune within an origin, or is already implied. A
     mirror side that is, or holds, the origin of other rules is no conflict: those rules are

@@ -156,6 +156,46 @@ def test_a_copy_crawled_first_is_never_pruned_though_the_origin_follows_close(
     assert lost(crawl, ORIGIN) == []
 
 
+@pytest.mark.parametrize("origin_met_first", [True, False])
+def test_two_sides_that_fill_side_by_side_after_their_rule_are_both_pruned_from_then_on(
+    open_filter, origin_tree, origin_met_first
+):
+    """The copy led by three documents and the origin held one when their rule was made: the
+    copy counted as crawled first. Then both filled in turns, each page held as itself (pages
+    of a stream, or fetched before their counterparts): by eight documents a side, a lead of
+    three is a coin flip, so the rule is made side by side and the copy loses the URLs whose
+    counterparts the origin holds as crawled pages. Not where the copy's lead came before the
+    origin's every page: then the copy was crawled first (a copier's victim met before the
+    copier), and it is never pruned."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    copy_documents = [url for url in copy_order if not url.endswith("/")]
+    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
+    listings = [url for url in copy_order + origin_order if url.endswith("/")]
+    crawl = OnlineCrawl(dedup, origin_tree | copy)
+    met_first = [ORIGIN] if origin_met_first else []
+    crawl.visit(met_first + copy_documents[:3] + origin_documents[:1] + listings)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["side_by_side"]) == ("mirror", False)
+    for url in interleave(copy_documents[3:8], origin_documents[1:]):
+        if url not in crawl.decisions:
+            crawl.fetch(url)
+    (rule,) = dedup.mirror_rules()
+    crawl.visit(copy_documents[8:])
+    pruned = under(crawl.pruned, UNNAMED_COPY)
+    if not origin_met_first:
+        assert (rule["side_by_side"], pruned) == (False, [])
+        return
+    assert any("mirrors_side_by_side" in decision.evidence for decision in crawl.decisions.values())
+    assert (rule["side_by_side"], rule["pruned"]) == (True, ["mirror", "origin"])
+    assert pruned
+    for url in pruned:
+        assert crawl.pruned[url].duplicate_of == ORIGIN + url[len(UNNAMED_COPY) :]
+        assert crawl.pruned[url].duplicate_of in crawl.fetched
+    assert lost(crawl, ORIGIN) == [] and lost(crawl, UNNAMED_COPY) == []
+
+
 def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):
     crawl = deeper_copy_first(dedup := open_filter(), origin_tree)
     (rule,) = dedup.mirror_rules()
