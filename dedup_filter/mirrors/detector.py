@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -83,7 +82,6 @@ from dedup_filter.mirrors.verdict import (
 )
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
-_SIDE_BY_SIDE_EVERY = 8  # pages recorded on a rule's sides between two weighings of side by side
 
 
 class MirrorDetector:
@@ -102,8 +100,8 @@ class MirrorDetector:
             functools.partial(_soft404_like, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
-        # pages recorded on each rule's sides since it was made, in this process
-        self._pages_on_sides: Counter[str] = Counter()
+        # pages each rule's sides must still record before it is weighed side by side again
+        self._pages_to_wait: dict[tuple[str, str, float], float] = {}
         self._listing_agreement = math.ceil(
             config.mirror.listing_min_agreement * config.simhash.bits
         )
@@ -356,9 +354,8 @@ class MirrorDetector:
 
     def _side_by_side_by_now(self, store: MirrorStore, places: list[Placement]) -> list[str]:
         """The mirrors of the rules whose sides hold this page that count as crawled side by
-        side by now (``precedence.side_by_side_by_now``): weighed again every
-        ``_SIDE_BY_SIDE_EVERY`` pages recorded on a rule's sides, as a weighing reads up to
-        2,048 entries."""
+        side by now (``precedence.side_by_side_by_now``), each weighed again once its sides
+        recorded the pages it said could change that (a weighing reads up to 2,048 entries)."""
         if not store.has_rules():
             return []
         found = rule_over(store, places)
@@ -366,14 +363,15 @@ class MirrorDetector:
         rules += [rule for rule, _ in rules_with_origin_over(store, places)]
         made = []
         for rule in rules:
-            if rule.side_by_side or not rule.exchangeable:
+            key = (rule.mirror, rule.origin, rule.created_at)  # a rule repointed is weighed anew
+            waiting = self._pages_to_wait.get(key, 0) - 1
+            if waiting > 0 or rule.side_by_side:
+                self._pages_to_wait[key] = waiting
                 continue
-            self._pages_on_sides[rule.mirror] += 1
-            if self._pages_on_sides[rule.mirror] % _SIDE_BY_SIDE_EVERY:
-                continue
-            now_beside = side_by_side_by_now(store, rule)
-            if now_beside is not None:
-                store.put_rule(now_beside)
+            reweighed = side_by_side_by_now(store, rule)
+            self._pages_to_wait[key] = reweighed.pages_to_wait
+            if reweighed.rule is not None:
+                store.put_rule(reweighed.rule)
                 made.append(rule.mirror)
         return made
 

@@ -92,29 +92,40 @@ def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
     return HeldFirst(mirror_held.first < origin_held.first, side_by_side)
 
 
-def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Rule | None:
+@dataclass(frozen=True, slots=True)
+class Reweighed:
+    """A rule weighed again (``side_by_side_by_now``): made side by side, or how many more pages
+    its sides must record before that can change (a page adds at most one document)."""
+
+    rule: Rule | None
+    pages_to_wait: float = 0
+
+
+def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
     """``rule`` made side by side when its two sides count as crawled side by side by now,
-    though they did not when it was made (None otherwise). A lead is fixed once both sides hold
-    a document (later documents come after the other side's first), and each side's documents
-    only grow: a lead of three documents against a side holding five when the rule was made is
-    side by side once both hold eight or more, as it would have been had the rule come then.
-    Only where the side held first led after the other side's first page (its index page
-    counted) had come: a side whose documents preceded the other side's every page (a copier's
-    victim whose index page and first pages came before the copier was met) stays the side
-    crawled first. The side held first stays the same; only a rule whose every sample matched
-    and whose copy is named by nothing prunes by it (``Rule.exchangeable``)."""
+    though they did not when it was made. A lead is fixed once both sides hold a document
+    (later documents come after the other side's first), and each side's documents only grow: a
+    lead of three documents against a side holding five when the rule was made is side by side
+    once both hold eight or more, as it would have been had the rule come then. Only where the
+    side held first led after the other side's first page (its index page counted) had come: a
+    side whose documents preceded the other side's every page (a copier's victim whose index
+    page and first pages came before the copier was met) stays the side crawled first, for
+    good. The side held first stays the same; only a rule whose every sample matched and whose
+    copy is named by nothing prunes by it (``Rule.exchangeable``)."""
     if rule.side_by_side or not rule.exchangeable:
-        return None
+        return Reweighed(None, math.inf)
     sides = _held(store, rule.mirror), _held(store, rule.origin)
     held = _held_first(*sides)
     first, second = sides if rule.mirror_held_first else sides[::-1]
-    if (
-        not held.side_by_side
-        or held.mirror != rule.mirror_held_first
-        or first.held_before(second.first) > _SIDE_BY_SIDE_LEAD
-    ):
-        return None
-    return replace(rule, side_by_side=True)
+    if first.held_before(second.first) > _SIDE_BY_SIDE_LEAD:
+        return Reweighed(None, math.inf)
+    if held.mirror != rule.mirror_held_first:
+        return Reweighed(None, _SIDE_BY_SIDE_DOCUMENTS)  # counts decide: they may turn again
+    if not held.side_by_side:
+        lead = first.lead_over(second)
+        fewer = min(len(side.documents) for side in sides)
+        return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * lead) - fewer)
+    return Reweighed(replace(rule, side_by_side=True))
 
 
 def _side_by_side(lead: int, *sides: _Held) -> bool:
