@@ -20,21 +20,21 @@ never prunes its origin: it pairs versions of one directory (a stale copy with e
 copy's page may be the older version, and dropping the origin's page for it would lose the
 current text; held first and not named a copy, it prunes neither side.
 
-Both sides are pruned at once only where neither was crawled first: two directories crawled side
-by side (no lead of more than one document, or of more than half of what each side held, when
-the rule was made or since: ``Rule.side_by_side``, ``side_by_side_by_now``), every checked
-sample matched, and nothing names the mirror the copy. Which side was held first is then a coin flip, and the side held first loses a
-URL whose counterpart the other side holds as a page the crawler fetched as itself (or, for a
-mirror held first, a copy held first of the origin does); otherwise it is fetched. The other side
-is pruned as usual: the origin side, under a rule that prunes its origin
+Both sides are pruned at once only where neither was crawled first: two directories crawled side by
+side (no lead of more than one document, or of more than half of what each side held, when the rule
+was made or since: ``Rule.side_by_side``, ``side_by_side_by_now``), every checked sample matched,
+and nothing names the mirror the copy. Which side was held first is then a coin flip, and the side
+held first loses a URL whose counterpart the other side holds as a page the crawler fetched as
+itself (or, for a mirror held first, a copy held first of the origin does); otherwise it is
+fetched. The other side is pruned as usual: the origin side, under a rule that prunes its origin
 (``Rule.prunes_both_sides``), waits for the mirror's page; the mirror side, under one that prunes
-its mirror (``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the
-crawler fetched as itself had its links followed, so what it links is asked for on its side;
-a probe's answer (the spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate
-did not, and with both sides pruned the pages only they link would be reached through nothing
-(on the evaluation web, pruning both sides for any held page lost 14-23 contents). A copier
-crawled beside its victim thus stands in for the victim's pages it holds, as a copy met first
-would for any page; a victim crawled first, by more than one document, is never pruned.
+its mirror (``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the crawler
+fetched as itself had its links followed, so what it links is asked for on its side; a probe's
+answer (the spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate did not,
+and with both sides pruned the pages only they link would be reached through nothing (on the
+evaluation web, pruning both sides for any held page lost 14-23 contents). A copier crawled beside
+its victim thus stands in for the victim's pages it holds, as a copy met first would for any page;
+a victim crawled first, by more than one document before any page of the copier, is never pruned.
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
