@@ -27,17 +27,11 @@ from scrapy.utils.log import failure_to_exc_info
 
 from .exceptions import DedupIgnoreRequest
 from .probes import ProbeOutcome, Prober
-from .responses import SERVED_FROM_PROBE, content_headers, is_checkable, is_exempt
+from .responses import DEFERRALS, SERVED_FROM_PROBE, content_headers, is_checkable, is_exempt
 from .session import DedupSession
 
-#: request meta key: how many times the request went back to the scheduler to wait for its
-#: mirror counterpart
-DEFERRALS = "dedup_deferrals"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
-#: request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
-#: not to a stand-in requested in its place on another host
-_FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -127,9 +121,8 @@ class DedupMiddleware:
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
         """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned
         side is requested in its place, with the spider's callback, so its links are followed."""
-        meta = {key: value for key, value in request.meta.items() if key not in _FETCH_STATE}
         for stand_in in await self._session.fetch_failed(request.url, status):
-            self._crawler.engine.crawl(request.replace(url=stand_in.url, meta=dict(meta)))
+            self._session.crawl_in_place(request, stand_in.url)
 
     async def _act_on_url(
         self, request: Request, decision: Decision, counterpart_reported: bool = False
@@ -165,6 +158,7 @@ class DedupMiddleware:
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
+            self._session.crawl_instead(request, decision)
             raise DedupIgnoreRequest(decision)
         return await self._fetch(request)
 

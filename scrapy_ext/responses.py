@@ -19,6 +19,11 @@ DONT_DEDUP = "dont_dedup"  # set by users: exempt one request (Scrapy's dont_* c
 PROBE = "dedup_probe"  # set on the requests that fetch probes for the mirror detector
 SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earlier probe
 URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as of which rules
+# how many times the request went back to the scheduler to wait for its mirror counterpart
+DEFERRALS = "dedup_deferrals"
+# request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
+# not to a request made in its place on another host
+FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})
 
 
 def is_robots_txt(url: str) -> bool:

@@ -24,7 +24,7 @@ from dedup_filter import DedupError
 
 from . import registry
 from .decision_log import DecisionLog
-from .responses import URL_CHECKED
+from .responses import FETCH_STATE, URL_CHECKED
 from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
 
@@ -71,6 +71,7 @@ class DedupSession:
     def __init__(self, crawler: Crawler, settings: DedupSettings, worker: IndexWorker) -> None:
         self.settings = settings
         self.stats = crawler.stats
+        self._crawler = crawler
         self._worker: IndexWorker | None = worker
         self._decision_log = DecisionLog(settings.decision_log) if settings.decision_log else None
         self._error_logged = False
@@ -123,6 +124,21 @@ class DedupSession:
         if self._decision_log is not None:
             self._decision_log.close()
             self._decision_log = None
+
+    def crawl_in_place(self, request: Request, url: str) -> None:
+        """Request ``url`` in ``request``'s place, with its callback, so what it links is
+        followed (a stand-in for a page that could not be fetched)."""
+        meta = {key: value for key, value in request.meta.items() if key not in FETCH_STATE}
+        self._crawler.engine.crawl(request.replace(url=url, meta=meta))
+
+    def crawl_instead(self, request: Request, decision: Decision) -> None:
+        """A URL dropped for a page the spider never parsed (a probe's answer: the decision's
+        ``crawl_instead``) hands its request to that page, served from the probe's response
+        when the prober still keeps it (``dedup/crawled_instead``)."""
+        url = decision.evidence.get("crawl_instead")
+        if url:
+            self.stats.inc_value("dedup/crawled_instead")
+            self.crawl_in_place(request, url)
 
     def warmed(self) -> Deferred[None] | None:
         """Fires once the filter prepares pages at full speed; ``None`` without an index."""

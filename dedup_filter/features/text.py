@@ -357,6 +357,11 @@ def image_term(src: str, page_url: str, page_host: str) -> str:
     name = plain_file_name(reference) if page_host else None
     if name is not None:  # a relative path, on the page's own host
         return name
+    return image_term_by_urllib(reference, page_url, page_host)
+
+
+def image_term_by_urllib(reference: str, page_url: str, page_host: str) -> str:
+    """``image_term`` for any reference: joined and split by urllib."""
     try:
         absolute = urljoin(page_url, reference)
         parts = urlsplit(absolute)

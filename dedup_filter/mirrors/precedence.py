@@ -21,20 +21,21 @@ copy's page may be the older version, and dropping the origin's page for it woul
 current text; held first and not named a copy, it prunes neither side.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side by
-side (no lead of more than one document, or of more than half of what each side held, when the rule
-was made or since: ``Rule.side_by_side``, ``side_by_side_by_now``), every checked sample matched,
-and nothing names the mirror the copy. Which side was held first is then a coin flip, and the side
-held first loses a URL whose counterpart the other side holds as a page the crawler fetched as
-itself (or, for a mirror held first, a copy held first of the origin does); otherwise it is
-fetched. The other side is pruned as usual: the origin side, under a rule that prunes its origin
-(``Rule.prunes_both_sides``), waits for the mirror's page; the mirror side, under one that prunes
-its mirror (``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the crawler
-fetched as itself had its links followed, so what it links is asked for on its side; a probe's
-answer (the spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate did not,
-and with both sides pruned the pages only they link would be reached through nothing (on the
-evaluation web, pruning both sides for any held page lost 14-23 contents). A copier crawled beside
-its victim thus stands in for the victim's pages it holds, as a copy met first would for any page;
-a victim crawled first, by more than one document before any page of the copier, is never pruned.
+side (no lead of more than one document, or of more than half of what each side held and made after
+the other side's first page, when the rule was made or since: ``Rule.side_by_side``,
+``side_by_side_by_now``), every checked sample matched, and nothing names the mirror the copy.
+Which side was held first is then a coin flip, and the side held first loses a URL whose
+counterpart the other side holds as a page the crawler fetched as itself (or, for a mirror held
+first, a copy held first of the origin does); otherwise it is fetched. The other side is pruned as
+usual: the origin side, under a rule that prunes its origin (``Rule.prunes_both_sides``), waits for
+the mirror's page; the mirror side, under one that prunes its mirror
+(``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the crawler fetched as
+itself had its links followed, so what it links is asked for on its side; a probe's answer (the
+spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate did not, and with both
+sides pruned the pages only they link would be reached through nothing (on the evaluation web,
+pruning both sides for any held page lost 14-23 contents). A copier crawled beside its victim thus
+stands in for the victim's pages it holds, as a copy met first would for any page; a victim crawled
+first, by more than one document before any page of the copier, is never pruned.
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
@@ -84,7 +85,12 @@ def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
     )
-    side_by_side = _side_by_side(max(mirror_lead, origin_lead), mirror_held, origin_held)
+    leader, other = (
+        (mirror_held, origin_held) if mirror_lead >= origin_lead else (origin_held, mirror_held)
+    )
+    side_by_side = _side_by_side(
+        max(mirror_lead, origin_lead), mirror_held, origin_held
+    ) and not _met_first(leader, other)
     if max(mirror_lead, origin_lead) > _SIDE_BY_SIDE_LEAD:
         return HeldFirst(mirror_lead > origin_lead, side_by_side)
     if len(mirror_held.documents) != len(origin_held.documents):
@@ -116,16 +122,21 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
         return Reweighed(None, math.inf)
     sides = _held(store, rule.mirror), _held(store, rule.origin)
     held = _held_first(*sides)
+    if held.side_by_side and held.mirror == rule.mirror_held_first:
+        return Reweighed(replace(rule, side_by_side=True))
     first, second = sides if rule.mirror_held_first else sides[::-1]
-    if first.held_before(second.first) > _SIDE_BY_SIDE_LEAD:
+    if _met_first(first, second):
         return Reweighed(None, math.inf)
     if held.mirror != rule.mirror_held_first:
         return Reweighed(None, _SIDE_BY_SIDE_DOCUMENTS)  # counts decide: they may turn again
-    if not held.side_by_side:
-        lead = first.lead_over(second)
-        fewer = min(len(side.documents) for side in sides)
-        return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * lead) - fewer)
-    return Reweighed(replace(rule, side_by_side=True))
+    fewer = min(len(side.documents) for side in sides)
+    return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * first.lead_over(second)) - fewer)
+
+
+def _met_first(first: _Held, second: _Held) -> bool:
+    """Whether ``first`` held documents, more than one, before any page of ``second`` (its index
+    page counted): a side crawled before the other was met at all, as a copier's victim is."""
+    return first.held_before(second.first) > _SIDE_BY_SIDE_LEAD
 
 
 def _side_by_side(lead: int, *sides: _Held) -> bool:

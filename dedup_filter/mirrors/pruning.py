@@ -275,6 +275,11 @@ class UrlPruner:
                 evidence["soft_404"] = absent_url(kept)
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
+            if Deferrals(view).probed(held.url):
+                # a probe's answer, which the crawler's parser never saw: it is crawled in this
+                # URL's place (served from the probe), or what only it links is reached by
+                # nothing (its own side's pages that link it may be dropped duplicates)
+                evidence["crawl_instead"] = held.url
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
         status = Deferrals(view).absent(counterpart)
         if status is not None:

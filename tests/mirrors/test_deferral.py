@@ -190,3 +190,20 @@ def test_a_check_without_writing_leaves_deferrals_to_the_writer(ruled):
     dropped = dedup.check_url_unless_deferred(MIRROR + "extra/wave.html")
     assert kept == dedup.check_url(ORIGIN + "late.html")
     assert dropped == dedup.check_url(MIRROR + "extra/wave.html")
+
+
+def test_a_url_dropped_for_a_probes_answer_names_that_page_to_crawl_instead(ruled):
+    """The origin's page arrived as a probe's answer, which the crawler's parser never sees: the
+    mirror's URL is dropped and names that page to crawl in its place, until the crawler says it
+    handed the page to its spider; a page crawled as itself names nothing."""
+    dedup, late = ruled
+    dedup.check_url(MIRROR + "late.html")  # deferred, its counterpart probed
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])  # the probe's answer
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert settled.dropped
+    assert settled.evidence["crawl_instead"] == ORIGIN + "late.html"
+    dedup.probe_served(ORIGIN + "late.html")
+    again = dedup.check_url(MIRROR + "late.html")
+    assert again.dropped and "crawl_instead" not in again.evidence
+    crawled = dedup.check_url(MIRROR + "extra/wave.html")
+    assert crawled.dropped and "crawl_instead" not in crawled.evidence

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter.mirrors.precedence import HeldFirst, held_first
 from dedup_filter.mirrors.soft404 import absent_url
+from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import (
     DEEP_COPY,
@@ -40,6 +42,17 @@ def unnamed_copy_first(dedup, copy: dict[str, bytes], origin_tree) -> OnlineCraw
     return OnlineCrawl(dedup, pages).visit(
         breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
     )
+
+
+def walking_sides(origin_tree) -> tuple[dict[str, bytes], list[str], list[str], list[str]]:
+    """The origin and its unnamed copy: their pages, the copy's documents walked forward, the
+    origin's walked backward (the two meet in the middle), and both sides' index pages."""
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
+    copy_documents = [url for url in copy_order if not url.endswith("/")]
+    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
+    listings = [url for url in copy_order + origin_order if url.endswith("/")]
+    return origin_tree | copy, copy_documents, origin_documents, listings
 
 
 def test_an_origin_met_after_its_copy_is_pruned_where_the_copy_held_first_holds_it(
@@ -98,14 +111,8 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
     side) is pruned too, where the other holds the page as one the crawl fetched (never as a
     probe's answer), and each content is fetched once."""
     dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
-    pages = origin_tree | copy
-    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
-    listings = [url for url in copy_order + origin_order if url.endswith("/")]
-    copy_documents = [url for url in copy_order if not url.endswith("/")]
-    # the copy walks its documents forward, the origin backward: they meet in the middle, where
-    # the index pages are met
-    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
+    # they meet in the middle, where the index pages are met
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
     half = len(copy_documents) // 2
     crawl = OnlineCrawl(dedup, pages).visit(
         interleave(copy_documents[: half + extra], origin_documents[:half])
@@ -138,12 +145,8 @@ def test_a_copy_crawled_first_is_never_pruned_though_the_origin_follows_close(
     crawled first (it may be a copier's victim), and the crawl beside it after that does not
     make the two side by side."""
     dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
-    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
-    copy_documents = [url for url in copy_order if not url.endswith("/")]
-    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
-    listings = [url for url in copy_order + origin_order if url.endswith("/")]
-    crawl = OnlineCrawl(dedup, origin_tree | copy).visit(
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    crawl = OnlineCrawl(dedup, pages).visit(
         copy_documents[:6]
         + interleave(origin_documents[:4], copy_documents[6:10])
         + listings
@@ -168,12 +171,8 @@ def test_two_sides_that_fill_side_by_side_after_their_rule_are_both_pruned_from_
     origin's every page: then the copy was crawled first (a copier's victim met before the
     copier), and it is never pruned."""
     dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
-    copy_order, origin_order = breadth_first(copy, UNNAMED_COPY), breadth_first(origin_tree, ORIGIN)
-    copy_documents = [url for url in copy_order if not url.endswith("/")]
-    origin_documents = [url for url in origin_order if not url.endswith("/")][::-1]
-    listings = [url for url in copy_order + origin_order if url.endswith("/")]
-    crawl = OnlineCrawl(dedup, origin_tree | copy)
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    crawl = OnlineCrawl(dedup, pages)
     met_first = [ORIGIN] if origin_met_first else []
     crawl.visit(met_first + copy_documents[:3] + origin_documents[:1] + listings)
     (rule,) = dedup.mirror_rules()
@@ -194,6 +193,23 @@ def test_two_sides_that_fill_side_by_side_after_their_rule_are_both_pruned_from_
         assert crawl.pruned[url].duplicate_of == ORIGIN + url[len(UNNAMED_COPY) :]
         assert crawl.pruned[url].duplicate_of in crawl.fetched
     assert lost(crawl, ORIGIN) == [] and lost(crawl, UNNAMED_COPY) == []
+
+
+@pytest.mark.parametrize("origin_page_first", [True, False])
+def test_a_lead_taken_before_the_other_side_was_met_is_a_side_crawled_first(
+    open_filter, origin_tree, origin_page_first
+):
+    """Three documents of one directory, then both directories in turns, eight documents each
+    held as themselves: a lead of three is at most half of either side, so the two were crawled
+    side by side, unless the lead came before any page of the other (a copier's victim crawled
+    before the copier was met)."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, _ = walking_sides(origin_tree)
+    met = [ORIGIN] if origin_page_first else []
+    for url in met + copy_documents[:3] + interleave(copy_documents[3:8], origin_documents[:8]):
+        dedup.check_page(url, pages[url])
+    held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
+    assert held == HeldFirst(mirror=True, side_by_side=origin_page_first)
 
 
 def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):

@@ -126,3 +126,28 @@ def test_a_download_error_on_the_kept_side_stands_in_and_a_drop_does_not(
     assert scheduled.requests == []
     settle(middleware.process_exception(request, ConnectionRefusedError()))
     assert [request.url for request in scheduled.requests] == [ORIGIN + "csv.html"]
+
+
+def test_a_url_dropped_for_a_probes_answer_is_crawled_as_that_page(
+    make_crawler, ruled_index, stdlib_page
+):
+    """The counterpart arrived as a probe's answer, which the spider never parsed: the mirror's
+    URL is dropped and the counterpart requested in its place (served from the probe's response),
+    so what only it links is reached (its own side's pages that link it may be duplicates,
+    whose links are not followed either). By the dupefilter before queueing, or the middleware
+    before the fetch."""
+    with DedupFilter.open(ruled_index) as dedup:
+        dedup.check_page(ORIGIN + "new.html", stdlib_page("fractions").encode())
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    assert dupefilter.request_seen(Request(MIRROR + "new.html", meta={"depth": 3}))
+    with pytest.raises(IgnoreRequest):
+        settle(middleware.process_request(Request(MIRROR + "new.html", dont_filter=True)))
+    assert [(r.url, r.meta) for r in scheduled.requests] == [
+        (ORIGIN + "new.html", {"depth": 3}),
+        (ORIGIN + "new.html", {}),
+    ]
+    assert crawler.stats.get_value("dedup/crawled_instead") == 2
+    close_spider(crawler)
