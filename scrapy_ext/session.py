@@ -125,11 +125,11 @@ class DedupSession:
             self._decision_log.close()
             self._decision_log = None
 
-    def crawl_in_place(self, request: Request, url: str) -> None:
+    def crawl_in_place(self, request: Request, url: str, **changes: Any) -> None:
         """Request ``url`` in ``request``'s place, with its callback, so what it links is
         followed (a stand-in for a page that could not be fetched)."""
         meta = {key: value for key, value in request.meta.items() if key not in FETCH_STATE}
-        self._crawler.engine.crawl(request.replace(url=url, meta=meta))
+        self._crawler.engine.crawl(request.replace(url=url, meta=meta, **changes))
 
     def crawl_instead(self, request: Request, decision: Decision) -> None:
         """A URL dropped for a page the spider never parsed (a probe's answer: the decision's
@@ -138,7 +138,8 @@ class DedupSession:
         url = decision.evidence.get("crawl_instead")
         if url:
             self.stats.inc_value("dedup/crawled_instead")
-            self.crawl_in_place(request, url)
+            # filtered if the crawl queued it already (a deferred request is not filtered)
+            self.crawl_in_place(request, url, dont_filter=False)
 
     def warmed(self) -> Deferred[None] | None:
         """Fires once the filter prepares pages at full speed; ``None`` without an index."""
