@@ -114,8 +114,6 @@ class StreamMetrics:
             self.event("url_alias_deferred")
         if decision.reason == Reason.STAND_IN:
             self.event("stand_ins")
-        if decision.dropped and decision.evidence.get("crawl_instead"):
-            self.event("crawled_instead")
 
     def dead_letter(self, topic: str) -> None:
         self._dead_letters.labels(topic).inc()
@@ -129,8 +127,7 @@ class StreamMetrics:
         """``commit``, ``commit_failed``, ``delivery_retry``, ``commit_retry``,
         ``url_rules_confirmed``, ``url_rules_killed``, ``url_alias_deferred`` (an alias waits
         for its canonical URL or for its rule), ``stand_ins`` (pages fetched in place of a
-        failed fetch on a mirror rule's kept side), ``crawled_instead`` (pages fetched in place of
-        a URL dropped for them: probes' answers, which the fleet's parser never saw)."""
+        failed fetch on a mirror rule's kept side)."""
         self._events.labels(name).inc()
         self.totals[name] += 1
 

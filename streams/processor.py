@@ -351,8 +351,7 @@ class Processor:
         if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
             outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
         if decision.action != "keep" or not config.urls_keep:
-            # a deferred URL is forwarded when it settles (``_kept_urls``)
-            return outputs + self._crawled_instead(decision)
+            return outputs  # a deferred URL is forwarded when it settles (``_kept_urls``)
         return [*outputs, _forward(config.urls_keep, record)]
 
     def _kept_urls(self, decisions: list[Decision]) -> list[OutputRecord]:
@@ -363,21 +362,9 @@ class Processor:
         for decision in decisions:
             self.metrics.url_decided(decision)
             if decision.action == "keep" and self.config.urls_keep:
-                outputs.append(self._kept_url(decision.url))
-            outputs += self._crawled_instead(decision)
+                url = decision.url.encode("utf-8", "backslashreplace")
+                outputs.append(OutputRecord(self.config.urls_keep, url, url, []))
         return outputs
-
-    def _crawled_instead(self, decision: Decision) -> list[OutputRecord]:
-        """The page a URL was dropped for, when the fleet's parser never saw it (a probe's
-        answer): fetched in its place, so what only it links is reached."""
-        instead = decision.evidence.get("crawl_instead")
-        if not (decision.dropped and instead and self.config.urls_keep):
-            return []
-        return [self._kept_url(instead)]
-
-    def _kept_url(self, url: str) -> OutputRecord:
-        key = url.encode("utf-8", "backslashreplace")
-        return OutputRecord(self.config.urls_keep, key, key, [])
 
     def _dead_letter(self, record: Any, error: str) -> list[OutputRecord]:
         tp = TopicPartition(record.topic, record.partition)

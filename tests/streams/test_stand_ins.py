@@ -47,21 +47,3 @@ def test_a_failed_probe_stands_in_for_nothing(make_processor, producer, batch, p
     processor.process(batch(PAGES, [failed], first_offset=4), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [waiting.encode()]
     assert processor.metrics.totals["stand_ins"] == 0
-
-
-def test_a_url_dropped_for_a_probes_answer_sends_that_page_to_the_kept_urls(
-    make_processor, producer, batch, page, corpus, stdlib_page
-):
-    """A copy URL waits for its counterpart, whose probe the fleet fetched: the probe's answer
-    was never parsed for links (the fleet fetched it for the filter), so once the URL settles as
-    a drop that page goes out on the kept-URLs topic to be fetched in its place."""
-    processor = _ruled(make_processor, producer, corpus)
-    waiting = COPY + "extra/new.html"
-    processor.process(batch(URLS, [waiting.encode()]), threading.Event())
-    assert producer.on("urls.keep") == []  # deferred, its counterpart probed
-    answer = page(ORIGIN + "extra/new.html", stdlib_page("fractions"))
-    processor.process(batch(PAGES, [answer], first_offset=4), threading.Event())
-    assert [value for _, value, _ in producer.on("urls.keep")] == [
-        (ORIGIN + "extra/new.html").encode()
-    ]
-    assert processor.metrics.totals["crawled_instead"] == 1
