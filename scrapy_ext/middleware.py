@@ -53,7 +53,6 @@ class DedupMiddleware:
 
     def __init__(self, crawler: Crawler, session: DedupSession) -> None:
         self._session = session
-        self._crawler = crawler
         self._stats = session.stats
         self._prober = Prober(
             crawler, self._judge_probe, self._probe_failed, session.settings.probe_cache_size

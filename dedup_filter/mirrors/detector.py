@@ -55,10 +55,10 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
+from dedup_filter.mirrors.precedence import side_by_side_by_now
 from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
-from dedup_filter.mirrors.precedence import side_by_side_by_now
 from dedup_filter.mirrors.rules import describe, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
