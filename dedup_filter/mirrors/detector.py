@@ -365,7 +365,7 @@ class MirrorDetector:
         for rule in rules:
             key = (rule.mirror, rule.origin, rule.created_at)  # a rule repointed is weighed anew
             waiting = self._pages_to_wait.get(key, 0) - 1
-            if waiting > 0 or rule.side_by_side:
+            if waiting > 0:
                 self._pages_to_wait[key] = waiting
                 continue
             reweighed = side_by_side_by_now(store, rule)

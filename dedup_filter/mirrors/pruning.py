@@ -255,7 +255,7 @@ class UrlPruner:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
         page) or left to the crawl (a copy held first, crawled whole)."""
-        view = store.view
+        view, deferrals = store.view, Deferrals(store.view)
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
@@ -275,13 +275,13 @@ class UrlPruner:
                 evidence["soft_404"] = absent_url(kept)
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
-            if Deferrals(view).probed(held.url):
+            if deferrals.probed(held.url):
                 # a probe's answer, which the crawler's parser never saw: it is crawled in this
                 # URL's place (served from the probe), or what only it links is reached by
                 # nothing (its own side's pages that link it may be dropped duplicates)
                 evidence["crawl_instead"] = held.url
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
-        status = Deferrals(view).absent(counterpart)
+        status = deferrals.absent(counterpart)
         if status is not None:
             evidence["status"] = status or None
             if 200 <= status < 300:  # fetched by the crawl, a file rather than a page: held
