@@ -27,6 +27,8 @@ FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEF
 
 
 def is_robots_txt(url: str) -> bool:
+    if "/robots.txt" not in url:  # every request asks: most are answered without a parse
+        return False
     try:
         return urlsplit(url).path == "/robots.txt"
     except ValueError:

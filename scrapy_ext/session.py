@@ -83,6 +83,7 @@ class DedupSession:
         self._token = uuid.uuid4().hex[:8]
         self._knows_rules = False
         self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
+        self._handed_over: set[str] = set()  # probe answers requested in a dropped URL's place
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -136,7 +137,9 @@ class DedupSession:
         ``crawl_instead``) hands its request to that page, served from the probe's response
         when the prober still keeps it (``dedup/crawled_instead``)."""
         url = decision.evidence.get("crawl_instead")
-        if url:
+        if url and url not in self._handed_over:
+            # once a page: a second request for it would be filtered as queued already
+            self._handed_over.add(url)
             self.stats.inc_value("dedup/crawled_instead")
             # filtered if the crawl queued it already (a deferred request is not filtered)
             self.crawl_in_place(request, url, dont_filter=False)

@@ -32,9 +32,9 @@ import logging
 import os
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import lmdb
 
@@ -46,6 +46,7 @@ from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES, stored_simhash
 from dedup_filter.index.page_records import PageRecord as PageRecord
 from dedup_filter.index.posting_runs import Postings
+from dedup_filter.index.snapshot_memo import SnapshotMemo, memoised
 
 logger = logging.getLogger(__name__)
 
@@ -97,9 +98,14 @@ class IndexView:
     """Typed access to the tables inside one transaction (read-only or write)."""
 
     def __init__(
-        self, txn: lmdb.Transaction, dbs: dict[str, lmdb._Database], config: Config
+        self,
+        txn: lmdb.Transaction,
+        dbs: dict[str, lmdb._Database],
+        config: Config,
+        answers: dict[Hashable, Any] | None = None,
     ) -> None:
         self._txn = txn
+        self._answers = answers  # of the committed state a read-only view sees (snapshot_memo)
         self._dbs = dbs
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
@@ -188,6 +194,11 @@ class IndexView:
     def remove_posting(self, table: str, key: bytes, page_id: int) -> None:
         self._postings.remove(table, key, page_id)
 
+    def memoised(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, reused by every read-only view of the same committed state
+        (``snapshot_memo``); the value must be immutable."""
+        return memoised(self._answers, key, compute)
+
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:
         data = self._txn.get(key, db=self._dbs[table])
@@ -246,6 +257,7 @@ class LmdbIndex:
         self._dbs = dbs
         self.path = path
         self.config = config
+        self._memo = SnapshotMemo()
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], config: Config) -> LmdbIndex:
@@ -321,7 +333,7 @@ class LmdbIndex:
             self._env.set_mapsize(0)  # another process grew the map: adopt its size
             txn = self._env.begin(write=False)
         with txn:
-            yield IndexView(txn, self._dbs, self.config)
+            yield IndexView(txn, self._dbs, self.config, self._memo.answers(txn.id()))
 
     def transact(self, work: Callable[[IndexView], T]) -> T:
         """Run ``work`` in one write transaction and commit it; grow the map and rerun when full.

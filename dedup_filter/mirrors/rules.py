@@ -39,10 +39,7 @@ def rules_with_origin_over(
 ) -> list[tuple[Rule, Placement]]:
     """The rules whose origin side holds the URL these places describe, widest first."""
     return [
-        (rule, place)
-        for place in places
-        if store.has_origin_at(place.directory)
-        for rule in store.rules_with_origin_at(place.directory)
+        (rule, place) for place in places for rule in store.rules_with_origin_at(place.directory)
     ]
 
 

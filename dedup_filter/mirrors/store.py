@@ -258,7 +258,11 @@ class MirrorStore:
 
     # rules
     def rule(self, directory: str) -> Rule | None:
-        data = self.view.get("rules", b"r" + _name(directory))
+        key = b"r" + _name(directory)
+        return self.view.memoised(("rule", key), lambda: self._rule_at(key))
+
+    def _rule_at(self, key: bytes) -> Rule | None:
+        data = self.view.get("rules", key)
         return None if data is None else _decoded_rule(data)
 
     def put_rule(self, rule: Rule) -> None:
@@ -275,7 +279,7 @@ class MirrorStore:
         return [_decoded_rule(value) for _, value in self.view.scan("rules", prefix)]
 
     def has_rules(self) -> bool:
-        return self.view.count("rules") > 0
+        return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
         """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and
@@ -304,12 +308,15 @@ class MirrorStore:
             if (rule := self.rule(mirror.decode("utf-8", "surrogatepass"))) is not None
         ]
 
-    def rules_with_origin_at(self, directory: str) -> list[Rule]:
+    def rules_with_origin_at(self, directory: str) -> tuple[Rule, ...]:
         """Rules whose origin side is ``directory`` itself."""
         prefix = b"o" + _name(directory) + _NUL
+        return self.view.memoised(("origin_at", prefix), lambda: self._rules_with_origin(prefix))
+
+    def _rules_with_origin(self, prefix: bytes) -> tuple[Rule, ...]:
         mirrors = [key[len(prefix) :] for key, _ in self.view.scan("rules", prefix)]
         rules = (self.rule(mirror.decode("utf-8", "surrogatepass")) for mirror in mirrors)
-        return [rule for rule in rules if rule is not None]
+        return tuple(rule for rule in rules if rule is not None)
 
     def has_origin_at(self, directory: str) -> bool:
         return next(self.view.scan("rules", b"o" + _name(directory) + _NUL), None) is not None

@@ -28,22 +28,26 @@ class RuleReach:
     def __init__(self, config: UrlRulesConfig) -> None:
         self.config = config
 
-    def confirmed(self, store: UrlRuleStore, host: str) -> list[tuple[RuleKey, Scope]]:
-        """The confirmed rules of ``host`` and their scopes. A drop rule whose parameters all
+    def confirmed(self, store: UrlRuleStore, host: str) -> tuple[tuple[RuleKey, Scope], ...]:
+        """The confirmed rules of ``host`` and their scopes (read once a committed state of the
+        index: every URL check of the host asks). A drop rule whose parameters all
         belong to one well-known family (``utm_medium&utm_source`` of ``utm_*``) reaches the
         family's other parameters (``utm_campaign``) unless a rule naming them died on the host:
         a tracking family is read by the page's analytics script, not by the server, and the
         host showed that it ignores the family."""
+        return store.view.memoised(("url_rules", host), lambda: self._confirmed(store, host))
+
+    def _confirmed(self, store: UrlRuleStore, host: str) -> tuple[tuple[RuleKey, Scope], ...]:
         rules = store.confirmed(host)
         families = {rule.key: self.family(rule.key) for rule in rules}
         excluded = self._dead_names(store, host) if any(families.values()) else ()
-        return [
+        return tuple(
             (
                 rule.key,
                 replace(self.scope(store, rule), family=families[rule.key], excluded=excluded),
             )
             for rule in rules
-        ]
+        )
 
     def family(self, key: RuleKey) -> str:
         """The prefix of the well-known family (a ``*`` pattern of ``known_parameters``) that

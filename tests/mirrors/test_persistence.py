@@ -82,3 +82,29 @@ def test_two_processes_detect_one_mirror_against_one_index(tmp_path, origin_tree
             assert view.count("pages") == len(origin_tree)  # no mirror page was indexed
     reasons = {reason for outcome in outcomes for _, _, reason in outcome}
     assert reasons <= {"mirror_candidate", "exact_duplicate", "mirrored_directory"}
+
+
+def test_a_rule_another_process_confirms_is_seen_by_a_reader_that_read_before(
+    tmp_path, origin_tree
+):
+    """A reader reuses what it read of the rules until a write commits (``snapshot_memo``),
+    and a commit of another process is one too."""
+    path = str(tmp_path / "index")
+    mirror = copy_tree(origin_tree, ORIGIN, MIRROR)
+    url = MIRROR + "extra/wave.html"
+    with DedupFilter.open(path) as dedup:
+        OnlineCrawl(dedup, origin_tree).visit(breadth_first(origin_tree, ORIGIN))
+        assert dedup.check_url(url).reason == "not_mirrored"
+        context = multiprocessing.get_context("spawn")  # this process holds the index open
+        results = context.Queue()
+        crawl = (path, origin_tree | mirror, breadth_first(mirror, MIRROR), results)
+        worker = context.Process(target=_check_mirror, args=crawl)
+        worker.start()
+        results.get(timeout=120)
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+        verdict = dedup.check_url(url)
+    assert (verdict.reason, verdict.duplicate_of) == (
+        "mirrored_directory",
+        ORIGIN + "extra/wave.html",
+    )
