@@ -361,17 +361,17 @@ class UrlPruner:
             return self._crawled_page(store, rule.origin + place.relative)
         return None
 
-    @staticmethod
-    def _crawled_page(store: MirrorStore, url: str) -> PageRecord | None:
-        """The page kept under ``url`` that the crawler fetched as itself, so followed its
-        links: a page pruned for it leaves nothing unreached. Not a probe's answer (the spider
-        never saw it), nor a duplicate's representative (a dropped page's links are not
-        followed)."""
-        view = store.view
-        own = view.page_id_for_url(url)
-        if own is None or Deferrals(view).probed(url):
+    def _crawled_page(self, store: MirrorStore, url: str) -> PageRecord | None:
+        """The page holding the content of ``url`` that the crawler fetched as itself, so
+        followed its links: kept under ``url``, or the page a duplicate ``url`` was dropped for.
+        A page pruned for it leaves nothing unreached that the crawl had not given up already:
+        a dropped duplicate's links are not followed, and its copy on the other side of an
+        exchangeable rule (every sample matched) duplicates the same page, so its fetch would
+        be dropped alike. Not a probe's answer (the spider never saw it)."""
+        held = self._held_as_itself(store, url)
+        if held is None or Deferrals(store.view).probed(held.url):
             return None
-        return view.page(own)
+        return held
 
     def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view

@@ -507,3 +507,31 @@ def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart
     assert stand_in.url == UNNAMED_COPY + "extra/gone.html"
     assert dedup.fetch_failed(ORIGIN + "extra/", 404) == []  # its counterpart is held
     assert dedup.fetch_failed(UNNAMED_COPY + "gone.html", 404) == []
+
+
+@pytest.mark.parametrize(("extra", "held_first"), [(0, "mirror"), (1, "origin")])
+def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_duplicate(
+    open_filter, origin_tree, extra, held_first
+):
+    """Two sides crawled side by side: a page whose counterpart was dropped as a duplicate of a
+    page the crawl fetched is pruned for it, on either side. Waiting for the counterpart as a
+    page of its own would wait for ever (a duplicate is never kept), and its fetch would be
+    dropped alike: its links were the crawl's to give up, and were."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    half = len(copy_documents) // 2
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_documents[: half + extra], origin_documents[:half])
+        + listings
+        + interleave(copy_documents[half + extra :], origin_documents[half:])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["side_by_side"] and rule["pruned"] == ["mirror", "origin"]
+    for side, other in ((rule["mirror"], rule["origin"]), (rule["origin"], rule["mirror"])):
+        kept = next(url for url in crawl.fetched if url.startswith(other) and url.endswith("l"))
+        assert crawl.decisions[kept].action == "keep"
+        twin = other + "twin.html"
+        assert dedup.check_page(twin, pages[kept]).reason == "exact_duplicate"
+        verdict = dedup.check_url(side + "twin.html")
+        assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
+        assert verdict.duplicate_of == twin
