@@ -81,6 +81,7 @@ class UrlPruner:
         self._sessions = sessions
         self._describe = describe
         self.protection = Protection(config.protected_prefixes)
+        self._following_drop = False  # inside ``_dropped_for_crawled``
 
     def check(self, view: IndexView, url: str) -> Decision:
         """The decision on ``url`` before its fetch (read only: a ``defer`` is recorded by
@@ -289,11 +290,35 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if not probed:
+            stands_for = self._dropped_for_crawled(store, counterpart)
+            if stands_for is not None:
+                evidence["mirror_rule"] = self._describe(store, rule)
+                evidence["counterpart_dropped_for"] = stands_for
+                return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, stands_for, evidence)
             # an origin's document waits for the copy held first, which the crawl fetches whole
-            # (it is never pruned), and is not probed there: a page fetched as a probe has its
-            # links followed only if the crawl asks for it
+            # but for the pages another copy stands for, and is not probed there: a page
+            # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
+
+    def _dropped_for_crawled(self, store: MirrorStore, counterpart: str) -> str | None:
+        """The page that a copy's ``counterpart`` is dropped for before its fetch, where the
+        crawl fetched that page as itself (so followed its links): a copy held first is crawled
+        whole but for the pages another copy stands for (``_copy_held_before``: its twin under
+        a renamed copy; ``_beside_origin``), and a URL waiting for such a page as a crawled page
+        would wait for ever, then be fetched. None otherwise, and inside such a check: one link
+        of a chain is followed, so two sides that wait for each other never recurse."""
+        if self._following_drop:
+            return None
+        self._following_drop = True
+        try:
+            decision = self.check(store.view, counterpart)
+        finally:
+            self._following_drop = False
+        held = decision.duplicate_of
+        if decision.reason != Reason.MIRRORED_DIRECTORY or held is None:
+            return None
+        return held if self._crawled_page(store, held) is not None else None
 
     def stand_ins(self, view: IndexView, url: str) -> list[Decision]:
         """The pages to crawl in place of ``url``, which the crawl could not fetch: its

@@ -78,6 +78,24 @@ def test_a_copy_held_first_drops_a_page_whose_twin_it_crawled(
     assert decision.evidence["copy_rule"] == ORIGIN + ARCHIVE
 
 
+def test_an_origin_page_waiting_for_a_copy_page_dropped_for_its_twin_is_dropped_for_the_twin(
+    tmp_path, stdlib_page
+):
+    """The origin's guide page waits for the copy's, which the crawl never fetches: it was
+    dropped for its twin under the copy's archive. Waiting would end in a fetch of a content the
+    crawl holds; it is dropped for the twin, which the crawl fetched and followed."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_copy_held_first)
+        page = stdlib_page("fractions")
+        twin = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
+        assert (twin.action, twin.duplicate_of) == ("drop", COPY + ARCHIVE + PAGE)
+        decision = dedup.check_url(ORIGIN + GUIDE + PAGE)
+    assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
+    assert decision.duplicate_of == COPY + ARCHIVE + PAGE
+    assert decision.evidence["counterpart"] == COPY + GUIDE + PAGE
+    assert decision.evidence["counterpart_dropped_for"] == COPY + ARCHIVE + PAGE
+
+
 def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_page):
     """The archive rule has a mismatching sample: the archive's page may be the older text, so
     the guide's page is fetched; the archive's page is still dropped for the guide's."""
