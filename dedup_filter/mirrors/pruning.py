@@ -163,7 +163,7 @@ class UrlPruner:
         if held_first is not None:
             holders.append((held_first[1], held_first[0].mirror))
         for holder, kept in holders:
-            if self._crawled_page(store, holder) is not None:
+            if self._holds_crawled(store, url, holder):
                 return self._against(store, url, rule, holder, kept, False)
         return None
 
@@ -177,7 +177,7 @@ class UrlPruner:
         always is."""
         for rule, place in origins_over:
             counterpart = rule.mirror + place.relative
-            if rule.prunes_origin_beside and self._crawled_page(store, counterpart):
+            if rule.prunes_origin_beside and self._holds_crawled(store, url, counterpart):
                 return self._against(store, url, rule, counterpart, rule.mirror, False)
         return Decision(url, "keep", Reason.NOT_MIRRORED)
 
@@ -290,7 +290,7 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if not probed:
-            stands_for = self._dropped_for_crawled(store, counterpart)
+            stands_for = self._dropped_for_crawled(store, url, counterpart)
             if stands_for is not None:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 evidence["counterpart_dropped_for"] = stands_for
@@ -301,13 +301,25 @@ class UrlPruner:
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
-    def _dropped_for_crawled(self, store: MirrorStore, counterpart: str) -> str | None:
-        """The page that a copy's ``counterpart`` is dropped for before its fetch, where the
-        crawl fetched that page as itself (so followed its links): a copy held first is crawled
-        whole but for the pages another copy stands for (``_copy_held_before``: its twin under
-        a renamed copy; ``_beside_origin``), and a URL waiting for such a page as a crawled page
-        would wait for ever, then be fetched. None otherwise, and inside such a check: one link
-        of a chain is followed, so two sides that wait for each other never recurse."""
+    def _holds_crawled(self, store: MirrorStore, url: str, counterpart: str) -> bool:
+        """Whether the crawl fetched and followed the page holding ``counterpart``'s content:
+        its own, or the one it is dropped for before its fetch (``_dropped_for_crawled``)."""
+        return (
+            self._crawled_page(store, counterpart) is not None
+            or self._dropped_for_crawled(store, url, counterpart) is not None
+        )
+
+    def _dropped_for_crawled(self, store: MirrorStore, url: str, counterpart: str) -> str | None:
+        """The page that ``url``'s ``counterpart`` is dropped for before its fetch, where the
+        crawl fetched that page as itself (so followed its links) on the host of ``url`` or of
+        its counterpart: a copy held first is crawled whole but for the pages another copy
+        stands for (``_copy_held_before``: its twin under a renamed copy; ``_beside_origin``),
+        and a URL waiting for such a page as a crawled page would wait for ever, then be
+        fetched. Between the two hosts of a rule, its precedence said which gives way (and a
+        host's twin is one site's two names for a page); a third site's page stands for ``url``
+        only where it was held before ``url``'s side (``_copy_held_before``). None otherwise,
+        and inside such a check: one link of a chain is followed, so two sides that wait for
+        each other never recurse."""
         if self._following_drop:
             return None
         self._following_drop = True
@@ -317,6 +329,8 @@ class UrlPruner:
             self._following_drop = False
         held = decision.duplicate_of
         if decision.reason != Reason.MIRRORED_DIRECTORY or held is None:
+            return None
+        if authority(held.lower()) not in (authority(url.lower()), authority(counterpart.lower())):
             return None
         return held if self._crawled_page(store, held) is not None else None
 

@@ -69,8 +69,10 @@ def test_a_copy_held_first_drops_a_page_whose_twin_it_crawled(
     tmp_path, stdlib_page, crawled, checked
 ):
     """Its guide's page for its archive's (the archive rule's kept page), or the other way
-    round (every sample of the archive rule matched)."""
+    round (every sample of the archive rule matched). The copy held two documents before: not
+    side by side with its origin (``test_a_copy_page_beside_an_origin_page_...``)."""
     with DedupFilter.open(tmp_path / "index") as dedup:
+        _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
         dedup.index.transact(_copy_held_first)
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, COPY + crawled + PAGE, COPY + checked + PAGE, page)
@@ -94,6 +96,34 @@ def test_an_origin_page_waiting_for_a_copy_page_dropped_for_its_twin_is_dropped_
     assert decision.duplicate_of == COPY + ARCHIVE + PAGE
     assert decision.evidence["counterpart"] == COPY + GUIDE + PAGE
     assert decision.evidence["counterpart_dropped_for"] == COPY + ARCHIVE + PAGE
+
+
+def _side_by_side(view) -> None:
+    store = MirrorStore(view)
+    copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+    store.put_rule(replace(copy, side_by_side=True))
+    store.put_rule(Rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0))
+
+
+def test_a_copy_page_beside_an_origin_page_dropped_for_a_crawled_page_is_dropped_for_it(
+    tmp_path, stdlib_page
+):
+    """Two hosts crawled side by side, the copy held first: its archive page's counterpart on
+    the origin host is never fetched (the origin's archive rule drops it for the guide page the
+    crawl fetched), so the copy's page is dropped for that guide page, not fetched."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_side_by_side)
+        page = stdlib_page("fractions")
+        counterpart = _crawled_then_checked(
+            dedup, ORIGIN + GUIDE + PAGE, ORIGIN + ARCHIVE + PAGE, page
+        )
+        assert (counterpart.action, counterpart.duplicate_of) == ("drop", ORIGIN + GUIDE + PAGE)
+        for absent in dedup.check_url(COPY + ARCHIVE + PAGE).probes:
+            dedup.probe_failed(absent, 404)
+        decision = dedup.check_url(COPY + ARCHIVE + PAGE)
+    assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
+    assert decision.duplicate_of == ORIGIN + GUIDE + PAGE
+    assert decision.evidence["counterpart"] == ORIGIN + ARCHIVE + PAGE
 
 
 def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_page):
