@@ -31,11 +31,15 @@ usual: the origin side, under a rule that prunes its origin (``Rule.prunes_both_
 the mirror's page; the mirror side, under one that prunes its mirror
 (``Rule.prunes_origin_beside``), waits for the origin's page, probed. A page the crawler fetched as
 itself had its links followed, so what it links is asked for on its side; a probe's answer (the
-spider never saw it: ``Deferrals.probed``) or a page dropped as a duplicate did not, and with both
-sides pruned the pages only they link would be reached through nothing (on the evaluation web,
-pruning both sides for any held page lost 14-23 contents). A copier crawled beside its victim thus
-stands in for the victim's pages it holds, as a copy met first would for any page; a victim crawled
-first, by more than one document before any page of the copier, is never pruned.
+spider never saw it: ``Deferrals.probed``) did not, and with both sides pruned the pages only it
+links would be reached through nothing (on the evaluation web, pruning both sides for any held page
+lost 14-23 contents, pages linked only from probes' answers). A counterpart dropped as a duplicate,
+or before its fetch, stands by the page the crawler fetched for it (``pruning._crawled_page``,
+``pruning._dropped_for_crawled``): its links were the crawl's to give up, and were, and its copy
+would be dropped alike; waiting for it as a page of its own waits for ever. A copier crawled
+beside its victim thus stands in for the victim's pages it holds, as a copy met first would for
+any page; a victim crawled first, by more than one document before any page of the copier, is
+never pruned.
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
