@@ -55,6 +55,21 @@ def walking_sides(origin_tree) -> tuple[dict[str, bytes], list[str], list[str], 
     return origin_tree | copy, copy_documents, origin_documents, listings
 
 
+def meeting_in_the_middle(dedup, origin_tree, extra: int):
+    """The two sides of ``walking_sides`` crawled in turns, the copy ``extra`` documents ahead,
+    meeting in the middle where the index pages are met: the pages, the crawl, its one rule and
+    half the copy's documents."""
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    half = len(copy_documents) // 2
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_documents[: half + extra], origin_documents[:half])
+        + listings
+        + interleave(copy_documents[half + extra :], origin_documents[half:])
+    )
+    (rule,) = dedup.mirror_rules()
+    return pages, crawl, rule, half
+
+
 def test_an_origin_met_after_its_copy_is_pruned_where_the_copy_held_first_holds_it(
     open_filter, origin_tree
 ):
@@ -111,15 +126,7 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
     side) is pruned too, where the other holds the page as one the crawl fetched (never as a
     probe's answer), and each content is fetched once."""
     dedup = open_filter()
-    # they meet in the middle, where the index pages are met
-    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
-    half = len(copy_documents) // 2
-    crawl = OnlineCrawl(dedup, pages).visit(
-        interleave(copy_documents[: half + extra], origin_documents[:half])
-        + listings
-        + interleave(copy_documents[half + extra :], origin_documents[half:])
-    )
-    (rule,) = dedup.mirror_rules()
+    pages, crawl, rule, half = meeting_in_the_middle(dedup, origin_tree, extra)
     assert (rule["held_first"], rule["side_by_side"]) == (held_first, True)
     assert rule["pruned"] == ["mirror", "origin"]
     beside = rule[held_first]
@@ -518,14 +525,7 @@ def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_
     page of its own would wait for ever (a duplicate is never kept), and its fetch would be
     dropped alike: its links were the crawl's to give up, and were."""
     dedup = open_filter()
-    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
-    half = len(copy_documents) // 2
-    crawl = OnlineCrawl(dedup, pages).visit(
-        interleave(copy_documents[: half + extra], origin_documents[:half])
-        + listings
-        + interleave(copy_documents[half + extra :], origin_documents[half:])
-    )
-    (rule,) = dedup.mirror_rules()
+    pages, crawl, rule, _ = meeting_in_the_middle(dedup, origin_tree, extra)
     assert rule["side_by_side"] and rule["pruned"] == ["mirror", "origin"]
     for side, other in ((rule["mirror"], rule["origin"]), (rule["origin"], rule["mirror"])):
         kept = next(url for url in crawl.fetched if url.startswith(other) and url.endswith("l"))
