@@ -28,24 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from dedup_filter import DedupFilter
-from dedup_filter.decision import Decision, Reason
+from dedup_filter.decision import PAGE_REASONS, Decision, Reason
 from testweb.evalweb.builder import build_eval_web
 
-# the reasons of decisions on fetched pages (the others are URL checks before a fetch)
-_PAGE_REASONS = frozenset(
-    reason.value
-    for reason in (
-        Reason.UNIQUE,
-        Reason.CHANGED,
-        Reason.UNCHANGED,
-        Reason.EMPTY,
-        Reason.EXACT_DUPLICATE,
-        Reason.NEAR_DUPLICATE,
-        Reason.MIRROR_CANDIDATE,
-        Reason.MIRROR_ORIGIN,
-        Reason.LOOK_ALIKE_INDEX,
-    )
-)
 _PROBE_DEPTH = 3
 
 
@@ -90,7 +75,7 @@ class Replay:
 
 
 def _is_page(logged: dict[str, Any]) -> bool:
-    return logged["reason"] in _PAGE_REASONS or "encoding" in logged["evidence"]
+    return logged["reason"] in PAGE_REASONS or "encoding" in logged["evidence"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

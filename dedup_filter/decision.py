@@ -46,6 +46,23 @@ class Reason(StrEnum):
     PROBE_FAILED = "probe_failed"
 
 
+# the reasons of decisions on fetched pages; every other reason is a URL's, before its fetch
+PAGE_REASONS = frozenset(
+    {
+        Reason.UNIQUE,
+        Reason.CHANGED,
+        Reason.UNCHANGED,
+        Reason.EMPTY,
+        Reason.MIRROR_CANDIDATE,
+        Reason.MIRROR_ORIGIN,
+        Reason.LOOK_ALIKE_INDEX,
+        Reason.CANDIDATE_EXPIRED,
+        Reason.EXACT_DUPLICATE,
+        Reason.NEAR_DUPLICATE,
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One verdict: ``action`` with its ``reason``, the URL it duplicates and the evidence.

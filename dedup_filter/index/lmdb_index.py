@@ -46,7 +46,7 @@ from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES, stored_simhash
 from dedup_filter.index.page_records import PageRecord as PageRecord
 from dedup_filter.index.posting_runs import Postings
-from dedup_filter.index.snapshot_memo import SnapshotMemo, memoised
+from dedup_filter.index.snapshot_memo import RULE_TABLES, RULES_STAMP, SnapshotMemo, memoised
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +94,12 @@ def url_key(url: str) -> bytes:
     return _ID.pack(hash64(url, 0x5EED))
 
 
+def _rules_stamp(txn: lmdb.Transaction, dbs: dict[str, lmdb._Database]) -> int:
+    """The number of the rule tables' state a transaction sees (``snapshot_memo``)."""
+    data = txn.get(RULES_STAMP, db=dbs["meta"])
+    return 0 if data is None else decode_id(data)
+
+
 class IndexView:
     """Typed access to the tables inside one transaction (read-only or write)."""
 
@@ -105,7 +111,8 @@ class IndexView:
         answers: dict[Hashable, Any] | None = None,
     ) -> None:
         self._txn = txn
-        self._answers = answers  # of the committed state a read-only view sees (snapshot_memo)
+        self._answers = answers  # under the rules stamp a read-only view sees (snapshot_memo)
+        self._stamped = False  # a write view: whether it stamped its change of the rule tables
         self._dbs = dbs
         self._shard_id = config.index.shard_id
         self._bands = config.simhash.bands
@@ -195,9 +202,15 @@ class IndexView:
         self._postings.remove(table, key, page_id)
 
     def memoised(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()``, reused by every read-only view of the same committed state
+        """``compute()`` from the rule tables, reused by every read-only view of the same rules
         (``snapshot_memo``); the value must be immutable."""
         return memoised(self._answers, key, compute)
+
+    def _stamp_rules(self, table: str) -> None:
+        if table in RULE_TABLES and not self._stamped:
+            stamp = _rules_stamp(self._txn, self._dbs) + 1
+            self._txn.put(RULES_STAMP, encode_id(stamp), db=self._dbs["meta"])
+            self._stamped = True
 
     # raw tables, for the mirror detector
     def get(self, table: str, key: bytes) -> bytes | None:
@@ -205,9 +218,11 @@ class IndexView:
         return None if data is None else bytes(data)
 
     def put(self, table: str, key: bytes, value: bytes) -> None:
+        self._stamp_rules(table)
         self._txn.put(key, value, db=self._dbs[table])
 
     def delete(self, table: str, key: bytes) -> None:
+        self._stamp_rules(table)
         self._txn.delete(key, db=self._dbs[table])
 
     def scan(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
@@ -333,7 +348,8 @@ class LmdbIndex:
             self._env.set_mapsize(0)  # another process grew the map: adopt its size
             txn = self._env.begin(write=False)
         with txn:
-            yield IndexView(txn, self._dbs, self.config, self._memo.answers(txn.id()))
+            answers = self._memo.answers(_rules_stamp(txn, self._dbs))
+            yield IndexView(txn, self._dbs, self.config, answers)
 
     def transact(self, work: Callable[[IndexView], T]) -> T:
         """Run ``work`` in one write transaction and commit it; grow the map and rerun when full.

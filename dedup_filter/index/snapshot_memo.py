@@ -1,13 +1,18 @@
-"""Answers read from one committed state of the index, reused until a write commits.
+"""Answers read from the rule tables, reused until a write changes them.
 
-A crawl checks hundreds of URLs between two commits, and each check reads the same few rows:
-the mirror rules over its directories, the URL rules of its host. LMDB numbers every committed
-write transaction, and a read transaction reports the number of the state it sees, in any process
-that shares the environment, so an answer filed under that number is right for every reader of
-the same number. Write transactions are never memoised: they change what they read.
+A crawl checks hundreds of URLs a second, and each check reads the same few rows: the mirror rules
+over its directories, the URL rules of its host. Those tables change seldom (a rule confirmed or
+revoked, a URL rule's support), the rest of the index with every batch of pages: an answer kept
+for one committed state of the whole index would last a few checks (measured: no faster with a
+commit every 4 checks, ``bench/url_checks.py``). So a write transaction that changes a table of
+``RULE_TABLES`` stamps a new number in ``meta`` (``IndexView.put`` and ``delete`` do, once a
+transaction), committed with the change: a reader in any process that shares the environment sees
+the stamp of the rules it reads, and an answer filed under that stamp is right for every reader of
+the same stamp. Write transactions never reuse answers: they change what they read.
 
-Invariant: a memoised value is immutable (a tuple, a frozen record), since every reader of the
-state shares it.
+Invariants: every write to a table of ``RULE_TABLES`` goes through ``IndexView.put`` or
+``delete``; an answer depends on those tables (and the index's configuration) only; a memoised
+value is immutable (a tuple, a frozen record), since every reader of the stamp shares it.
 """
 
 from __future__ import annotations
@@ -17,29 +22,31 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-# answers kept for one state; a crawl of 10^5 hosts between two commits starts afresh past it
+RULE_TABLES = frozenset({"rules", "url_rules"})
+RULES_STAMP = b"rules_stamp"  # the key in ``meta``: a number, one more at each change
+# answers kept for one stamp; a crawl of 10^5 hosts between two rule changes starts afresh past it
 MAX_ANSWERS = 8192
 
 
 class SnapshotMemo:
-    """The answers of one committed state, keyed by what they answer."""
+    """The answers filed under one stamp of the rule tables, keyed by what they answer."""
 
     def __init__(self) -> None:
-        # (state number, answers) swapped as one value, so a reader of an older state that
-        # finishes after a newer one began files its answers where no newer reader looks
+        # (stamp, answers) swapped as one value, so a reader of an older stamp that finishes
+        # after a newer one began files its answers where no newer reader looks
         self._current: tuple[int, dict[Hashable, Any]] = (-1, {})
 
-    def answers(self, state: int) -> dict[Hashable, Any]:
-        """The answers filed for committed state ``state`` (forgetting any older state's)."""
+    def answers(self, stamp: int) -> dict[Hashable, Any]:
+        """The answers filed under ``stamp`` (forgetting any other stamp's)."""
         current = self._current
-        if current[0] != state or len(current[1]) >= MAX_ANSWERS:
-            current = (state, {})
+        if current[0] != stamp or len(current[1]) >= MAX_ANSWERS:
+            current = (stamp, {})
             self._current = current
         return current[1]
 
 
 def memoised(answers: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it gave for ``key`` in the same state (``answers``: None in a
+    """``compute()``, or what it gave for ``key`` under the same stamp (``answers``: None in a
     write transaction)."""
     if answers is None:
         return compute()

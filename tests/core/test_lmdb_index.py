@@ -350,3 +350,25 @@ def test_a_reader_adopts_the_map_another_process_grew(tmp_path, writers):
     with reader.read() as view:
         assert view.count("pages") == written
     reader.close()
+
+
+def test_an_answer_from_the_rule_tables_lasts_until_a_rule_table_changes(tmp_index):
+    """Readers reuse what they read of the rules until a commit changes a rule table (the
+    stamp in ``meta``); other commits, a crawl's pages, leave it; a write view never reuses."""
+    computed: list[str] = []
+
+    def ask(view) -> int:
+        return view.memoised("question", lambda: computed.append(view) or len(computed))
+
+    with tmp_index.read() as view:
+        assert ask(view) == 1
+    tmp_index.transact(lambda view: view.put("meta", b"elsewhere", b"1"))
+    with tmp_index.read() as view:
+        assert ask(view) == 1
+    tmp_index.transact(lambda view: view.put("rules", b"r" + b"http://a.test/", b"x"))
+    with tmp_index.read() as view:
+        assert ask(view) == 2
+    tmp_index.transact(lambda view: view.delete("url_rules", b"absent"))
+    with tmp_index.read() as view:
+        assert ask(view) == 3
+    assert tmp_index.transact(lambda view: (ask(view), ask(view))) == (4, 5)
