@@ -25,6 +25,7 @@ Invariant: nothing is dropped unless a copy of it is held, whatever the orientat
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -81,7 +82,7 @@ class UrlPruner:
         self._sessions = sessions
         self._describe = describe
         self.protection = Protection(config.protected_prefixes)
-        self._following_drop = False  # inside ``_dropped_for_crawled``
+        self._following = threading.local()  # ``active``: inside ``_dropped_for_crawled``
 
     def check(self, view: IndexView, url: str) -> Decision:
         """The decision on ``url`` before its fetch (read only: a ``defer`` is recorded by
@@ -320,13 +321,13 @@ class UrlPruner:
         only where it was held before ``url``'s side (``_copy_held_before``). None otherwise,
         and inside such a check: one link of a chain is followed, so two sides that wait for
         each other never recurse."""
-        if self._following_drop:
+        if getattr(self._following, "active", False):
             return None
-        self._following_drop = True
+        self._following.active = True
         try:
             decision = self.check(store.view, counterpart)
         finally:
-            self._following_drop = False
+            self._following.active = False
         held = decision.duplicate_of
         if decision.reason != Reason.MIRRORED_DIRECTORY or held is None:
             return None
