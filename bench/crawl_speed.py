@@ -1,7 +1,7 @@
 """Wall time per request of a real Scrapy crawl with the filter, against the same crawl without.
 
     PYTHONPATH=. python bench/crawl_speed.py [--rounds 5] [--scale demo] [--seed 0]
-        [--concurrent-requests 16] [--prepare-processes 1]
+        [--concurrent-requests 16] [--prepare-processes 1] [--baseline CHECKOUT]
 
 The web is ``testweb.site.build_web``: pydoc's HTML for the standard library (real documentation
 pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates.
@@ -17,6 +17,12 @@ first honest: the whole ``scrapy crawl`` process's wall time (interpreter and th
 start-up included: a cost moved before the spider opens still shows there), and the CPU time of
 the reactor's thread from the first start request to the spider's close (Scrapy's own work, and
 what the filter leaves in it).
+
+``--baseline CHECKOUT`` adds a third crawl to each round: the filtered crawl with the filter of
+another checkout (say a ``git worktree`` of the last release, with the links ``dedup_filter/scrapy
+-> ../scrapy_ext`` and ``dedup_filter/streams -> ../streams`` that the wheel's layout makes), so
+two versions of the code are measured side by side; on this machine two crawls of the same code
+differ by several percent, one draw from another.
 """
 
 from __future__ import annotations
@@ -31,11 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
+from testweb.scrapy_project.run import CHECKOUT, CrawlRun, scrapy_crawl
 from testweb.server import RunningServer, serve
 from testweb.site import TestWeb, build_web
 
-CRAWLS = {"plain": {"DEDUP_ENABLED": False}, "filtered": {}}
+CRAWLS = {"plain": {"DEDUP_ENABLED": False}, "filtered": {}, "baseline": {}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +58,21 @@ class Measured:
 
 
 def measure_crawl(
-    server: RunningServer, web: TestWeb, workdir: Path, name: str, settings: dict[str, Any]
+    server: RunningServer,
+    web: TestWeb,
+    workdir: Path,
+    name: str,
+    settings: dict[str, Any],
+    checkout: Path = CHECKOUT,
 ) -> Measured:
-    """One crawl in a fresh project directory (``settings`` over the crawl's own)."""
+    """One crawl in a fresh project directory (``settings`` over the crawl's own), with the
+    filter of ``checkout``."""
     server.request_log.clear()
     settings = CRAWLS[name] | settings
     cpu_before = _children_cpu_s()
-    run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
+    run = scrapy_crawl(
+        workdir, server.proxy_url, web.start_urls, name=name, settings=settings, checkout=checkout
+    )
     cpu_s = _children_cpu_s() - cpu_before  # start-up included: read it as an upper bound
     _check(run)
     requests = len(server.request_log)
@@ -90,20 +104,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--concurrent-requests", type=int, default=16)
     parser.add_argument("--prepare-processes", type=int, default=1, help="DEDUP_PREPARE_PROCESSES")
+    parser.add_argument("--baseline", type=Path, help="another checkout's filter, crawled too")
     args = parser.parse_args(argv)
+    checkouts = {"plain": CHECKOUT, "filtered": CHECKOUT}
+    if args.baseline is not None:
+        if not (args.baseline / "dedup_filter" / "scrapy").exists():
+            parser.error(f"{args.baseline}/dedup_filter/scrapy is missing (see --help)")
+        checkouts["baseline"] = args.baseline.resolve()
     settings = {
         "CONCURRENT_REQUESTS": args.concurrent_requests,
         "DEDUP_PREPARE_PROCESSES": args.prepare_processes,
     }
     web = build_web(seed=args.seed, scale=args.scale)
     load_before = os.getloadavg()
-    runs: dict[str, list[Measured]] = {name: [] for name in CRAWLS}
+    runs: dict[str, list[Measured]] = {name: [] for name in checkouts}
     with serve(web) as server, tempfile.TemporaryDirectory(prefix="crawl-speed-") as scratch:
         for round_number in range(args.rounds):
-            order = list(CRAWLS) if round_number % 2 == 0 else list(reversed(CRAWLS))
+            order = list(checkouts) if round_number % 2 == 0 else list(reversed(checkouts))
             for name in order:
                 workdir = Path(scratch, f"{name}{round_number}")
-                run = measure_crawl(server, web, workdir, name, settings)
+                run = measure_crawl(server, web, workdir, name, settings, checkouts[name])
                 runs[name].append(run)
                 print(
                     f"round {round_number}: {name:<8} {run.requests:5d} requests"
@@ -128,13 +148,14 @@ def _print_table(runs: dict[str, list[Measured]]) -> None:
     medians = {name: _medians(measured) for name, measured in runs.items()}
     for name, (requests, *columns) in medians.items():
         print(f"| {name} | {requests:,.0f} | " + " | ".join(f"{ms:.2f}" for ms in columns) + " |")
-    plain, filtered = medians.values()
-    ratios = [f"{ratio:.2f}" for ratio in _ratios(plain[1:], filtered[1:])]
-    print("| filtered / plain (of the medians) | | " + " | ".join(ratios) + " |")
-    rounds = zip(*runs.values(), strict=True)
-    per_round = [_ratios(_columns(theirs), _columns(mine)) for theirs, mine in rounds]
-    of_rounds = [f"{statistics.median(column):.2f}" for column in zip(*per_round, strict=True)]
-    print("| filtered / plain (median of the rounds) | | " + " | ".join(of_rounds) + " |")
+    pairs = [("filtered", "plain"), ("baseline", "plain"), ("filtered", "baseline")]
+    for mine, theirs in (pair for pair in pairs if set(pair) <= runs.keys()):
+        ratios = [f"{ratio:.2f}" for ratio in _ratios(medians[theirs][1:], medians[mine][1:])]
+        print(f"| {mine} / {theirs} (of the medians) | | " + " | ".join(ratios) + " |")
+        rounds = zip(runs[theirs], runs[mine], strict=True)
+        per_round = [_ratios(_columns(their), _columns(my)) for their, my in rounds]
+        of_rounds = [f"{statistics.median(column):.2f}" for column in zip(*per_round, strict=True)]
+        print(f"| {mine} / {theirs} (median of the rounds) | | " + " | ".join(of_rounds) + " |")
 
 
 _COLUMNS = ("wall_ms", "process_wall_ms", "cpu_ms", "reactor_cpu_ms")

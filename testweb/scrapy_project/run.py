@@ -88,8 +88,11 @@ def start_crawl(
     *,
     name: str = "crawl",
     settings: Mapping[str, Any] | None = None,
+    checkout: Path = CHECKOUT,
 ) -> RunningCrawl:
-    """Start ``scrapy crawl testweb`` in ``workdir`` with ``-s`` settings (dicts as JSON)."""
+    """Start ``scrapy crawl testweb`` in ``workdir`` with ``-s`` settings (dicts as JSON),
+    importing the test web and the filter from ``checkout`` first (another checkout's filter:
+    one whose ``dedup_filter/scrapy`` and ``dedup_filter/streams`` import, as in the wheel)."""
     workdir = make_project(workdir.resolve())
     files = _files(workdir, name)
     files["start"].write_text("\n".join(start_urls) + "\n")
@@ -112,7 +115,7 @@ def start_crawl(
     ]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting(value)}"]
-    process = subprocess.Popen(command, cwd=workdir, env=_environment(proxy_url))
+    process = subprocess.Popen(command, cwd=workdir, env=_environment(proxy_url, checkout))
     return RunningCrawl(name, workdir, process, time.monotonic())
 
 
@@ -124,9 +127,13 @@ def scrapy_crawl(
     name: str = "crawl",
     settings: Mapping[str, Any] | None = None,
     timeout_s: float = 120.0,
+    checkout: Path = CHECKOUT,
 ) -> CrawlRun:
     """Run one crawl to its end (see ``start_crawl``)."""
-    return start_crawl(workdir, proxy_url, start_urls, name=name, settings=settings).wait(timeout_s)
+    running = start_crawl(
+        workdir, proxy_url, start_urls, name=name, settings=settings, checkout=checkout
+    )
+    return running.wait(timeout_s)
 
 
 def _files(workdir: Path, name: str) -> dict[str, Path]:
@@ -149,7 +156,7 @@ def _setting(value: Any) -> str:
     return str(value)
 
 
-def _environment(proxy_url: str) -> dict[str, str]:
+def _environment(proxy_url: str, checkout: Path) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -157,7 +164,7 @@ def _environment(proxy_url: str) -> dict[str, str]:
     }
     env["http_proxy"] = proxy_url
     # the test web stays out of the wheel: the crawl imports it from the checkout
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(checkout), env.get("PYTHONPATH")]))
     return env
 
 
