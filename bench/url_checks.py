@@ -7,8 +7,9 @@
 the rules the crawl ended with) is copied, and the URLs of its decision log's URL checks are
 asked again, in the log's order, with ``check_url_unless_deferred`` (the reactor thread's check in
 Scrapy). A crawl commits between its checks (a batch of pages every few URLs): ``--commit-every
-K`` writes one row and commits after every K checks (0: never), so what a reader reuses until a
-write commits (``index/snapshot_memo.py``) is measured as a crawl would use it. The report is
+K`` writes one row of ``meta`` and commits after every K checks (0: never), so what a reader
+reuses until the rule tables change (``index/rules_memo.py``) is measured as a crawl would use it
+(its pages commit, its rules seldom change). The report is
 the median over the rounds of microseconds per check; run two checkouts in turns to compare them
 (``farm-bench``, or one after the other on a quiet machine).
 """

@@ -46,7 +46,7 @@ from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES, stored_simhash
 from dedup_filter.index.page_records import PageRecord as PageRecord
 from dedup_filter.index.posting_runs import Postings
-from dedup_filter.index.snapshot_memo import RULE_TABLES, RULES_STAMP, SnapshotMemo, memoised
+from dedup_filter.index.rules_memo import RULE_TABLES, RULES_STAMP, RulesMemo, memoised
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def url_key(url: str) -> bytes:
 
 
 def _rules_stamp(txn: lmdb.Transaction, dbs: dict[str, lmdb._Database]) -> int:
-    """The number of the rule tables' state a transaction sees (``snapshot_memo``)."""
+    """The number of the rule tables' state a transaction sees (``rules_memo``)."""
     data = txn.get(RULES_STAMP, db=dbs["meta"])
     return 0 if data is None else decode_id(data)
 
@@ -111,7 +111,7 @@ class IndexView:
         answers: dict[Hashable, Any] | None = None,
     ) -> None:
         self._txn = txn
-        self._answers = answers  # under the rules stamp a read-only view sees (snapshot_memo)
+        self._answers = answers  # under the rules stamp a read-only view sees (rules_memo)
         self._stamped = False  # a write view: whether it stamped its change of the rule tables
         self._dbs = dbs
         self._shard_id = config.index.shard_id
@@ -203,7 +203,7 @@ class IndexView:
 
     def memoised(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()`` from the rule tables, reused by every read-only view of the same rules
-        (``snapshot_memo``); the value must be immutable."""
+        (``rules_memo``); the value must be immutable."""
         return memoised(self._answers, key, compute)
 
     def _stamp_rules(self, table: str) -> None:
@@ -272,7 +272,7 @@ class LmdbIndex:
         self._dbs = dbs
         self.path = path
         self.config = config
-        self._memo = SnapshotMemo()
+        self._memo = RulesMemo()
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], config: Config) -> LmdbIndex:

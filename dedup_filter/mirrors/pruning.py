@@ -164,8 +164,9 @@ class UrlPruner:
         if held_first is not None:
             holders.append((held_first[1], held_first[0].mirror))
         for holder, kept in holders:
-            if self._holds_crawled(store, url, holder):
-                return self._against(store, url, rule, holder, kept, False)
+            decision = self._against_crawled(store, url, rule, holder, kept)
+            if decision is not None:
+                return decision
         return None
 
     def _beside_mirror(
@@ -177,9 +178,12 @@ class UrlPruner:
         a page the crawl fetched and followed; fetched otherwise, as the side held first
         always is."""
         for rule, place in origins_over:
+            if not rule.prunes_origin_beside:
+                continue
             counterpart = rule.mirror + place.relative
-            if rule.prunes_origin_beside and self._holds_crawled(store, url, counterpart):
-                return self._against(store, url, rule, counterpart, rule.mirror, False)
+            decision = self._against_crawled(store, url, rule, counterpart, rule.mirror)
+            if decision is not None:
+                return decision
         return Decision(url, "keep", Reason.NOT_MIRRORED)
 
     def _copy_held_before(
@@ -253,10 +257,12 @@ class UrlPruner:
         counterpart: str,
         kept: str,
         probed: bool,
+        stands_for: str | None = None,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
-        page) or left to the crawl (a copy held first, crawled whole)."""
+        page) or left to the crawl (a copy held first, crawled whole). ``stands_for``: what
+        ``_dropped_for_crawled`` gave for the counterpart already, if the caller asked it."""
         view, deferrals = store.view, Deferrals(store.view)
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -291,7 +297,7 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if not probed:
-            stands_for = self._dropped_for_crawled(store, url, counterpart)
+            stands_for = stands_for or self._dropped_for_crawled(store, url, counterpart)
             if stands_for is not None:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 evidence["counterpart_dropped_for"] = stands_for
@@ -302,13 +308,18 @@ class UrlPruner:
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
-    def _holds_crawled(self, store: MirrorStore, url: str, counterpart: str) -> bool:
-        """Whether the crawl fetched and followed the page holding ``counterpart``'s content:
-        its own, or the one it is dropped for before its fetch (``_dropped_for_crawled``)."""
-        return (
-            self._crawled_page(store, counterpart) is not None
-            or self._dropped_for_crawled(store, url, counterpart) is not None
-        )
+    def _against_crawled(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+    ) -> Decision | None:
+        """``_against``, for a side held first, where the crawl fetched and followed the page
+        holding ``counterpart``'s content: its own, or the one it is dropped for before its
+        fetch (``_dropped_for_crawled``, asked once); None otherwise (the side is fetched)."""
+        stands_for = None
+        if self._crawled_page(store, counterpart) is None:
+            stands_for = self._dropped_for_crawled(store, url, counterpart)
+            if stands_for is None:
+                return None
+        return self._against(store, url, rule, counterpart, kept, False, stands_for)
 
     def _dropped_for_crawled(self, store: MirrorStore, url: str, counterpart: str) -> str | None:
         """The page that ``url``'s ``counterpart`` is dropped for before its fetch, where the

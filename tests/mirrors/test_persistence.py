@@ -87,7 +87,7 @@ def test_two_processes_detect_one_mirror_against_one_index(tmp_path, origin_tree
 def test_a_rule_another_process_confirms_is_seen_by_a_reader_that_read_before(
     tmp_path, origin_tree
 ):
-    """A reader reuses what it read of the rules until a write commits (``snapshot_memo``),
+    """A reader reuses what it read of the rules until a commit changes them (``rules_memo``),
     and a commit of another process is one too."""
     path = str(tmp_path / "index")
     mirror = copy_tree(origin_tree, ORIGIN, MIRROR)

@@ -28,7 +28,7 @@ RULES_STAMP = b"rules_stamp"  # the key in ``meta``: a number, one more at each 
 MAX_ANSWERS = 8192
 
 
-class SnapshotMemo:
+class RulesMemo:
     """The answers filed under one stamp of the rule tables, keyed by what they answer."""
 
     def __init__(self) -> None:
