@@ -178,6 +178,10 @@ class MirrorDetector:
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
                 update.reopen(held.revoked)
+        if code.revoked and checked.original_url is not None:
+            edition = self._edition_pair(store, page, checked.original_url, code.revoked)
+            if edition is not None:
+                update.open(edition, 0)
         for child in children:
             current = store.rule(child.mirror)  # not absorbed meanwhile
             if current is not None:
@@ -374,6 +378,18 @@ class MirrorDetector:
                 store.put_rule(reweighed.rule)
                 made.append(rule.mirror)
         return made
+
+    def _edition_pair(
+        self, store: MirrorStore, page: MirrorPage, original_url: str, revoked: list[str]
+    ) -> Pair | None:
+        """The pair a page opens whose code just revoked its own directory's rule: its
+        directory with the directory of the same-named page it duplicates (the edition its
+        directory copies, when the rule had paired it with another edition of one guide)."""
+        own = page.places[-1].directory
+        if own not in revoked:
+            return None
+        original = self._sessions.strip(original_url)
+        return document_pair(self._orientation(store), page.url, original, witnessed=True).pair
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:

@@ -42,10 +42,14 @@ class DocumentPairing:
     index_pages: tuple[str, ...] = ()
 
 
-def document_pair(orientation: Orientation, url: str, original_url: str) -> DocumentPairing:
+def document_pair(
+    orientation: Orientation, url: str, original_url: str, *, witnessed: bool = False
+) -> DocumentPairing:
     """The oriented pair of the directories of document ``url`` and of the same-named document
     ``original_url`` it duplicates, when another document of the first directory duplicates its
-    namesake in the second (or the index pages of the two not held yet); nothing otherwise."""
+    namesake in the second (or the index pages of the two not held yet); nothing otherwise.
+    ``witnessed``: the directory's other documents are known to be alike already (its rule,
+    confirmed from them, was just revoked by this document), so no second namesake is asked."""
     store, max_depth = orientation.store, orientation.max_depth
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None or page.relative_key != original.relative_key:
@@ -63,7 +67,7 @@ def document_pair(orientation: Orientation, url: str, original_url: str) -> Docu
         return DocumentPairing()  # asked for already, or its probe failed
     if ruled(store, (url, original_url), max_depth):
         return DocumentPairing()
-    if not _another_namesake(store, *directories, page.relative_key):
+    if not witnessed and not _another_namesake(store, *directories, page.relative_key):
         return DocumentPairing()
     if missing:
         return DocumentPairing(index_pages=missing)

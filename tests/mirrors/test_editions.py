@@ -218,3 +218,31 @@ def test_a_copy_paired_first_with_an_edition_is_paired_with_the_guide_again_once
         if candidate["state"] == "open"
     ]
     assert (copy_base, GUIDE) in paired
+
+
+def test_a_copy_confirmed_for_an_edition_pairs_with_the_edition_its_coded_page_duplicates(
+    open_filter, corpus, modules
+):
+    """The rpm edition is crawled whole first, and the only indexed one of three identical index
+    pages: the guide's and a copy's index pages are both candidates of the edition's. The copy
+    is confirmed from pages alike in both editions; the guide's page with other code, fetched
+    for its own pair, then revokes it when the copy's namesake duplicates it. The copy's other
+    pages duplicate the edition's (the guide's were dropped for them), so no second namesake
+    could ever pair it with the guide: the page that revoked the rule pairs it."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    differing = coded[-1]
+    edition[EDITION + differing] = with_code(
+        guide_pages(corpus, modules[:20])[GUIDE + differing], commands(differing, "rpm")
+    )
+    copy_base = "http://library.copy.test/debian/install/"
+    copy = moved(guide, copy_base)
+    pages = guide | edition | copy
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, EDITION) + [GUIDE, copy_base])
+    crawl.visit(breadth_first(pages, copy_base)[1:] + breadth_first(pages, GUIDE)[1:])
+    revoked = [d.url for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
+    assert copy_base + differing in revoked
+    assert (copy_base, EDITION) not in rules(dedup)
+    assert (copy_base, GUIDE) in rules(dedup) or (GUIDE, copy_base) in rules(dedup)
+    assert GUIDE + differing in crawl.fetched or copy_base + differing in crawl.fetched
