@@ -103,6 +103,7 @@ def _mirror_rule(rule: dict[str, Any]) -> str:
         f" (resemblance {rule['resemblance']:.2f}, {rule['unchecked']} could not be checked,"
         f" {rule['mode']} mode); boundary: {rule['boundary']};"
         f" confirmed {_when(rule['created_at'])}"
+        + (f"; absorbed by {rule['absorbed_by']}" if rule.get("absorbed_by") else "")
     )
 
 

@@ -59,7 +59,7 @@ from dedup_filter.mirrors.precedence import side_by_side_by_now
 from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
-from dedup_filter.mirrors.rules import describe, rule_over, rules_with_origin_over
+from dedup_filter.mirrors.rules import absorbed, describe, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
@@ -315,8 +315,14 @@ class MirrorDetector:
         ]
 
     def rules(self, view: IndexView) -> list[dict[str, Any]]:
+        """The rules, then the absorbed rules that say more than the rule over them (listed
+        with ``absorbed_by``, pruning nothing themselves)."""
         store = MirrorStore(view)
-        return [self.describe(store, rule) for rule in store.rules_under("")]
+        listed = [self.describe(store, rule) for rule in store.rules_under("")]
+        return listed + [
+            self.describe(store, rule) | {"pruned": [], "absorbed_by": wider.mirror}
+            for rule, wider in absorbed(store, self.config.max_depth)
+        ]
 
     def remove_rule(self, view: IndexView, directory: str) -> bool:
         store = MirrorStore(view)

@@ -170,12 +170,37 @@ def install(
 
 
 def _absorb(store: MirrorStore, directory: str) -> None:
-    """Delete the rules and candidates (with their probes) whose mirror side is in ``directory``."""
+    """Delete the rules and candidates (with their probes) whose mirror side is in ``directory``;
+    the rules are kept for the listing (``absorbed``)."""
     for contained in store.rules_under(directory):
         store.delete_rule(contained)
+        store.put_absorbed(contained)
     for candidate in store.candidates_under(directory):
         forget_samples(store, candidate)
         store.delete_candidate(candidate)
+
+
+def absorbed(store: MirrorStore, max_depth: int) -> list[tuple[Rule, Rule]]:
+    """The absorbed rules that a rule made since confirms, with the rule over their mirror side:
+    a renamed copy inside a host that a host rule then took whole, whose twin on the host's
+    origin was paired the same way on its own samples. The host rule prunes the copy's pages and
+    no rule may name that copy's boundary again; the two rules together do. An absorbed rule is
+    no longer checked (an edition paired before a host rule took it is never revoked), so one
+    that no current rule repeats is not listed, nor one that only repeats the wider rule (a
+    boundary widened)."""
+    found = []
+    for rule in store.absorbed_rules():
+        over = rule_over(store, placements(rule.mirror, max_depth))
+        if over is None or over[0].mirror.lower() == rule.mirror.lower():
+            continue
+        wider, place = over
+        twin = store.rule(wider.origin + place.relative)
+        origin = rule.origin
+        if origin.lower().startswith(wider.mirror.lower()):
+            origin = wider.origin + origin[len(wider.mirror) :]
+        if twin is not None and twin.origin.lower() == origin.lower():
+            found.append((rule, wider))
+    return found
 
 
 def _pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:

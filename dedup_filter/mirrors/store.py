@@ -17,7 +17,8 @@ Tables:
                 "L" H(listing) directory -> page id  (the index page of ``directory`` lists these
                                               relative paths: ``listings.py``)
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
-    rules       "r" mirror -> Rule ; "o" origin NUL mirror -> ""
+    rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
+                                              wider one absorbed: listed, never applied)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -277,6 +278,13 @@ class MirrorStore:
         """Rules whose mirror side is ``directory`` or lies below it (every rule for ``""``)."""
         prefix = b"r" + _name(directory)
         return [_decoded_rule(value) for _, value in self.view.scan("rules", prefix)]
+
+    def put_absorbed(self, rule: Rule) -> None:
+        """Keep ``rule``, absorbed by a wider rule, for the listing alone."""
+        self.view.put("rules", b"a" + _name(rule.mirror), rule.encode())
+
+    def absorbed_rules(self) -> list[Rule]:
+        return [_decoded_rule(value) for _, value in self.view.scan("rules", b"a")]
 
     def has_rules(self) -> bool:
         return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)
