@@ -4,6 +4,7 @@ origin: a renamed copy inside a host that a host rule then took whole."""
 from __future__ import annotations
 
 from dedup_filter import DedupFilter
+from dedup_filter.cli import main
 from dedup_filter.mirrors.records import Candidate, Rule
 from dedup_filter.mirrors.rules import install
 from dedup_filter.mirrors.store import MirrorStore
@@ -36,7 +37,9 @@ def _listed(dedup: DedupFilter) -> list[tuple[str, str, str | None]]:
     return [(r["mirror"], r["origin"], r.get("absorbed_by")) for r in dedup.mirror_rules()]
 
 
-def test_a_renamed_copy_absorbed_by_a_host_rule_is_listed_once_its_twin_is_confirmed(tmp_path):
+def test_a_renamed_copy_absorbed_by_a_host_rule_is_listed_once_its_twin_is_confirmed(
+    tmp_path, capsys
+):
     renamed = _rule(MIRROR + ARCHIVE, MIRROR + GUIDE)
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(_host_rule_over(renamed))
@@ -49,6 +52,8 @@ def test_a_renamed_copy_absorbed_by_a_host_rule_is_listed_once_its_twin_is_confi
         assert dedup.check_url(MIRROR + ARCHIVE + "ch01.html").evidence["mirror_rule"] == MIRROR
         absorbed = next(r for r in dedup.mirror_rules() if r.get("absorbed_by"))
         assert absorbed["pruned"] == []
+    assert main(["mirrors", "--index", str(tmp_path / "index")]) == 0
+    assert f"confirmed 1970-01-01 00:00:00 UTC; absorbed by {MIRROR}" in capsys.readouterr().out
 
 
 def test_an_absorbed_rule_no_current_rule_repeats_is_not_listed(tmp_path):
