@@ -96,6 +96,21 @@ NEUTRAL = Hosts(
     "PHPSESSID=a81c33f0d2",
 )
 
+# The second holdout's: other names again, and a session id whose name no default list holds.
+OTHER = Hosts(
+    ("developer.gtk.test", "mirrors.campus.test", "dl.cdn.test"),
+    ("pub/gnome/docs/gio/", "gio/"),
+    "zsh.project.test",
+    "zsh.legacy.test",
+    "zsh.shop.test",
+    "shell-tips.test",
+    "manuals.project.test",
+    "manuals.partner.test",
+    "docs.library.test",
+    "notes.archive.test",
+    "vid=0c5e7d1b94",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -139,6 +154,20 @@ LAYOUTS = {
         80,
         ("4.6.2.0", "4.6.1.0"),
         NEUTRAL,
+    ),
+    # packages chosen after the code was written (thirteenth session): generated API reference
+    # pages (gio), a flat manual (zsh), a guide in two languages (aptitude), the handbook
+    "holdout2": Layout(
+        "gio",
+        "zsh",
+        "",
+        ("aptitude-en", "aptitude-fr"),
+        ("handbook-en", "handbook-fr"),
+        None,
+        40,
+        80,
+        ("5.9.0", "5.8.1"),
+        OTHER,
     ),
 }
 

@@ -57,6 +57,13 @@ TREES = {
     "install-de": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/de"),
     "harden-en": DocTree("harden-doc", "usr/share/doc/harden-doc/html/en-US"),
     "harden-fr": DocTree("harden-doc", "usr/share/doc/harden-doc/html/fr-FR"),
+    # the second holdout's trees (thirteenth session): packages no code was tuned on
+    "gio": DocTree("libglib2.0-doc", "usr/share/gtk-doc/html/gio"),
+    "zsh": DocTree("zsh-doc", "usr/share/doc/zsh-common/html"),
+    "aptitude-en": DocTree("aptitude-doc-en", "usr/share/doc/aptitude/html/en"),
+    "aptitude-fr": DocTree("aptitude-doc-fr", "usr/share/doc/aptitude/html/fr"),
+    "handbook-en": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/en-US"),
+    "handbook-fr": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/fr-FR"),
 }
 
 
