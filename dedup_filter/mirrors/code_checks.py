@@ -8,7 +8,8 @@ page with code blocks that arrives has its mirror page compared: at once when th
 it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives; under a rule that
 prunes its origin (``precedence.py``: its mirror, held first, is crawled whole), a mirror page
 with code blocks has its origin page asked for the same way. At most
-``mirror.code_samples`` mirror pages a rule, counting the coded samples that confirmed it and not
+``mirror.code_samples`` mirror pages a rule (``mirror.code_samples_same_host`` for a rule within
+one host: ``CodeBudget``), counting the coded samples that confirmed it and not
 the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
 mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
 a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
@@ -29,11 +30,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from dedup_filter.matching import codes_apart
-from dedup_filter.mirrors.directories import Placement, placements
+from dedup_filter.mirrors.directories import Placement, authority, placements
 from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBudget:
+    """How many coded pairs a rule compares (``mirror.code_samples``), more where both its sides
+    lie on one host (``mirror.code_samples_same_host``): a project keeps its editions side by
+    side, and one that differs on a few coded pages escapes a few checks."""
+
+    samples: int
+    same_host: int
+
+    def of(self, rule: Rule) -> int:
+        if self.samples and authority(rule.mirror) == authority(rule.origin):
+            return max(self.samples, self.same_host)
+        return self.samples
 
 
 @dataclass(slots=True)
@@ -45,7 +61,7 @@ class CodeCheck:
 
 
 def check_code(
-    store: MirrorStore, places: list[Placement], code: int, code_samples: int, now: float
+    store: MirrorStore, places: list[Placement], code: int, budget: CodeBudget, now: float
 ) -> CodeCheck:
     """Compare a page with code blocks (``code``: its code hash) with its counterpart across
     the rules it lies under, as mirror or as origin, and with the copies of it that rules
@@ -60,7 +76,7 @@ def check_code(
         if rule.prunes_origin and store.entry_by_hash(rule.origin.lower(), rel_hash) is None:
             # the mirror held first is crawled whole and its origin's pages are pruned: the
             # origin page of a mirror page with code blocks is asked for, to be compared
-            _ask(store, rule, rule.origin + place.relative, code_samples, check)
+            _ask(store, rule, rule.origin + place.relative, budget, check)
         elif codes_apart(standing_code_hash(store, rule.origin, rel_hash, rule), code):
             revoke(store, rule, now, check)
         if not rule.prunes_origin or check.revoked:
@@ -68,7 +84,7 @@ def check_code(
         # kept for its origin's page, it stands for that page before the origin's copies
         places = placements(rule.origin + place.relative, ANY_DEPTH)
     for rule, relative in _copies(store, places):
-        _check_mirror_page(store, rule, relative, code, code_samples, now, check)
+        _check_mirror_page(store, rule, relative, code, budget, now, check)
     return check
 
 
@@ -92,7 +108,7 @@ def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule,
 
 
 def check_held_code(
-    store: MirrorStore, rule: Rule, code_samples: int, now: float, scanned: int = 1024
+    store: MirrorStore, rule: Rule, budget: CodeBudget, now: float, scanned: int = 1024
 ) -> CodeCheck:
     """A rule just made, against the pages with code blocks either side held before it came
     (over the first ``scanned`` entries of each side, in hash order): compared at once where the
@@ -117,7 +133,7 @@ def check_held_code(
                 return check
             current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
             if current is not None:
-                _ask(store, current, other + entry.relative, code_samples, check)
+                _ask(store, current, other + entry.relative, budget, check)
     return check
 
 
@@ -126,7 +142,7 @@ def _check_mirror_page(
     rule: Rule,
     relative: str,
     code: int,
-    code_samples: int,
+    budget: CodeBudget,
     now: float,
     check: CodeCheck,
 ) -> None:
@@ -136,12 +152,12 @@ def _check_mirror_page(
         if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
             revoke(store, rule, now, check)
         return
-    _ask(store, rule, rule.mirror + relative, code_samples, check)
+    _ask(store, rule, rule.mirror + relative, budget, check)
 
 
-def _ask(store: MirrorStore, rule: Rule, url: str, code_samples: int, check: CodeCheck) -> None:
+def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> None:
     """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget."""
-    if rule.code_probes >= code_samples or store.probes_for(url):
+    if rule.code_probes >= budget.of(rule) or store.probes_for(url):
         return
     store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
     store.put_rule(replace(rule, code_probes=rule.code_probes + 1))

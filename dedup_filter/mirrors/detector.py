@@ -39,6 +39,7 @@ from dedup_filter.mirrors.candidates import (
     ruled,
 )
 from dedup_filter.mirrors.code_checks import (
+    CodeBudget,
     CodeCheck,
     check_code,
     check_held_code,
@@ -100,6 +101,7 @@ class MirrorDetector:
             functools.partial(_soft404_like, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
+        self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_same_host)
         # pages each rule's sides must still record before it is weighed side by side again
         self._pages_to_wait: dict[tuple[str, str, float], float] = {}
         self._listing_agreement = math.ceil(
@@ -156,7 +158,7 @@ class MirrorDetector:
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
             code = check_code(
-                store, page.places, checked.fingerprint.code, self.config.code_samples, now
+                store, page.places, checked.fingerprint.code, self._code_budget, now
             )
             update.probes.extend(code.probes)
         pair = pair or listing_pair(
@@ -174,7 +176,7 @@ class MirrorDetector:
         if self._code_checks:  # an edition crawled before its rule came revokes it too
             update.reopen(code.revoked)
             for rule in update.confirmed:  # those confirmed by a reopened pair too
-                held = check_held_code(store, rule, self.config.code_samples, now)
+                held = check_held_code(store, rule, self._code_budget, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
                 update.reopen(held.revoked)

@@ -7,7 +7,7 @@ compared, and the rule stood to the end."""
 from __future__ import annotations
 
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.mirrors.code_checks import check_code
+from dedup_filter.mirrors.code_checks import CodeBudget, check_code
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -26,7 +26,9 @@ def _rules(store: MirrorStore) -> None:
     store.put_rule(Rule(GUIDE, EDITION, "", "", 0.0, "content", 3, 3, 0))
 
 
-def _arrive(store: MirrorStore, page_id: int, url: str, code: int) -> list[str]:
+def _arrive(
+    store: MirrorStore, page_id: int, url: str, code: int, budget: CodeBudget = CodeBudget(6, 6)
+) -> list[str]:
     """Index a page with code blocks under each of its directories; the probes its code asks."""
     store.view.put_page(
         PageRecord(page_id, url, page_id, 400, (), b"\0" * 48, 0.0, sketch=b"", code=code)
@@ -35,7 +37,7 @@ def _arrive(store: MirrorStore, page_id: int, url: str, code: int) -> list[str]:
     for place in places:
         entry = DirEntry(page_id, page_id, place.relative)
         file_entry(store, place.directory_key, place.relative_key, entry)
-    return check_code(store, places, code, 6, 1.0).probes
+    return check_code(store, places, code, budget, 1.0).probes
 
 
 def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropped_for_it(
@@ -69,3 +71,20 @@ def test_the_renamed_copy_with_the_same_code_stays(tmp_index):
         return sorted(rule.mirror for rule in store.rules_under())
 
     assert tmp_index.transact(settle) == sorted([KEPT, GUIDE])
+
+
+def test_a_rule_within_one_host_compares_more_coded_pages_than_a_rule_across_hosts(tmp_index):
+    """Six coded pairs compared already: a rule across hosts asks for no more, a rule within one
+    host (a project's editions side by side) goes on up to ``code_samples_same_host``. On the
+    second holdout web an edition differing in the code of 4 of its 44 coded pages escaped six
+    comparisons, and the crawl never met its 4 pages."""
+    budget, copy = CodeBudget(6, 64), "http://copy.test/guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0, code_probes=6))
+        store.put_rule(Rule(copy, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, code_probes=6))
+        same_host = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget)
+        return same_host, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget)
+
+    assert tmp_index.transact(settle) == ([EDITION + PAGE], [])
