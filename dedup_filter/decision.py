@@ -42,6 +42,9 @@ class Reason(StrEnum):
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
     STAND_IN = "stand_in"  # a rule's kept side lacks the page: its pruned side's page is crawled
+    # a rule revoked for its code: a page of its pruned side is crawled where its kept side's
+    # page has code blocks (``fetch_back`` in the revoking decision's evidence)
+    FETCHED_BACK = "fetched_back"
     # probes that could not be fetched
     PROBE_FAILED = "probe_failed"
 

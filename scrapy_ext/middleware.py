@@ -174,6 +174,7 @@ class DedupMiddleware:
         )
         if decision is not None:
             self._prober.schedule(decision.probes)
+            self._session.fetch_back(decision)
         return decision
 
     async def _judge_probe(self, request: Request, response: Response) -> Decision | None:

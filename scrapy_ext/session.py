@@ -17,7 +17,7 @@ from operator import methodcaller
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
-from scrapy import signals
+from scrapy import Request, signals
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from dedup_filter import DedupError
@@ -31,7 +31,6 @@ from .startup import refuse_to_start
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from scrapy import Request
     from scrapy.crawler import Crawler
     from twisted.internet.defer import Deferred
 
@@ -84,6 +83,7 @@ class DedupSession:
         self._knows_rules = False
         self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
         self._handed_over: set[str] = set()  # probe answers requested in a dropped URL's place
+        self._fetched_back: set[str] = set()  # pages requested again for a revoked rule
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -143,6 +143,16 @@ class DedupSession:
             self.stats.inc_value("dedup/crawled_instead")
             # filtered if the crawl queued it already (a deferred request is not filtered)
             self.crawl_in_place(request, url, dont_filter=False)
+
+    def fetch_back(self, decision: Decision) -> None:
+        """Request what a rule revoked by this decision may have dropped (its ``fetch_back``:
+        an edition's pages that may exist nowhere else), each once, with the spider's default
+        callback (``dedup/fetched_back``)."""
+        for url in decision.evidence.get("fetch_back") or ():
+            if url not in self._fetched_back:
+                self._fetched_back.add(url)
+                self.stats.inc_value("dedup/fetched_back")
+                self._crawler.engine.crawl(Request(url, dont_filter=True))
 
     def warmed(self) -> Deferred[None] | None:
         """Fires once the filter prepares pages at full speed; ``None`` without an index."""

@@ -303,7 +303,10 @@ class Processor:
             outputs.append(_forward(config.pages_keep, record))
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
-        return outputs
+        fetch_back = decision.evidence.get("fetch_back") or ()
+        return outputs + self._kept_urls(
+            [Decision(url, "keep", Reason.FETCHED_BACK) for url in fetch_back]
+        )
 
     def _failed_fetch_outputs(
         self, record: Any, page: PageMessage, decision: Decision
@@ -357,7 +360,8 @@ class Processor:
     def _kept_urls(self, decisions: list[Decision]) -> list[OutputRecord]:
         """The kept ones of URL ``decisions`` as URL records on the kept-URLs topic: deferred URLs
         whose fate is known (forgotten by the index once delivered: a crash before gives them
-        again), and the pages to fetch in place of a failed fetch."""
+        again), the pages to fetch in place of a failed fetch, and those a revoked rule may have
+        dropped (``fetch_back``)."""
         outputs = []
         for decision in decisions:
             self.metrics.url_decided(decision)

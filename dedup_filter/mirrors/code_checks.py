@@ -33,7 +33,7 @@ from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, authority, placements
 from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
-from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, pruned_sides, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
 
@@ -58,6 +58,7 @@ class CodeCheck:
 
     probes: list[str] = field(default_factory=list)
     revoked: list[str] = field(default_factory=list)
+    fetch_back: list[str] = field(default_factory=list)  # what revoked rules dropped, maybe
 
 
 def check_code(
@@ -69,6 +70,7 @@ def check_code(
     check = CodeCheck()
     if not code:
         return check
+    check.fetch_back.extend(_revoked_counterparts(store, places))
     found = rule_over(store, places)
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
@@ -129,7 +131,7 @@ def check_held_code(
                 else code_hash(store, other, rel_hash)
             )
             if counterpart and codes_apart(record.code, counterpart):
-                revoke(store, rule, now, check)
+                revoke(store, rule, now, check, pruned=False)
                 return check
             current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
             if current is not None:
@@ -172,8 +174,14 @@ def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
         store.put_rule(replace(rule, code_probes=rule.code_probes - 1))
 
 
-def revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None:
-    """Delete ``rule``, keep its pair as rejected and move back the origins it moved."""
+def revoke(
+    store: MirrorStore, rule: Rule, now: float, check: CodeCheck, pruned: bool = True
+) -> None:
+    """Delete ``rule``, keep its pair as rejected and move back the origins it moved; where it
+    ``pruned`` already (not one revoked as it is made), the pages with code blocks of its kept
+    side have their counterparts on its pruned side fetched back (``_fetch_back``)."""
+    if pruned:
+        check.fetch_back.extend(_fetch_back(store, rule))
     store.delete_rule(rule)
     rejected = Candidate(
         rule.mirror,
@@ -183,7 +191,43 @@ def revoke(store: MirrorStore, rule: Rule, now: float, check: CodeCheck) -> None
         now,
         state=REJECTED,
         level=rule.level,
+        revoked=pruned,
     )
     store.put_candidate(rejected)
     point_back(store, rule)
     check.revoked.append(rule.mirror)
+
+
+def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterator[str]:
+    """The counterparts of a page with code blocks across the pairs revoked for their code that
+    hold it on either side, where the other side holds no page: pages the revoked rule dropped
+    or hid, which nothing requests once their kept side's page arrives after the revocation."""
+    for place in places:
+        pairs = (
+            *store.candidates_of_origin(place.directory),
+            *store.candidates_of_mirror(place.directory),
+        )
+        for pair in pairs:
+            if not pair.revoked:
+                continue
+            mirror_side = pair.mirror.lower() == place.directory_key
+            other = pair.origin if mirror_side else pair.mirror
+            if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
+                yield other + place.relative
+
+
+def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator[str]:
+    """The counterparts, on the side ``rule`` pruned, of the pages with code blocks its other
+    side holds (over the first ``scanned`` entries, in hash order), where the pruned side holds
+    no page. An edition differs there, and the rule dropped those URLs before their fetch, or
+    never met them (the pages that link them were its own, pruned): on the second holdout web,
+    4 pages of a guide's edition existed nowhere else and were never requested."""
+    for side, pruned in pruned_sides(rule):
+        if not pruned:
+            continue
+        lost, kept = (rule.mirror, rule.origin) if side == "mirror" else (rule.origin, rule.mirror)
+        for rel_hash, entry in itertools.islice(store.subtree(kept.lower()), scanned):
+            record = store.view.page(entry.representative)
+            if record is not None and record.code:
+                if store.entry_by_hash(lost.lower(), rel_hash) is None:
+                    yield lost + entry.relative

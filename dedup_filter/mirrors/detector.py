@@ -197,6 +197,7 @@ class MirrorDetector:
                 store.candidate(pair.reference) if pair is not None else None,
                 update.evidence()
                 | ({"mirrors_revoked": code.revoked} if code.revoked else {})
+                | ({"fetch_back": code.fetch_back} if code.fetch_back else {})
                 | ({"mirrors_side_by_side": beside} if beside else {}),
                 lambda rule: self.describe(store, rule),
             ),

@@ -7,7 +7,7 @@ compared, and the rule stood to the end."""
 from __future__ import annotations
 
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.mirrors.code_checks import CodeBudget, check_code
+from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -28,8 +28,8 @@ def _rules(store: MirrorStore) -> None:
 
 def _arrive(
     store: MirrorStore, page_id: int, url: str, code: int, budget: CodeBudget = CodeBudget(6, 6)
-) -> list[str]:
-    """Index a page with code blocks under each of its directories; the probes its code asks."""
+) -> CodeCheck:
+    """Index a page under each of its directories; what its code blocks ask and revoke."""
     store.view.put_page(
         PageRecord(page_id, url, page_id, 400, (), b"\0" * 48, 0.0, sketch=b"", code=code)
     )
@@ -37,7 +37,7 @@ def _arrive(
     for place in places:
         entry = DirEntry(page_id, page_id, place.relative)
         file_entry(store, place.directory_key, place.relative_key, entry)
-    return check_code(store, places, code, budget, 1.0).probes
+    return check_code(store, places, code, budget, 1.0)
 
 
 def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropped_for_it(
@@ -46,7 +46,7 @@ def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropp
     def settle(view):
         store = MirrorStore(view)
         _rules(store)
-        return _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE)
+        return _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE).probes
 
     assert GUIDE + PAGE in tmp_index.transact(settle)
 
@@ -84,7 +84,31 @@ def test_a_rule_within_one_host_compares_more_coded_pages_than_a_rule_across_hos
         store = MirrorStore(view)
         store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0, code_probes=6))
         store.put_rule(Rule(copy, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, code_probes=6))
-        same_host = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget)
-        return same_host, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget)
+        same_host = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget).probes
+        return same_host, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget).probes
 
     assert tmp_index.transact(settle) == ([EDITION + PAGE], [])
+
+
+def test_a_revoked_rule_fetches_back_its_pruned_pages_whose_kept_pages_have_code(tmp_index):
+    """An edition's page with other code revokes the rule that pruned the edition. The guide's
+    other coded page has its edition page fetched back (the edition may differ there, and the
+    rule dropped that URL or the pages that link it); its prose page, and the coded page the
+    edition already holds, do not. A coded page of the guide that arrives after the revocation
+    has its edition page fetched back too: nothing else would request it."""
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
+        _arrive(store, 2, GUIDE + "remove.html", DEB_CODE)
+        _arrive(store, 3, GUIDE + "intro.html", 0)
+        revoking = _arrive(store, 4, EDITION + PAGE, RPM_CODE)
+        later = _arrive(store, 5, GUIDE + "purge.html", DEB_CODE)
+        return revoking.revoked, revoking.fetch_back, later.fetch_back
+
+    assert tmp_index.transact(settle) == (
+        [EDITION],
+        [EDITION + "remove.html"],
+        [EDITION + "purge.html"],
+    )

@@ -117,11 +117,13 @@ def stamped(html: str, stamp: str) -> str:
 
 
 def logged_crawl(
-    web: TestWeb, workdir: Path, name: str
+    web: TestWeb, workdir: Path, name: str, overrides: dict[str, Any] | None = None
 ) -> tuple[CrawlRun, set[str], list[dict[str, Any]]]:
-    """A real crawl of ``web`` one request at a time, with the filter and a decision log: the
-    run, the URLs the server was asked for, and the decisions."""
+    """A real crawl of ``web`` one request at a time, with the filter (``overrides``: its
+    ``DEDUP_OVERRIDES``) and a decision log: the run, the URLs the server was asked for, and
+    the decisions."""
     settings = {"CONCURRENT_REQUESTS": 1, "DEDUP_DECISION_LOG": "decisions.jsonl"}
+    settings |= {"DEDUP_OVERRIDES": overrides} if overrides else {}
     with serve(web) as server:
         run = scrapy_crawl(workdir, server.proxy_url, web.start_urls, name=name, settings=settings)
         fetched = set(server.request_log.urls())
