@@ -80,7 +80,7 @@ def check_code(
             # origin page of a mirror page with code blocks is asked for, to be compared
             _ask(store, rule, rule.origin + place.relative, budget, check)
         elif codes_apart(standing_code_hash(store, rule.origin, rel_hash, rule), code):
-            revoke(store, rule, now, check)
+            revoke(store, rule, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
             return check
         # kept for its origin's page, it stands for that page before the origin's copies
@@ -131,7 +131,7 @@ def check_held_code(
                 else code_hash(store, other, rel_hash)
             )
             if counterpart and codes_apart(record.code, counterpart):
-                revoke(store, rule, now, check, pruned=False)
+                revoke(store, rule, now, check, pruned=False, relative=entry.relative)
                 return check
             current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
             if current is not None:
@@ -152,7 +152,7 @@ def _check_mirror_page(
     rel_hash = relative_hash(relative.lower())
     if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
         if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
-            revoke(store, rule, now, check)
+            revoke(store, rule, now, check, relative=relative)
         return
     _ask(store, rule, rule.mirror + relative, budget, check)
 
@@ -175,11 +175,18 @@ def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
 
 
 def revoke(
-    store: MirrorStore, rule: Rule, now: float, check: CodeCheck, pruned: bool = True
+    store: MirrorStore,
+    rule: Rule,
+    now: float,
+    check: CodeCheck,
+    pruned: bool = True,
+    relative: str = "",
 ) -> None:
     """Delete ``rule``, keep its pair as rejected and move back the origins it moved; where it
     ``pruned`` already (not one revoked as it is made), the pages with code blocks of its kept
-    side have their counterparts on its pruned side fetched back (``_fetch_back``)."""
+    side have their counterparts on its pruned side fetched back (``_fetch_back``); the path
+    whose code told its sides apart (``relative``) is compared under the rules that share a
+    side with it (``_compare_related``)."""
     if pruned:
         check.fetch_back.extend(_fetch_back(store, rule))
     store.delete_rule(rule)
@@ -196,6 +203,39 @@ def revoke(
     store.put_candidate(rejected)
     point_back(store, rule)
     check.revoked.append(rule.mirror)
+    if relative:
+        _compare_related(store, rule, relative, now, check)
+
+
+def _compare_related(
+    store: MirrorStore, revoked: Rule, relative: str, now: float, check: CodeCheck
+) -> None:
+    """The path whose code told ``revoked``'s sides apart, compared under every rule that has
+    either side as its own: a copy of one edition paired across hosts with the other edition (a
+    library's copy of a guide, a host mirror's guide) differs on that page too, and its own
+    samples may never draw it. Compared at once where both sides hold the path, else the page
+    a side lacks is probed (one probe a rule, outside its budget); the probe's answer is
+    compared when it arrives (``check_code``)."""
+    rel_hash = relative_hash(relative.lower())
+    related = []
+    for side in (revoked.mirror, revoked.origin):
+        related += store.rules_with_origin_at(side)
+        ruled = store.rule(side)
+        related += [ruled] if ruled is not None else []
+    for other in related:
+        if store.rule(other.mirror) != other:  # revoked meanwhile (along this cascade)
+            continue
+        mirror_held = store.entry_by_hash(other.mirror.lower(), rel_hash) is not None
+        origin_code = standing_code_hash(store, other.origin, rel_hash, other)
+        origin_held = bool(origin_code) or store.entry_by_hash(other.origin.lower(), rel_hash)
+        if mirror_held and origin_held:
+            if codes_apart(code_hash(store, other.mirror, rel_hash), origin_code):
+                revoke(store, other, now, check, relative=relative)
+            continue
+        url = (other.origin if mirror_held else other.mirror) + relative
+        if not store.probes_for(url):
+            store.add_probe(url, CODE_PROBE, other.mirror.lower().encode("utf-8", "surrogatepass"))
+            check.probes.append(url)
 
 
 def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterator[str]:

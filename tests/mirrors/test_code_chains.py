@@ -112,3 +112,26 @@ def test_a_revoked_rule_fetches_back_its_pruned_pages_whose_kept_pages_have_code
         [EDITION + "remove.html"],
         [EDITION + "purge.html"],
     )
+
+
+def test_the_path_that_revokes_an_edition_rule_is_compared_under_the_rules_sharing_its_sides(
+    tmp_index,
+):
+    """A guide and its rpm edition on one host, and a library's copy of the guide paired across
+    hosts with the rpm edition (their shared pages alike). The guide's page with other code
+    revokes its own rule; the library's copy of that page is asked for (no budget left to
+    sample it), and revokes the library's rule when it arrives. On the second holdout web such
+    cross-host rules stood after the same-host one was revoked."""
+    rpm, guide, library = KEPT + "guide-rpm/", KEPT + "guide/", "http://library.test/guide/"
+    no_budget = CodeBudget(0, 0)
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
+        store.put_rule(Rule(library, rpm, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, rpm + PAGE, RPM_CODE, no_budget)
+        revoking = _arrive(store, 2, guide + PAGE, DEB_CODE, no_budget)
+        answer = _arrive(store, 3, library + PAGE, DEB_CODE, no_budget)
+        return revoking.revoked, revoking.probes, answer.revoked
+
+    assert tmp_index.transact(settle) == ([guide], [library + PAGE], [library])
