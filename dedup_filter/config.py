@@ -199,8 +199,8 @@ class MirrorConfig:
     # samples drawn first from the documents known to have code blocks, where editions of one
     # guide differ (editions.py)
     code_samples: int = 6
-    # the same for a rule with both sides on one host (editions side by side)
-    code_samples_same_host: int = 64
+    # the same for a rule whose sides are sibling directories (editions side by side)
+    code_samples_siblings: int = 64
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
@@ -241,8 +241,8 @@ class MirrorConfig:
         )
         _require(0 <= self.code_samples <= 1000, "mirror.code_samples", "must lie in 0..1000")
         _require(
-            0 <= self.code_samples_same_host <= 255,
-            "mirror.code_samples_same_host",
+            0 <= self.code_samples_siblings <= 255,
+            "mirror.code_samples_siblings",
             "must lie in 0..255",
         )
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")

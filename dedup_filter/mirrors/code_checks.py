@@ -8,8 +8,8 @@ page with code blocks that arrives has its mirror page compared: at once when th
 it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives; under a rule that
 prunes its origin (``precedence.py``: its mirror, held first, is crawled whole), a mirror page
 with code blocks has its origin page asked for the same way. At most
-``mirror.code_samples`` mirror pages a rule (``mirror.code_samples_same_host`` for a rule within
-one host: ``CodeBudget``), counting the coded samples that confirmed it and not
+``mirror.code_samples`` mirror pages a rule (``mirror.code_samples_siblings`` for a rule whose
+sides are sibling directories: ``CodeBudget``), counting the coded samples that confirmed it and not
 the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
 mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
 a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from dedup_filter.matching import codes_apart
-from dedup_filter.mirrors.directories import Placement, authority, placements
+from dedup_filter.mirrors.directories import Placement, parent_directory, placements
 from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
 from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, pruned_sides, rule_over
@@ -39,16 +39,17 @@ from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
 @dataclass(frozen=True, slots=True)
 class CodeBudget:
-    """How many coded pairs a rule compares (``mirror.code_samples``), more where both its sides
-    lie on one host (``mirror.code_samples_same_host``): a project keeps its editions side by
-    side, and one that differs on a few coded pages escapes a few checks."""
+    """How many coded pairs a rule compares (``mirror.code_samples``), more where its sides are
+    sibling directories (``mirror.code_samples_siblings``): a project keeps its editions and
+    versions side by side, and one that differs on a few coded pages escapes a few checks. A
+    renamed copy elsewhere on the host (an archive) keeps the plain budget."""
 
     samples: int
-    same_host: int
+    siblings: int
 
     def of(self, rule: Rule) -> int:
-        if self.samples and authority(rule.mirror) == authority(rule.origin):
-            return max(self.samples, self.same_host)
+        if self.samples and parent_directory(rule.mirror) == parent_directory(rule.origin):
+            return max(self.samples, self.siblings)
         return self.samples
 
 

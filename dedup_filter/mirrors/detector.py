@@ -101,7 +101,7 @@ class MirrorDetector:
             functools.partial(_soft404_like, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
-        self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_same_host)
+        self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_siblings)
         # pages each rule's sides must still record before it is weighed side by side again
         self._pages_to_wait: dict[tuple[str, str, float], float] = {}
         self._listing_agreement = math.ceil(

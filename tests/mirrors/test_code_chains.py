@@ -73,19 +73,23 @@ def test_the_renamed_copy_with_the_same_code_stays(tmp_index):
     assert tmp_index.transact(settle) == sorted([KEPT, GUIDE])
 
 
-def test_a_rule_within_one_host_compares_more_coded_pages_than_a_rule_across_hosts(tmp_index):
-    """Six coded pairs compared already: a rule across hosts asks for no more, a rule within one
-    host (a project's editions side by side) goes on up to ``code_samples_same_host``. On the
+def test_a_rule_between_siblings_compares_more_coded_pages_than_other_rules(tmp_index):
+    """Six coded pairs compared already: a rule across hosts, or within one host between
+    directories of different parents (a renamed archive), asks for no more; a rule between
+    sibling directories (a project's editions side by side) goes on up to
+    ``code_samples_siblings``. On the
     second holdout web an edition differing in the code of 4 of its 44 coded pages escaped six
     comparisons, and the crawl never met its 4 pages."""
-    budget, copy = CodeBudget(6, 64), "http://copy.test/guide/"
+    budget, copy, archive = CodeBudget(6, 64), "http://copy.test/guide/", KEPT + "old/guide/"
+    spent = {"code_probes": 6}
 
     def settle(view):
         store = MirrorStore(view)
-        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0, code_probes=6))
-        store.put_rule(Rule(copy, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, code_probes=6))
-        same_host = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget).probes
-        return same_host, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget).probes
+        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0, **spent))
+        store.put_rule(Rule(copy, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, **spent))
+        store.put_rule(Rule(archive, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, **spent))
+        siblings = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget).probes
+        return siblings, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget).probes
 
     assert tmp_index.transact(settle) == ([EDITION + PAGE], [])
 

@@ -16,7 +16,7 @@ from testweb.site import TestWeb
 
 from .conftest import logged_crawl
 
-OVERRIDES = {"mirror.code_samples": 1, "mirror.code_samples_same_host": 1}
+OVERRIDES = {"mirror.code_samples": 1, "mirror.code_samples_siblings": 1}
 
 
 def test_the_edition_pages_a_revoked_rule_dropped_are_fetched_back(corpus, tmp_path: Path):
