@@ -190,6 +190,7 @@ def revoke(
     side with it (``_compare_related``)."""
     if pruned:
         check.fetch_back.extend(_fetch_back(store, rule))
+        store.put_revoked(rule)
     store.delete_rule(rule)
     rejected = Candidate(
         rule.mirror,
@@ -199,7 +200,6 @@ def revoke(
         now,
         state=REJECTED,
         level=rule.level,
-        revoked=pruned,
     )
     store.put_candidate(rejected)
     point_back(store, rule)
@@ -243,16 +243,12 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
     """The counterparts of a page with code blocks across the pairs revoked for their code that
     hold it on either side, where the other side holds no page: pages the revoked rule dropped
     or hid, which nothing requests once their kept side's page arrives after the revocation."""
-    for place in places:
-        pairs = (
-            *store.candidates_of_origin(place.directory),
-            *store.candidates_of_mirror(place.directory),
-        )
-        for pair in pairs:
-            if not pair.revoked:
+    revoked = store.revoked_pairs()
+    for place in places if revoked else ():
+        for mirror, origin in revoked:
+            if place.directory_key not in (mirror.lower(), origin.lower()):
                 continue
-            mirror_side = pair.mirror.lower() == place.directory_key
-            other = pair.origin if mirror_side else pair.mirror
+            other = origin if mirror.lower() == place.directory_key else mirror
             if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
                 yield other + place.relative
 

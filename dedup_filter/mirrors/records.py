@@ -24,7 +24,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 # rule is revoked (``CandidateUpdate.reopen``)
 OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
-_CLOSED, _REISSUED, _FROM_DOCUMENTS, _REVOKED = 1, 2, 4, 8  # flags of a candidate value
+_CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE = 1, 2, 4  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
@@ -109,8 +109,6 @@ class Candidate(DirectoryPair):
     # paired by same-named documents, not by index pages (``documents.py``): its origin is the
     # side held first, and it keeps no page of that side that duplicates the other
     from_documents: bool = False
-    # rejected as a rule revoked for its code (``code_checks.revoke``): it pruned an edition
-    revoked: bool = False
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -131,7 +129,6 @@ class Candidate(DirectoryPair):
         # most candidates have no flag: their values keep the layout without the flag byte
         flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
         flags |= _FROM_DOCUMENTS if self.from_documents else 0
-        flags |= _REVOKED if self.revoked else 0
         return head + self._encode_sides() + samples + (bytes([flags]) if flags else b"")
 
     @classmethod
@@ -153,7 +150,6 @@ class Candidate(DirectoryPair):
             bool(flags & _CLOSED),
             bool(flags & _REISSUED),
             bool(flags & _FROM_DOCUMENTS),
-            bool(flags & _REVOKED),
         )
 
 

@@ -18,7 +18,9 @@ Tables:
                                               relative paths: ``listings.py``)
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
-                                              wider one absorbed: listed, never applied)
+                                              wider one absorbed: listed, never applied) ;
+                "v" mirror NUL origin -> mirror NUL origin, as written (a rule revoked for its
+                                              code after it pruned: ``code_checks``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -285,6 +287,23 @@ class MirrorStore:
 
     def absorbed_rules(self) -> list[Rule]:
         return [_decoded_rule(value) for _, value in self.view.scan("rules", b"a")]
+
+    def put_revoked(self, rule: Rule) -> None:
+        """Remember that ``rule`` was revoked for its code after it pruned."""
+        sides = (rule.mirror + "\x00" + rule.origin).encode("utf-8", "surrogatepass")
+        self.view.put("rules", b"v" + pair_reference(rule.mirror, rule.origin), sides)
+
+    def revoked_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The (mirror, origin) of every rule revoked for its code after it pruned: read once a
+        state of the rule tables (a check of every page with code blocks asks)."""
+        return self.view.memoised("revoked", self._revoked_pairs)
+
+    def _revoked_pairs(self) -> tuple[tuple[str, str], ...]:
+        pairs = []
+        for _, value in self.view.scan("rules", b"v"):
+            mirror, _, origin = value.decode("utf-8", "surrogatepass").partition("\x00")
+            pairs.append((mirror, origin))
+        return tuple(pairs)
 
     def has_rules(self) -> bool:
         return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)
