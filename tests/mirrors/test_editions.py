@@ -58,7 +58,8 @@ def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
     instead. Sampling in hash order alone sees matches only; drawn from the coded pages first,
     or, when both index pages come first and the pair is confirmed before any page with code
     is known, checking the coded pages' counterparts after, it sees an edition: no rule stays,
-    and every page is fetched."""
+    and every page is fetched but, after a revocation, prose pages dropped for their identical
+    counterparts in the other edition, crawled and without code blocks."""
     guide, coded = coded_guide(corpus, modules)
     edition = moved(guide, EDITION)
     for relative in coded[1::2]:
@@ -75,7 +76,13 @@ def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     assert rules(dedup) == []
-    assert [url for url in pages if url not in crawl.fetched] == []
+    unfetched = [url for url in pages if url not in crawl.fetched]
+    assert all(
+        crawl.pruned[url].reason == "edition_prose"
+        and pages[crawl.pruned[url].duplicate_of] == pages[url]
+        and url.removeprefix(GUIDE).removeprefix(EDITION) not in coded
+        for url in unfetched
+    )
     revoked = [d for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
     if order == "index_pages_first":  # confirmed before any coded page was known, then revoked
         assert revoked
