@@ -208,6 +208,11 @@ def revoke(
         _compare_related(store, rule, relative, now, check)
 
 
+# rules that share a side with a revoked one compared at its path, at most (a popular origin may
+# have many mirrors: a revocation costs at most this many probes)
+_RELATED_RULES = 16
+
+
 def _compare_related(
     store: MirrorStore, revoked: Rule, relative: str, now: float, check: CodeCheck
 ) -> None:
@@ -223,7 +228,7 @@ def _compare_related(
         related += store.rules_with_origin_at(side)
         ruled = store.rule(side)
         related += [ruled] if ruled is not None else []
-    for other in related:
+    for other in related[:_RELATED_RULES]:
         if store.rule(other.mirror) != other:  # revoked meanwhile (along this cascade)
             continue
         mirror_held = store.entry_by_hash(other.mirror.lower(), rel_hash) is not None
@@ -243,12 +248,8 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
     """The counterparts of a page with code blocks across the pairs revoked for their code that
     hold it on either side, where the other side holds no page: pages the revoked rule dropped
     or hid, which nothing requests once their kept side's page arrives after the revocation."""
-    revoked = store.revoked_pairs()
-    for place in places if revoked else ():
-        for mirror, origin in revoked:
-            if place.directory_key not in (mirror.lower(), origin.lower()):
-                continue
-            other = origin if mirror.lower() == place.directory_key else mirror
+    for place in places:
+        for other in store.revoked_partners(place.directory):
             if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
                 yield other + place.relative
 

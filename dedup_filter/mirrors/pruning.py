@@ -188,23 +188,20 @@ class UrlPruner:
 
     def _beside_edition(self, store: MirrorStore, url: str) -> Decision | None:
         """``url`` on a side of a pair revoked for its code (an edition of a guide:
-        ``MirrorStore.revoked_pairs``): dropped where the other side holds its counterpart as a
+        ``MirrorStore.revoked_partners``): dropped where the other side holds its counterpart as a
         page the crawl fetched as itself and that page has no code blocks. Editions differ in
         their code (their prose samples matched when the rule was made), and the pages with code
         blocks are fetched back (``code_checks``); without this, the pages fetched back led the
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
         the other edition's. Never an index page, a protected or a held URL."""
-        revoked = store.revoked_pairs()
         stripped = self._sessions.strip(url)
-        own = own_placement(stripped, self.config.max_depth) if revoked else None
+        places = placements(stripped, self.config.max_depth)
+        own = places[-1] if places and places[-1].is_own else None
         if own is None or self._index_pages.is_index(own) or self.protection.covers(url):
             return None
-        lowered = stripped.lower()
-        for mirror, origin in revoked:
-            for side, other in ((mirror, origin), (origin, mirror)):
-                if not lowered.startswith(side.lower()):
-                    continue
-                counterpart = other + stripped[len(side) :]
+        for place in places:
+            for other in store.revoked_partners(place.directory):
+                counterpart = other + place.relative
                 held = self._crawled_page(store, counterpart)
                 if held is None or held.code or store.view.page_id_for_url(stripped) is not None:
                     continue

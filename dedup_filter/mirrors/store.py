@@ -19,8 +19,8 @@ Tables:
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
                                               wider one absorbed: listed, never applied) ;
-                "v" mirror NUL origin -> mirror NUL origin, as written (a rule revoked for its
-                                              code after it pruned: ``code_checks``)
+                "v" side NUL other -> side NUL other, as written (a rule revoked for its code
+                                              after it pruned, once from each side: ``code_checks``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -290,20 +290,21 @@ class MirrorStore:
 
     def put_revoked(self, rule: Rule) -> None:
         """Remember that ``rule`` was revoked for its code after it pruned."""
-        sides = (rule.mirror + "\x00" + rule.origin).encode("utf-8", "surrogatepass")
-        self.view.put("rules", b"v" + pair_reference(rule.mirror, rule.origin), sides)
+        for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
+            sides = (side + "\x00" + other).encode("utf-8", "surrogatepass")
+            self.view.put("rules", b"v" + pair_reference(side, other), sides)
 
-    def revoked_pairs(self) -> tuple[tuple[str, str], ...]:
-        """The (mirror, origin) of every rule revoked for its code after it pruned: read once a
-        state of the rule tables (a check of every page with code blocks asks)."""
-        return self.view.memoised("revoked", self._revoked_pairs)
+    def revoked_partners(self, directory: str) -> tuple[str, ...]:
+        """The other sides of the rules revoked for their code after they pruned, with
+        ``directory`` as one side: read once a state of the rule tables in readers."""
+        prefix = b"v" + _name(directory) + _NUL
+        return self.view.memoised(("revoked", prefix), lambda: self._revoked_partners(prefix))
 
-    def _revoked_pairs(self) -> tuple[tuple[str, str], ...]:
-        pairs = []
-        for _, value in self.view.scan("rules", b"v"):
-            mirror, _, origin = value.decode("utf-8", "surrogatepass").partition("\x00")
-            pairs.append((mirror, origin))
-        return tuple(pairs)
+    def _revoked_partners(self, prefix: bytes) -> tuple[str, ...]:
+        partners = []
+        for _, value in self.view.scan("rules", prefix):
+            partners.append(value.decode("utf-8", "surrogatepass").partition("\x00")[2])
+        return tuple(partners)
 
     def has_rules(self) -> bool:
         return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)

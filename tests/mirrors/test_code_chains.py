@@ -167,3 +167,22 @@ def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_w
         )
         assert dedup.check_url(EDITION + "remove.html").action == "keep"
         assert dedup.check_url(EDITION + "unknown.html").action == "keep"
+
+
+def test_a_revocation_asks_a_bounded_number_of_related_rules(tmp_index):
+    """An origin with many mirrors (a popular guide): the revoking path is asked of at most 16
+    of the rules that share a side with the revoked one, so one revocation costs a bounded
+    number of probes."""
+    rpm, guide = KEPT + "guide-rpm/", KEPT + "guide/"
+    copies = [f"http://copy{number}.test/guide/" for number in range(20)]
+
+    def settle(view):
+        store = MirrorStore(view)
+        for mirror in (guide, *copies):
+            store.put_rule(Rule(mirror, rpm, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, rpm + PAGE, RPM_CODE, CodeBudget(0, 0))
+        return _arrive(store, 2, guide + PAGE, DEB_CODE, CodeBudget(0, 0))
+
+    revoking = tmp_index.transact(settle)
+    assert revoking.revoked == [guide]
+    assert len(revoking.probes) == 16
