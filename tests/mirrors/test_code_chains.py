@@ -95,6 +95,16 @@ def test_a_rule_between_siblings_compares_more_coded_pages_than_other_rules(tmp_
     assert tmp_index.transact(settle) == ([EDITION + PAGE], [])
 
 
+def _edition_revoked(store: MirrorStore) -> CodeCheck:
+    """The rule edition -> guide, the guide's two coded pages and a prose page held, then the
+    edition's page with other code: what that page does."""
+    store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
+    _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
+    _arrive(store, 2, GUIDE + "remove.html", DEB_CODE)
+    _arrive(store, 3, GUIDE + "intro.html", 0)
+    return _arrive(store, 4, EDITION + PAGE, RPM_CODE)
+
+
 def test_a_revoked_rule_fetches_back_its_pruned_pages_whose_kept_pages_have_code(tmp_index):
     """An edition's page with other code revokes the rule that pruned the edition. The guide's
     other coded page has its edition page fetched back (the edition may differ there, and the
@@ -104,11 +114,7 @@ def test_a_revoked_rule_fetches_back_its_pruned_pages_whose_kept_pages_have_code
 
     def settle(view):
         store = MirrorStore(view)
-        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
-        _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
-        _arrive(store, 2, GUIDE + "remove.html", DEB_CODE)
-        _arrive(store, 3, GUIDE + "intro.html", 0)
-        revoking = _arrive(store, 4, EDITION + PAGE, RPM_CODE)
+        revoking = _edition_revoked(store)
         later = _arrive(store, 5, GUIDE + "purge.html", DEB_CODE)
         return revoking.revoked, revoking.fetch_back, later.fetch_back
 
@@ -150,15 +156,8 @@ def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_w
     and a page whose guide counterpart was never crawled, are fetched."""
     with DedupFilter.open(tmp_path / "index") as dedup:
 
-        def settle(view):
-            store = MirrorStore(view)
-            store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
-            _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
-            _arrive(store, 2, GUIDE + "remove.html", DEB_CODE)
-            _arrive(store, 3, GUIDE + "intro.html", 0)
-            return _arrive(store, 4, EDITION + PAGE, RPM_CODE).revoked
-
-        assert dedup.index.transact(settle) == [EDITION]
+        revoking = dedup.index.transact(lambda view: _edition_revoked(MirrorStore(view)))
+        assert revoking.revoked == [EDITION]
         prose = dedup.check_url(EDITION + "intro.html")
         assert (prose.action, prose.reason, prose.duplicate_of) == (
             "drop",
