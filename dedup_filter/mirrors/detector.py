@@ -179,6 +179,7 @@ class MirrorDetector:
                 held = check_held_code(store, rule, self._code_budget, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
+                code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
         if code.revoked and checked.original_url is not None:
             edition = self._edition_pair(store, page, checked.original_url, code.revoked)

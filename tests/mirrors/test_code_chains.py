@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dedup_filter import DedupFilter
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code
+from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code, check_held_code
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -185,3 +185,32 @@ def test_a_revocation_asks_a_bounded_number_of_related_rules(tmp_index):
     revoking = tmp_index.transact(settle)
     assert revoking.revoked == [guide]
     assert len(revoking.probes) == 16
+
+
+def test_a_rule_revoked_as_it_is_made_revokes_a_related_rule_that_pruned_and_fetches_back(
+    tmp_index,
+):
+    """A copy of the guide confirmed against the rpm edition and revoked at once by a coded page
+    both hold (it pruned nothing, so fetches nothing back); the guide's own rule with the rpm
+    edition, which did prune, holds the same page apart and is revoked with it: its pruned
+    side's coded page is fetched back."""
+    rpm, guide, copy = KEPT + "guide-rpm/", KEPT + "guide/", "http://copy.test/guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        no_budget = CodeBudget(0, 0)
+        for page_id, url, code in (
+            (1, rpm + PAGE, RPM_CODE),
+            (2, rpm + "remove.html", RPM_CODE),
+            (3, guide + PAGE, DEB_CODE),  # held before the guide's rule came
+            (4, copy + PAGE, DEB_CODE),
+        ):
+            _arrive(store, page_id, url, code, no_budget)
+        store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
+        new = Rule(copy, rpm, "", "", 0.0, "content", 3, 3, 0)
+        store.put_rule(new)
+        return check_held_code(store, new, no_budget, 1.0)
+
+    held = tmp_index.transact(settle)
+    assert held.revoked == [copy, guide]
+    assert held.fetch_back == [guide + "remove.html"]
