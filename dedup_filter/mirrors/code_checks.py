@@ -29,10 +29,11 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, parent_directory, placements
 from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
-from dedup_filter.mirrors.records import REJECTED, Candidate, Rule
+from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, pruned_sides, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
@@ -121,10 +122,7 @@ def check_held_code(
     rule then dropped the other edition's pages whose code differs."""
     check = CodeCheck()
     for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
-        for rel_hash, entry in itertools.islice(store.subtree(side.lower()), scanned):
-            record = store.view.page(entry.representative)
-            if record is None or not record.code:
-                continue
+        for rel_hash, entry, record in _coded_entries(store, side, scanned):
             # the origin's page may be one a rule over it drops: the page kept for it counts
             counterpart = (
                 standing_code_hash(store, other, rel_hash, rule)
@@ -162,8 +160,13 @@ def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: Co
     """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget."""
     if rule.code_probes >= budget.of(rule) or store.probes_for(url):
         return
-    store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    _probe(store, rule, url, check)
     store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
+
+
+def _probe(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:
+    """Ask for ``url``, a page of ``rule``'s sides, to compare its code."""
+    store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
     check.probes.append(url)
 
 
@@ -240,8 +243,7 @@ def _compare_related(
             continue
         url = (other.origin if mirror_held else other.mirror) + relative
         if not store.probes_for(url):
-            store.add_probe(url, CODE_PROBE, other.mirror.lower().encode("utf-8", "surrogatepass"))
-            check.probes.append(url)
+            _probe(store, other, url, check)
 
 
 def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterator[str]:
@@ -264,8 +266,17 @@ def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator
         if not pruned:
             continue
         lost, kept = (rule.mirror, rule.origin) if side == "mirror" else (rule.origin, rule.mirror)
-        for rel_hash, entry in itertools.islice(store.subtree(kept.lower()), scanned):
-            record = store.view.page(entry.representative)
-            if record is not None and record.code:
-                if store.entry_by_hash(lost.lower(), rel_hash) is None:
-                    yield lost + entry.relative
+        for rel_hash, entry, _ in _coded_entries(store, kept, scanned):
+            if store.entry_by_hash(lost.lower(), rel_hash) is None:
+                yield lost + entry.relative
+
+
+def _coded_entries(
+    store: MirrorStore, directory: str, scanned: int
+) -> Iterator[tuple[int, DirEntry, PageRecord]]:
+    """The entries of ``directory`` whose page has code blocks, with the page's record, over
+    its first ``scanned`` entries (in hash order)."""
+    for rel_hash, entry in itertools.islice(store.subtree(directory.lower()), scanned):
+        record = store.view.page(entry.representative)
+        if record is not None and record.code:
+            yield rel_hash, entry, record

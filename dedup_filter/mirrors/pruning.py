@@ -101,7 +101,11 @@ class UrlPruner:
             origins_over = rules_with_origin_over(store, places)
         under_origins = [(rule, place) for rule, place in origins_over if rule.prunes_origin]
         if found is None and not under_origins:
-            return self._beside_mirror(store, url, origins_over)
+            return (
+                self._beside_mirror(store, url, origins_over)
+                or self._beside_edition(store, url, places, index)
+                or Decision(url, "keep", Reason.NOT_MIRRORED)
+            )
         rule = found[0] if found is not None else under_origins[0][0]
         if store.probes_for(url):
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
@@ -171,12 +175,12 @@ class UrlPruner:
 
     def _beside_mirror(
         self, store: MirrorStore, url: str, origins_over: list[tuple[Rule, Placement]]
-    ) -> Decision:
+    ) -> Decision | None:
         """``url`` under no rule's pruned side, and on the origin side of the rules
         ``origins_over`` (none for an index page): where one was crawled side by side with its
         mirror (``Rule.prunes_origin_beside``), dropped if the mirror holds its counterpart as
-        a page the crawl fetched and followed; fetched otherwise, as the side held first
-        always is."""
+        a page the crawl fetched and followed; None otherwise (fetched, as the side held first
+        always is, unless ``_beside_edition`` drops it)."""
         for rule, place in origins_over:
             if not rule.prunes_origin_beside:
                 continue
@@ -184,27 +188,29 @@ class UrlPruner:
             decision = self._against_crawled(store, url, rule, counterpart, rule.mirror)
             if decision is not None:
                 return decision
-        return self._beside_edition(store, url) or Decision(url, "keep", Reason.NOT_MIRRORED)
+        return None
 
-    def _beside_edition(self, store: MirrorStore, url: str) -> Decision | None:
+    def _beside_edition(
+        self, store: MirrorStore, url: str, places: list[Placement], index: bool
+    ) -> Decision | None:
         """``url`` on a side of a pair revoked for its code (an edition of a guide:
         ``MirrorStore.revoked_partners``): dropped where the other side holds its counterpart as a
         page the crawl fetched as itself and that page has no code blocks. Editions differ in
         their code (their prose samples matched when the rule was made), and the pages with code
         blocks are fetched back (``code_checks``); without this, the pages fetched back led the
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
-        the other edition's. Never an index page, a protected or a held URL."""
-        stripped = self._sessions.strip(url)
-        places = placements(stripped, self.config.max_depth)
-        own = places[-1] if places and places[-1].is_own else None
-        if own is None or self._index_pages.is_index(own) or self.protection.covers(url):
+        the other edition's. Never an index page, a protected or a held URL (``places``: the
+        URL's, ``index``: whether it names an index page)."""
+        if index or not places or not places[-1].is_own or self.protection.covers(url):
             return None
         for place in places:
             for other in store.revoked_partners(place.directory):
                 counterpart = other + place.relative
                 held = self._crawled_page(store, counterpart)
-                if held is None or held.code or store.view.page_id_for_url(stripped) is not None:
+                if held is None or held.code:
                     continue
+                if store.view.page_id_for_url(self._sessions.strip(url)) is not None:
+                    return None
                 evidence = {"edition_of": other, "counterpart": counterpart}
                 return Decision(url, "drop", Reason.EDITION_PROSE, held.url, evidence)
         return None

@@ -19,8 +19,8 @@ Tables:
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
                                               wider one absorbed: listed, never applied) ;
-                "v" side NUL other -> side NUL other, as written (a rule revoked for its code
-                                              after it pruned, once from each side: ``code_checks``)
+                "v" side NUL other -> other, as written (a rule revoked for its code after it
+                                              pruned, once from each side: ``code_checks``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -291,8 +291,8 @@ class MirrorStore:
     def put_revoked(self, rule: Rule) -> None:
         """Remember that ``rule`` was revoked for its code after it pruned."""
         for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
-            sides = (side + "\x00" + other).encode("utf-8", "surrogatepass")
-            self.view.put("rules", b"v" + pair_reference(side, other), sides)
+            written = other.encode("utf-8", "surrogatepass")
+            self.view.put("rules", b"v" + pair_reference(side, other), written)
 
     def revoked_partners(self, directory: str) -> tuple[str, ...]:
         """The other sides of the rules revoked for their code after they pruned, with
@@ -301,10 +301,8 @@ class MirrorStore:
         return self.view.memoised(("revoked", prefix), lambda: self._revoked_partners(prefix))
 
     def _revoked_partners(self, prefix: bytes) -> tuple[str, ...]:
-        partners = []
-        for _, value in self.view.scan("rules", prefix):
-            partners.append(value.decode("utf-8", "surrogatepass").partition("\x00")[2])
-        return tuple(partners)
+        rows = self.view.scan("rules", prefix)
+        return tuple(value.decode("utf-8", "surrogatepass") for _, value in rows)
 
     def has_rules(self) -> bool:
         return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)
