@@ -32,9 +32,14 @@ from dataclasses import dataclass, field, replace
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, parent_directory, placements
-from dedup_filter.mirrors.editions import ANY_DEPTH, code_hash, standing_code_hash
+from dedup_filter.mirrors.editions import (
+    ANY_DEPTH,
+    code_hash,
+    standing_code,
+    standing_code_hash,
+)
 from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
-from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, pruned_sides, rule_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
 
 
@@ -77,11 +82,15 @@ def check_code(
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
         rel_hash = relative_hash(place.relative.lower())
-        if rule.prunes_origin and store.entry_by_hash(rule.origin.lower(), rel_hash) is None:
-            # the mirror held first is crawled whole and its origin's pages are pruned: the
-            # origin page of a mirror page with code blocks is asked for, to be compared
+        standing = standing_code(store, rule.origin, rel_hash, rule)
+        if standing is None or (
+            rule.prunes_origin and store.entry_by_hash(rule.origin.lower(), rel_hash) is None
+        ):
+            # the origin page of a mirror page with code blocks is asked for, to be compared:
+            # the mirror held first is crawled whole and its origin's pages are pruned, or no
+            # page stands for it (its pages dropped through other rules never arrive)
             _ask(store, rule, rule.origin + place.relative, budget, check)
-        elif codes_apart(standing_code_hash(store, rule.origin, rel_hash, rule), code):
+        elif codes_apart(standing, code):
             revoke(store, rule, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
             return check
@@ -257,18 +266,17 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
 
 
 def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator[str]:
-    """The counterparts, on the side ``rule`` pruned, of the pages with code blocks its other
-    side holds (over the first ``scanned`` entries, in hash order), where the pruned side holds
-    no page. An edition differs there, and the rule dropped those URLs before their fetch, or
-    never met them (the pages that link them were its own, pruned): on the second holdout web,
-    4 pages of a guide's edition existed nowhere else and were never requested."""
-    for side, pruned in pruned_sides(rule):
-        if not pruned:
-            continue
-        lost, kept = (rule.mirror, rule.origin) if side == "mirror" else (rule.origin, rule.mirror)
-        for rel_hash, entry, _ in _coded_entries(store, kept, scanned):
-            if store.entry_by_hash(lost.lower(), rel_hash) is None:
-                yield lost + entry.relative
+    """The counterparts, on either side of ``rule``, of the pages with code blocks the other
+    side holds (over the first ``scanned`` entries of each, in hash order), where that side
+    holds no page. An edition differs there. On its pruned side the rule dropped those URLs
+    before their fetch, or never met them (the pages that link them were its own, pruned): on
+    the second holdout web, 4 pages of a guide's edition existed nowhere else and were never
+    requested. On its kept side, the pages that link them may have been dropped through another
+    rule for the pruned side's copies (a host mirror's edition): one such page was lost."""
+    for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
+        for rel_hash, entry, _ in _coded_entries(store, side, scanned):
+            if store.entry_by_hash(other.lower(), rel_hash) is None:
+                yield other + entry.relative
 
 
 def _coded_entries(

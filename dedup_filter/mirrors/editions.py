@@ -52,20 +52,28 @@ def _held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
 def standing_code_hash(
     store: MirrorStore, directory: str, rel_hash: int, beside: Rule | None = None
 ) -> int:
+    """The code hash of the page standing for a directory's page at a relative path (0: none,
+    or unknown): ``standing_code``."""
+    return standing_code(store, directory, rel_hash, beside) or 0
+
+
+def standing_code(
+    store: MirrorStore, directory: str, rel_hash: int, beside: Rule | None = None
+) -> int | None:
     """The code hash of the page standing for a directory's page at a relative path: its own
     when the directory holds the path, else that of the page a rule keeps for it (``kept_for``),
     and so on along a chain of rules, never through ``beside`` (the rule whose sides are being
     compared). An edition paired with a copy whose pages a rule drops is compared with the
-    pages kept for them."""
+    pages kept for them. None when no page along the chain is held (yet)."""
     for _ in range(MAX_CHAIN):
         held = _held_code(store, directory, rel_hash)
         if held is not None:
             return held
         kept = kept_for(store, directory, beside)
         if kept is None:
-            return 0
+            return None
         directory = kept
-    return 0
+    return None
 
 
 def kept_for(store: MirrorStore, directory: str, beside: Rule | None = None) -> str | None:
