@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import Placement, parent_directory, placements
 from dedup_filter.mirrors.editions import (
     ANY_DEPTH,
@@ -166,8 +167,11 @@ def _check_mirror_page(
 
 
 def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> None:
-    """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget."""
+    """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget,
+    unless it is being probed or is known absent (a partial mirror lacks it)."""
     if rule.code_probes >= budget.of(rule) or store.probes_for(url):
+        return
+    if Deferrals(store.view).absent(url) is not None:
         return
     _probe(store, rule, url, check)
     store.put_rule(replace(rule, code_probes=rule.code_probes + 1))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dedup_filter import DedupFilter
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code, check_held_code
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -214,3 +215,40 @@ def test_a_rule_revoked_as_it_is_made_revokes_a_related_rule_that_pruned_and_fet
     held = tmp_index.transact(settle)
     assert held.revoked == [copy, guide]
     assert held.fetch_back == [guide + "remove.html"]
+
+
+def test_a_mirror_page_with_code_asks_for_the_origin_page_nothing_stands_for(tmp_index):
+    """A guide paired as a mirror of its rpm edition (siblings, prose alike): the guide's coded
+    page arrives (a probe of another rule) while no page of the edition at that path, nor one
+    standing for it, is held. The edition's page is asked for, and revokes the rule when it
+    arrives with other code. On the holdout web the edition's pages were all dropped through a
+    host rule for the guide's, so none ever arrived, and 7 pages existed nowhere else. A page
+    the origin is known to lack is not asked for."""
+    rpm, guide = KEPT + "guide-rpm/", KEPT + "guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
+        Deferrals(view).mark_absent(rpm + "gone.html", 404)
+        lacking = _arrive(store, 1, guide + "gone.html", DEB_CODE).probes
+        asking = _arrive(store, 2, guide + PAGE, DEB_CODE).probes
+        return lacking, asking, _arrive(store, 3, rpm + PAGE, RPM_CODE).revoked
+
+    assert tmp_index.transact(settle) == ([], [rpm + PAGE], [guide])
+
+
+def test_a_revoked_rule_fetches_back_its_kept_pages_whose_pruned_pages_have_code(tmp_index):
+    """The edition's coded page is held at a path the guide holds no page at (the guide's pages
+    that link it were dropped through another rule for the edition's): when a second coded page
+    revokes the rule that pruned the edition, the guide's page at that path is fetched back. On
+    the second holdout web such a guide page existed nowhere else and was never requested."""
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, GUIDE + PAGE, DEB_CODE)
+        _arrive(store, 2, EDITION + "remove.html", RPM_CODE, CodeBudget(0, 0))
+        return _arrive(store, 3, EDITION + PAGE, RPM_CODE)
+
+    revoking = tmp_index.transact(settle)
+    assert (revoking.revoked, revoking.fetch_back) == ([EDITION], [GUIDE + "remove.html"])
