@@ -55,7 +55,8 @@ class CodeBudget:
     siblings: int
 
     def of(self, rule: Rule) -> int:
-        if self.samples and parent_directory(rule.mirror) == parent_directory(rule.origin):
+        parent = parent_directory(rule.mirror)  # None for a host root: two hosts are no siblings
+        if self.samples and parent is not None and parent == parent_directory(rule.origin):
             return max(self.samples, self.siblings)
         return self.samples
 

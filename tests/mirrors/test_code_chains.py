@@ -81,19 +81,22 @@ def test_a_rule_between_siblings_compares_more_coded_pages_than_other_rules(tmp_
     sibling directories (a project's editions side by side) goes on up to
     ``code_samples_siblings``. On the
     second holdout web an edition differing in the code of 4 of its 44 coded pages escaped six
-    comparisons, and the crawl never met its 4 pages."""
+    comparisons, and the crawl never met its 4 pages. Two host roots are no siblings: taken for
+    siblings, a host mirror's rule probed 62 of its pages in one holdout crawl."""
     budget, copy, archive = CodeBudget(6, 64), "http://copy.test/guide/", KEPT + "old/guide/"
-    spent = {"code_probes": 6}
+    host_copy, spent = "http://host-copy.test/", {"code_probes": 6}
 
     def settle(view):
         store = MirrorStore(view)
         store.put_rule(Rule(EDITION, GUIDE, "", "", 0.0, "content", 3, 3, 0, **spent))
         store.put_rule(Rule(copy, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, **spent))
         store.put_rule(Rule(archive, KEPT + "guide/", "", "", 0.0, "content", 3, 3, 0, **spent))
+        store.put_rule(Rule(host_copy, KEPT, "", "", 0.0, "content", 3, 3, 0, **spent))
         siblings = _arrive(store, 1, GUIDE + PAGE, DEB_CODE, budget).probes
-        return siblings, _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget).probes
+        others = _arrive(store, 2, KEPT + "guide/" + PAGE, DEB_CODE, budget).probes
+        return siblings, others, _arrive(store, 3, KEPT + "other.html", DEB_CODE, budget).probes
 
-    assert tmp_index.transact(settle) == ([EDITION + PAGE], [])
+    assert tmp_index.transact(settle) == ([EDITION + PAGE], [], [])
 
 
 def _edition_revoked(store: MirrorStore) -> CodeCheck:
