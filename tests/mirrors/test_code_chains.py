@@ -255,3 +255,26 @@ def test_a_revoked_rule_fetches_back_its_kept_pages_whose_pruned_pages_have_code
 
     revoking = tmp_index.transact(settle)
     assert (revoking.revoked, revoking.fetch_back) == ([EDITION], [GUIDE + "remove.html"])
+
+
+def test_a_host_mirrors_edition_page_is_dropped_for_the_page_its_origin_page_is_dropped_for(
+    tmp_path,
+):
+    """A host mirror of the host holding the guide and its rpm edition, whose rule was revoked
+    for its code: the mirror's rpm prose page is dropped for the guide's crawled prose page,
+    which the origin's rpm page would be dropped for (probing that page would fetch it), while
+    its coded page waits for the origin's (asked for its code already)."""
+    host_copy = "http://host-copy.test/"
+    with DedupFilter.open(tmp_path / "index") as dedup:
+
+        def settle(view):
+            store = MirrorStore(view)
+            store.put_rule(Rule(host_copy, PRUNED, "", "", 0.0, "content", 3, 3, 0))
+            return _edition_revoked(store)
+
+        assert dedup.index.transact(settle).revoked == [EDITION]
+        prose = dedup.check_url(host_copy + "guide-rpm/intro.html")
+        assert (prose.action, prose.duplicate_of) == ("drop", GUIDE + "intro.html")
+        assert prose.evidence["counterpart_dropped_for"] == GUIDE + "intro.html"
+        coded = dedup.check_url(host_copy + "guide-rpm/remove.html")
+        assert (coded.action, coded.duplicate_of) == ("defer", EDITION + "remove.html")
