@@ -130,22 +130,30 @@ def check_held_code(
     other side holds the path, else the other side's page probed, within the rule's budget. A
     side crawled before the rule brings none of its coded pages afterwards, so ``check_code``
     would never see them: an edition held first was confirmed from its prose pages, and its
-    rule then dropped the other edition's pages whose code differs."""
+    rule then dropped the other edition's pages whose code differs. A page standing for the
+    origin's (kept for it by another rule) that differs has the origin's own page asked for
+    first, while the budget lasts: that other rule may be a wrong edition pairing, and a rule
+    revoked as it is made is never made again (on the holdout web a library's copy of the guide
+    was revoked against the rpm page standing for the guide's, and never paired again)."""
     check = CodeCheck()
     for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
         for rel_hash, entry, record in _coded_entries(store, side, scanned):
+            own = store.entry_by_hash(other.lower(), rel_hash) is not None
             # the origin's page may be one a rule over it drops: the page kept for it counts
             counterpart = (
                 standing_code_hash(store, other, rel_hash, rule)
-                if other == rule.origin
+                if other == rule.origin and not own
                 else code_hash(store, other, rel_hash)
             )
+            current = store.rule(rule.mirror)  # its budget as counted
+            url = other + entry.relative
             if counterpart and codes_apart(record.code, counterpart):
-                revoke(store, rule, now, check, pruned=False, relative=entry.relative)
-                return check
-            current = None if counterpart else store.rule(rule.mirror)  # its budget as counted
-            if current is not None:
-                _ask(store, current, other + entry.relative, budget, check)
+                # a page standing for the origin's differs: the origin's own page decides
+                if own or current is None or not _ask(store, current, url, budget, check):
+                    revoke(store, rule, now, check, pruned=False, relative=entry.relative)
+                    return check
+            elif not counterpart and current is not None:
+                _ask(store, current, url, budget, check)
     return check
 
 
@@ -167,15 +175,17 @@ def _check_mirror_page(
     _ask(store, rule, rule.mirror + relative, budget, check)
 
 
-def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> None:
+def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> bool:
     """Probe ``url``, one side's page of ``rule``, for its code, within the rule's budget,
-    unless it is being probed or is known absent (a partial mirror lacks it)."""
-    if rule.code_probes >= budget.of(rule) or store.probes_for(url):
-        return
-    if Deferrals(store.view).absent(url) is not None:
-        return
+    unless it is known absent (a partial mirror lacks it); whether it is asked for (now, or
+    already)."""
+    if store.probes_for(url):
+        return True
+    if rule.code_probes >= budget.of(rule) or Deferrals(store.view).absent(url) is not None:
+        return False
     _probe(store, rule, url, check)
     store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
+    return True
 
 
 def _probe(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:

@@ -278,3 +278,29 @@ def test_a_host_mirrors_edition_page_is_dropped_for_the_page_its_origin_page_is_
         assert prose.evidence["counterpart_dropped_for"] == GUIDE + "intro.html"
         coded = dedup.check_url(host_copy + "guide-rpm/remove.html")
         assert (coded.action, coded.duplicate_of) == ("defer", EDITION + "remove.html")
+
+
+def test_a_rule_made_against_a_page_standing_for_its_origins_asks_for_the_origins_own_page(
+    tmp_index,
+):
+    """A library's copy of the guide, paired with the guide while a wrong rule pairs the guide
+    with its rpm edition (the guide's pages dropped for the edition's): the library's coded page
+    differs from the rpm page standing for the guide's. That alone no longer revokes the new
+    rule, which would never be made again: the guide's own page is asked for, and when it
+    arrives with the library's code, it revokes the wrong rule and the library's stands. On the
+    holdout web (k7, breadth-first) the library's copy lost its rule this way."""
+    library, guide, rpm = "http://library.test/guide/", KEPT + "guide/", KEPT + "guide-rpm/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, rpm + PAGE, RPM_CODE, CodeBudget(0, 0))
+        _arrive(store, 2, library + PAGE, DEB_CODE, CodeBudget(0, 0))  # held before its rule
+        new = Rule(library, guide, "", "", 0.0, "content", 3, 3, 0)
+        store.put_rule(new)
+        held = check_held_code(store, new, CodeBudget(6, 6), 1.0)
+        answer = _arrive(store, 3, guide + PAGE, DEB_CODE)
+        rules = [rule.mirror for rule in store.rules_under()]
+        return held.revoked, held.probes, answer.revoked, rules
+
+    assert tmp_index.transact(settle) == ([], [guide + PAGE], [guide], [library])
