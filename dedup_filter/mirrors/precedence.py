@@ -142,24 +142,23 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
 
 
 def lacking(rule: Rule, side: str, status: int | None) -> Rule | None:
-    """``rule`` after its ``side`` ("mirror" or "origin"), the side held first, lacked a page
-    the crawl asked of it (``status`` 404 or 410): at the second such page (one broken link of a
-    complete copy is no partial copy), the rule turns, once, to the other side as the side held
-    first, crawled side by side: the side that lacked pages is pruned where the other holds the
-    page (else its URL waits for that page), the other is pruned where the side that lacked
-    pages holds the page as one the crawl fetched. A partial copy met first was crawled whole
-    (or, side by side, wherever its twin was not crawled yet), its links to the pages it lacks
-    included: 63 fetches of 404s in each of two orders of the second holdout web, 33-36 in
-    breadth-first runs of the holdout, each followed by the other side's page as a stand-in.
+    """``rule`` after its ``side`` ("mirror" or "origin"), the side held first and crawled
+    whole, lacked a page the crawl asked of it (``status`` 404 or 410): at the second such page
+    (one broken link of a complete copy is no partial copy), the rule turns to the other side as
+    the side held first, crawled side by side: the side that lacked pages is pruned where the
+    other holds the page (else its URL waits for that page), the other is pruned where the side
+    that lacked pages holds the page as one the crawl fetched. A partial copy met first was
+    crawled whole, its links to the pages it lacks included: on the second holdout web 63
+    fetches of 404s in each of two orders, each followed by the other side's page as a stand-in.
     Only where every sample matched and nothing names a side the copy (``Rule.exchangeable``).
-    None when nothing changes (another status, another kind of rule, turned already)."""
-    if status not in (404, 410) or rule.turned or not rule.exchangeable:
+    None when nothing changes (another status, another kind of rule)."""
+    if status not in (404, 410) or rule.side_by_side or not rule.exchangeable:
         return None
     if rule.mirror_held_first != (side == "mirror"):
         return None
     if not rule.lacked:
         return replace(rule, lacked=True)
-    return replace(rule, mirror_held_first=side == "origin", side_by_side=True, turned=True)
+    return replace(rule, mirror_held_first=side == "origin", side_by_side=True)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -25,8 +25,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
-# flags of a rule value
-_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _LACKED, _TURNED = 1, 2, 4, 8, 16
+_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _LACKED = 1, 2, 4, 8  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -176,10 +175,10 @@ class Rule(DirectoryPair):
     # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
     # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back
     through: str = ""
-    # the side held first lacked a page the crawl asked of it (a 404): a partial copy, maybe
+    # the side held first lacked a page the crawl asked of it (a 404): a partial copy, maybe;
+    # side by side with the other side held first, it lacked two and gave way
+    # (``precedence.lacking``)
     lacked: bool = False
-    # it lacked two, and the other side is held first now, side by side (``precedence.lacking``)
-    turned: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -230,7 +229,6 @@ class Rule(DirectoryPair):
             | (_COPY_NAMED if self.copy_named else 0)
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
             | (_LACKED if self.lacked else 0)
-            | (_TURNED if self.turned else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
@@ -256,5 +254,4 @@ class Rule(DirectoryPair):
             bool(flags & _SIDE_BY_SIDE),
             through,
             bool(flags & _LACKED),
-            bool(flags & _TURNED),
         )

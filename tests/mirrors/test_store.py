@@ -56,8 +56,7 @@ def test_candidates_rules_and_entries_round_trip():
     moved = replace(rule, through="http://m\u00e9.test/x/")
     moved_probed = replace(moved, code_probes=2, copy_named=True)
     lacked = replace(flagged, lacked=True)
-    turned = replace(beside, lacked=True, turned=True)
-    for changed in (flagged, probed, both, beside, moved, moved_probed, lacked, turned):
+    for changed in (flagged, probed, both, beside, moved, moved_probed, lacked):
         assert Rule.decode(changed.encode()) == changed
     assert len(flagged.encode()) == len(rule.encode()) + 1  # older values decode unchanged
     assert len(probed.encode()) == len(rule.encode()) + 2
