@@ -268,14 +268,10 @@ class MirrorDetector:
             stripped = self._sessions.strip(url)
             Deferrals(view).mark_absent(stripped, status)
             store = MirrorStore(view)
-            places = placements(stripped, self.config.max_depth)
-            found = rule_over(store, places)
-            sides = [(found[0], "mirror")] if found is not None else []
-            sides += [(rule, "origin") for rule, _ in rules_with_origin_over(store, places)]
-            for rule, side in sides:
-                turned = lacking(rule, side, status)
-                if turned is not None:
-                    store.put_rule(turned)
+            found = rule_over(store, placements(stripped, self.config.max_depth))
+            turned = None if found is None else lacking(found[0], status)
+            if turned is not None:
+                store.put_rule(turned)
         return stand_ins
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:

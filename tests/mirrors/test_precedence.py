@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from dedup_filter.mirrors.precedence import HeldFirst, held_first
-from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
 
@@ -525,31 +524,10 @@ def test_a_copy_held_first_that_lacks_two_pages_gives_way_to_its_origin(open_fil
     assert dedup.check_url(third).reason == "crawled_first"
     dedup.fetch_failed(second, 404)
     (rule,) = dedup.mirror_rules()
-    turned = (rule["held_first"], rule["side_by_side"], rule["first_side_lacked"])
+    turned = (rule["held_first"], rule["side_by_side"], rule["mirror_lacked"])
     assert turned == ("origin", True, True)
     waiting = dedup.check_url(third)
     assert (waiting.action, waiting.probes) == ("defer", (ORIGIN + third[len(UNNAMED_COPY) :],))
-
-
-def test_an_origin_held_first_that_lacks_two_pages_gives_way_to_its_mirror(open_filter):
-    """The same the other way round: an origin held first (a partial copy of a copy, paired as
-    the origin by timing) whose second page answers 404 turns its rule to the mirror as the side
-    held first, crawled side by side; a rule a sample of which mismatched never turns."""
-    dedup = open_filter()
-    stale = "http://stale.test/"
-
-    def rules(view):
-        store = MirrorStore(view)
-        store.put_rule(Rule(MIRROR, ORIGIN, "", "", 0.0, "content", 3, 3, 0))
-        store.put_rule(Rule(stale, ORIGIN + "old/", "", "", 0.0, "content", 4, 3, 0))
-
-    dedup.index.transact(rules)
-    for page in ("a.html", "b.html", "old/a.html", "old/b.html"):
-        dedup.fetch_failed(ORIGIN + page, 404)
-    held = {
-        rule["mirror"]: (rule["held_first"], rule["side_by_side"]) for rule in dedup.mirror_rules()
-    }
-    assert held == {MIRROR: ("mirror", True), stale: ("origin", False)}
 
 
 def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart(
