@@ -154,7 +154,7 @@ def lacking(rule: Rule, status: int | None) -> Rule | None:
         return None
     if not rule.lacked:
         return replace(rule, lacked=True)
-    return replace(rule, mirror_held_first=False, side_by_side=True)
+    return replace(rule, mirror_held_first=False, side_by_side=True, lacked=False)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -175,8 +175,8 @@ class Rule(DirectoryPair):
     # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
     # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back
     through: str = ""
-    # the mirror held first lacked a page the crawl asked of it (a 404): a partial copy, maybe;
-    # with the origin held first, side by side, it lacked two and gave way (``precedence.lacking``)
+    # the mirror held first lacked a page the crawl asked of it (a 404): a partial copy, maybe
+    # (``precedence.lacking``)
     lacked: bool = False
 
     @property

@@ -225,8 +225,6 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "held_first": "mirror" if rule.mirror_held_first else "origin",
         "copy_named": rule.copy_named,
         "side_by_side": rule.side_by_side,
-        # the mirror held first lacked a page; held first by the origin now: it lacked two
-        "mirror_lacked": rule.lacked,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
         # the mirror of the rule its origin was moved through (``point_back``), if any
