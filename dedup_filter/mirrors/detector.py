@@ -56,7 +56,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import lacking, side_by_side_by_now
+from dedup_filter.mirrors.precedence import side_by_side_by_now
 from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
@@ -265,13 +265,7 @@ class MirrorDetector:
         waiting for it, or checked later, is fetched."""
         stand_ins = self.stand_ins(view, url)
         if stand_ins:
-            stripped = self._sessions.strip(url)
-            Deferrals(view).mark_absent(stripped, status)
-            store = MirrorStore(view)
-            found = rule_over(store, placements(stripped, self.config.max_depth))
-            turned = None if found is None else lacking(found[0], status)
-            if turned is not None:
-                store.put_rule(turned)
+            Deferrals(view).mark_absent(self._sessions.strip(url), status)
         return stand_ins
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:

@@ -41,10 +41,6 @@ beside its victim thus stands in for the victim's pages it holds, as a copy met 
 any page; a victim crawled first, by more than one document before any page of the copier, is
 never pruned.
 
-A mirror held first that lacks pages the crawl asks of it (two answered 404 or 410: ``lacking``)
-is a partial copy met first; its rule then turns to the origin as the side held first, crawled
-side by side, so the origin's pages are crawled in place of the copy's, the ones it lacks too.
-
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
 ``_SCANNED`` entries of each side in hash order, a sample of a large side). An index page fetched
@@ -139,22 +135,6 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
         return Reweighed(None, _SIDE_BY_SIDE_DOCUMENTS)  # counts decide: they may turn again
     fewer = min(len(side.documents) for side in sides)
     return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * first.lead_over(second)) - fewer)
-
-
-def lacking(rule: Rule, status: int | None) -> Rule | None:
-    """``rule`` after the mirror it crawls whole (held first, ``Rule.prunes_origin``) lacked a
-    page the crawl asked of it (``status`` 404 or 410): at the second such page (one broken link
-    of a complete copy is no partial copy), the rule turns to its origin as the side held first,
-    crawled side by side: its mirror pruned where the origin holds the page, else the origin's
-    page probed; its origin pruned where the mirror holds the page as one the crawl fetched. A
-    partial copy met first was crawled whole, its links to the pages it lacks included: on the
-    second holdout web 63 fetches of 404s in each of two orders, each followed by its origin's
-    page as a stand-in. None when nothing changes (another status, another kind of rule)."""
-    if status not in (404, 410) or not rule.prunes_origin or rule.side_by_side:
-        return None
-    if not rule.lacked:
-        return replace(rule, lacked=True)
-    return replace(rule, mirror_held_first=False, side_by_side=True, lacked=False)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -25,7 +25,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
-_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _LACKED = 1, 2, 4, 8  # flags of a rule value
+_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE = 1, 2, 4  # flags of a rule value
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -175,9 +175,6 @@ class Rule(DirectoryPair):
     # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
     # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back
     through: str = ""
-    # the mirror held first lacked a page the crawl asked of it (a 404): a partial copy, maybe
-    # (``precedence.lacking``)
-    lacked: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -227,7 +224,6 @@ class Rule(DirectoryPair):
             (_MIRROR_HELD_FIRST if self.mirror_held_first else 0)
             | (_COPY_NAMED if self.copy_named else 0)
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
-            | (_LACKED if self.lacked else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
@@ -252,5 +248,4 @@ class Rule(DirectoryPair):
             data[offset + 1] if len(data) > offset + 1 else 0,
             bool(flags & _SIDE_BY_SIDE),
             through,
-            bool(flags & _LACKED),
         )

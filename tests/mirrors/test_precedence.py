@@ -499,36 +499,6 @@ def test_a_page_the_kept_side_lacks_stands_in_for_its_counterpart_on_the_pruned_
     assert dedup.fetch_failed("http://elsewhere.test/gone.html", 404) == []
 
 
-def test_a_copy_held_first_that_lacks_two_pages_gives_way_to_its_origin(open_filter, origin_tree):
-    """A partial copy met first is crawled whole, its links to the pages it lacks too (each a
-    404, then its origin's page as a stand-in). At its second missing page (not at an error, and
-    not at one broken link) the origin becomes the side held first, crawled side by side: a
-    copy's URL whose origin page is not held waits for that page, probed, instead of being
-    fetched from the copy."""
-    dedup = open_filter()
-    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
-    first, second, third = sorted(under(copy, UNNAMED_COPY + "extra/"))[-3:]
-    lacking = {first, second, third}
-    OnlineCrawl(dedup, origin_tree | copy).visit(
-        [url for url in breadth_first(copy, UNNAMED_COPY) if url not in lacking]
-        + [
-            url
-            for url in breadth_first(origin_tree, ORIGIN)
-            if UNNAMED_COPY + url[len(ORIGIN) :] not in lacking
-        ]
-    )
-    assert [rule["pruned"] for rule in dedup.mirror_rules()] == [["origin"]]
-    assert dedup.check_url(third).reason == "crawled_first"
-    dedup.fetch_failed(first, 404)
-    dedup.fetch_failed(second, 503)
-    assert dedup.check_url(third).reason == "crawled_first"
-    dedup.fetch_failed(second, 404)
-    (rule,) = dedup.mirror_rules()
-    assert (rule["held_first"], rule["side_by_side"]) == ("origin", True)
-    waiting = dedup.check_url(third)
-    assert (waiting.action, waiting.probes) == ("defer", (ORIGIN + third[len(UNNAMED_COPY) :],))
-
-
 def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart(
     open_filter, origin_tree
 ):
