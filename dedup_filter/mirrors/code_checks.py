@@ -5,16 +5,17 @@ but a pair is often confirmed from probes before the crawl has fetched the origi
 before any page with code blocks is known (on one evaluation web, a guide's rpm edition was
 confirmed from its first four samples, all identical prose). So once a rule is made, an origin
 page with code blocks that arrives has its mirror page compared: at once when the index holds
-it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives; under a rule that
-prunes its origin (``precedence.py``: its mirror, held first, is crawled whole), a mirror page
-with code blocks has its origin page asked for the same way. At most
+it, else asked for as a probe (``CODE_PROBE``) and compared when it arrives; a mirror page with
+code blocks has its origin page asked for the same way where no page of the origin's, or
+standing for it, is held (under a rule that prunes its origin, whose mirror is crawled whole, or
+whose origin's pages other rules drop). At most
 ``mirror.code_samples`` mirror pages a rule (``mirror.code_samples_siblings`` for a rule whose
 sides are sibling directories: ``CodeBudget``), counting the coded samples that confirmed it and not
 the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
 mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
-a rejected candidate (never paired again), what was dropped under the rule is not fetched back,
-but nothing more is dropped and what it deferred is fetched. Both code hashes are the 4 bytes a
-page record keeps (``PageRecord.code``).
+a rejected candidate (never paired again), nothing more is dropped, what it deferred is fetched,
+and the counterparts of either side's coded pages that the other side lacks are fetched back
+(``_fetch_back``). Both code hashes are the 4 bytes a page record keeps (``PageRecord.code``).
 
 Rules chain: a rule may lie inside the origin of a rule that drops its origin's pages for its
 copy's (an edition paired with its guide inside a host whose pages a host rule drops). Its
