@@ -37,6 +37,7 @@ from dedup_filter.mirrors.directories import Placement, parent_directory, placem
 from dedup_filter.mirrors.editions import (
     ANY_DEPTH,
     code_hash,
+    held_code,
     standing_code,
     standing_code_hash,
 )
@@ -85,10 +86,10 @@ def check_code(
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
         rel_hash = relative_hash(place.relative.lower())
-        standing = standing_code(store, rule.origin, rel_hash, rule)
-        if standing is None or (
-            rule.prunes_origin and store.entry_by_hash(rule.origin.lower(), rel_hash) is None
-        ):
+        standing = held_code(store, rule.origin, rel_hash)
+        if standing is None and not rule.prunes_origin:
+            standing = standing_code(store, rule.origin, rel_hash, rule)
+        if standing is None:
             # the origin page of a mirror page with code blocks is asked for, to be compared:
             # the mirror held first is crawled whole and its origin's pages are pruned, or no
             # page stands for it (its pages dropped through other rules never arrive)
@@ -139,22 +140,21 @@ def check_held_code(
     check = CodeCheck()
     for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
         for rel_hash, entry, record in _coded_entries(store, side, scanned):
-            own = store.entry_by_hash(other.lower(), rel_hash) is not None
+            own = held_code(store, other, rel_hash)
             # the origin's page may be one a rule over it drops: the page kept for it counts
-            counterpart = (
-                standing_code_hash(store, other, rel_hash, rule)
-                if other == rule.origin and not own
-                else code_hash(store, other, rel_hash)
-            )
-            current = store.rule(rule.mirror)  # its budget as counted
+            standing = own is None and other == rule.origin
+            counterpart = standing_code_hash(store, other, rel_hash, rule) if standing else own or 0
+            if counterpart and not codes_apart(record.code, counterpart):
+                continue
+            # not held, or a page standing for the origin's differs: the origin's own page
+            # decides if it can be asked for (within the rule's budget as counted now)
+            current = None if counterpart and not standing else store.rule(rule.mirror)
             url = other + entry.relative
-            if counterpart and codes_apart(record.code, counterpart):
-                # a page standing for the origin's differs: the origin's own page decides
-                if own or current is None or not _ask(store, current, url, budget, check):
-                    revoke(store, rule, now, check, pruned=False, relative=entry.relative)
-                    return check
-            elif not counterpart and current is not None:
-                _ask(store, current, url, budget, check)
+            if current is not None and _ask(store, current, url, budget, check):
+                continue
+            if counterpart:
+                revoke(store, rule, now, check, pruned=False, relative=entry.relative)
+                return check
     return check
 
 

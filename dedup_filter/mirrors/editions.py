@@ -37,10 +37,10 @@ ANY_DEPTH = 64
 
 def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
     """The code hash of the page a directory holds at a relative path (0: none, or unknown)."""
-    return _held_code(store, directory, rel_hash) or 0
+    return held_code(store, directory, rel_hash) or 0
 
 
-def _held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
+def held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
     """The code hash of the page a directory holds at a relative path; None when it holds none."""
     entry = store.entry_by_hash(directory.lower(), rel_hash)
     if entry is None:
@@ -66,7 +66,7 @@ def standing_code(
     compared). An edition paired with a copy whose pages a rule drops is compared with the
     pages kept for them. None when no page along the chain is held (yet)."""
     for _ in range(MAX_CHAIN):
-        held = _held_code(store, directory, rel_hash)
+        held = held_code(store, directory, rel_hash)
         if held is not None:
             return held
         kept = kept_for(store, directory, beside)

@@ -90,11 +90,9 @@ class UrlPruner:
         store = MirrorStore(view)
         if not self.config.enabled or not store.has_rules():
             return Decision(url, "keep", Reason.NOT_MIRRORED)
-        places = placements(self._sessions.strip(url), self.config.max_depth)
+        places, index = self._placed(url)
         found = rule_over(store, places)
         origins_over: list[tuple[Rule, Placement]] = []
-        own = places[-1] if places and places[-1].is_own else None
-        index = own is not None and self._index_pages.is_index(own)
         if found is None and not index:
             # an origin's index pages are always fetched: they are what links its pages, and a
             # copy's listing (generated, or its own) may not link the pages the copy lacks
@@ -128,6 +126,13 @@ class UrlPruner:
             for rule, place in under_origins
         ]
         return next((decision for decision in decisions if decision.dropped), decisions[0])
+
+    def _placed(self, url: str) -> tuple[list[Placement], bool]:
+        """The places of ``url`` (session parameters stripped), and whether it names an index
+        page."""
+        places = placements(self._sessions.strip(url), self.config.max_depth)
+        own = places[-1] if places and places[-1].is_own else None
+        return places, own is not None and self._index_pages.is_index(own)
 
     def _against_origin(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
@@ -201,7 +206,9 @@ class UrlPruner:
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
         the other edition's. Never an index page, a protected or a held URL (``places``: the
         URL's, ``index``: whether it names an index page)."""
-        if index or not places or not places[-1].is_own or self.protection.covers(url):
+        if index or not places or not places[-1].is_own or not store.has_revoked():
+            return None
+        if self.protection.covers(url):
             return None
         for place in places:
             for other in store.revoked_partners(place.directory):
@@ -347,10 +354,7 @@ class UrlPruner:
         None when it is not. On the holdout web a host mirror's rpm edition waited for the
         kept host's rpm pages, which the crawl dropped for the English edition's, and probed
         them: 52 fetches of pages held already, in each of two orders."""
-        places = placements(self._sessions.strip(url), self.config.max_depth)
-        own = places[-1] if places and places[-1].is_own else None
-        index = own is not None and self._index_pages.is_index(own)
-        twin = self._beside_edition(store, url, places, index)
+        twin = self._beside_edition(store, url, *self._placed(url))
         return twin.duplicate_of if twin is not None else None
 
     def _against_crawled(

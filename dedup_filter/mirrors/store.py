@@ -294,6 +294,13 @@ class MirrorStore:
             written = other.encode("utf-8", "surrogatepass")
             self.view.put("rules", b"v" + pair_reference(side, other), written)
 
+    def has_revoked(self) -> bool:
+        """Whether any rule was revoked for its code after it pruned: most crawls have none, and
+        every URL check asks (read once a state of the rule tables in readers)."""
+        return self.view.memoised(
+            "has_revoked", lambda: next(self.view.scan("rules", b"v"), None) is not None
+        )
+
     def revoked_partners(self, directory: str) -> tuple[str, ...]:
         """The other sides of the rules revoked for their code after they pruned, with
         ``directory`` as one side: read once a state of the rule tables in readers."""
