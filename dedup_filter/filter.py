@@ -22,6 +22,7 @@ from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
+from dedup_filter.mirrors.links import page_links
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
@@ -265,6 +266,24 @@ class DedupFilter:
         )
         self.counters["stand_ins"] += len(stand_ins)
         return stand_ins
+
+    def links_to_follow(
+        self, decision: Decision, body: bytes, headers: Mapping[Any, Any] | None = None
+    ) -> list[str]:
+        """The links a crawl should still follow from a page this filter dropped under a mirror
+        rule (its ``check_page`` decision and the same body): those its URL checks would not
+        drop now. A copy's page may link what its kept twin does not (a page the kept side
+        never had, or lacks since); only that page reaches it, and a dropped page's links are
+        otherwise never followed. Links whose counterpart the kept side holds are left out;
+        ``[]`` for any other decision (a page dropped under no rule is a plain duplicate)."""
+        if not (decision.dropped and "mirror_rule" in decision.evidence):
+            return []
+        links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
+        return [
+            link
+            for link, checked in zip(links, self._read_urls(links), strict=True)
+            if not checked.dropped
+        ]
 
     def _report_failed(
         self, report: Callable[..., Decision], url: str, status: int | None

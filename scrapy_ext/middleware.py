@@ -18,7 +18,7 @@ other requests while it is decided and committed.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, NoReturn, Self
 
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -92,7 +92,7 @@ class DedupMiddleware:
             return await self._again_after(waiting, request)
         outcome = self._prober.take(request)
         if outcome is not None:
-            return self._serve(request, outcome)
+            return await self._serve(request, outcome)
         self._prober.crawl_request_sent(request)
         return None
 
@@ -107,8 +107,7 @@ class DedupMiddleware:
         decision = await self._check(response)
         self._prober.crawl_response(request, response.status, judged=decision is not None)
         if decision is not None and decision.dropped:
-            self._stats.inc_value("dedup/bytes_not_parsed", len(response.body))
-            raise DedupIgnoreRequest(decision)
+            await self._drop(request, response, decision)
         return response
 
     async def process_exception(self, request: Request, exception: Exception) -> None:
@@ -194,16 +193,24 @@ class DedupMiddleware:
     async def _reissue_pending_probes(self) -> None:
         self._prober.schedule(await self._session.pending_probes())
 
-    def _serve(self, request: Request, outcome: ProbeOutcome) -> Response:
+    async def _serve(self, request: Request, outcome: ProbeOutcome) -> Response:
         """The probed response in place of a second fetch (or the probe's drop)."""
         self._stats.inc_value("dedup/probes_served")
         decision = outcome.decision
         if decision is not None and decision.dropped:
-            self._stats.inc_value("dedup/bytes_not_parsed", len(outcome.response.body))
-            raise DedupIgnoreRequest(decision)
+            await self._drop(request, outcome.response, decision)
         request.meta[SERVED_FROM_PROBE] = True
         self._background(self._session.probe_served(request.url), request.url)
         return outcome.response.replace(request=request)
+
+    async def _drop(self, request: Request, response: Response, decision: Decision) -> NoReturn:
+        """Drop a fetched page before its spider parses it, once what it links and only it
+        may reach (a page dropped under a mirror rule) is requested."""
+        self._stats.inc_value("dedup/bytes_not_parsed", len(response.body))
+        await self._session.follow_links(
+            request, response.body, content_headers(response), decision
+        )
+        raise DedupIgnoreRequest(decision)
 
     @staticmethod
     def _background(work: Coroutine[Any, Any, None], what: str) -> None:

@@ -132,6 +132,37 @@ class DedupSession:
         meta = {key: value for key, value in request.meta.items() if key not in FETCH_STATE}
         self._crawler.engine.crawl(request.replace(url=url, meta=meta, **changes))
 
+    async def follow_links(
+        self, request: Request, body: bytes, headers: Mapping[str, Any], decision: Decision
+    ) -> None:
+        """Request what a page dropped under a mirror rule links and its kept twin may not
+        (``DedupFilter.links_to_follow``), one level deeper than it, with its callback: its
+        spider never parses it, so what only it links would never be reached
+        (``dedup/links_followed``)."""
+        links = await self._call(methodcaller("links_to_follow", decision, body, headers))
+        settings = self._crawler.settings
+        depth = request.meta.get("depth", 0) + 1  # as DepthMiddleware sets it on spider output
+        limit = settings.getint("DEPTH_LIMIT")
+        if not links or (limit and depth > limit):
+            return
+        meta = {
+            key: value
+            for key, value in request.meta.items()
+            if key not in FETCH_STATE and key != URL_CHECKED
+        }
+        for url in links:
+            self.stats.inc_value("dedup/links_followed")
+            self._crawler.engine.crawl(
+                Request(
+                    url,
+                    callback=request.callback,
+                    errback=request.errback,
+                    cb_kwargs=request.cb_kwargs,
+                    meta={**meta, "depth": depth},
+                    priority=request.priority - settings.getint("DEPTH_PRIORITY"),
+                )
+            )
+
     def crawl_instead(self, request: Request, decision: Decision) -> None:
         """A URL dropped for a page the spider never parsed (a probe's answer: the decision's
         ``crawl_instead``) hands its request to that page, served from the probe's response
