@@ -304,8 +304,10 @@ class Processor:
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         fetch_back = decision.evidence.get("fetch_back") or ()
+        followed = self.dedup.links_to_follow(decision, page.body, page.headers)
         return outputs + self._kept_urls(
             [Decision(url, "keep", Reason.FETCHED_BACK) for url in fetch_back]
+            + (self._frontier.check(followed) if followed else [])
         )
 
     def _failed_fetch_outputs(
@@ -360,8 +362,9 @@ class Processor:
     def _kept_urls(self, decisions: list[Decision]) -> list[OutputRecord]:
         """The kept ones of URL ``decisions`` as URL records on the kept-URLs topic: deferred URLs
         whose fate is known (forgotten by the index once delivered: a crash before gives them
-        again), the pages to fetch in place of a failed fetch, and those a revoked rule may have
-        dropped (``fetch_back``)."""
+        again), the pages to fetch in place of a failed fetch, those a revoked rule may have
+        dropped (``fetch_back``), and the links of a page dropped under a mirror rule that its
+        kept twin may not have (``links_to_follow``: checked as frontier URLs first)."""
         outputs = []
         for decision in decisions:
             self.metrics.url_decided(decision)

@@ -1,0 +1,37 @@
+"""The links of a page dropped under a mirror rule: the crawl still follows those its URL checks
+would not drop, since the page may link what its kept twin does not."""
+
+from __future__ import annotations
+
+from dedup_filter import DedupFilter
+from tests.mirrors.conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
+
+
+def with_link(body: bytes, href: str) -> bytes:
+    return body.replace(b"</body>", f'<p><a href="{href}">more</a></p></body>'.encode(), 1)
+
+
+def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_path, corpus):
+    modules = sorted(corpus)
+    origin = docs_tree(corpus, ORIGIN, modules, "Standard library notes")
+    mirror = copy_tree(origin, ORIGIN, MIRROR)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        OnlineCrawl(dedup, origin | mirror).visit([*breadth_first(origin, ORIGIN), MIRROR])
+        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+        listing = with_link(mirror[MIRROR + "extra/"], "only-here.html")
+        decision = dedup.check_page(MIRROR + "extra/", listing)
+        assert decision.dropped
+        assert "mirror_rule" in decision.evidence
+        # the listed documents' counterparts are held: pruned, not followed
+        assert dedup.links_to_follow(decision, listing) == [MIRROR + "extra/only-here.html"]
+
+
+def test_a_plain_duplicate_names_no_links(tmp_path, corpus):
+    """A page dropped under no rule is a duplicate like any other: its links stay unfollowed."""
+    page = corpus[sorted(corpus)[0]].encode()
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.check_page("http://one.test/a.html", page)
+        copy = with_link(page, "http://two.test/elsewhere.html")
+        decision = dedup.check_page("http://two.test/a.html", copy)
+        assert decision.dropped
+        assert dedup.links_to_follow(decision, copy) == []
