@@ -271,18 +271,20 @@ class DedupFilter:
         self, decision: Decision, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> list[str]:
         """The links a crawl should still follow from a page this filter dropped under a mirror
-        rule (its ``check_page`` decision and the same body): those its URL checks would not
-        drop now. A copy's page may link what its kept twin does not (a page the kept side
-        never had, or lacks since); only that page reaches it, and a dropped page's links are
-        otherwise never followed. Links whose counterpart the kept side holds are left out;
-        ``[]`` for any other decision (a page dropped under no rule is a plain duplicate)."""
+        rule (its ``check_page`` decision and the same body): those under a rule that its URL
+        checks would not drop now. A copy's page may link what its kept twin does not (a page
+        the kept side never had, or lacks since); only that page reaches it, and a dropped
+        page's links are otherwise never followed. Links whose counterpart the kept side holds
+        are left out, and so are links under no rule (another site's pages, the kept side's,
+        its own site's navigation: its twin links them too, or the crawl came in through
+        them); ``[]`` for any other decision (a page dropped under no rule is a duplicate)."""
         if not (decision.dropped and "mirror_rule" in decision.evidence):
             return []
         links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
         return [
             link
             for link, checked in zip(links, self._read_urls(links), strict=True)
-            if not checked.dropped
+            if not checked.dropped and "mirror_rule" in checked.evidence
         ]
 
     def _report_failed(

@@ -19,10 +19,12 @@ def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_pat
         OnlineCrawl(dedup, origin | mirror).visit([*breadth_first(origin, ORIGIN), MIRROR])
         assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
         listing = with_link(mirror[MIRROR + "extra/"], "only-here.html")
+        listing = with_link(listing, "http://elsewhere.test/page.html")
         decision = dedup.check_page(MIRROR + "extra/", listing)
         assert decision.dropped
         assert "mirror_rule" in decision.evidence
-        # the listed documents' counterparts are held: pruned, not followed
+        # the listed documents' counterparts are held: pruned, not followed; the other site's
+        # page lies under no rule (the twin links it as well)
         assert dedup.links_to_follow(decision, listing) == [MIRROR + "extra/only-here.html"]
 
 
