@@ -27,11 +27,15 @@ from scrapy.utils.log import failure_to_exc_info
 
 from .exceptions import DedupIgnoreRequest
 from .probes import ProbeOutcome, Prober
-from .responses import DEFERRALS, SERVED_FROM_PROBE, content_headers, is_checkable, is_exempt
+from .responses import (
+    DEFER_PRIORITY_STEP,
+    DEFERRALS,
+    SERVED_FROM_PROBE,
+    content_headers,
+    is_checkable,
+    is_exempt,
+)
 from .session import DedupSession
-
-#: how far a deferred request falls behind the requests queued with it
-DEFER_PRIORITY_STEP = 1000
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine

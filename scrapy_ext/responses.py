@@ -21,6 +21,8 @@ SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earli
 URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as of which rules
 # how many times the request went back to the scheduler to wait for its mirror counterpart
 DEFERRALS = "dedup_deferrals"
+#: how far a deferred request falls behind the requests queued with it
+DEFER_PRIORITY_STEP = 1000
 # request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
 # not to a request made in its place on another host
 FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})

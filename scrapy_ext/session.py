@@ -24,7 +24,7 @@ from dedup_filter import DedupError
 
 from . import registry
 from .decision_log import DecisionLog
-from .responses import FETCH_STATE, URL_CHECKED
+from .responses import DEFER_PRIORITY_STEP, FETCH_STATE, URL_CHECKED
 from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
 
@@ -138,7 +138,8 @@ class DedupSession:
         """Request what a page dropped under a mirror rule links and its kept twin may not
         (``DedupFilter.links_to_follow``), one level deeper than it, with its callback: its
         spider never parses it, so what only it links would never be reached
-        (``dedup/links_followed``)."""
+        (``dedup/links_followed``). They are queued behind other work, as a deferred request
+        is: most name what the twin names too, and are pruned once the kept side holds it."""
         links = await self._call(methodcaller("links_to_follow", decision, body, headers))
         settings = self._crawler.settings
         depth = request.meta.get("depth", 0) + 1  # as DepthMiddleware sets it on spider output
@@ -159,7 +160,7 @@ class DedupSession:
                     errback=request.errback,
                     cb_kwargs=request.cb_kwargs,
                     meta={**meta, "depth": depth},
-                    priority=request.priority - settings.getint("DEPTH_PRIORITY"),
+                    priority=request.priority - DEFER_PRIORITY_STEP,
                 )
             )
 
