@@ -89,6 +89,12 @@ class Decision:
         return self.action == "drop"
 
     @property
+    def dropped_under_rule(self) -> bool:
+        """Dropped under a mirror rule (its evidence names the rule): for a fetched page, its
+        links may name what its kept twin does not (``DedupFilter.links_to_follow``)."""
+        return self.action == "drop" and "mirror_rule" in self.evidence
+
+    @property
     def deferred(self) -> bool:
         """Not to be fetched yet: ``DedupFilter.settle_deferred`` gives the final decision."""
         return self.action == "defer"

@@ -278,7 +278,7 @@ class DedupFilter:
         are left out, and so are links under no rule (another site's pages, the kept side's,
         its own site's navigation: its twin links them too, or the crawl came in through
         them); ``[]`` for any other decision (a page dropped under no rule is a duplicate)."""
-        if not (decision.dropped and "mirror_rule" in decision.evidence):
+        if not decision.dropped_under_rule:
             return []
         links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
         return [

@@ -140,6 +140,8 @@ class DedupSession:
         spider never parses it, so what only it links would never be reached
         (``dedup/links_followed``). They are queued behind other work, as a deferred request
         is: most name what the twin names too, and are pruned once the kept side holds it."""
+        if not decision.dropped_under_rule:  # no need to send the body to the index's worker
+            return
         links = await self._call(methodcaller("links_to_follow", decision, body, headers))
         settings = self._crawler.settings
         depth = request.meta.get("depth", 0) + 1  # as DepthMiddleware sets it on spider output
