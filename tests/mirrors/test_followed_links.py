@@ -37,3 +37,23 @@ def test_a_plain_duplicate_names_no_links(tmp_path, corpus):
         decision = dedup.check_page("http://two.test/a.html", copy)
         assert decision.dropped
         assert dedup.links_to_follow(decision, copy) == []
+
+
+HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth alone
+
+
+def test_an_origin_listing_met_after_a_copy_held_first_is_kept_and_parsed(tmp_path, corpus):
+    """The copy held first prunes its origin (the issue's copy of a copy met first): the
+    origin's index pages are still fetched, as listings that may name what the copy lacks, and
+    one that duplicates the copy's is kept as the origin's (its spider parses it and follows
+    what only it lists); no link of it needs following."""
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
+    copy = copy_tree(origin, ORIGIN, HELD_FIRST)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        OnlineCrawl(dedup, origin | copy).visit([*breadth_first(copy, HELD_FIRST), ORIGIN])
+        assert [rule["pruned"] for rule in dedup.mirror_rules()] == [["origin"]]
+        assert dedup.check_url(ORIGIN + "extra/").action == "keep"  # a listing: fetched
+        listing = with_link(origin[ORIGIN + "extra/"], "only-here.html")
+        decision = dedup.check_page(ORIGIN + "extra/", listing)
+        assert (decision.action, decision.reason) == ("keep", "mirror_origin")
+        assert dedup.links_to_follow(decision, listing) == []
