@@ -32,7 +32,7 @@ import struct
 from collections.abc import Iterator
 
 from dedup_filter.features.hashing import hash64
-from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
+from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
     encode_entry,
