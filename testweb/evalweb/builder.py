@@ -13,6 +13,8 @@ order a breadth-first crawl starts them:
   it with an older version string on every page and 12 % of the pages before an edit;
   ``sid.mirror.test/docs/`` holds it with a session id in every link; ``copier.test/`` holds one
   of its directories (index and 70 % of the pages) at its root, linked from deeper in the web;
+  the manual gained three pages after all three copies were made: no copy holds them, and the
+  copies' pages that the origin's link them from lead nowhere there (``#``);
 - ``guides.origin.test``: guides in several languages, one guide with its code rewritten (the
   same prose, other commands), a renamed copy of a guide on the same host;
   ``banner.mirror.test``: the whole host with a banner and a footer on every page;
@@ -26,11 +28,13 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 
 from testweb.copies import site_url
+from testweb.crawl import page_links
 from testweb.pages import directory_of
 from testweb.site import TestWeb
 
@@ -259,8 +263,11 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     pages = {
         path: hazards.with_version(body, current) for path, body in read_tree(layout.stale).items()
     }
-    web.place(tools, "docs/", layout.stale, pages, symlinks(layout.stale))
+    aliases = symlinks(layout.stale)
+    web.place(tools, "docs/", layout.stale, pages, aliases)
     edited = set(_lacking(web.hosts[tools], "docs/", 0.12, rng))
+    # pages the manual gained after every copy of it was made: no copy holds or links them
+    added = _added(tools, web.hosts[tools], aliases, 3)
 
     def restamped(body: str) -> str:
         return body.replace(f"Manual version {current}", f"Manual version {old}")
@@ -268,14 +275,23 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     def stale(path: str, body: str) -> str:
         return (hazards.edited(restamped(body), rng) if path in edited else None) or restamped(body)
 
-    web.copy((tools, "docs/"), (stale_host, "docs/"), "stale", "tools", stale)
+    copied = _before(added, "docs/", "docs/")
+    web.copy((tools, "docs/"), (stale_host, "docs/"), "stale", "tools", copied(stale))
     for path in edited:
-        if web.hosts[stale_host][path] != restamped(web.hosts[tools][path]):
+        if path in web.hosts[stale_host] and web.hosts[stale_host][path] != restamped(
+            web.hosts[tools][path]
+        ):
             web.truth.kinds[site_url(stale_host, path)] = "copy_edited"
-    web.copy((tools, "docs/"), (session, "docs/"), "session_links", "tools")
+    web.copy((tools, "docs/"), (session, "docs/"), "session_links", "tools", copied(None))
     victim = "docs/" + layout.copier_dir
     lacking = _lacking(web.hosts[tools], victim, 0.3, rng)
-    web.copy((tools, victim), (copier, ""), "copier", "copier", _without(lacking, victim, ""))
+    web.copy(
+        (tools, victim),
+        (copier, ""),
+        "copier",
+        "copier",
+        _before(added, victim, "")(_without(lacking, victim, "")),
+    )
     links = [(_entry(web.hosts[tools], "docs/"), "The manual")]
     links.append((_entry(web.hosts[tools], victim), "Its directory"))
     for host in (tools, stale_host, session):
@@ -385,6 +401,45 @@ def _lacking(pages: dict[str, str], directory: str, share: float, rng: Random) -
         if path.startswith(directory) and path != directory + "index.html" and "?" not in path
     )
     return rng.sample(candidates, int(len(candidates) * share))
+
+
+def _added(host: str, pages: dict[str, str], aliases: dict[str, str], count: int) -> set[str]:
+    """``count`` pages of the manual under ``docs/`` that another of its pages links (no index
+    page, no alias and no alias's target), seeded apart from the web's other draws, which stay
+    as they were."""
+    named = {f"docs/{path}" for path in aliases} | {f"docs/{path}" for path in aliases.values()}
+    linked = {
+        link.partition(f"{host}/")[2]
+        for path, body in pages.items()
+        if path.startswith("docs/")
+        for link in page_links(site_url(host, path), body.encode("utf-8", "surrogateescape"))
+        if link != site_url(host, path)
+    }
+    candidates = sorted(
+        path
+        for path in linked & pages.keys()
+        if path.startswith("docs/") and not path.endswith("index.html") and path not in named
+    )
+    return set(Random("added since the copies").sample(candidates, min(count, len(candidates))))
+
+
+def _before(
+    added: set[str], source_dir: str, target_dir: str
+) -> Callable[[Transform | None], Transform]:
+    """A copy made before ``added`` existed: it lacks them and its pages do not link them (then
+    ``transform``, if any)."""
+
+    def made_before(transform: Transform | None) -> Transform:
+        def copied(path: str, body: str) -> str | None:
+            source = source_dir + path[len(target_dir) :]
+            if source in added:
+                return None
+            body = hazards.unlinked(body, source, added)
+            return transform(path, body) if transform else body
+
+        return copied
+
+    return made_before
 
 
 def _without(lacking: list[str], source_dir: str, target_dir: str) -> Transform:

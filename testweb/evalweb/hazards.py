@@ -10,6 +10,7 @@ page 2, a search result).
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from random import Random
 
@@ -85,6 +86,21 @@ def add_query(href: str, parameter: str) -> str:
     address, hash_mark, fragment = href.partition("#")
     joiner = "&" if "?" in address else "?"
     return f"{address}{joiner}{parameter}{hash_mark}{fragment}"
+
+
+def unlinked(body: str, page_path: str, targets: set[str]) -> str:
+    """The page as a copy made before ``targets`` (paths on its host) existed serves it: its
+    links to them lead nowhere (``#``), their words stay."""
+    directory = posixpath.dirname(page_path)
+
+    def dead(href: str) -> str:
+        address = href.partition("#")[0]
+        if not address or "?" in address or not _local(href):
+            return href
+        target = posixpath.normpath(posixpath.join(directory, address))
+        return "#" if target in targets else href
+
+    return rewrite_hrefs(body, dead)
 
 
 def with_greeting(body: str, session: str) -> str:
