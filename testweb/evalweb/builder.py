@@ -1,8 +1,8 @@
 """The evaluation web of issues 11 and 12, built from Debian documentation packages.
 
-``build_eval_web("full")`` (2,955 URLs from seven packages) serves the benchmark;
-``build_eval_web("small")`` (453 URLs from five small packages) serves the test suite;
-``build_eval_web("holdout")`` (2,491 URLs) builds the same hazards from five other packages (vim's
+``build_eval_web("full")`` (2,948 URLs from seven packages) serves the benchmark;
+``build_eval_web("small")`` (445 URLs from five small packages) serves the test suite;
+``build_eval_web("holdout")`` (2,483 URLs) builds the same hazards from five other packages (vim's
 help, Debian policy, the installation guide in three languages, the securing manual) on hosts
 and directories that never name a copy as one (``NEUTRAL``). The hosts of the full web, in the
 order a breadth-first crawl starts them:
