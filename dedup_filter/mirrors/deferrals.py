@@ -56,12 +56,14 @@ class Deferrals:
     def __init__(self, view: IndexView) -> None:
         self.view = view
 
-    def defer(self, url: str, counterpart: str, now: float) -> None:
-        """Remember ``url`` as waiting (since the first time it was deferred)."""
+    def defer(self, url: str, counterpart: str, now: float) -> bool:
+        """Remember ``url`` as waiting (since the first time it was deferred); whether it
+        waited already."""
         key = _WAITING + url_hash(url)
-        if self.view.get("deferred", key) is None:
-            value = _SINCE.pack(now) + _text(url) + _text(counterpart)
-            self.view.put("deferred", key, value)
+        if self.view.get("deferred", key) is not None:
+            return True
+        self.view.put("deferred", key, _SINCE.pack(now) + _text(url) + _text(counterpart))
+        return False
 
     def waiting(self) -> Iterator[Deferred]:
         """Every deferred URL, in the hash order of their URLs."""
