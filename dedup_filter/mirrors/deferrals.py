@@ -56,14 +56,12 @@ class Deferrals:
     def __init__(self, view: IndexView) -> None:
         self.view = view
 
-    def defer(self, url: str, counterpart: str, now: float) -> bool:
-        """Remember ``url`` as waiting (since the first time it was deferred); whether it
-        waited already."""
+    def defer(self, url: str, counterpart: str, now: float) -> None:
+        """Remember ``url`` as waiting (since the first time it was deferred)."""
         key = _WAITING + url_hash(url)
-        if self.view.get("deferred", key) is not None:
-            return True
-        self.view.put("deferred", key, _SINCE.pack(now) + _text(url) + _text(counterpart))
-        return False
+        if self.view.get("deferred", key) is None:
+            value = _SINCE.pack(now) + _text(url) + _text(counterpart)
+            self.view.put("deferred", key, value)
 
     def waiting(self) -> Iterator[Deferred]:
         """Every deferred URL, in the hash order of their URLs."""

@@ -420,22 +420,18 @@ class UrlPruner:
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
         """``check`` inside a write transaction: a deferred URL is remembered, and its
-        counterpart asked for as a probe unless it is being fetched already. A counterpart on
-        a copy held first is left to the crawl, which fetches that copy whole, until the URL is
-        checked again still waiting: the copy may not link it (a page its origin gained since),
-        and then only a probe ends the wait before the crawler's own limit does."""
+        counterpart asked for as a probe unless it is being fetched already."""
         decision = self.check(view, url)
         if not decision.deferred or decision.duplicate_of is None:
             return decision
         counterpart = decision.duplicate_of
-        waited = Deferrals(view).defer(url, counterpart, now)
+        Deferrals(view).defer(url, counterpart, now)
         store = MirrorStore(view)
         kept = decision.evidence.get("awaiting_absent_answer_of")
         if kept is not None:  # the counterpart is held: what its side answers is asked
             asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
-        left_to_crawl = "awaiting_crawl_of" in decision.evidence and not waited
-        if left_to_crawl or store.probes_for(counterpart):
+        if "awaiting_crawl_of" in decision.evidence or store.probes_for(counterpart):
             return decision
         store.add_probe(counterpart, COUNTERPART_PROBE, b"")
         return Decision(

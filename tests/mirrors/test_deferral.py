@@ -8,15 +8,7 @@ import pytest
 from dedup_filter import Config, DedupFilter
 from dedup_filter.index.lmdb_index import LmdbIndex
 
-from .conftest import (
-    FIXED_NOW,
-    MIRROR,
-    ORIGIN,
-    OnlineCrawl,
-    breadth_first,
-    copy_tree,
-    docs_tree,
-)
+from .conftest import FIXED_NOW, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
 
 
 @pytest.fixture
@@ -215,29 +207,3 @@ def test_a_url_dropped_for_a_probes_answer_names_that_page_to_crawl_instead(rule
     assert again.dropped and "crawl_instead" not in again.evidence
     crawled = dedup.check_url(MIRROR + "extra/wave.html")
     assert crawled.dropped and "crawl_instead" not in crawled.evidence
-
-
-COPY_HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth
-
-
-def test_a_url_waiting_for_a_copy_held_first_asks_for_its_counterpart_when_checked_again(
-    tmp_path, corpus
-):
-    """The copy held first is crawled whole, so an origin's page waits for the crawl to fetch
-    the copy's, unprobed; checked again still waiting, it asks for it: the copy may not link
-    it (a page the origin gained since), and then only a probe ends the wait before the
-    crawler's own limit does."""
-    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
-    copy = copy_tree(origin, ORIGIN, COPY_HELD_FIRST)
-    with DedupFilter.open(tmp_path / "index") as dedup:
-        order = [url for url in breadth_first(copy, COPY_HELD_FIRST) if "csv" not in url]
-        OnlineCrawl(dedup, origin | copy).visit([*order, ORIGIN])
-        assert [rule["pruned"] for rule in dedup.mirror_rules()] == [["origin"]]
-        first = dedup.check_url(ORIGIN + "csv.html")
-        assert first.deferred
-        assert first.evidence["awaiting_crawl_of"] == COPY_HELD_FIRST + "csv.html"
-        assert first.probes == ()
-        again = dedup.check_url(ORIGIN + "csv.html")
-        assert again.deferred
-        assert again.probes == (COPY_HELD_FIRST + "csv.html",)
-        assert dedup.check_url(ORIGIN + "csv.html").probes == ()  # asked once
