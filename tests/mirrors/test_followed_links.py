@@ -74,8 +74,8 @@ def test_a_listing_below_a_rule_crawled_side_by_side_is_fetched_on_its_mirror_si
     with DedupFilter.open(tmp_path / "index") as dedup:
         for url, body in origin.items():
             dedup.check_page(url, body)
-        side_by_side = Rule(MIRROR, ORIGIN, MIRROR, ORIGIN, 0.0, "content", 3, 3, 0)
-        for rule in (side_by_side, replace(side_by_side, side_by_side=True)):
+        one_side_first = Rule(MIRROR, ORIGIN, MIRROR, ORIGIN, 0.0, "content", 3, 3, 0)
+        for rule in (one_side_first, replace(one_side_first, side_by_side=True)):
             dedup.index.transact(lambda view, rule=rule: MirrorStore(view).put_rule(rule))
             listing = dedup.check_url(MIRROR + "extra/")
             document = dedup.check_url(MIRROR + "extra/" + sorted(corpus)[-1] + ".html")
