@@ -66,19 +66,22 @@ def test_an_origin_listing_met_after_a_copy_held_first_is_kept_and_parsed(tmp_pa
 def test_a_listing_below_a_rule_crawled_side_by_side_is_fetched_on_its_mirror_side(
     tmp_path, corpus
 ):
-    """Crawled side by side, either side may be the origin: a listing below the rule's own on
-    its mirror side may name a page only that side holds (a manual's page added since its copy
-    was made), and is fetched (``listing``), while its documents stay under the rule. (The
-    holdout web's random order lost such a page when its origin was taken for the mirror.)"""
+    """Crawled side by side, and no name saying which is the copy, either side may be the
+    origin: a listing below the rule's own on its mirror side may name a page only that side
+    holds (a manual's page added since its copy was made), and is fetched (``listing``), while
+    its documents stay under the rule. (The holdout web's random order lost such a page when
+    its origin was taken for the mirror.)"""
     origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
     with DedupFilter.open(tmp_path / "index") as dedup:
         for url, body in origin.items():
             dedup.check_page(url, body)
         one_side_first = Rule(MIRROR, ORIGIN, MIRROR, ORIGIN, 0.0, "content", 3, 3, 0)
-        for rule in (one_side_first, replace(one_side_first, side_by_side=True)):
+        side_by_side = replace(one_side_first, side_by_side=True)
+        named = replace(side_by_side, copy_named=True)  # no coin flip: the mirror is the copy
+        for rule in (one_side_first, side_by_side, named):
             dedup.index.transact(lambda view, rule=rule: MirrorStore(view).put_rule(rule))
             listing = dedup.check_url(MIRROR + "extra/")
             document = dedup.check_url(MIRROR + "extra/" + sorted(corpus)[-1] + ".html")
-            assert (listing.reason == "listing") is rule.side_by_side
+            assert (listing.reason == "listing") is (rule is side_by_side)
             assert document.reason != "listing"
             assert dedup.check_url(MIRROR).reason != "listing"  # it paired the two sides
