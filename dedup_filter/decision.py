@@ -96,7 +96,7 @@ class Decision:
     def dropped_under_rule(self) -> bool:
         """Dropped under a mirror rule (its evidence names the rule): for a fetched page, its
         links may name what its kept twin does not (``DedupFilter.links_to_follow``)."""
-        return self.action == "drop" and "mirror_rule" in self.evidence
+        return self.dropped and "mirror_rule" in self.evidence
 
     @property
     def deferred(self) -> bool:

@@ -64,6 +64,9 @@ _RULE_EVENTS = {
 _RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_support"})
 
 
+# request meta that belongs to one fetch or one URL: not carried to a request for another URL
+_URL_STATE = FETCH_STATE | {URL_CHECKED}
+
 class DedupSession:
     """The link between one crawler and the shared ``DedupFilter``."""
 
@@ -148,11 +151,7 @@ class DedupSession:
         limit = settings.getint("DEPTH_LIMIT")
         if not links or (limit and depth > limit):
             return
-        meta = {
-            key: value
-            for key, value in request.meta.items()
-            if key not in FETCH_STATE and key != URL_CHECKED
-        }
+        meta = {key: value for key, value in request.meta.items() if key not in _URL_STATE}
         for url in links:
             self.stats.inc_value("dedup/links_followed")
             self._crawler.engine.crawl(

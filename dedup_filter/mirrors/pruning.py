@@ -110,10 +110,8 @@ class UrlPruner:
         if found is not None:
             rule, place = found
             counterpart = rule.origin + place.relative
-            if index and rule.side_by_side and not rule.copy_named and "/" in place.relative:
-                # which side is the origin was a coin flip, and no name says: a listing of the
-                # mirror side may name pages only it holds (a manual's pages added since its
-                # copy was made), as an origin's may (below); the rule's own paired the two
+            if index and rule.keeps_mirror_listings and "/" in place.relative:
+                # as an origin's listings are (below); the rule's own listing paired the sides
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.LISTING, evidence=evidence)
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy

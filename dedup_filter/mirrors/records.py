@@ -181,6 +181,13 @@ class Rule(DirectoryPair):
         return self.matches / self.checked if self.checked else 1.0
 
     @property
+    def keeps_mirror_listings(self) -> bool:
+        """Whether the mirror side's index pages below the rule's own are fetched: the sides
+        were crawled side by side and no name calls the mirror the copy, so it may be the
+        origin, and its listings name pages the other side lacks."""
+        return self.side_by_side and not self.copy_named
+
+    @property
     def prunes_mirror(self) -> bool:
         """Whether the mirror side's URLs may be dropped (``precedence.py`` says when)."""
         return self.copy_named or not self.mirror_held_first

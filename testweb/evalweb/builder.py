@@ -28,7 +28,6 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -275,23 +274,18 @@ def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     def stale(path: str, body: str) -> str:
         return (hazards.edited(restamped(body), rng) if path in edited else None) or restamped(body)
 
-    copied = _before(added, "docs/", "docs/")
-    web.copy((tools, "docs/"), (stale_host, "docs/"), "stale", "tools", copied(stale))
+    copied_before = _before(added, "docs/", "docs/", stale)
+    web.copy((tools, "docs/"), (stale_host, "docs/"), "stale", "tools", copied_before)
     for path in edited:
-        if path in web.hosts[stale_host] and web.hosts[stale_host][path] != restamped(
-            web.hosts[tools][path]
-        ):
+        copy = web.hosts[stale_host].get(path)  # None: a page added since
+        if copy is not None and copy != restamped(web.hosts[tools][path]):
             web.truth.kinds[site_url(stale_host, path)] = "copy_edited"
-    web.copy((tools, "docs/"), (session, "docs/"), "session_links", "tools", copied(None))
+    session_before = _before(added, "docs/", "docs/")
+    web.copy((tools, "docs/"), (session, "docs/"), "session_links", "tools", session_before)
     victim = "docs/" + layout.copier_dir
     lacking = _lacking(web.hosts[tools], victim, 0.3, rng)
-    web.copy(
-        (tools, victim),
-        (copier, ""),
-        "copier",
-        "copier",
-        _before(added, victim, "")(_without(lacking, victim, "")),
-    )
+    missing = _without(lacking, victim, "")
+    web.copy((tools, victim), (copier, ""), "copier", "copier", _before(added, victim, "", missing))
     links = [(_entry(web.hosts[tools], "docs/"), "The manual")]
     links.append((_entry(web.hosts[tools], victim), "Its directory"))
     for host in (tools, stale_host, session):
@@ -424,22 +418,19 @@ def _added(host: str, pages: dict[str, str], aliases: dict[str, str], count: int
 
 
 def _before(
-    added: set[str], source_dir: str, target_dir: str
-) -> Callable[[Transform | None], Transform]:
-    """A copy made before ``added`` existed: it lacks them and its pages do not link them (then
-    ``transform``, if any)."""
+    added: set[str], source_dir: str, target_dir: str, transform: Transform | None = None
+) -> Transform:
+    """A copy of ``source_dir`` to ``target_dir`` made before ``added`` existed: it lacks them
+    and its pages do not link them; then ``transform``, if any."""
 
-    def made_before(transform: Transform | None) -> Transform:
-        def copied(path: str, body: str) -> str | None:
-            source = source_dir + path[len(target_dir) :]
-            if source in added:
-                return None
-            body = hazards.unlinked(body, source, added)
-            return transform(path, body) if transform else body
+    def copied(path: str, body: str) -> str | None:
+        source = source_dir + path[len(target_dir) :]
+        if source in added:
+            return None
+        body = hazards.unlinked(body, source, added)
+        return transform(path, body) if transform else body
 
-        return copied
-
-    return made_before
+    return copied
 
 
 def _without(lacking: list[str], source_dir: str, target_dir: str) -> Transform:
