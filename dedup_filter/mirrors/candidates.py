@@ -105,7 +105,7 @@ def listing_pair(
     if len(entries) < config.listing_min_links:
         return None
     key = listing_hash(entries)
-    sessions = SessionParameters(config.session_parameters)
+    sessions = SessionParameters(config.session_parameters).of(store)
     # the index pages recorded with this listing
     alike = [(sessions.strip(other), simhash) for other, simhash in store.listed_alike(key)]
     if url not in (other for other, _ in alike):
@@ -205,7 +205,7 @@ class CandidateUpdate:
     def handed_out(self) -> tuple[str, ...]:
         """The probes to hand to the crawler: each once, and only those still outstanding (a rule
         confirmed later in the same call may have withdrawn some)."""
-        sessions = SessionParameters(self.config.session_parameters)
+        sessions = SessionParameters(self.config.session_parameters).of(self.store)
         return tuple(
             fetchable(self.store, sessions, url)
             for url in dict.fromkeys(self.probes)
@@ -282,7 +282,7 @@ class CandidateUpdate:
             IndexPages(config.index_names, config.index_extensions),
             Protection(config.protected_prefixes),
             config.max_depth,
-            SessionParameters(config.session_parameters),
+            SessionParameters(config.session_parameters).of(self.store),
         )
 
     def _rejected(self, pair: DirectoryPair) -> bool:

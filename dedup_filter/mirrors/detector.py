@@ -112,12 +112,13 @@ class MirrorDetector:
     def before(self, view: IndexView, fingerprint: Fingerprint) -> MirrorPage:
         """The page's places, and its record when ``url`` was checked before with this very
         content (a replay, or a recrawl of an unchanged page)."""
-        url = self._sessions.strip(fingerprint.url)
+        store = MirrorStore(view)
+        url = self._sessions.of(store).strip(fingerprint.url)
         places = placements(url, self.config.max_depth) if self.config.enabled else []
         if not places:
             return MirrorPage(url, places)
         place = places[-1]
-        entry = MirrorStore(view).entry(place.directory_key, self._index_pages.entry_key(place))
+        entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         if entry is None or entry.exact != fingerprint.exact or entry.relative != place.relative:
             entry = None
         return MirrorPage(url, places, entry)
@@ -133,11 +134,15 @@ class MirrorDetector:
         return its final decision (``verdict.final_decision`` owns every change to it)."""
         if not page.places:
             return checked.decision
-        store, links = MirrorStore(view), self._sessions.strip_all(checked.links)
+        store = MirrorStore(view)
+        sessions = self._sessions.of(store)
+        if sessions.learn(checked.fingerprint.url, checked.links):
+            page = self.before(view, checked.fingerprint)  # placed without what was learnt
+        links = sessions.strip_all(checked.links)
         pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
         documents = DocumentPairing()
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
-            original = self._sessions.strip(checked.original_url)
+            original = sessions.strip(checked.original_url)
             documents = document_pair(self._orientation(store), page.url, original)
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
@@ -212,7 +217,7 @@ class MirrorDetector:
     def no_page(self, view: IndexView, url: str) -> None:
         """A fetched URL held no page to check (empty): a rule's origin that answers a page it
         lacks that way answers with no page."""
-        store, stripped = MirrorStore(view), self._sessions.strip(url)
+        store, stripped = MirrorStore(view), self._stripped(view, url)
         record_error(store, stripped, store.probes_for(stripped))
 
     def wants_links(self, url: str) -> bool:
@@ -221,11 +226,14 @@ class MirrorDetector:
         pairs it with a directory listing the same ones)."""
         if not self.config.enabled:
             return False
-        return self.config.mode == "url" or self.is_index_page(url)
+        if self.config.mode == "url" or self.is_index_page(url):
+            return True
+        return self._sessions.strip_likely(url) != url  # its links may teach a session id
 
     def is_index_page(self, url: str) -> bool:
-        """Whether ``url`` names a directory's index page: what pairs mirrors."""
-        place = own_placement(self._sessions.strip(url), self.config.max_depth)
+        """Whether ``url`` names a directory's index page: what pairs mirrors (read from the URL
+        alone: without the session parameters it likely carries)."""
+        place = own_placement(self._sessions.strip_likely(url), self.config.max_depth)
         return place is not None and self._index_pages.is_index(place)
 
     def check_url(self, view: IndexView, url: str) -> Decision:
@@ -265,7 +273,7 @@ class MirrorDetector:
         waiting for it, or checked later, is fetched."""
         stand_ins = self.stand_ins(view, url)
         if stand_ins:
-            Deferrals(view).mark_absent(self._sessions.strip(url), status)
+            Deferrals(view).mark_absent(self._stripped(view, url), status)
         return stand_ins
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
@@ -273,7 +281,7 @@ class MirrorDetector:
         a counterpart probe's absence releases the URLs waiting for it."""
         store = MirrorStore(view)
         update = CandidateUpdate(store, self.config, self._sampler, now)
-        asked = self._sessions.strip(url)  # probes are recorded without session parameters
+        asked = self._stripped(view, url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
         if any(kind in (COUNTERPART_PROBE, INDEX_PROBE) for kind, _ in outstanding):
@@ -337,10 +345,10 @@ class MirrorDetector:
 
     def probed(self, view: IndexView, url: str) -> bool:
         """Whether ``url``'s page arrived as a probe and the spider has not had it since."""
-        return Deferrals(view).probed(self._sessions.strip(url))
+        return Deferrals(view).probed(self._stripped(view, url))
 
     def probe_served(self, view: IndexView, url: str) -> None:
-        Deferrals(view).crawled(self._sessions.strip(url))
+        Deferrals(view).crawled(self._stripped(view, url))
 
     def pending_probes(self, view: IndexView) -> list[str]:
         """Every probe asked for and not answered yet (for an integration that restarts)."""
@@ -398,7 +406,7 @@ class MirrorDetector:
         own = page.places[-1].directory
         if own not in revoked:
             return None
-        original = self._sessions.strip(original_url)
+        original = self._sessions.of(store).strip(original_url)
         return document_pair(self._orientation(store), page.url, original, witnessed=True).pair
 
     @staticmethod
@@ -415,9 +423,17 @@ class MirrorDetector:
             if current is not None and current.state == OPEN:
                 update.advance(current, relative)
 
+    def _stripped(self, view: IndexView, url: str) -> str:
+        """``url`` without the session parameters configured or learnt for its host."""
+        return self._sessions.of(MirrorStore(view)).strip(url)
+
     def _orientation(self, store: MirrorStore) -> Orientation:
         return Orientation(
-            store, self._index_pages, self._pruner.protection, self.config.max_depth, self._sessions
+            store,
+            self._index_pages,
+            self._pruner.protection,
+            self.config.max_depth,
+            self._sessions.of(store),
         )
 
     def _stance(
@@ -430,8 +446,9 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
-        with_session = self._sessions.carries(fetched_url), self._sessions.carries(original)
-        original = self._sessions.strip(original)
+        sessions = self._sessions.of(store)
+        with_session = sessions.carries(fetched_url), sessions.carries(original)
+        original = sessions.strip(original)
         orientation = self._orientation(store)
         pair = index_pair(page.url, original, self._index_pages, orientation)
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):

@@ -90,7 +90,7 @@ class UrlPruner:
         store = MirrorStore(view)
         if not self.config.enabled or not store.has_rules():
             return Decision(url, "keep", Reason.NOT_MIRRORED)
-        places, index = self._placed(url)
+        places, index = self._placed(store, url)
         found = rule_over(store, places)
         origins_over: list[tuple[Rule, Placement]] = []
         if found is None and not index:
@@ -131,10 +131,10 @@ class UrlPruner:
         ]
         return next((decision for decision in decisions if decision.dropped), decisions[0])
 
-    def _placed(self, url: str) -> tuple[list[Placement], bool]:
+    def _placed(self, store: MirrorStore, url: str) -> tuple[list[Placement], bool]:
         """The places of ``url`` (session parameters stripped), and whether it names an index
         page."""
-        places = placements(self._sessions.strip(url), self.config.max_depth)
+        places = placements(self._sessions.of(store).strip(url), self.config.max_depth)
         own = places[-1] if places and places[-1].is_own else None
         return places, own is not None and self._index_pages.is_index(own)
 
@@ -220,7 +220,7 @@ class UrlPruner:
                 held = self._crawled_page(store, counterpart)
                 if held is None or held.code:
                     continue
-                if store.view.page_id_for_url(self._sessions.strip(url)) is not None:
+                if store.view.page_id_for_url(self._sessions.of(store).strip(url)) is not None:
                     return None
                 evidence = {"edition_of": other, "counterpart": counterpart}
                 return Decision(url, "drop", Reason.EDITION_PROSE, held.url, evidence)
@@ -358,7 +358,7 @@ class UrlPruner:
         None when it is not. On the holdout web a host mirror's rpm edition waited for the
         kept host's rpm pages, which the crawl dropped for the English edition's, and probed
         them: 52 fetches of pages held already, in each of two orders."""
-        twin = self._beside_edition(store, url, *self._placed(url))
+        twin = self._beside_edition(store, url, *self._placed(store, url))
         return twin.duplicate_of if twin is not None else None
 
     def _against_crawled(
@@ -407,7 +407,7 @@ class UrlPruner:
         store = MirrorStore(view)
         if not self.config.enabled or not store.has_rules():
             return []
-        places = placements(self._sessions.strip(url), self.config.max_depth)
+        places = placements(self._sessions.of(store).strip(url), self.config.max_depth)
         found = rule_over(store, places)
         counterparts = [
             (rule, rule.mirror + place.relative)

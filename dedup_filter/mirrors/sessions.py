@@ -4,40 +4,122 @@ A copy served by an application server carries a session id in every link (``?si
 ``;jsessionid=...``), so its relative paths no longer line up with its origin's. The mirror
 detector places every URL, and reads every link, with the parameters named in
 ``mirror.session_parameters`` removed (query parameters and ``;name=value`` path parameters,
-names compared lower-cased). Invariant: stripping is idempotent and leaves a URL without such
-parameters unchanged.
+names compared lower-cased), and with the query parameters it learnt for the URL's host.
+
+A name no list holds (``?vid=0c5e7d1b94``) is learnt from a page whose links to its own host
+carry one value of it on nearly all of them, to several paths, where that value looks like an id
+(letters and digits, 8 or more): what a server that hands each visitor an id and writes it into
+every link does. A parameter that selects content has another value on each link, or leads to one
+path (a viewer's pages); a propagated word (``lang=de``) or number (a date, a version) is no id.
+Learnt names are filed in the index per host (``MirrorStore.session_names``), so every process
+places that host's URLs alike from then on.
+
+Invariant: stripping is idempotent and leaves a URL without such parameters unchanged.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from dedup_filter.mirrors.directories import authority
+
+if TYPE_CHECKING:
+    from dedup_filter.mirrors.store import MirrorStore
 
 _PATH_PARAMETER = re.compile(r";([^;/?=]*)=[^;/?]*")
+_ID = re.compile(r"[A-Za-z0-9_-]{8,}")
+MIN_CARRYING_LINKS = 3  # links to the page's own host that carry the value, to as many paths
+CARRYING_SHARE = 0.9  # of the page's links to its own host
+
+
+def id_like(pair: str) -> bool:
+    """Whether a query's ``name=value`` pair has a value that looks like a visitor's id."""
+    name, equals, value = pair.partition("=")
+    return (
+        bool(name and equals)
+        and _ID.fullmatch(value) is not None
+        and any(char.isdigit() for char in value)
+        and any(char.isalpha() for char in value)
+    )
+
+
+def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
+    """The query parameters (lower-cased) that ``url``'s page carries with one id-like value on
+    nearly all its links to its own host, to several paths: a session id written into every
+    link."""
+    host, total = authority(url), 0
+    carrying: Counter[str] = Counter()
+    paths: dict[str, set[str]] = {}
+    for link in links:
+        if authority(link) != host:
+            continue
+        total += 1
+        path, _, query = link.partition("?")
+        for pair in set(query.split("&")) if query else ():
+            if id_like(pair):
+                carrying[pair] += 1
+                paths.setdefault(pair, set()).add(path)
+    return frozenset(
+        pair.partition("=")[0].lower()
+        for pair, count in carrying.items()
+        if count >= max(MIN_CARRYING_LINKS, CARRYING_SHARE * total)
+        and len(paths[pair]) >= MIN_CARRYING_LINKS
+    )
 
 
 class SessionParameters:
-    """Removes the configured session parameters from normalised URLs."""
+    """Removes the configured session parameters, and those learnt for a URL's host, from
+    normalised URLs."""
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], learnt: _Learnt | None = None) -> None:
         self._names = frozenset(name.lower() for name in names)
+        self._learnt = learnt
+
+    def of(self, store: MirrorStore) -> SessionParameters:
+        """These parameters with those learnt per host in ``store``'s index."""
+        return SessionParameters(self._names, _Learnt(store))
+
+    def learn(self, url: str, links: Iterable[str]) -> bool:
+        """Learn the session parameters ``url``'s page propagates (``propagated``) for its host;
+        whether any is new. Only on parameters bound to an index (``of``)."""
+        if self._learnt is None:
+            return False
+        found = propagated(url, links) - self._names
+        return bool(found) and self._learnt.add(authority(url), found)
 
     def strip(self, url: str) -> str:
-        if not self._names or (";" not in url and "?" not in url):
+        if ";" not in url and "?" not in url:
+            return url
+        names = self._names_at(url)
+        if not names:
             return url
         path, question, query = url.partition("?")
         if ";" in path:
-            path = _PATH_PARAMETER.sub(self._path_parameter, path)
+            path = _PATH_PARAMETER.sub(lambda match: _unless_named(match, names), path)
         if not question:
             return path
-        kept = [pair for pair in query.split("&") if not self._named(pair.split("=", 1)[0])]
+        kept = [pair for pair in query.split("&") if _name(pair) not in names]
+        return f"{path}?{'&'.join(kept)}" if kept else path
+
+    def strip_likely(self, url: str) -> str:
+        """``url`` without its session parameters, known or likely (id-like values), read from
+        the URL alone: where no index is at hand and a wrong guess costs no decision (which
+        pages' links are read, which come first)."""
+        path, question, query = self.strip(url).partition("?")
+        if not question:
+            return path
+        kept = [pair for pair in query.split("&") if not id_like(pair)]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
     def carried(self, url: str) -> str:
         """The session parameters of ``url``'s query, as ``name=value`` joined by ``&`` ("" for
         none)."""
+        names = self._names_at(url)
         query = url.partition("?")[2]
-        return "&".join(pair for pair in query.split("&") if self._named(pair.split("=", 1)[0]))
+        return "&".join(pair for pair in query.split("&") if _name(pair) in names)
 
     def carries(self, url: str) -> bool:
         """Whether ``url`` carries a session parameter."""
@@ -45,13 +127,43 @@ class SessionParameters:
 
     def strip_all(self, urls: Iterable[str]) -> Iterable[str]:
         """``urls`` stripped, lazily (a page's links are resolved only when read)."""
-        return _Stripped(self, urls) if self._names else urls
+        return _Stripped(self, urls) if self._names or self._learnt else urls
 
-    def _named(self, name: str) -> bool:
-        return name.lower() in self._names
+    def _names_at(self, url: str) -> frozenset[str]:
+        if self._learnt is None:
+            return self._names
+        learnt = self._learnt(authority(url))
+        return self._names | learnt if learnt else self._names
 
-    def _path_parameter(self, match: re.Match[str]) -> str:
-        return "" if self._named(match.group(1)) else match.group(0)
+
+class _Learnt:
+    """The names learnt per host in one index, read once a call per host."""
+
+    def __init__(self, store: MirrorStore) -> None:
+        self._store = store
+        self._read: dict[str, frozenset[str]] = {}
+
+    def __call__(self, host: str) -> frozenset[str]:
+        names = self._read.get(host)
+        if names is None:
+            names = self._read[host] = self._store.session_names(host)
+        return names
+
+    def add(self, host: str, names: frozenset[str]) -> bool:
+        known = self(host)
+        if names <= known:
+            return False
+        self._read[host] = known | names
+        self._store.put_session_names(host, self._read[host])
+        return True
+
+
+def _name(pair: str) -> str:
+    return pair.split("=", 1)[0].lower()
+
+
+def _unless_named(match: re.Match[str], names: frozenset[str]) -> str:
+    return "" if match.group(1).lower() in names else match.group(0)
 
 
 class _Stripped:

@@ -20,7 +20,9 @@ Tables:
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
                                               wider one absorbed: listed, never applied) ;
                 "v" side NUL other -> other, as written (a rule revoked for its code after it
-                                              pruned, once from each side: ``code_checks``)
+                                              pruned, once from each side: ``code_checks``) ;
+                "s" host -> names NUL-separated (the session parameters learnt on a host:
+                                              ``sessions.py``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -312,7 +314,24 @@ class MirrorStore:
         return tuple(value.decode("utf-8", "surrogatepass") for _, value in rows)
 
     def has_rules(self) -> bool:
-        return self.view.memoised("has_rules", lambda: self.view.count("rules") > 0)
+        """Whether any rule stands or was revoked after it pruned (the session parameters learnt
+        on hosts, in the same table, are no rules)."""
+        return self.has_revoked() or self.view.memoised(
+            "has_rules", lambda: next(self.view.scan("rules", b"r"), None) is not None
+        )
+
+    def session_names(self, host: str) -> frozenset[str]:
+        """The session parameters learnt on ``host`` (read once a state of the rule tables in
+        readers)."""
+        key = b"s" + _name(host)
+        return self.view.memoised(("sessions", key), lambda: self._session_names(key))
+
+    def _session_names(self, key: bytes) -> frozenset[str]:
+        data = self.view.get("rules", key)
+        return frozenset(data.decode("utf-8").split("\x00")) if data else frozenset()
+
+    def put_session_names(self, host: str, names: frozenset[str]) -> None:
+        self.view.put("rules", b"s" + _name(host), "\x00".join(sorted(names)).encode("utf-8"))
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
         """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and

@@ -21,16 +21,17 @@ from .conftest import (
 from .test_detection import leaves_in_sample_order
 
 SESSION = "?sid=8f14e45fceea167a"
+LEARNT_SESSION = "?vid=0c5e7d1b94"  # a name no list holds
 
 
-def with_session_ids(pages: dict[str, bytes]) -> dict[str, bytes]:
+def with_session_ids(pages: dict[str, bytes], session: str = SESSION) -> dict[str, bytes]:
     """Every relative link of every page carries a session id (the server serves either URL)."""
     marked = {}
     for url, body in pages.items():
-        body = re.sub(rb'href="([^":?]+)"', rb'href="\1' + SESSION.encode() + rb'"', body)
+        body = re.sub(rb'href="([^":?]+)"', rb'href="\1' + session.encode() + rb'"', body)
         marked[url] = body
         if url != MIRROR:
-            marked[url + SESSION] = body
+            marked[url + session] = body
     return marked
 
 
@@ -247,17 +248,22 @@ def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, co
     assert all(url in crawl.fetched for url in pages)
 
 
-def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_filter, origin_tree):
+@pytest.mark.parametrize("session", [SESSION, LEARNT_SESSION], ids=["configured", "learnt"])
+def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(
+    open_filter, origin_tree, session
+):
     """A copy under a neutral name, as deep as its origin, served only under URLs that carry a
     session id and met first: it is still the mirror (probes and counterparts without the id
     are not served there), so the origin's pages are never waiting on it; its pages are probed
-    with the session id it was reached with."""
+    with the session id it was reached with. A name no list holds is learnt from the copy's
+    links (every one carries the same id), or the origin's index page would be dropped as a
+    plain duplicate of the copy's, no rule made, and the origin's pages never reached."""
     dedup = open_filter()
     copy = "http://docs.copy.test/"
-    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy))
-    served = {url: body for url, body in served.items() if SESSION in url}
+    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy), session)
+    served = {url: body for url, body in served.items() if session in url}
     pages = origin_tree | served
-    copy_urls = [url for url in breadth_first(pages, copy) if SESSION in url]
+    copy_urls = [url for url in breadth_first(pages, copy) if session in url]
     crawl = OnlineCrawl(dedup, pages).visit(
         interleave(copy_urls, breadth_first(origin_tree, ORIGIN))
     )
@@ -265,7 +271,7 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(open_fi
     assert all(url in crawl.fetched for url in origin_tree)
     probed = [url for url in crawl.probes if url.startswith(copy)]
     assert probed
-    assert all(url.endswith(SESSION) for url in probed)  # asked for as the copy serves them
+    assert all(url.endswith(session) for url in probed)  # asked for as the copy serves them
     assert not any(url.startswith(copy) for url in crawl.failed_probes)
 
 
