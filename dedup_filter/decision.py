@@ -42,9 +42,9 @@ class Reason(StrEnum):
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
     STAND_IN = "stand_in"  # a rule's kept side lacks the page: its pruned side's page is crawled
-    # an index page below a rule's own on its mirror side, the two sides crawled side by side
-    # and no name calling either the copy: fetched, since either may be the origin, and its
-    # listing name pages the other lacks
+    # an index page below a rule's own on its mirror side, which only counts, depth or order
+    # took for the copy: fetched, since it may be the origin, its listing naming pages the
+    # other side lacks
     LISTING = "listing"
     # a page of an edition (a rule revoked for its code) whose counterpart, crawled, has no code
     EDITION_PROSE = "edition_prose"

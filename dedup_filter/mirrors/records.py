@@ -182,10 +182,11 @@ class Rule(DirectoryPair):
 
     @property
     def keeps_mirror_listings(self) -> bool:
-        """Whether the mirror side's index pages below the rule's own are fetched: the sides
-        were crawled side by side and no name calls the mirror the copy, so it may be the
-        origin, and its listings name pages the other side lacks."""
-        return self.side_by_side and not self.copy_named
+        """Whether the mirror side's index pages below the rule's own are fetched: only counts,
+        depth or the crawl's order took the mirror for the copy (no name, no session id, no pin
+        calls it so), so it may be the origin, and its listings name pages the other side
+        lacks (a manual's pages added since its copy was made)."""
+        return not self.copy_named
 
     @property
     def prunes_mirror(self) -> bool:
