@@ -101,7 +101,10 @@ class Orientation:
 
     def reached_with_session(self, index_url: str) -> bool:
         """Whether the index page ``index_url`` was kept under a URL that carries a session
-        parameter (its own record: a page dropped as a duplicate is represented by another's)."""
+        parameter (its own record: a page dropped as a duplicate is represented by another's),
+        or its host writes a session id into its links (``sessions.propagated``)."""
+        if self.sessions.filed(index_url):
+            return True
         place = own_placement(index_url, self.max_depth)
         entry = self.store.entry(place.directory_key, "") if place is not None else None
         record = self.store.view.page(entry.representative) if entry is not None else None

@@ -118,9 +118,12 @@ def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:
 
 def fetchable(store: MirrorStore, sessions: SessionParameters, url: str) -> str:
     """``url`` as the crawler must ask for it: with the session parameters of the nearest
-    directory above it whose index page was kept under a URL carrying them (a copy served only
-    under its session ids answers the bare URL 404). Probes are recorded, and answered, without
-    them (every page is placed without its session parameters)."""
+    directory above it whose index page was kept under a URL carrying them, or else those its
+    host writes into its links (a copy served only under its session ids answers the bare URL
+    404). Probes are recorded, and answered, without them (every page is placed without its
+    session parameters)."""
+    if filed := sessions.filed(url):
+        return f"{url}{'&' if '?' in url else '?'}{filed}"
     for place in reversed(placements(url, max_depth=1 << 16)):
         entry = store.entry(place.directory_key, "")
         record = store.view.page(entry.representative) if entry is not None else None

@@ -11,8 +11,10 @@ carry one value of it on nearly all of them, to several paths, where that value 
 (letters and digits, 8 or more): what a server that hands each visitor an id and writes it into
 every link does. A parameter that selects content has another value on each link, or leads to one
 path (a viewer's pages); a propagated word (``lang=de``) or number (a date, a version) is no id.
-Learnt names are filed in the index per host (``MirrorStore.session_names``), so every process
-places that host's URLs alike from then on.
+The pairs met so (configured names too) are filed in the index per host
+(``MirrorStore.session_pairs``): every process places that host's URLs alike from then on, a
+probe of that host is asked for with them (a server that serves its pages only under the id
+answers the bare URL 404), and the host's side of a pair is the copy (``orientation.py``).
 
 Invariant: stripping is idempotent and leaves a URL without such parameters unchanged.
 """
@@ -47,7 +49,7 @@ def id_like(pair: str) -> bool:
 
 
 def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
-    """The query parameters (lower-cased) that ``url``'s page carries with one id-like value on
+    """The ``name=value`` query pairs that ``url``'s page carries, one id-like value each, on
     nearly all its links to its own host, to several paths: a session id written into every
     link."""
     host, total = authority(url), 0
@@ -63,7 +65,7 @@ def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
                 carrying[pair] += 1
                 paths.setdefault(pair, set()).add(path)
     return frozenset(
-        pair.partition("=")[0].lower()
+        pair
         for pair, count in carrying.items()
         if count >= max(MIN_CARRYING_LINKS, CARRYING_SHARE * total)
         and len(paths[pair]) >= MIN_CARRYING_LINKS
@@ -83,12 +85,18 @@ class SessionParameters:
         return SessionParameters(self._names, _Learnt(store))
 
     def learn(self, url: str, links: Iterable[str]) -> bool:
-        """Learn the session parameters ``url``'s page propagates (``propagated``) for its host;
-        whether any is new. Only on parameters bound to an index (``of``)."""
+        """File the session pairs ``url``'s page propagates (``propagated``) for its host;
+        whether a parameter name is new there (its URLs are placed otherwise from now on). Only
+        on parameters bound to an index (``of``)."""
         if self._learnt is None:
             return False
-        found = propagated(url, links) - self._names
-        return bool(found) and self._learnt.add(authority(url), found)
+        pairs = propagated(url, links)
+        return bool(pairs) and self._learnt.add(authority(url), pairs)
+
+    def filed(self, url: str) -> str:
+        """The session pairs filed for ``url``'s host, joined by ``&`` ("" for none): what a
+        probe of that host carries."""
+        return "&".join(self._learnt.pairs(authority(url))) if self._learnt is not None else ""
 
     def strip(self, url: str) -> str:
         if ";" not in url and "?" not in url:
@@ -137,24 +145,37 @@ class SessionParameters:
 
 
 class _Learnt:
-    """The names learnt per host in one index, read once a call per host."""
+    """The session pairs filed per host in one index, read once a call per host."""
 
     def __init__(self, store: MirrorStore) -> None:
         self._store = store
-        self._read: dict[str, frozenset[str]] = {}
+        self._read: dict[str, tuple[str, ...]] = {}
+        self._names: dict[str, frozenset[str]] = {}
+
+    def pairs(self, host: str) -> tuple[str, ...]:
+        pairs = self._read.get(host)
+        if pairs is None:
+            pairs = self._read[host] = self._store.session_pairs(host)
+        return pairs
 
     def __call__(self, host: str) -> frozenset[str]:
-        names = self._read.get(host)
+        """The names of the pairs filed for ``host``."""
+        names = self._names.get(host)
         if names is None:
-            names = self._read[host] = self._store.session_names(host)
+            names = self._names[host] = frozenset(_name(pair) for pair in self.pairs(host))
         return names
 
-    def add(self, host: str, names: frozenset[str]) -> bool:
+    def add(self, host: str, pairs: frozenset[str]) -> bool:
+        """File the pairs of ``pairs`` whose names are new for ``host`` (the first value met
+        stays: a server that hands out a fresh id on every page would otherwise rewrite the row
+        on every page); whether there were any."""
         known = self(host)
-        if names <= known:
+        new = {pair for pair in pairs if _name(pair) not in known}
+        if not new:
             return False
-        self._read[host] = known | names
-        self._store.put_session_names(host, self._read[host])
+        self._read[host] = tuple(sorted({*self.pairs(host), *new}))
+        self._names.pop(host, None)
+        self._store.put_session_pairs(host, self._read[host])
         return True
 
 

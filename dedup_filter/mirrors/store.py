@@ -21,8 +21,8 @@ Tables:
                                               wider one absorbed: listed, never applied) ;
                 "v" side NUL other -> other, as written (a rule revoked for its code after it
                                               pruned, once from each side: ``code_checks``) ;
-                "s" host -> names NUL-separated (the session parameters learnt on a host:
-                                              ``sessions.py``)
+                "s" host -> name=value pairs joined by "&" (the session ids a host writes
+                                              into its links: ``sessions.py``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -320,18 +320,18 @@ class MirrorStore:
             "has_rules", lambda: next(self.view.scan("rules", b"r"), None) is not None
         )
 
-    def session_names(self, host: str) -> frozenset[str]:
-        """The session parameters learnt on ``host`` (read once a state of the rule tables in
-        readers)."""
+    def session_pairs(self, host: str) -> tuple[str, ...]:
+        """The session ``name=value`` pairs filed for ``host`` (read once a state of the rule
+        tables in readers)."""
         key = b"s" + _name(host)
-        return self.view.memoised(("sessions", key), lambda: self._session_names(key))
+        return self.view.memoised(("sessions", key), lambda: self._session_pairs(key))
 
-    def _session_names(self, key: bytes) -> frozenset[str]:
+    def _session_pairs(self, key: bytes) -> tuple[str, ...]:
         data = self.view.get("rules", key)
-        return frozenset(data.decode("utf-8").split("\x00")) if data else frozenset()
+        return tuple(data.decode("utf-8").split("&")) if data else ()
 
-    def put_session_names(self, host: str, names: frozenset[str]) -> None:
-        self.view.put("rules", b"s" + _name(host), "\x00".join(sorted(names)).encode("utf-8"))
+    def put_session_pairs(self, host: str, pairs: tuple[str, ...]) -> None:
+        self.view.put("rules", b"s" + _name(host), "&".join(pairs).encode("utf-8"))
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
         """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and

@@ -8,6 +8,9 @@ import pytest
 from dedup_filter.mirrors.sessions import SessionParameters, id_like, propagated
 from dedup_filter.mirrors.store import MirrorStore
 
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree
+from .test_systematic import LEARNT_SESSION, with_session_ids
+
 PAGE = "http://shop.test/docs/"
 PATHS = ("intro.html", "usage.html", "files.html", "faq.html")
 
@@ -18,12 +21,12 @@ def links(query: str, paths: tuple[str, ...] = PATHS) -> list[str]:
 
 def test_a_visitor_id_on_every_link_to_its_own_host_is_learnt():
     found = propagated(PAGE, [*links("vid=0c5e7d1b94"), "http://elsewhere.test/?ref=a1b2c3d4e5"])
-    assert found == {"vid"}
+    assert found == {"vid=0c5e7d1b94"}
 
 
 def test_the_id_is_learnt_beside_a_parameter_that_selects_content():
     own = [f"{PAGE}{path}?vid=0c5e7d1b94&part={n}" for n, path in enumerate(PATHS)]
-    assert propagated(PAGE, own) == {"vid"}
+    assert propagated(PAGE, own) == {"vid=0c5e7d1b94"}
 
 
 @pytest.mark.parametrize(
@@ -48,20 +51,44 @@ def test_an_id_looks_like_one():
     assert not any(map(id_like, ["vid=0c5e7d", "v=20231104", "theme=darkmode", "=0c5e7d1b94"]))
 
 
-def test_learnt_names_are_filed_per_host_in_the_index(open_filter):
+def test_learnt_pairs_are_filed_per_host_in_the_index(open_filter):
     dedup = open_filter()
 
     def learn(view):
         sessions = SessionParameters(()).of(MirrorStore(view))
-        return sessions.learn(PAGE, links("vid=0c5e7d1b94")), sessions.learn(
-            PAGE, links("vid=0c5e7d1b94")
-        )
+        first = sessions.learn(PAGE, links("vid=0c5e7d1b94"))
+        return first, sessions.learn(PAGE, links("vid=99ff00ee11"))  # another visitor's id
 
-    assert dedup.index.transact(learn) == (True, False)  # the second time it is known
+    assert dedup.index.transact(learn) == (True, False)  # the name is known: the first value stays
     with dedup.index.read() as view:
         sessions = SessionParameters(()).of(MirrorStore(view))
         assert sessions.strip(f"{PAGE}faq.html?vid=77aa88bb99&x=1") == f"{PAGE}faq.html?x=1"
+        assert sessions.filed(f"{PAGE}faq.html") == "vid=0c5e7d1b94"  # what its probes carry
         other_host = "http://docs.test/faq.html?vid=77aa88bb99"
         assert sessions.strip(other_host) == other_host
+        assert sessions.filed(other_host) == ""
     unbound = SessionParameters(()).strip(f"{PAGE}faq.html?vid=77aa88bb99")
     assert unbound.endswith("?vid=77aa88bb99")
+
+
+def test_a_copy_under_learnt_session_ids_met_second_is_named_the_copy(open_filter, origin_tree):
+    """The origin crawled first, its copy under a session id no list holds met after it: the
+    copy's index page is dropped as a duplicate (no record of its own carries the id), yet its
+    host writes the id into its links, so the rule names it the copy (order-free evidence) and
+    its probes carry the id the copy is served under."""
+    dedup = open_filter()
+    copy = "http://docs.copy.test/"
+    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy), LEARNT_SESSION)
+    served = {url: body for url, body in served.items() if LEARNT_SESSION in url}
+    pages = origin_tree | served
+    copy_urls = [
+        url for url in breadth_first(pages, copy + LEARNT_SESSION) if LEARNT_SESSION in url
+    ]
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(origin_tree, ORIGIN) + copy_urls)
+    rules = dedup.mirror_rules()
+    assert [(rule["mirror"], rule["origin"], rule["copy_named"]) for rule in rules] == [
+        (copy, ORIGIN, True)
+    ]
+    probed = [url for url in crawl.probes if url.startswith(copy)]
+    assert all(url.endswith(LEARNT_SESSION) for url in probed)
+    assert not any(url.startswith(copy) for url in crawl.failed_probes)
