@@ -86,7 +86,8 @@ class DedupSession:
         self._knows_rules = False
         self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
         self._handed_over: set[str] = set()  # probe answers requested in a dropped URL's place
-        self._fetched_back: set[str] = set()  # pages requested again for a revoked rule
+        # pages requested again, with the revoked rules they were requested for
+        self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -178,12 +179,16 @@ class DedupSession:
             self.crawl_in_place(request, url, dont_filter=False)
 
     def fetch_back(self, decision: Decision) -> None:
-        """Request what a rule revoked by this decision may have dropped (its ``fetch_back``:
-        an edition's pages that may exist nowhere else), each once, with the spider's default
-        callback (``dedup/fetched_back``)."""
+        """Request what the rules revoked by this decision may have dropped (its
+        ``fetch_back``: an edition's pages that may exist nowhere else), each once a revoked
+        rule, with the spider's default callback (``dedup/fetched_back``). Once a rule, not once
+        a crawl: a page fetched back for one rule is checked before its fetch, and another rule
+        still standing may drop it again, to be revoked by the next page (the second holdout's
+        random order lost three rpm pages so, fetched back once, dropped, never asked again)."""
+        revoked = tuple(decision.evidence.get("mirrors_revoked") or ())
         for url in decision.evidence.get("fetch_back") or ():
-            if url not in self._fetched_back:
-                self._fetched_back.add(url)
+            if (url, revoked) not in self._fetched_back:
+                self._fetched_back.add((url, revoked))
                 self.stats.inc_value("dedup/fetched_back")
                 self._crawler.engine.crawl(Request(url, dont_filter=True))
 

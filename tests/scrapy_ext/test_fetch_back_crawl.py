@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dedup_filter import Config, DedupFilter
+from dedup_filter.scrapy.session import DedupSession
+
+from dedup_filter import Config, Decision, DedupFilter
+from dedup_filter.decision import Reason
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore
 from tests.mirrors.test_editions import EDITION, GUIDE, coded_guide, commands, moved, with_code
 from testweb.site import TestWeb
 
 from .conftest import logged_crawl
+from .test_deferral import _Scheduled
 
 OVERRIDES = {"mirror.code_samples": 1, "mirror.code_samples_siblings": 1}
 
@@ -41,3 +45,24 @@ def test_the_edition_pages_a_revoked_rule_dropped_are_fetched_back(corpus, tmp_p
     assert any(d["evidence"].get("mirrors_revoked") == [EDITION] for d in decisions)
     assert {EDITION + relative for relative in coded} <= fetched
     assert run.stat("dedup/fetched_back") >= 1
+
+
+def test_a_page_fetched_back_is_asked_again_for_each_rule_revoked(make_crawler):
+    """Two wrong rules dropped an edition's page: the first revoked fetches it back, the second,
+    still standing, drops it again before its fetch, and is revoked by the next page; that
+    revocation asks for the page again (once a rule: the same revocation reported twice asks
+    once)."""
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    session = DedupSession.of(crawler)
+    page = EDITION + "intro.html"
+
+    def revoking(mirror: str) -> Decision:
+        evidence = {"mirrors_revoked": [mirror], "fetch_back": [page]}
+        return Decision(mirror + "coded.html", "keep", Reason.UNIQUE, evidence=evidence)
+
+    for mirror in ("http://partner.test/guide/", "http://library.test/guide/"):
+        session.fetch_back(revoking(mirror))
+        session.fetch_back(revoking(mirror))
+    assert [request.url for request in scheduled.requests] == [page, page]
+    assert crawler.stats.get_value("dedup/fetched_back") == 2
