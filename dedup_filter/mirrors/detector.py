@@ -136,7 +136,8 @@ class MirrorDetector:
             return checked.decision
         store = MirrorStore(view)
         sessions = self._sessions.of(store)
-        if sessions.learn(checked.fingerprint.url, checked.links):
+        learnt = sessions.learn(checked.fingerprint.url, checked.links)
+        if learnt:
             page = self.before(view, checked.fingerprint)  # placed without what was learnt
         links = sessions.strip_all(checked.links)
         pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
@@ -204,7 +205,8 @@ class MirrorDetector:
                 update.evidence()
                 | ({"mirrors_revoked": code.revoked} if code.revoked else {})
                 | ({"fetch_back": code.fetch_back} if code.fetch_back else {})
-                | ({"mirrors_side_by_side": beside} if beside else {}),
+                | ({"mirrors_side_by_side": beside} if beside else {})
+                | ({"session_learnt": sessions.filed(page.url)} if learnt else {}),
                 lambda rule: self.describe(store, rule),
             ),
             probes=checked.decision.probes + update.handed_out(),

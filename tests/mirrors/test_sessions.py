@@ -92,3 +92,5 @@ def test_a_copy_under_learnt_session_ids_met_second_is_named_the_copy(open_filte
     probed = [url for url in crawl.probes if url.startswith(copy)]
     assert all(url.endswith(LEARNT_SESSION) for url in probed)
     assert not any(url.startswith(copy) for url in crawl.failed_probes)
+    learnt = [d.url for d in crawl.decisions.values() if d.evidence.get("session_learnt")]
+    assert learnt == [copy + LEARNT_SESSION]  # the decision that taught it says so
