@@ -325,6 +325,12 @@ class DedupFilter:
         with self.index.read() as view:
             return self._mirrors.rules(view)
 
+    def session_hosts(self) -> list[dict[str, Any]]:
+        """The hosts seen writing a session id into their links (``host``, the ``session``
+        pairs filed): their URLs are placed without it (docs/mirrors.md, point 11)."""
+        with self.index.read() as view:
+            return self._mirrors.session_hosts(view)
+
     def remove_mirror_rule(self, directory: str) -> bool:
         """Delete the rule whose mirror side is ``directory``; whether there was one."""
         normal = normalize_url(directory)

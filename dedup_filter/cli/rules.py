@@ -74,6 +74,7 @@ def _listed(
     listed: list[tuple[str, dict[str, Any]]] = []
     if kind in (None, "mirror"):
         listed += [("mirror", rule) for rule in dedup.mirror_rules()]
+        listed += [("session", host) for host in dedup.session_hosts()]
         if candidates:
             listed += [("mirror_candidate", pair) for pair in dedup.mirror_candidates()]
     if kind in (None, "url"):
@@ -87,6 +88,8 @@ def _counts(listed: list[tuple[str, dict[str, Any]]]) -> str:
         return f"{n} {noun}{'' if n == 1 else 's'}"
 
     counts = f"{count('mirror', 'mirror rule')}, {count('url', 'URL rule')}"
+    if any(entry_type == "session" for entry_type, _ in listed):
+        counts += f", {count('session', 'host with session ids')}"
     if any(entry_type == "mirror_candidate" for entry_type, _ in listed):
         counts += f", {count('mirror_candidate', 'mirror candidate')}"
     return counts
@@ -128,4 +131,16 @@ def _url_rule(rule: dict[str, Any]) -> str:
     )
 
 
-_RENDER = {"mirror": _mirror_rule, "mirror_candidate": _mirror_candidate, "url": _url_rule}
+def _session_host(entry: dict[str, Any]) -> str:
+    return (
+        f"{entry['host']}: session ids {', '.join(entry['session'])}\n"
+        "    written into nearly every link; stripped before relative paths are compared"
+    )
+
+
+_RENDER = {
+    "mirror": _mirror_rule,
+    "mirror_candidate": _mirror_candidate,
+    "session": _session_host,
+    "url": _url_rule,
+}

@@ -163,9 +163,7 @@ class MirrorDetector:
         level = max((child.level + 1 for child in children), default=0)
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
-            code = check_code(
-                store, page.places, checked.fingerprint.code, self._code_budget, now
-            )
+            code = check_code(store, page.places, checked.fingerprint.code, self._code_budget, now)
             update.probes.extend(code.probes)
         pair = pair or listing_pair(
             self._orientation(store),
@@ -336,6 +334,13 @@ class MirrorDetector:
         return listed + [
             self.describe(store, rule) | {"pruned": [], "absorbed_by": wider.mirror}
             for rule, wider in absorbed(store, self.config.max_depth)
+        ]
+
+    def session_hosts(self, view: IndexView) -> list[dict[str, Any]]:
+        """The hosts whose session ids are stripped from their URLs, with the pairs filed."""
+        return [
+            {"host": host, "session": list(pairs)}
+            for host, pairs in MirrorStore(view).session_hosts()
         ]
 
     def remove_rule(self, view: IndexView, directory: str) -> bool:

@@ -330,6 +330,11 @@ class MirrorStore:
         data = self.view.get("rules", key)
         return tuple(data.decode("utf-8").split("&")) if data else ()
 
+    def session_hosts(self) -> Iterator[tuple[str, tuple[str, ...]]]:
+        """Every host with session pairs filed, and its pairs."""
+        for key, value in self.view.scan("rules", b"s"):
+            yield key[1:].decode("utf-8", "surrogatepass"), tuple(value.decode().split("&"))
+
     def put_session_pairs(self, host: str, pairs: tuple[str, ...]) -> None:
         self.view.put("rules", b"s" + _name(host), "&".join(pairs).encode("utf-8"))
 

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from dedup_filter import DedupFilter
 from dedup_filter.cli import main
 
 from .conftest import MIRROR, ORIGIN, copy_tree
@@ -85,3 +86,19 @@ def test_mirrors_remove_deletes_a_rule(index_with_rule, capsys):
 def test_prune_refuses_a_missing_index(tmp_path, capsys):
     assert main(["prune", "-", "--index", str(tmp_path / "nothing")]) == 1
     assert "no index at" in capsys.readouterr().err
+
+
+def test_mirrors_lists_the_hosts_whose_session_ids_are_stripped(tmp_path, capsys):
+    """A host seen writing one id into every link is listed with the id: its URLs are placed
+    without it, which changes what its pages are compared with."""
+    shop = "http://shop.test/docs/"
+    links = "".join(f'<a href="{name}.html?vid=0c5e7d1b94">{name}</a>' for name in "abcd")
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.check_page(shop + "?vid=0c5e7d1b94", f"<html><body>{links}</body></html>".encode())
+    assert main(["mirrors", "--index", str(tmp_path / "index"), "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert listed == [{"type": "session", "host": "shop.test", "session": ["vid=0c5e7d1b94"]}]
+    assert main(["mirrors", "--index", str(tmp_path / "index")]) == 0
+    text = capsys.readouterr().out
+    assert "shop.test: session ids vid=0c5e7d1b94" in text
+    assert text.rstrip().endswith("0 mirror rules, 0 URL rules, 1 host with session ids")
