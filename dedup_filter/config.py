@@ -222,6 +222,9 @@ class MirrorConfig:
         "zenid",
         "oscsid",
     )
+    # a query parameter a host writes into nearly every link with one id-like value is learnt
+    # as a session parameter of that host (sessions.py)
+    learn_session_parameters: bool = True
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")

@@ -136,7 +136,9 @@ class MirrorDetector:
             return checked.decision
         store = MirrorStore(view)
         sessions = self._sessions.of(store)
-        learnt = sessions.learn(checked.fingerprint.url, checked.links)
+        learnt = self.config.learn_session_parameters and sessions.learn(
+            checked.fingerprint.url, checked.links
+        )
         if learnt:
             page = self.before(view, checked.fingerprint)  # placed without what was learnt
         links = sessions.strip_all(checked.links)
@@ -228,7 +230,8 @@ class MirrorDetector:
             return False
         if self.config.mode == "url" or self.is_index_page(url):
             return True
-        return self._sessions.strip_likely(url) != url  # its links may teach a session id
+        # its links may teach its host's session id
+        return self.config.learn_session_parameters and self._sessions.strip_likely(url) != url
 
     def is_index_page(self, url: str) -> bool:
         """Whether ``url`` names a directory's index page: what pairs mirrors (read from the URL

@@ -499,7 +499,5 @@ def _origins_pruned_over(
     """The rules that prune their origin side (``Rule.prunes_origin``) whose origin holds the
     URL these places describe, widest first."""
     return [
-        (rule, place)
-        for rule, place in rules_with_origin_over(store, places)
-        if rule.prunes_origin
+        (rule, place) for rule, place in rules_with_origin_over(store, places) if rule.prunes_origin
     ]

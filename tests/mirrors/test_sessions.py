@@ -94,3 +94,12 @@ def test_a_copy_under_learnt_session_ids_met_second_is_named_the_copy(open_filte
     assert not any(url.startswith(copy) for url in crawl.failed_probes)
     learnt = [d.url for d in crawl.decisions.values() if d.evidence.get("session_learnt")]
     assert learnt == [copy + LEARNT_SESSION]  # the decision that taught it says so
+
+
+def test_learning_can_be_turned_off(open_filter, origin_tree):
+    dedup = open_filter(learn_session_parameters=False)
+    copy = "http://docs.copy.test/"
+    served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy), LEARNT_SESSION)
+    pages = origin_tree | {url: body for url, body in served.items() if LEARNT_SESSION in url}
+    OnlineCrawl(dedup, pages).visit([copy + LEARNT_SESSION, *breadth_first(origin_tree, ORIGIN)])
+    assert dedup.session_hosts() == []
