@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import pytest
 from dedup_filter.scrapy import DedupDupeFilter, DedupMiddleware
+from dedup_filter.scrapy.responses import DEFER_PRIORITY_STEP
+from dedup_filter.scrapy.session import DedupSession
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 
-from dedup_filter import DedupFilter
+from dedup_filter import Decision, DedupFilter
+from dedup_filter.decision import Reason
 from tests.mirrors.conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
 
 from .conftest import close_spider, settle
@@ -151,4 +154,27 @@ def test_a_url_dropped_for_a_probes_answer_is_crawled_as_that_page(
         (ORIGIN + "new.html", {"depth": 3}, False),
     ]
     assert crawler.stats.get_value("dedup/crawled_instead") == 1
+    close_spider(crawler)
+
+
+def test_the_links_of_a_page_dropped_under_a_rule_are_queued_behind_other_work(
+    make_crawler, ruled_index
+):
+    """A mirror page dropped under the rule links a page its origin twin lacks (its counterpart
+    not held: no drop) and one the origin holds (dropped): only the first is requested, one
+    level deeper, with the dropped request's callback, at its priority less the deferral step,
+    so that the origin's pages queued meanwhile are held before it is checked again."""
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    session = DedupSession.of(crawler)
+    body = b'<html><body><a href="new.html">new</a> <a href="csv.html">csv</a></body></html>'
+    dropped = Decision(
+        MIRROR + "index.html", "drop", Reason.NEAR_DUPLICATE, ORIGIN, {"mirror_rule": MIRROR}
+    )
+    request = Request(MIRROR + "index.html", callback=len, priority=5, meta={"depth": 2})
+    settle(session.follow_links(request, body, {}, dropped))
+    assert [(r.url, r.priority, r.meta["depth"], r.callback) for r in scheduled.requests] == [
+        (MIRROR + "new.html", 5 - DEFER_PRIORITY_STEP, 3, len)
+    ]
+    assert crawler.stats.get_value("dedup/links_followed") == 1
     close_spider(crawler)
