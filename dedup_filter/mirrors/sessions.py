@@ -35,6 +35,7 @@ _PATH_PARAMETER = re.compile(r";([^;/?=]*)=[^;/?]*")
 _ID = re.compile(r"[A-Za-z0-9_-]{8,}")
 MIN_CARRYING_LINKS = 3  # links to the page's own host that carry the value, to as many paths
 CARRYING_SHARE = 0.9  # of the page's links to its own host
+MAX_NAMES = 4  # filed for a host at most: a page cannot grow its host's row without bound
 
 
 def id_like(pair: str) -> bool:
@@ -170,7 +171,8 @@ class _Learnt:
         stays: a server that hands out a fresh id on every page would otherwise rewrite the row
         on every page); whether there were any."""
         known = self(host)
-        new = {pair for pair in pairs if _name(pair) not in known}
+        new = sorted(pair for pair in pairs if _name(pair) not in known)
+        new = new[: MAX_NAMES - len(known)]
         if not new:
             return False
         self._read[host] = tuple(sorted({*self.pairs(host), *new}))

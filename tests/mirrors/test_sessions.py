@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirrors.sessions import SessionParameters, id_like, propagated
+from dedup_filter.mirrors.sessions import MAX_NAMES, SessionParameters, id_like, propagated
 from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree
@@ -103,3 +103,16 @@ def test_learning_can_be_turned_off(open_filter, origin_tree):
     pages = origin_tree | {url: body for url, body in served.items() if LEARNT_SESSION in url}
     OnlineCrawl(dedup, pages).visit([copy + LEARNT_SESSION, *breadth_first(origin_tree, ORIGIN)])
     assert dedup.session_hosts() == []
+
+
+def test_a_host_files_a_few_names_at_most(open_filter):
+    dedup = open_filter()
+    query = "&".join(f"p{n}=0c5e7d1b9{n}" for n in range(10))  # ten ids on every link
+
+    def learn(view):
+        sessions = SessionParameters(()).of(MirrorStore(view))
+        return sessions.learn(PAGE, links(query)), sessions.filed(PAGE)
+
+    learnt, filed = dedup.index.transact(learn)
+    assert learnt
+    assert len(filed.split("&")) == MAX_NAMES
