@@ -82,8 +82,11 @@ class SessionParameters:
         self._learnt = learnt
 
     def of(self, store: MirrorStore) -> SessionParameters:
-        """These parameters with those learnt per host in ``store``'s index."""
-        return SessionParameters(self._names, _Learnt(store))
+        """These parameters with those learnt per host in ``store``'s index (a call's: every
+        check binds its own, so the configured names are not lower-cased again)."""
+        bound = object.__new__(SessionParameters)
+        bound._names, bound._learnt = self._names, _Learnt(store)
+        return bound
 
     def learn(self, url: str, links: Iterable[str]) -> bool:
         """File the session pairs ``url``'s page propagates (``propagated``) for its host;
