@@ -43,6 +43,7 @@ from dedup_filter.mirrors.directories import (
     placements,
 )
 from dedup_filter.mirrors.precedence import held_first
+from dedup_filter.mirrors.probes import fetchable
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -407,7 +408,8 @@ class UrlPruner:
         store = MirrorStore(view)
         if not self.config.enabled or not store.has_rules():
             return []
-        places = placements(self._sessions.of(store).strip(url), self.config.max_depth)
+        sessions = self._sessions.of(store)
+        places = placements(sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
         counterparts = [
             (rule, rule.mirror + place.relative)
@@ -416,8 +418,13 @@ class UrlPruner:
         ]
         if found is not None and found[0].prunes_origin:
             counterparts.append((found[0], found[0].origin + found[1].relative))
-        return [
-            Decision(counterpart, "keep", Reason.STAND_IN, evidence=_missing(rule, url))
+        return [  # asked for as the pruned side serves it (a copy served under session ids)
+            Decision(
+                fetchable(store, sessions, counterpart),
+                "keep",
+                Reason.STAND_IN,
+                evidence=_missing(rule, url),
+            )
             for rule, counterpart in counterparts
             if self.held_page(store, counterpart) is None
         ]

@@ -1,0 +1,52 @@
+"""A real Scrapy crawl of a copy served only under a session id no list holds (``?vid=``), met
+before its origin, which holds one page more: the id is learnt from the copy's links, the copy
+is paired with its origin and named the copy, the page only the origin holds is fetched, and
+every request to the copy carries the id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.mirrors.conftest import copy_tree, docs_tree
+from tests.mirrors.test_systematic import LEARNT_SESSION, with_session_ids
+from testweb.site import TestWeb
+
+from .conftest import logged_crawl
+
+ORIGIN = "http://docs.vendor.test/"
+COPY = "http://docs.partner.test/"  # no name calls either side a copy
+
+
+def test_a_copy_under_an_unlisted_session_id_met_first_is_paired_and_loses_nothing(
+    corpus, stdlib_page, tmp_path: Path
+):
+    modules = sorted(corpus)
+    origin = docs_tree(corpus, ORIGIN, modules, "Standard library notes")
+    guide = modules[len(modules) // 2]
+    only_here = f"{ORIGIN}{guide}-details.html"
+    origin[f"{ORIGIN}{guide}.html"] = origin[f"{ORIGIN}{guide}.html"].replace(
+        b"</body>", f'<p><a href="{guide}-details.html">details</a></p></body>'.encode()
+    )
+    origin[only_here] = stdlib_page("fractions").encode()
+    copy = copy_tree(origin, ORIGIN, COPY)
+    del copy[f"{COPY}{guide}-details.html"]
+    served = {
+        url: body
+        for url, body in with_session_ids(copy, LEARNT_SESSION).items()
+        if url.endswith(LEARNT_SESSION)
+    }
+    start = [COPY + LEARNT_SESSION, ORIGIN]
+    web = TestWeb(0, "session-copy", origin | served, {}, start, [], [], set(), {}, {})
+    _, fetched, decisions = logged_crawl(web, tmp_path, "session-copy")
+    learnt = [d["url"] for d in decisions if d["evidence"].get("session_learnt")]
+    assert learnt == [COPY + LEARNT_SESSION]
+    rules = {
+        (rule["mirror"], rule["origin"], rule["copy_named"])
+        for d in decisions
+        if isinstance(rule := d["evidence"].get("mirror_rule"), dict)
+    }
+    assert rules == {(COPY, ORIGIN, True)}
+    assert only_here in fetched
+    # the copy is asked for as it serves its pages: probes and stand-ins (the origin's pages
+    # that answer 404, a pydoc page's links to modules it does not hold) carry the id
+    assert not [url for url in fetched if url.startswith(COPY) and LEARNT_SESSION not in url]
