@@ -57,7 +57,7 @@ from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import side_by_side_by_now
-from dedup_filter.mirrors.probes import answer, ask_index, withdraw_failed
+from dedup_filter.mirrors.probes import answer, ask_index, fetchable, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import absorbed, describe, rule_over, rules_with_origin_over
@@ -204,7 +204,11 @@ class MirrorDetector:
                 store.candidate(pair.reference) if pair is not None else None,
                 update.evidence()
                 | ({"mirrors_revoked": code.revoked} if code.revoked else {})
-                | ({"fetch_back": code.fetch_back} if code.fetch_back else {})
+                | (
+                    {"fetch_back": [fetchable(store, sessions, url) for url in code.fetch_back]}
+                    if code.fetch_back
+                    else {}
+                )
                 | ({"mirrors_side_by_side": beside} if beside else {})
                 | ({"session_learnt": sessions.filed(page.url)} if learnt else {}),
                 lambda rule: self.describe(store, rule),
