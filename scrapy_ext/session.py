@@ -67,6 +67,7 @@ _RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_su
 # request meta that belongs to one fetch or one URL: not carried to a request for another URL
 _URL_STATE = FETCH_STATE | {URL_CHECKED}
 
+
 class DedupSession:
     """The link between one crawler and the shared ``DedupFilter``."""
 

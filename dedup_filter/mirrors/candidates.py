@@ -105,9 +105,9 @@ def listing_pair(
     if len(entries) < config.listing_min_links:
         return None
     key = listing_hash(entries)
-    sessions = SessionParameters(config.session_parameters).of(store)
     # the index pages recorded with this listing
-    alike = [(sessions.strip(other), simhash) for other, simhash in store.listed_alike(key)]
+    strip = orientation.sessions.strip
+    alike = [(strip(other), simhash) for other, simhash in store.listed_alike(key)]
     if url not in (other for other, _ in alike):
         page_id = store.view.page_id_for_url(fingerprint.url)
         if page_id is not None:
@@ -164,6 +164,7 @@ class CandidateUpdate:
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
         self._sampler = sampler
+        self._sessions = SessionParameters(config.session_parameters).of(store)
 
     def open(self, pair: Pair, level: int) -> None:
         """Start sampling a new pair (a pair already known is moved by ``advance`` instead)."""
@@ -205,9 +206,8 @@ class CandidateUpdate:
     def handed_out(self) -> tuple[str, ...]:
         """The probes to hand to the crawler: each once, and only those still outstanding (a rule
         confirmed later in the same call may have withdrawn some)."""
-        sessions = SessionParameters(self.config.session_parameters).of(self.store)
         return tuple(
-            fetchable(self.store, sessions, url)
+            fetchable(self.store, self._sessions, url)
             for url in dict.fromkeys(self.probes)
             if self.store.probes_for(url)
         )
@@ -282,7 +282,7 @@ class CandidateUpdate:
             IndexPages(config.index_names, config.index_extensions),
             Protection(config.protected_prefixes),
             config.max_depth,
-            SessionParameters(config.session_parameters).of(self.store),
+            self._sessions,
         )
 
     def _rejected(self, pair: DirectoryPair) -> bool:

@@ -142,11 +142,14 @@ class MirrorDetector:
         if learnt:
             page = self.before(view, checked.fingerprint)  # placed without what was learnt
         links = sessions.strip_all(checked.links)
-        pair, stance = self._stance(store, page, checked.fingerprint.url, checked.original_url)
+        orientation = self._orientation(store, sessions)
+        pair, stance = self._stance(
+            store, sessions, orientation, page, checked.fingerprint.url, checked.original_url
+        )
         documents = DocumentPairing()
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = sessions.strip(checked.original_url)
-            documents = document_pair(self._orientation(store), page.url, original)
+            documents = document_pair(orientation, page.url, original)
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
@@ -168,7 +171,7 @@ class MirrorDetector:
             code = check_code(store, page.places, checked.fingerprint.code, self._code_budget, now)
             update.probes.extend(code.probes)
         pair = pair or listing_pair(
-            self._orientation(store),
+            orientation,
             arrival,
             self._index_pages,
             self.config,
@@ -188,7 +191,9 @@ class MirrorDetector:
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
         if code.revoked and checked.original_url is not None:
-            edition = self._edition_pair(store, page, checked.original_url, code.revoked)
+            edition = self._edition_pair(
+                sessions, orientation, page, checked.original_url, code.revoked
+            )
             if edition is not None:
                 update.open(edition, 0)
         for child in children:
@@ -411,8 +416,13 @@ class MirrorDetector:
                 made.append(rule.mirror)
         return made
 
+    @staticmethod
     def _edition_pair(
-        self, store: MirrorStore, page: MirrorPage, original_url: str, revoked: list[str]
+        sessions: SessionParameters,
+        orientation: Orientation,
+        page: MirrorPage,
+        original_url: str,
+        revoked: list[str],
     ) -> Pair | None:
         """The pair a page opens whose code just revoked its own directory's rule: its
         directory with the directory of the same-named page it duplicates (the edition its
@@ -420,8 +430,8 @@ class MirrorDetector:
         own = page.places[-1].directory
         if own not in revoked:
             return None
-        original = self._sessions.of(store).strip(original_url)
-        return document_pair(self._orientation(store), page.url, original, witnessed=True).pair
+        original = sessions.strip(original_url)
+        return document_pair(orientation, page.url, original, witnessed=True).pair
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:
@@ -441,17 +451,20 @@ class MirrorDetector:
         """``url`` without the session parameters configured or learnt for its host."""
         return self._sessions.of(MirrorStore(view)).strip(url)
 
-    def _orientation(self, store: MirrorStore) -> Orientation:
+    def _orientation(self, store: MirrorStore, sessions: SessionParameters) -> Orientation:
+        """Orientation over ``store``, with the session parameters bound to it (``of``)."""
         return Orientation(
-            store,
-            self._index_pages,
-            self._pruner.protection,
-            self.config.max_depth,
-            self._sessions.of(store),
+            store, self._index_pages, self._pruner.protection, self.config.max_depth, sessions
         )
 
     def _stance(
-        self, store: MirrorStore, page: MirrorPage, fetched_url: str, original: str | None
+        self,
+        store: MirrorStore,
+        sessions: SessionParameters,
+        orientation: Orientation,
+        page: MirrorPage,
+        fetched_url: str,
+        original: str | None,
     ) -> tuple[Pair | None, Stance]:
         """The candidate pair a duplicate heads, and what the page is to the mirror detector:
         an index page duplicating another directory's is kept (its links followed) until its
@@ -460,10 +473,8 @@ class MirrorDetector:
         original off, even one that duplicates another page of its directory)."""
         if original is None:
             return None, Stance.PLAIN
-        sessions = self._sessions.of(store)
         with_session = sessions.carries(fetched_url), sessions.carries(original)
         original = sessions.strip(original)
-        orientation = self._orientation(store)
         pair = index_pair(page.url, original, self._index_pages, orientation)
         if pair is not None and ruled(store, (page.url, pair.mirror.url), self.config.max_depth):
             # a rule prunes the page, or the directory that would be sampled: then the page's

@@ -101,6 +101,11 @@ def _name(directory: str) -> bytes:
     return directory.lower().encode("utf-8", "surrogatepass")
 
 
+def _decoded_pairs(value: bytes) -> tuple[str, ...]:
+    """A host's session pairs as ``put_session_pairs`` wrote them."""
+    return tuple(value.decode("utf-8").split("&"))
+
+
 # a rule's value decoded once: every URL check reads the rules over its directories, and rules
 # change seldom (a ``Rule`` is frozen, so one decoding serves every reader)
 _decoded_rule = functools.lru_cache(maxsize=4096)(Rule.decode)
@@ -328,12 +333,12 @@ class MirrorStore:
 
     def _session_pairs(self, key: bytes) -> tuple[str, ...]:
         data = self.view.get("rules", key)
-        return tuple(data.decode("utf-8").split("&")) if data else ()
+        return _decoded_pairs(data) if data else ()
 
     def session_hosts(self) -> Iterator[tuple[str, tuple[str, ...]]]:
         """Every host with session pairs filed, and its pairs."""
         for key, value in self.view.scan("rules", b"s"):
-            yield key[1:].decode("utf-8", "surrogatepass"), tuple(value.decode().split("&"))
+            yield key[1:].decode("utf-8", "surrogatepass"), _decoded_pairs(value)
 
     def put_session_pairs(self, host: str, pairs: tuple[str, ...]) -> None:
         self.view.put("rules", b"s" + _name(host), "&".join(pairs).encode("utf-8"))

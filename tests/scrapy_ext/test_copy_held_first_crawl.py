@@ -6,6 +6,7 @@ an origin page that is dropped as a near-duplicate of the copy's must be reached
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.mirrors.conftest import copy_tree, docs_tree
@@ -17,19 +18,28 @@ ORIGIN = "http://docs.vendor.test/"
 COPY = "http://docs.partner.test/"  # no name calls either side a copy
 
 
-def test_a_page_the_copy_lacks_linked_only_from_a_pruned_document_is_fetched(
-    corpus, stdlib_page, tmp_path: Path
-):
+def origin_and_partial_copy(
+    corpus: dict[str, str], stdlib_page: Callable[[str], str]
+) -> tuple[dict[str, bytes], dict[str, bytes], str]:
+    """The origin's pages, its copy's, and the module name ``guide`` whose document alone links
+    ``{guide}-details.html``, a page only the origin holds."""
     modules = sorted(corpus)
     origin = docs_tree(corpus, ORIGIN, modules, "Standard library notes")
     guide = modules[len(modules) // 2]
-    deep = f"{ORIGIN}{guide}-details.html"
     origin[f"{ORIGIN}{guide}.html"] = origin[f"{ORIGIN}{guide}.html"].replace(
         b"</body>", f'<p><a href="{guide}-details.html">details</a></p></body>'.encode()
     )
-    origin[deep] = stdlib_page("fractions").encode()  # only the origin holds it
+    origin[f"{ORIGIN}{guide}-details.html"] = stdlib_page("fractions").encode()
     copy = copy_tree(origin, ORIGIN, COPY)
     del copy[f"{COPY}{guide}-details.html"]
+    return origin, copy, guide
+
+
+def test_a_page_the_copy_lacks_linked_only_from_a_pruned_document_is_fetched(
+    corpus, stdlib_page, tmp_path: Path
+):
+    origin, copy, guide = origin_and_partial_copy(corpus, stdlib_page)
+    deep = f"{ORIGIN}{guide}-details.html"
     web = TestWeb(0, "copy-first", origin | copy, {}, [COPY, ORIGIN], [], [], set(), {}, {})
     run, fetched, decisions = logged_crawl(web, tmp_path, "copy-first")
     pruned = [d["url"] for d in decisions if d["reason"] == "mirrored_directory"]

@@ -7,29 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.mirrors.conftest import copy_tree, docs_tree
 from tests.mirrors.test_systematic import LEARNT_SESSION, with_session_ids
 from testweb.site import TestWeb
 
 from .conftest import logged_crawl
-
-ORIGIN = "http://docs.vendor.test/"
-COPY = "http://docs.partner.test/"  # no name calls either side a copy
+from .test_copy_held_first_crawl import COPY, ORIGIN, origin_and_partial_copy
 
 
 def test_a_copy_under_an_unlisted_session_id_met_first_is_paired_and_loses_nothing(
     corpus, stdlib_page, tmp_path: Path
 ):
-    modules = sorted(corpus)
-    origin = docs_tree(corpus, ORIGIN, modules, "Standard library notes")
-    guide = modules[len(modules) // 2]
+    origin, copy, guide = origin_and_partial_copy(corpus, stdlib_page)
     only_here = f"{ORIGIN}{guide}-details.html"
-    origin[f"{ORIGIN}{guide}.html"] = origin[f"{ORIGIN}{guide}.html"].replace(
-        b"</body>", f'<p><a href="{guide}-details.html">details</a></p></body>'.encode()
-    )
-    origin[only_here] = stdlib_page("fractions").encode()
-    copy = copy_tree(origin, ORIGIN, COPY)
-    del copy[f"{COPY}{guide}-details.html"]
     served = {
         url: body
         for url, body in with_session_ids(copy, LEARNT_SESSION).items()
