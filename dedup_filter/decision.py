@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
+from dedup_filter.urls import directory_of
+
 Action = Literal["keep", "drop", "defer"]
 
 
@@ -97,6 +99,16 @@ class Decision:
         """Dropped under a mirror rule (its evidence names the rule): for a fetched page, its
         links may name what its kept twin does not (``DedupFilter.links_to_follow``)."""
         return self.dropped and "mirror_rule" in self.evidence
+
+    @property
+    def links_may_differ(self) -> bool:
+        """A fetched page dropped under a mirror rule, or as the duplicate of a page in another
+        directory: its links may name what its twin's do not (``DedupFilter.links_to_follow``)."""
+        if not self.dropped or self.reason not in PAGE_REASONS:
+            return False
+        return self.dropped_under_rule or directory_of(self.url) != directory_of(
+            self.duplicate_of or self.url
+        )
 
     @property
     def deferred(self) -> bool:

@@ -22,7 +22,7 @@ from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
-from dedup_filter.mirrors.links import page_links
+from dedup_filter.mirrors.links import links_beyond_twin, page_links
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
@@ -270,21 +270,26 @@ class DedupFilter:
     def links_to_follow(
         self, decision: Decision, body: bytes, headers: Mapping[Any, Any] | None = None
     ) -> list[str]:
-        """The links a crawl should still follow from a page this filter dropped under a mirror
-        rule (its ``check_page`` decision and the same body): those under a rule that its URL
-        checks would not drop now. A copy's page may link what its kept twin does not (a page
-        the kept side never had, or lacks since); only that page reaches it, and a dropped
-        page's links are otherwise never followed. Links whose counterpart the kept side holds
-        are left out, and so are links under no rule (another site's pages, the kept side's,
-        its own site's navigation: its twin links them too, or the crawl came in through
-        them); ``[]`` for any other decision (a page dropped under no rule is a duplicate)."""
-        if not decision.dropped_under_rule:
+        """The links a crawl should still follow from a page this filter dropped (its
+        ``check_page`` decision and the same body): a dropped page's links are otherwise never
+        followed, and it may link what its kept twin does not. Under a mirror rule (a page the
+        kept side never had, or lacks since): the links under a rule that its URL checks would
+        not drop now; links under no rule are left out (another site's pages, the kept side's,
+        its own site's navigation: its twin links them too, or the crawl came in through them).
+        Under no rule (a copy's page met before a rule, or a copy no rule will cover: its index
+        page named otherwise, its sampling rejected): the links its twin does not name by the
+        same references (``links_beyond_twin``) that URL checks would not drop: in another
+        directory those are other pages, perhaps held nowhere else. ``[]`` for a kept page."""
+        if not decision.links_may_differ:
             return []
         links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
+        if not decision.dropped_under_rule:
+            links = links_beyond_twin(decision.url, decision.duplicate_of or decision.url, links)
         return [
             link
             for link, checked in zip(links, self._read_urls(links), strict=True)
-            if not checked.dropped and "mirror_rule" in checked.evidence
+            if not checked.dropped
+            and ("mirror_rule" in checked.evidence or not decision.dropped_under_rule)
         ]
 
     def _report_failed(

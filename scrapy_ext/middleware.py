@@ -209,7 +209,7 @@ class DedupMiddleware:
 
     async def _drop(self, request: Request, response: Response, decision: Decision) -> NoReturn:
         """Drop a fetched page before its spider parses it, once what it links and only it
-        may reach (a page dropped under a mirror rule) is requested."""
+        may reach (``DedupSession.follow_links``) is requested."""
         self._stats.inc_value("dedup/bytes_not_parsed", len(response.body))
         await self._session.follow_links(
             request, response.body, content_headers(response), decision

@@ -140,12 +140,12 @@ class DedupSession:
     async def follow_links(
         self, request: Request, body: bytes, headers: Mapping[str, Any], decision: Decision
     ) -> None:
-        """Request what a page dropped under a mirror rule links and its kept twin may not
+        """Request what a dropped page links and its kept twin may not
         (``DedupFilter.links_to_follow``), one level deeper than it, with its callback: its
         spider never parses it, so what only it links would never be reached
         (``dedup/links_followed``). They are queued behind other work, as a deferred request
-        is: most name what the twin names too, and are pruned once the kept side holds it."""
-        if not decision.dropped_under_rule:  # no need to send the body to the index's worker
+        is: most name what the twin names too, and are pruned once a rule pairs the two."""
+        if not decision.links_may_differ:  # no need to send the body to the index's worker
             return
         links = await self._call(methodcaller("links_to_follow", decision, body, headers))
         settings = self._crawler.settings

@@ -363,8 +363,8 @@ class Processor:
         """The kept ones of URL ``decisions`` as URL records on the kept-URLs topic: deferred URLs
         whose fate is known (forgotten by the index once delivered: a crash before gives them
         again), the pages to fetch in place of a failed fetch, those a revoked rule may have
-        dropped (``fetch_back``), and the links of a page dropped under a mirror rule that its
-        kept twin may not have (``links_to_follow``: checked as frontier URLs first)."""
+        dropped (``fetch_back``), and the links of a dropped page that its kept twin may not
+        have (``links_to_follow``: checked as frontier URLs first)."""
         outputs = []
         for decision in decisions:
             self.metrics.url_decided(decision)

@@ -8,12 +8,13 @@ one write transaction unbounded. The anchors come from the parse that tokenizes 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from dedup_filter.features.text import Anchors, decode_body, html_anchors
 from dedup_filter.references import References
+from dedup_filter.urls import directory_of, normalize_url
 
 MAX_LINKS = 2000
 
@@ -60,3 +61,32 @@ def _join(base: str, href: str) -> str:
         return urljoin(base, href.strip())
     except ValueError:
         return ""
+
+
+def links_beyond_twin(page_url: str, twin_url: str, links: Iterable[str]) -> list[str]:
+    """The links of a duplicate that its twin does not name by the same references. In one
+    directory the two link the same URLs; in another (a copy's page met before its origin's, a
+    directory whose copy no rule covers yet) a relative link names another page, which only the
+    duplicate may lead to. A link to another host is taken to be written absolute, as the
+    twin's is; one on the page's host, to be written relative to the page's directory."""
+    page_dir, twin_dir = directory_of(page_url), directory_of(twin_url)
+    if page_dir == twin_dir:
+        return []
+    page = urlsplit(page_dir)
+    folders = page.path.split("/")[1:-1]
+    beyond = []
+    for link in links:
+        target = urlsplit(link)
+        if (target.scheme, target.netloc) != (page.scheme, page.netloc):
+            continue
+        *link_folders, name = target.path.split("/")[1:] or [""]
+        shared = 0
+        for mine, theirs in zip(folders, link_folders, strict=False):
+            if mine != theirs:
+                break
+            shared += 1
+        relative = "../" * (len(folders) - shared) + "/".join([*link_folders[shared:], name])
+        query = f"?{target.query}" if target.query else ""
+        if normalize_url(_join(twin_dir, relative + query)) != link:
+            beyond.append(link)
+    return beyond

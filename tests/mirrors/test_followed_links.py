@@ -1,5 +1,6 @@
-"""What only one side of a mirror rule links: the links of a page dropped under a rule that its
-URL checks would not drop, and the listings of a mirror side no name calls the copy."""
+"""What only one side of a mirror rule, or one of two duplicates, links: the links of a page
+dropped under a rule that its URL checks would not drop, those of a duplicate under no rule that
+its twin does not name, and the listings of a mirror side no name calls the copy."""
 
 from __future__ import annotations
 
@@ -32,15 +33,40 @@ def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_pat
         assert dedup.links_to_follow(decision, listing) == [MIRROR + "extra/only-here.html"]
 
 
-def test_a_plain_duplicate_names_no_links(tmp_path, corpus):
-    """A page dropped under no rule is a duplicate like any other: its links stay unfollowed."""
+def test_a_duplicate_beside_its_twin_names_no_links(tmp_path, corpus):
+    """An alias in its twin's directory links what its twin links: nothing to follow."""
     page = corpus[sorted(corpus)[0]].encode()
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.check_page("http://one.test/a.html", page)
-        copy = with_link(page, "http://two.test/elsewhere.html")
-        decision = dedup.check_page("http://two.test/a.html", copy)
+        alias = with_link(page, "elsewhere.html")
+        decision = dedup.check_page("http://one.test/a.html?print=1", alias)
         assert decision.dropped
-        assert dedup.links_to_follow(decision, copy) == []
+        assert dedup.links_to_follow(decision, alias) == []
+
+
+def test_a_duplicate_under_no_rule_elsewhere_names_what_its_twin_does_not(tmp_path, corpus):
+    """A copy's page met before any rule (or of a copy no rule will cover) is dropped, and only
+    it leads to the pages of its own directory: a copy held first makes its origin's pages the
+    duplicates, and an origin's page missing from the copy is linked from them alone."""
+    page = corpus[sorted(corpus)[0]].encode()
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.check_page("http://copy.test/pub/a.html", page)
+        dedup.check_page("http://origin.test/b.html", corpus[sorted(corpus)[1]].encode())
+        origin = with_link(with_link(page, "b.html"), "only-here.html")
+        origin = with_link(origin, "http://copy.test/pub/b.html")
+        decision = dedup.check_page("http://origin.test/a.html", origin)
+        assert (decision.reason, decision.duplicate_of) == (
+            "near_duplicate",
+            "http://copy.test/pub/a.html",
+        )
+        assert "mirror_rule" not in decision.evidence
+        # its own pages (the crawler's seen-filter skips b.html, fetched already); the absolute
+        # link is the copy's own, so its twin names it too
+        assert dedup.links_to_follow(decision, origin) == [
+            "http://origin.test/",  # the page's link to "."
+            "http://origin.test/b.html",
+            "http://origin.test/only-here.html",
+        ]
 
 
 HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth alone

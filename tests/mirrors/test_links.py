@@ -1,11 +1,12 @@
-"""A page's links for URL-mode sampling, read from the parse that tokenizes it."""
+"""A page's links for URL-mode sampling, read from the parse that tokenizes it, and those of a
+duplicate that its twin does not name."""
 
 from __future__ import annotations
 
 from dedup_filter import Config
 from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.features.text import Anchors, html_anchors, html_tokens
-from dedup_filter.mirrors.links import MAX_LINKS, page_links, resolve_links
+from dedup_filter.mirrors.links import MAX_LINKS, links_beyond_twin, page_links, resolve_links
 
 PAGE = "http://docs.origin.test/lib/index.html"
 LINKS_PAGE = """<html><head><base href="/other/"></head><body><p>Guide to <b>the</b> modules</p>
@@ -60,3 +61,29 @@ def test_the_fingerprint_read_with_anchors_is_the_fingerprint(corpus):
     assert fingerprint == fingerprinter.fingerprint(PAGE, body)
     assert len(anchors.hrefs) > 10
     assert fingerprinter.fingerprint_with_anchors(PAGE, b"\x00\x01binary")[1].hrefs == ()
+
+
+def test_a_duplicate_beside_its_twin_links_nothing_its_twin_does_not():
+    links = ["http://one.test/a/b/x.html", "http://one.test/", "http://two.test/y.html"]
+    assert links_beyond_twin("http://one.test/a/b/p.html", "http://one.test/a/b/q", links) == []
+
+
+def test_a_duplicate_elsewhere_links_what_its_relative_references_name_on_its_own_host():
+    links = [
+        "http://copy.test/docs/b.html",  # "b.html": the twin's names origin.test/manual/b.html
+        "http://copy.test/docs/sub/?page=2",
+        "http://copy.test/other/",  # "../other/": another page than the twin's
+        "http://origin.test/manual/b.html",  # absolute, as the twin's own link is
+        "https://copy.test/docs/b.html",  # another scheme: absolute too
+    ]
+    beyond = links_beyond_twin(
+        "http://copy.test/docs/a.html", "http://origin.test/manual/a.html", links
+    )
+    assert beyond == links[:3]
+
+
+def test_a_link_both_reach_by_the_same_reference_is_not_beyond_the_twin():
+    """On one host, at equal depths, ``../../top.html`` names one page from either directory."""
+    links = ["http://one.test/top.html", "http://one.test/a/b/x.html", "http://one.test/a/"]
+    beyond = links_beyond_twin("http://one.test/a/b/p.html", "http://one.test/c/d/p.html", links)
+    assert beyond == links[1:]

@@ -1,5 +1,6 @@
-"""A page dropped under a mirror rule sends what it links and its kept twin may not to the
-kept-URLs topic, through the frontier's checks (real LMDB, fake Kafka clients)."""
+"""A page dropped under a mirror rule, or as the duplicate of a page in another directory, sends
+what it links and its kept twin may not to the kept-URLs topic, through the frontier's checks
+(real LMDB, fake Kafka clients)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,18 @@ def test_a_link_only_the_dropped_page_has_waits_for_its_counterpart_and_is_relea
     assert [value for _, value, _ in producer.on("urls.keep")] == [
         (MIRROR + "extra/only-here.html").encode()
     ]
+
+
+def test_a_duplicate_under_no_rule_sends_the_links_its_twin_does_not_name(
+    make_processor, producer, batch, page, corpus
+):
+    """The copy's page came first: the origin's page is its duplicate, and what the origin's
+    page alone reaches in its own directory goes out as a kept URL."""
+    processor = make_processor(producer=producer)
+    body = corpus[sorted(corpus)[0]]
+    processor.process(batch(PAGES, [page("http://copy.test/pub/a.html", body)]), threading.Event())
+    origin = with_link(body.encode(), "only-here.html").decode()
+    processor.process(batch(PAGES, [page("http://origin.test/a.html", origin)]), threading.Event())
+    kept = {value.decode() for _, value, _ in producer.on("urls.keep")}
+    assert "http://origin.test/only-here.html" in kept
+    assert not [url for url in kept if url.startswith("http://copy.test/")]
