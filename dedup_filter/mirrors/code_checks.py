@@ -274,11 +274,27 @@ def _compare_related(
 def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterator[str]:
     """The counterparts of a page with code blocks across the pairs revoked for their code that
     hold it on either side, where the other side holds no page: pages the revoked rule dropped
-    or hid, which nothing requests once their kept side's page arrives after the revocation."""
+    or hid, which nothing requests once their kept side's page arrives after the revocation.
+    The page may arrive on a side paired with the revoked pair's (a library's copy of the guide
+    held first, whose pages the guide's are dropped for): it stands for that side's page, which
+    never arrives. On the second holdout web an rpm page revoked with its edition's rule was
+    never requested: the one page linking it was dropped under that rule, and the guide's page
+    at its path arrived on the library's copy after the revocation."""
     for place in places:
-        for other in store.revoked_partners(place.directory):
-            if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
-                yield other + place.relative
+        rel_hash = relative_hash(place.relative_key)
+        for side in (place.directory, *_paired_sides(store, place.directory)):
+            for other in store.revoked_partners(side):
+                if store.entry_by_hash(other.lower(), rel_hash) is None:
+                    yield other + place.relative
+
+
+def _paired_sides(store: MirrorStore, directory: str) -> Iterator[str]:
+    """The other sides of the rules with ``directory`` as a side, whose pages may be dropped
+    for its pages."""
+    rule = store.rule(directory)
+    if rule is not None:
+        yield rule.origin
+    yield from (rule.mirror for rule in store.rules_with_origin_at(directory))
 
 
 def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator[str]:

@@ -304,3 +304,24 @@ def test_a_rule_made_against_a_page_standing_for_its_origins_asks_for_the_origin
         return held.revoked, held.probes, answer.revoked, rules
 
     assert tmp_index.transact(settle) == ([], [guide + PAGE], [guide], [library])
+
+
+def test_a_coded_page_on_a_side_paired_with_a_revoked_rules_side_fetches_back_its_edition_page(
+    tmp_index,
+):
+    """A library's copy of the guide held first (the guide's pages are dropped for its own) and
+    the guide's rpm edition rule revoked: a coded page arriving on the library's copy stands for
+    the guide's, which never arrives, so the edition's page at its path is fetched back. On the
+    second holdout web (random order) such an rpm page was never requested: the one page linking
+    it was dropped under the edition's rule before its revocation."""
+    library = "http://library.test/guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        _edition_revoked(store)
+        store.put_rule(
+            Rule(library, GUIDE, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+        )
+        return _arrive(store, 5, library + "purge.html", DEB_CODE).fetch_back
+
+    assert tmp_index.transact(settle) == [EDITION + "purge.html"]
