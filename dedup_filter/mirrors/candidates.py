@@ -236,10 +236,11 @@ class CandidateUpdate:
         self._pair_origins(candidate)
         return True
 
-    def _pair_origins(self, candidate: Candidate) -> None:
-        """Open the pair of the candidate's origin and the origin the rule over its mirror side
-        points at: both hold what one mirror holds (``origins_pair``)."""
-        pair = origins_pair(self._orientation(), candidate.origin_index, candidate.mirror_index)
+    def _pair_origins(self, paired: Candidate | Rule) -> None:
+        """Open the pair of the origin of a candidate (or of a rule a wider rule absorbed) and
+        the origin the rule over its mirror side points at: both hold what one mirror holds
+        (``origins_pair``)."""
+        pair = origins_pair(self._orientation(), paired.origin_index, paired.mirror_index)
         if pair is not None and self.store.candidate(pair.reference) is None:
             mirror, origin = pair.mirror, pair.origin
             self.advance(
@@ -249,7 +250,7 @@ class CandidateUpdate:
                     mirror.url,
                     origin.url,
                     self.now,
-                    level=candidate.level,
+                    level=paired.level,
                 )
             )
 
@@ -328,6 +329,10 @@ class CandidateUpdate:
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
         repoint(self.store, collapsed.mirror, collapsed.origin, self._names_the_copy)
+        # the rules the new one absorbs: their origins elsewhere are paired with its origin (a
+        # copier of a copy's directory, paired with that copy before the copy's host was ruled
+        # a mirror, would otherwise lose its pairing: a holdout crawl never named its boundary)
+        absorbed = self.store.rules_under(collapsed.mirror)
         code_checked = self._sampler.coded_matches(self.store, candidate)
         copy_named = self._names_the_copy(collapsed)
         rule = install(
@@ -342,6 +347,8 @@ class CandidateUpdate:
         for rival in rivals:
             self.store.put_candidate(replace(rival, state=SUPERSEDED, samples=()))
             self._pair_origins(rival)
+        for contained in absorbed:
+            self._pair_origins(contained)
 
     def reopen(self, mirrors: Iterable[str]) -> None:
         """Sample again the pairs that the rules of ``mirrors``, now revoked, superseded: a copy

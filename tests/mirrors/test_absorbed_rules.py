@@ -1,5 +1,6 @@
 """A rule a wider rule absorbs is listed where a rule made since repeats it on the wider rule's
-origin: a renamed copy inside a host that a host rule then took whole."""
+origin: a renamed copy inside a host that a host rule then took whole. Its origin elsewhere is
+paired with the wider rule's origin: a copier of one directory of a copy."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from dedup_filter.cli import main
 from dedup_filter.mirrors.records import Candidate, Rule
 from dedup_filter.mirrors.rules import install
 from dedup_filter.mirrors.store import MirrorStore
+from tests.mirrors.conftest import ORIGIN as DOCS
+from tests.mirrors.conftest import OnlineCrawl, breadth_first, copy_tree, docs_tree
 
 MIRROR, ORIGIN = "http://install.mirror.test/", "http://install.origin.test/"
 ARCHIVE, GUIDE, EDITION = "archive/guide-old/", "guide/", "guide-rpm/"
@@ -74,3 +77,27 @@ def test_a_boundary_widened_lists_the_wider_rule_alone(tmp_path):
             (MIRROR, ORIGIN, None),
             (ORIGIN + ARCHIVE, ORIGIN + GUIDE, None),
         ]
+
+
+def test_a_copier_of_a_copys_directory_is_paired_with_the_origins_when_the_copy_is_ruled(
+    tmp_path, corpus
+):
+    """The copier of a copy's ``extra/`` is paired with that directory (its root is shallower: the
+    origin), then the copy's host is ruled a mirror of the origin's, absorbing that rule, while
+    the origin's ``extra/`` never arrived to pair with the copier itself (on a holdout web it was
+    pruned for a stale copy held first). The absorbed rule's origin is paired with the origin's
+    directory instead: the copier's boundary is named (a holdout crawl missed it)."""
+    copy, copier = "http://docs.app.test/", "http://handbook.test/"
+    origin = docs_tree(corpus, DOCS, sorted(corpus), "Standard library notes")
+    copied = copy_tree(origin, DOCS, copy)
+    copied_again = copy_tree(origin, DOCS + "extra/", copier)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        crawl = OnlineCrawl(dedup, origin | copied | copied_again)
+        crawl.visit([*breadth_first(copied, copy + "extra/"), *breadth_first(copied_again, copier)])
+        assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+            (copy + "extra/", copier)
+        ]
+        top = [url for url in breadth_first(origin, DOCS) if "/extra/" not in url]
+        crawl.visit([*top, *breadth_first(copied, copy)])
+        rules = [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
+        assert sorted(rules) == sorted([(copy, DOCS), (copier, DOCS + "extra/")])
