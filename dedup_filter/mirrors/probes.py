@@ -12,8 +12,17 @@ outstanding, and never twice in one decision.
 
 from __future__ import annotations
 
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import own_placement, placements
-from dedup_filter.mirrors.records import MISMATCH, MISSING, OPEN, PENDING, Candidate, Rule
+from dedup_filter.mirrors.records import (
+    MISMATCH,
+    MISSING,
+    OPEN,
+    PENDING,
+    Candidate,
+    Rule,
+    Sample,
+)
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import (
     INDEX_PROBE,
@@ -93,13 +102,40 @@ def withdraw_failed(
     if candidate is None or candidate.state != OPEN:
         return None
     for sample in candidate.samples:
-        mirror_url, origin_url = _sides(candidate, sample.relative)
-        if sample.outcome != PENDING or url.lower() not in (mirror_url, origin_url):
+        if sample.outcome != PENDING or url.lower() not in _sides(candidate, sample.relative):
             continue
-        held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
-        lacking = url.lower() == origin_url and status in _ABSENT and held
-        candidate = candidate.with_outcome(sample.relative_hash, MISMATCH if lacking else MISSING)
+        outcome = _failed(store, candidate, sample, url, status)
+        candidate = candidate.with_outcome(sample.relative_hash, outcome)
     return candidate
+
+
+def known_absent(store: MirrorStore, candidate: Candidate, sample: Sample) -> int:
+    """A sample one of whose pages the index lacks and knows absent (a probe or a fetch was
+    answered 404 or 410 before the sample was drawn: the candidate's own probe would not be
+    answered again) is settled as that probe's failure would settle it; else ``PENDING``."""
+    deferrals = Deferrals(store.view)
+    for side in (candidate.origin, candidate.mirror):  # the origin's page is asked for first
+        url = side + sample.relative
+        held = store.entry_by_hash(side.lower(), sample.relative_hash) is not None
+        status = None if held else deferrals.absent(url)
+        if status in _ABSENT:
+            return _failed(store, candidate, sample, url, status)
+    return PENDING
+
+
+def _failed(
+    store: MirrorStore, candidate: Candidate, sample: Sample, url: str, status: int | None
+) -> int:
+    """The outcome of a sample whose page ``url`` could not be fetched (``status``)."""
+    held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
+    origin_url = (candidate.origin + sample.relative).lower()
+    lacking = url.lower() == origin_url and status in _ABSENT and held
+    return MISMATCH if lacking else MISSING
+
+
+def absent_status(status: int | None) -> bool:
+    """Whether ``status`` says a page does not exist."""
+    return status in _ABSENT
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:

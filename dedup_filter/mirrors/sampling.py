@@ -49,7 +49,7 @@ from dedup_filter.mirrors.editions import (
     coded_quota,
     edition_seen,
 )
-from dedup_filter.mirrors.probes import asked_for
+from dedup_filter.mirrors.probes import asked_for, known_absent
 from dedup_filter.mirrors.records import (
     EDITION,
     MATCH,
@@ -268,7 +268,7 @@ class CoordinateSampler:
             if original is not None and self._too_small(store, original):
                 return MISSING  # whatever the mirror holds: no probe of it
             if original is None or copy is None:
-                return PENDING
+                return known_absent(store, candidate, sample)
             if copy.same_content(original):
                 return MATCH
             if self._editions and coded_apart(store, candidate, sample.relative_hash):
