@@ -238,18 +238,24 @@ def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
     return _anchors(LexborHTMLParser(_bounded(html, max_depth)[0]))
 
 
-def _bounded(html: str, max_depth: int) -> tuple[str, bool, frozenset[str]]:
+def _bounded(html: str, max_depth: int) -> tuple[str | bytes, bool, frozenset[str]]:
     """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut;
     which of ``_EDITED_TAGS`` its start tags name (no other tag makes such an element).
 
     One compiled pass over the bytes tells whether either cut can apply (no real page comes near
-    them); only then are they made.
+    them); only then are they made. Uncut, the parser is given the UTF-8 the pass read, which it
+    would otherwise encode again (it drops lone surrogates: text holding any is given as text).
     """
-    data = np.frombuffer(html.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    try:
+        encoded = html.encode("utf-8")
+        document: str | bytes = encoded
+    except UnicodeEncodeError:
+        encoded, document = html.encode("utf-8", "surrogatepass"), html
+    data = np.frombuffer(encoded, dtype=np.uint8)
     crowded, unclosed, found = kernels.tag_census(data, MAX_ATTRIBUTES, _edited_keys())
     named = frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
     if not crowded and unclosed <= _SCAN_FACTOR * max_depth:
-        return html, False, named
+        return document, False, named
     html, capped = cap_attributes(html)
     html, truncated = _cut_deep_nesting(html, max_depth)
     return html, capped or truncated, named
