@@ -78,6 +78,7 @@ MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
 URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred")
 _MAX_DBS = 24  # 17 in use: room for a table or two without a new layout
+_MAX_DECODED = 1_024  # records a view keeps decoded (a batch reads ~80): a scan of all keeps few
 T = TypeVar("T")
 
 
@@ -118,11 +119,20 @@ class IndexView:
         self._bands = config.simhash.bands
         self._postings = Postings(txn, dbs, _POSTING_TABLES)
         self._hosts = HostNumbers(txn, dbs["hosts"])
+        # records read, as stored: a page's check reads the same few several times (its
+        # original's, its directories' pages'); records are frozen, and a write forgets its own
+        self._decoded: dict[int, PageRecord | None] = {}
 
     # pages and URLs
     def page(self, page_id: int) -> PageRecord | None:
+        if page_id in self._decoded:
+            return self._decoded[page_id]
         data = self._record_bytes(page_id)
-        return None if data is None else PageRecord.decode(page_id, data, self._hosts)
+        record = None if data is None else PageRecord.decode(page_id, data, self._hosts)
+        if len(self._decoded) >= _MAX_DECODED:
+            self._decoded.clear()
+        self._decoded[page_id] = record
+        return record
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
@@ -159,11 +169,13 @@ class IndexView:
 
     def delete_page(self, record: PageRecord) -> None:
         self._remove_postings(record)
+        self._decoded.pop(record.page_id, None)
         self._txn.delete(encode_id(record.page_id), db=self._dbs["pages"])
         self._postings.remove("urls", url_key(record.url), record.page_id)
 
     def _put_record(self, record: PageRecord) -> None:
         key, value, db = encode_id(record.page_id), record.encode(self._hosts), self._dbs["pages"]
+        self._decoded.pop(record.page_id, None)  # read back as stored (``last_seen`` rounded)
         # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
         if not self._txn.put(key, value, append=True, db=db):
             self._txn.put(key, value, db=db)
