@@ -160,8 +160,7 @@ class IndexView:
             self._remove_postings(old)
         self._put_record(record)
         self._file_url(record.url, record.page_id)
-        for table, key in _postings(record, self._bands):
-            self._postings.add(table, key, record.page_id)
+        self._postings.add_all(_postings(record, self._bands), record.page_id)
 
     def touch_page(self, record: PageRecord, seen_at: float) -> None:
         """Record that an unchanged page was seen again (``gc`` measures age from here)."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple, cast
 
 import lmdb
@@ -36,6 +36,7 @@ BASE_BITS = 14  # ids of the open run: its postings are the ones in random order
 MAX_BITS = 17  # the largest run: bounds the work of one batch
 _BLOCK_BITS = 24  # the page id bits a value keeps
 _LOW_BYTES = _BLOCK_BITS // 8
+_LOW_MASK = (1 << _BLOCK_BITS) - 1
 _ID = struct.Struct(">Q")
 _RUN = struct.Struct(">QB")
 _RUNS_KEY = b"id_runs"
@@ -47,6 +48,18 @@ class Run(NamedTuple):
 
     def holds(self, page_id: int) -> bool:
         return self.first <= page_id < self.first + (1 << self.bits)
+
+
+class Filing(NamedTuple):
+    """Where a page's postings go: its run's first id ends their LMDB keys, the low bits of its
+    id end their values."""
+
+    run_key: bytes
+    low: bytes
+
+
+def _filing(page_id: int, run: Run) -> Filing:
+    return Filing(_ID.pack(run.first), (page_id & _LOW_MASK).to_bytes(_LOW_BYTES, "big"))
 
 
 class Postings:
@@ -70,12 +83,18 @@ class Postings:
         return self._tables[table].ids(key, self.runs())
 
     def add(self, table: str, key: bytes, page_id: int) -> None:
-        self._tables[table].add(key, page_id, self._run_for(page_id))
+        self._tables[table].add(key, _filing(page_id, self._run_for(page_id)))
+
+    def add_all(self, postings: Iterable[tuple[str, bytes]], page_id: int) -> None:
+        """``add`` of many (table, key) postings of one page: its run is found once."""
+        filing = _filing(page_id, self._run_for(page_id))
+        for table, key in postings:
+            self._tables[table].add(key, filing)
 
     def remove(self, table: str, key: bytes, page_id: int) -> None:
         run = self._find(page_id)
         if run is not None:
-            self._tables[table].remove(key, page_id, run)
+            self._tables[table].remove(key, _filing(page_id, run))
 
     def count(self, table: str) -> int:
         return self._tables[table].count()
@@ -189,11 +208,11 @@ class PostingTable:
                 low = int.from_bytes(value[-_LOW_BYTES:], "big")
                 yield group + value[:-_LOW_BYTES], block_first + low
 
-    def add(self, key: bytes, page_id: int, run: Run) -> None:
-        self._txn.put(*self._split(key, page_id, run), dupdata=True, db=self._db)
+    def add(self, key: bytes, filing: Filing) -> None:
+        self._txn.put(*self._split(key, filing), dupdata=True, db=self._db)
 
-    def remove(self, key: bytes, page_id: int, run: Run) -> None:
-        self._txn.delete(*self._split(key, page_id, run), db=self._db)
+    def remove(self, key: bytes, filing: Filing) -> None:
+        self._txn.delete(*self._split(key, filing), db=self._db)
 
     def count(self) -> int:
         with self._txn.cursor(db=self._db) as cursor:
@@ -234,11 +253,10 @@ class PostingTable:
             cursor.delete()
         return values
 
-    def _split(self, key: bytes, page_id: int, run: Run) -> tuple[bytes, bytes]:
+    def _split(self, key: bytes, filing: Filing) -> tuple[bytes, bytes]:
         """The LMDB key and value of a posting."""
-        low = (page_id & ((1 << _BLOCK_BITS) - 1)).to_bytes(_LOW_BYTES, "big")
-        lmdb_key = key[: self._group_bytes] + _ID.pack(run.first)
-        return lmdb_key, key[self._group_bytes : self._kept_bytes] + low
+        group_bytes = self._group_bytes
+        return key[:group_bytes] + filing.run_key, key[group_bytes : self._kept_bytes] + filing.low
 
     def _open_cursor(self) -> lmdb.Cursor:
         self._cursor = self._txn.cursor(db=self._db)
