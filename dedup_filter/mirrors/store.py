@@ -58,7 +58,10 @@ _PAGE_ENTRY_KEY_BYTES = _U64.size + _RELATIVE_BYTES  # an orphan's is followed b
 SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE, CODE_PROBE, INDEX_PROBE = range(6)
 
 
+@functools.lru_cache(maxsize=4096)
 def directory_hash(directory_key: str) -> bytes:
+    """A directory's key in ``dirs`` (kept: a check hashes each directory of its page ~4 times,
+    and a site's pages share their directories)."""
     return _U64.pack(hash64(directory_key, _DIRECTORY_SEED))
 
 
