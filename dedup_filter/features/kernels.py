@@ -143,6 +143,19 @@ def permuted_minima(shingles: U64, multipliers: U64, offsets: U64) -> U64:
 
 
 @_compiled(cache=True, nogil=True)
+def packed_low_bits(values: U64, bits: int) -> npt.NDArray[np.uint8]:
+    """``minhash.bbit_sketch``: the lowest ``bits`` bits of every value (1, 2, 4 or 8), packed
+    ``8 // bits`` values a byte, the first in the lowest bits."""
+    per_byte = 8 // bits
+    mask = np.uint64((1 << bits) - 1)
+    packed = np.zeros(-(-len(values) // per_byte), dtype=np.uint8)
+    for index in range(len(values)):
+        low = (values[index] & mask) << np.uint64(bits * (index % per_byte))
+        packed[index // per_byte] |= np.uint8(low)
+    return packed
+
+
+@_compiled(cache=True, nogil=True)
 def bit_majorities(hashes: U64, word_seeds: U64) -> U64:
     """``simhash.simhash`` as words: bit k of word w is set when it is set in more than half of
     the terms' projections ``mix(hash ^ word_seeds[w])``.

@@ -52,14 +52,7 @@ _LOWEST_BITS = {1: 0xFF, 2: 0x55, 4: 0x11, 8: 0x01}  # the lowest bit of each va
 def bbit_sketch(signature: U64, bits: int) -> bytes:
     """The lowest ``bits`` bits of every min-value, packed: Li and König's b-bit min-hash, a
     verification sketch of ceil(num_perm * bits / 8) bytes (21 for 84 values of 2 bits)."""
-    low = (signature & np.uint64((1 << bits) - 1)).astype(np.uint8)
-    if bits == 8:
-        return low.tobytes()
-    per_byte = 8 // bits
-    padded = np.zeros(-(-len(low) // per_byte) * per_byte, dtype=np.uint8)
-    padded[: len(low)] = low
-    shifts = np.arange(per_byte, dtype=np.uint8) * np.uint8(bits)
-    return (padded.reshape(-1, per_byte) << shifts).sum(axis=1, dtype=np.uint8).tobytes()
+    return kernels.packed_low_bits(signature, bits).tobytes()
 
 
 def sketch_resemblance(first: bytes, second: bytes, bits: int, values: int) -> float:
