@@ -31,7 +31,7 @@ from dedup_filter.features.hashing import sequence_hash, span_hashes
 from dedup_filter.features.minhash import MinHasher, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.simhash import simhash
-from dedup_filter.features.text import decode_body, html_text, token_spans
+from dedup_filter.features.text import decode_body, html_text, lowered_token_spans
 from dedup_filter.urls import normalize_url
 from testweb.labelled import labelled_corpus
 
@@ -196,7 +196,7 @@ def _stage_times(pages: list[Page], config: Config) -> dict[str, np.ndarray]:
         marks.append(time.perf_counter())
         visible = html_text(text, url).text
         marks.append(time.perf_counter())
-        hashes = span_hashes(*token_spans(visible.lower()), minhash.seed)
+        hashes = span_hashes(*lowered_token_spans(visible), minhash.seed)
         sequence_hash(hashes, minhash.seed)
         marks.append(time.perf_counter())
         shingles = shingle_hashes(hashes, minhash.shingle_width, minhash.seed)

@@ -14,10 +14,11 @@ from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.links import LazyLinks
 from dedup_filter.urls import normalize_url
 
-# enough words for every feature (shingles, min-hash, simhash), a title, a link and a code block
+# enough words for every feature (shingles, min-hash, simhash), a title, a link, a code block and
+# a letter beyond ASCII (``text.lowered_token_spans`` builds its table)
 _WARM_UP_URL = "http://warm-up.invalid/"
 _WARM_UP_BODY = (
-    b"<html><head><title>warm up</title></head><body><p>"
+    b"<html><head><title>warm up</title></head><body><p>caf\xc3\xa9 "
     + b" ".join(b"term%d" % number for number in range(200))
     + b'</p><a href="page.html">a link</a><pre>code = 1</pre></body></html>'
 )

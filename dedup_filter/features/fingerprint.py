@@ -16,7 +16,13 @@ from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashe
 from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.simhash import simhash
-from dedup_filter.features.text import Anchors, decode_body, html_text, title_words, token_spans
+from dedup_filter.features.text import (
+    Anchors,
+    decode_body,
+    html_text,
+    lowered_token_spans,
+    title_words,
+)
 
 NO_ANCHORS = Anchors(None, ())
 
@@ -76,7 +82,7 @@ class Fingerprinter:
             return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
         page = html_text(decoded.text, url, text_config.max_depth, anchors=with_anchors)
         seed = self.config.minhash.seed
-        hashes = span_hashes(*token_spans(page.text.lower()), seed)
+        hashes = span_hashes(*lowered_token_spans(page.text), seed)
         title = title_words(page.title)
         features: tuple[int, ...] = ()
         simhash_bytes = sketch = b""

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dedup_filter.features.hashing import hash64, span_hashes, token_hashes
-from dedup_filter.features.text import _MARK, token_spans, tokenize
+from dedup_filter.features.text import _MARK, lowered_token_spans, token_spans, tokenize
 
 SEED = 7
 RADIX = 0x9E3779B97F4A7C15
@@ -21,7 +21,7 @@ TERM = re.compile(rf"{_MARK}([^{_MARK}]+){_MARK}|{_MARK}{_MARK}|([^\W_]+)")
 TEXT = st.text(
     alphabet=st.sampled_from(
         [
-            *"abcXYZ019 _-./:\u00a0\u00e9\u00df\u0130\u6771\u0663\ufb01",
+            *"abcXYZ019 _-./:\u00a0\u00e9\u00c9\u00df\u0130\u03a3\u6771\u0663\ufb01",
             _MARK,
             "\ud800",
             "\U0001f600",
@@ -59,6 +59,23 @@ def test_token_spans_agree_with_the_regex_definition(text):
     lowered = text.lower()
     expected = [image or word for image, word in TERM.findall(lowered) if image or word]
     assert tokenize(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_spans_lowered_by_the_table_are_those_of_str_lower(text):
+    assert_same_spans(lowered_token_spans(text), token_spans(text.lower()))
+
+
+def test_every_code_point_lowers_by_the_table_as_by_str_lower():
+    plane = "".join(chr(code) for code in range(0x10000) if code not in (0x130, 0x3A3))
+    for start in range(0, len(plane), 4_096):  # blocks that are not ASCII: the table's path
+        text = "\u00e9 " + plane[start : start + 4_096]
+        assert_same_spans(lowered_token_spans(text), token_spans(text.lower()))
+
+
+def assert_same_spans(found: tuple[np.ndarray, ...], expected: tuple[np.ndarray, ...]) -> None:
+    assert all(np.array_equal(mine, theirs) for mine, theirs in zip(found, expected, strict=True))
 
 
 @settings(max_examples=200, deadline=None)
