@@ -289,12 +289,16 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
 
 
 def _paired_sides(store: MirrorStore, directory: str) -> Iterator[str]:
-    """The other sides of the rules with ``directory`` as a side, whose pages may be dropped
-    for its pages."""
-    rule = store.rule(directory)
-    if rule is not None:
-        yield rule.origin
-    yield from (rule.mirror for rule in store.rules_with_origin_at(directory))
+    """The directories that the rules at ``directory`` or above it pair with it (a host rule
+    pairs each directory of one host with the same path on the other): the pages of either may
+    be dropped for the other's."""
+    for place in placements(directory, ANY_DEPTH):
+        rule = store.rule(place.directory)
+        if rule is not None:
+            yield rule.origin + place.relative
+        yield from (
+            other.mirror + place.relative for other in store.rules_with_origin_at(place.directory)
+        )
 
 
 def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator[str]:
@@ -304,11 +308,17 @@ def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator
     before their fetch, or never met them (the pages that link them were its own, pruned): on
     the second holdout web, 4 pages of a guide's edition existed nowhere else and were never
     requested. On its kept side, the pages that link them may have been dropped through another
-    rule for the pruned side's copies (a host mirror's edition): one such page was lost."""
+    rule for the pruned side's copies (a host mirror's edition): one such page was lost. The
+    coded pages held for a side may lie on a side another rule pairs it with (a host mirror held
+    first, whose edition's pages its origin's are dropped for): those count as its own (a
+    second holdout crawl lost an English page so, every page linking it dropped for the rpm
+    edition's, its rpm twin held only on the partner's host)."""
     for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
-        for rel_hash, entry, _ in _coded_entries(store, side, scanned):
-            if store.entry_by_hash(other.lower(), rel_hash) is None:
-                yield other + entry.relative
+        standing = (held for held in _paired_sides(store, side) if held.lower() != other.lower())
+        for held in (side, *standing):
+            for rel_hash, entry, _ in _coded_entries(store, held, scanned):
+                if store.entry_by_hash(other.lower(), rel_hash) is None:
+                    yield other + entry.relative
 
 
 def _coded_entries(

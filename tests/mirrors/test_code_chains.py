@@ -325,3 +325,22 @@ def test_a_coded_page_on_a_side_paired_with_a_revoked_rules_side_fetches_back_it
         return _arrive(store, 5, library + "purge.html", DEB_CODE).fetch_back
 
     assert tmp_index.transact(settle) == [EDITION + "purge.html"]
+
+
+def test_a_revoked_rule_fetches_back_the_pages_its_side_holds_on_a_host_mirror(tmp_index):
+    """The rpm edition's pages are held on the host mirror held first (the pruned host's are
+    dropped for them): when the guide's coded page revokes the rule pairing the guide with the
+    edition, the guide's pages at the paths of the edition's coded pages held there are fetched
+    back. A second holdout crawl lost an English page so: every page linking it had been dropped
+    for the rpm edition's, whose twin of it was held only on the partner's host."""
+
+    def settle(view):
+        store = MirrorStore(view)
+        _rules(store)
+        _arrive(store, 1, KEPT + "guide-rpm/" + PAGE, RPM_CODE)
+        _arrive(store, 2, KEPT + "guide-rpm/remove.html", RPM_CODE, CodeBudget(1, 1))
+        return _arrive(store, 3, GUIDE + PAGE, DEB_CODE)  # the probe's answer
+
+    revoking = tmp_index.transact(settle)
+    assert revoking.revoked == [GUIDE]
+    assert GUIDE + "remove.html" in revoking.fetch_back
