@@ -57,13 +57,7 @@ from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import side_by_side_by_now
-from dedup_filter.mirrors.probes import (
-    absent_status,
-    answer,
-    ask_index,
-    fetchable,
-    withdraw_failed,
-)
+from dedup_filter.mirrors.probes import answer, ask_index, fetchable, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import absorbed, describe, rule_over, rules_with_origin_over
@@ -303,10 +297,7 @@ class MirrorDetector:
         asked = self._stripped(view, url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
-        kinds = {kind for kind, _ in outstanding}
-        if kinds & {COUNTERPART_PROBE, INDEX_PROBE} or (
-            SAMPLE_PROBE in kinds and absent_status(status)
-        ):
+        if any(kind in (COUNTERPART_PROBE, INDEX_PROBE, SAMPLE_PROBE) for kind, _ in outstanding):
             # what waits for it is fetched instead; an index page is not asked for again; a
             # sample drawn later at its path is settled at once (``probes.known_absent``)
             Deferrals(view).mark_absent(asked, status)

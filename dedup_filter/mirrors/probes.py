@@ -110,15 +110,16 @@ def withdraw_failed(
 
 
 def known_absent(store: MirrorStore, candidate: Candidate, sample: Sample) -> int:
-    """A sample one of whose pages the index lacks and knows absent (a probe or a fetch was
-    answered 404 or 410 before the sample was drawn: the candidate's own probe would not be
-    answered again) is settled as that probe's failure would settle it; else ``PENDING``."""
+    """A sample one of whose pages the index lacks and knows failed (a probe or a fetch of it
+    failed before the sample was drawn: the candidate's own probe would not be answered again,
+    a crawler fetches a probe once) is settled as that probe's failure would settle it; else
+    ``PENDING``."""
     deferrals = Deferrals(store.view)
     for side in (candidate.origin, candidate.mirror):  # the origin's page is asked for first
         url = side + sample.relative
         held = store.entry_by_hash(side.lower(), sample.relative_hash) is not None
         status = None if held else deferrals.absent(url)
-        if status in _ABSENT:
+        if status is not None:
             return _failed(store, candidate, sample, url, status)
     return PENDING
 
@@ -131,11 +132,6 @@ def _failed(
     origin_url = (candidate.origin + sample.relative).lower()
     lacking = url.lower() == origin_url and status in _ABSENT and held
     return MISMATCH if lacking else MISSING
-
-
-def absent_status(status: int | None) -> bool:
-    """Whether ``status`` says a page does not exist."""
-    return status in _ABSENT
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
