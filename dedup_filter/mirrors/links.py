@@ -76,7 +76,10 @@ def links_beyond_twin(page_url: str, twin_url: str, links: Iterable[str]) -> lis
     folders = page.path.split("/")[1:-1]
     beyond = []
     for link in links:
-        target = urlsplit(link)
+        try:
+            target = urlsplit(link)
+        except ValueError:  # no URL a crawler can fetch (a broken IPv6 host)
+            continue
         if (target.scheme, target.netloc) != (page.scheme, page.netloc):
             continue
         *link_folders, name = target.path.split("/")[1:] or [""]

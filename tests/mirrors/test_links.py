@@ -75,6 +75,7 @@ def test_a_duplicate_elsewhere_links_what_its_relative_references_name_on_its_ow
         "http://copy.test/other/",  # "../other/": another page than the twin's
         "http://origin.test/manual/b.html",  # absolute, as the twin's own link is
         "https://copy.test/docs/b.html",  # another scheme: absolute too
+        "http://[::1/broken.html",  # no URL: left out, no error
     ]
     beyond = links_beyond_twin(
         "http://copy.test/docs/a.html", "http://origin.test/manual/a.html", links
