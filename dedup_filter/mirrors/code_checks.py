@@ -280,6 +280,8 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
     never arrives. On the second holdout web an rpm page revoked with its edition's rule was
     never requested: the one page linking it was dropped under that rule, and the guide's page
     at its path arrived on the library's copy after the revocation."""
+    if not store.has_revoked():  # most crawls: no need to read the rules over every place
+        return
     for place in places:
         rel_hash = relative_hash(place.relative_key)
         for side in (place.directory, *_paired_sides(store, place.directory)):
