@@ -282,9 +282,12 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
     at its path arrived on the library's copy after the revocation."""
     if not store.has_revoked():  # most crawls: no need to read the rules over every place
         return
-    for place in places:
+    paired: list[tuple[str, str]] = []  # (directory, its other side) of the rules above so far
+    for place in places:  # host root first: a place's ancestors come before it
+        paired += [(place.directory, other) for other in _other_sides(store, place.directory)]
         rel_hash = relative_hash(place.relative_key)
-        for side in (place.directory, *_paired_sides(store, place.directory)):
+        below = (other + place.directory[len(above) :] for above, other in paired)
+        for side in (place.directory, *below):
             for other in store.revoked_partners(side):
                 if store.entry_by_hash(other.lower(), rel_hash) is None:
                     yield other + place.relative
@@ -295,12 +298,14 @@ def _paired_sides(store: MirrorStore, directory: str) -> Iterator[str]:
     pairs each directory of one host with the same path on the other): the pages of either may
     be dropped for the other's."""
     for place in placements(directory, ANY_DEPTH):
-        rule = store.rule(place.directory)
-        if rule is not None:
-            yield rule.origin + place.relative
-        yield from (
-            other.mirror + place.relative for other in store.rules_with_origin_at(place.directory)
-        )
+        yield from (other + place.relative for other in _other_sides(store, place.directory))
+
+
+def _other_sides(store: MirrorStore, directory: str) -> list[str]:
+    """The other sides of the rules with ``directory`` itself as a side."""
+    rule = store.rule(directory)
+    mirrors = [other.mirror for other in store.rules_with_origin_at(directory)]
+    return mirrors if rule is None else [rule.origin, *mirrors]
 
 
 def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator[str]:

@@ -104,33 +104,36 @@ def withdraw_failed(
     for sample in candidate.samples:
         if sample.outcome != PENDING or url.lower() not in _sides(candidate, sample.relative):
             continue
-        outcome = _failed(store, candidate, sample, url, status)
+        held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
+        outcome = _failed(candidate, sample, url, status, held)
         candidate = candidate.with_outcome(sample.relative_hash, outcome)
     return candidate
 
 
-def known_absent(store: MirrorStore, candidate: Candidate, sample: Sample) -> int:
+def known_absent(
+    store: MirrorStore, candidate: Candidate, sample: Sample, origin_held: bool, mirror_held: bool
+) -> int:
     """A sample one of whose pages the index lacks and knows failed (a probe or a fetch of it
     failed before the sample was drawn: the candidate's own probe would not be answered again,
     a crawler fetches a probe once) is settled as that probe's failure would settle it; else
     ``PENDING``."""
     deferrals = Deferrals(store.view)
-    for side in (candidate.origin, candidate.mirror):  # the origin's page is asked for first
+    # the origin's page is asked for first
+    for side, held in ((candidate.origin, origin_held), (candidate.mirror, mirror_held)):
         url = side + sample.relative
-        held = store.entry_by_hash(side.lower(), sample.relative_hash) is not None
         status = None if held else deferrals.absent(url)
         if status is not None:
-            return _failed(store, candidate, sample, url, status)
+            return _failed(candidate, sample, url, status, mirror_held)
     return PENDING
 
 
 def _failed(
-    store: MirrorStore, candidate: Candidate, sample: Sample, url: str, status: int | None
+    candidate: Candidate, sample: Sample, url: str, status: int | None, mirror_held: bool
 ) -> int:
-    """The outcome of a sample whose page ``url`` could not be fetched (``status``)."""
-    held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
+    """The outcome of a sample whose page ``url`` could not be fetched (``status``): a mismatch
+    where the origin lacks a page the mirror holds, else could not be checked."""
     origin_url = (candidate.origin + sample.relative).lower()
-    lacking = url.lower() == origin_url and status in _ABSENT and held
+    lacking = url.lower() == origin_url and status in _ABSENT and mirror_held
     return MISMATCH if lacking else MISSING
 
 

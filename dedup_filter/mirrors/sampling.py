@@ -268,7 +268,9 @@ class CoordinateSampler:
             if original is not None and self._too_small(store, original):
                 return MISSING  # whatever the mirror holds: no probe of it
             if original is None or copy is None:
-                return known_absent(store, candidate, sample)
+                return known_absent(
+                    store, candidate, sample, original is not None, copy is not None
+                )
             if copy.same_content(original):
                 return MATCH
             if self._editions and coded_apart(store, candidate, sample.relative_hash):
