@@ -33,7 +33,7 @@ class Reason(StrEnum):
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
     URL_SEEN = "url_seen"  # the stream frontier kept this URL recently (exact-URL dedup)
-    URL_FETCHED = "url_fetched"  # the index holds this URL's page (exact-URL dedup)
+    URL_FETCHED = "url_fetched"  # its page is held, or this crawl got it already (exact URL)
     DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist

@@ -34,6 +34,7 @@ from .responses import (
     content_headers,
     is_checkable,
     is_exempt,
+    is_repeat,
 )
 from .session import DedupSession
 
@@ -90,13 +91,16 @@ class DedupMiddleware:
         return await self._fetch(request)
 
     async def _fetch(self, request: Request) -> Request | Response | None:
-        """Send the request on, unless a probe of its URL has its response or is in flight."""
+        """Send the request on, unless a probe of its URL has its response or is in flight, or
+        it is the filter's own repeat of a URL this crawl got already."""
         waiting = self._prober.wait_for(request)
         if waiting is not None:  # the probe of this URL is in flight
             return await self._again_after(waiting, request)
         outcome = self._prober.take(request)
         if outcome is not None:
             return await self._serve(request, outcome)
+        if is_repeat(request) and self._prober.answered(request):
+            raise DedupIgnoreRequest(self._session.answered_already(request.url))
         self._prober.crawl_request_sent(request)
         return None
 

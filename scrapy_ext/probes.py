@@ -12,6 +12,10 @@ not even want that URL). Nothing is fetched twice, whichever side asks first:
   checked page answers it inside the core; anything else is reported as a failed probe), and a
   probe of a URL the crawl already got as a 404, an error or a non-HTML body is reported failed
   at once from that status.
+
+It also remembers which URLs the crawl or a probe got an answer for (``answered``), so that the
+filter's own second requests of a URL (a page fetched back, a deferred request) are not fetched
+again once a first request got it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from scrapy import Request
 from scrapy.http.request import NO_CALLBACK
@@ -39,11 +43,16 @@ if TYPE_CHECKING:
     from dedup_filter import Decision
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # a probe answers for its own URL: a redirect is reported as a failed probe, not followed
 _PROBE_META = {PROBE: True, "dont_redirect": True}
 # statuses of crawl responses the core never saw, kept to answer later probes (about 100 B each)
 _UNJUDGED_KEPT = 10_000
+# pages the core judged, kept to refuse a second fetch of the filter's own (about 100 B each)
+_JUDGED_KEPT = 100_000
+# statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
+_GONE = frozenset({404, 410})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +84,7 @@ class Prober:
         self._fetches: set[Deferred[None]] = set()
         self._crawl_in_flight: dict[bytes, bool] = {}  # -> whether a probe waits for its answer
         self._unjudged: OrderedDict[bytes, int] = OrderedDict()
+        self._judged: OrderedDict[bytes, None] = OrderedDict()
 
     def schedule(self, urls: Iterable[str]) -> None:
         """Probe each URL unless it is probed already or the crawl has (or will have) its answer."""
@@ -118,6 +128,18 @@ class Prober:
             return None
         return self._unjudged.get(key)
 
+    def answered(self, request: Request) -> bool:
+        """Whether a GET of this request's URL got its answer already (a page the core judged,
+        a 404 or 410, a file), by the crawl or a probe: a second fetch would tell nothing new.
+        Errors, redirects and other statuses are no answer (the next fetch may differ)."""
+        if request.method != "GET":
+            return False
+        key = self._fingerprint(request)
+        status = self._unjudged.get(key)
+        return key in self._judged or (
+            status is not None and (status in _GONE or 200 <= status < 300)
+        )
+
     def crawl_request_sent(self, request: Request) -> None:
         """A crawl request goes to the downloader: a probe of its URL will wait for its answer."""
         self._crawl_in_flight.setdefault(self._fingerprint(request), False)
@@ -128,13 +150,19 @@ class Prober:
         key = self._fingerprint(request)
         probe_waits = self._crawl_in_flight.pop(key, False)
         if judged:
+            self._remember(self._judged, key, None, _JUDGED_KEPT)
             return
         if probe_waits:
             self._on_failure(request.url, status)
         elif status is not None and request.method == "GET":
-            self._unjudged[key] = status
-            while len(self._unjudged) > _UNJUDGED_KEPT:
-                self._unjudged.popitem(last=False)
+            self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
+
+    @staticmethod
+    def _remember(memory: OrderedDict[bytes, T], key: bytes, value: T, size: int) -> None:
+        memory[key] = value
+        memory.move_to_end(key)
+        while len(memory) > size:
+            memory.popitem(last=False)
 
     def _redirected_away(self, request: Request) -> None:
         """The URLs this request was redirected from never answer for themselves."""
@@ -162,7 +190,12 @@ class Prober:
             logger.debug("dedup: probe %s failed: %r", request.url, error)
             self._on_failure(request.url, None)
         else:
-            self._keep(key, ProbeOutcome(response, await self._judge(request, response)))
+            decision = await self._judge(request, response)
+            if decision is not None:
+                self._remember(self._judged, key, None, _JUDGED_KEPT)
+            else:
+                self._remember(self._unjudged, key, response.status, _UNJUDGED_KEPT)
+            self._keep(key, ProbeOutcome(response, decision))
         finally:
             for waiter in self._waiting.pop(key, []):
                 waiter.callback(None)

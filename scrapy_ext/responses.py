@@ -21,6 +21,7 @@ SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earli
 URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as of which rules
 # how many times the request went back to the scheduler to wait for its mirror counterpart
 DEFERRALS = "dedup_deferrals"
+FETCH_BACK = "dedup_fetch_back"  # set on the requests for pages a revoked rule may have dropped
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
 # request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
@@ -41,6 +42,14 @@ def is_exempt(request: Request) -> bool:
     """Requests the filter never judges: probes, ``dont_dedup`` and robots.txt."""
     meta = request.meta
     return bool(meta.get(DONT_DEDUP) or meta.get(PROBE)) or is_robots_txt(request.url)
+
+
+def is_repeat(request: Request) -> bool:
+    """A request the filter made again for a URL (a page fetched back, a deferred request): not
+    worth a fetch once another request got the URL's answer. A spider's own second request is
+    its business (it asked ``dont_filter``, or its dupefilter let it through)."""
+    meta = request.meta
+    return bool(meta.get(FETCH_BACK) or meta.get(DEFERRALS))
 
 
 def is_checkable(request: Request, response: Response) -> bool:

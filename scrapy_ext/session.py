@@ -20,11 +20,12 @@ from weakref import WeakKeyDictionary
 from scrapy import Request, signals
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from dedup_filter import DedupError
+from dedup_filter import Decision, DedupError
+from dedup_filter.decision import Reason
 
 from . import registry
 from .decision_log import DecisionLog
-from .responses import DEFER_PRIORITY_STEP, FETCH_STATE, URL_CHECKED
+from .responses import DEFER_PRIORITY_STEP, FETCH_BACK, FETCH_STATE, URL_CHECKED
 from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from twisted.internet.defer import Deferred
 
-    from dedup_filter import Decision, DedupFilter
+    from dedup_filter import DedupFilter
 
     from .worker import IndexWorker
 
@@ -185,13 +186,31 @@ class DedupSession:
         rule, with the spider's default callback (``dedup/fetched_back``). Once a rule, not once
         a crawl: a page fetched back for one rule is checked before its fetch, and another rule
         still standing may drop it again, to be revoked by the next page (the second holdout's
-        random order lost three rpm pages so, fetched back once, dropped, never asked again)."""
+        random order lost three rpm pages so, fetched back once, dropped, never asked again).
+        They are queued behind other work: a request the crawl queued for the page already is
+        fetched first, and the page is not fetched twice (``DedupMiddleware``)."""
         revoked = tuple(decision.evidence.get("mirrors_revoked") or ())
         for url in decision.evidence.get("fetch_back") or ():
             if (url, revoked) not in self._fetched_back:
                 self._fetched_back.add((url, revoked))
                 self.stats.inc_value("dedup/fetched_back")
-                self._crawler.engine.crawl(Request(url, dont_filter=True))
+                self._crawler.engine.crawl(
+                    Request(
+                        url,
+                        dont_filter=True,
+                        priority=-DEFER_PRIORITY_STEP,
+                        meta={FETCH_BACK: True},
+                    )
+                )
+
+    def answered_already(self, url: str) -> Decision:
+        """The drop of a request of the filter's own making for a URL that this crawl got
+        already (``url_fetched``, rule ``fetched_this_crawl``)."""
+        decision = Decision(
+            url, "drop", Reason.URL_FETCHED, evidence={"rule": "fetched_this_crawl"}
+        )
+        self._url_checked(decision)
+        return decision
 
     def warmed(self) -> Deferred[None] | None:
         """Fires once the filter prepares pages at full speed; ``None`` without an index."""

@@ -164,3 +164,36 @@ def test_a_full_index_fails_open_and_the_crawl_goes_on(make_crawler, stdlib_page
             break
     assert crawler.stats.get_value("dedup/index_error") == 1
     close_spider(crawler)
+
+
+@pytest.mark.parametrize(
+    ("status", "refused"), [(200, True), (404, True), (410, True), (503, False), (301, False)]
+)
+def test_the_filters_own_repeat_of_an_answered_url_is_not_fetched(
+    middleware, crawler, stdlib_page, status, refused
+):
+    """A page fetched back, or a deferred request, whose URL a first request got already (a
+    page judged, a 404): a second fetch tells nothing new. A status that may change is asked
+    again, and so is a spider's own second request."""
+    url = "http://a.test/heapq.html"
+    first = html_response(url, stdlib_page("heapq"), status=status)
+    settle(middleware.process_response(first.request, first))
+    repeats = [
+        Request(url, dont_filter=True, meta={"dedup_fetch_back": True}),
+        Request(url, dont_filter=True, meta={"dedup_deferrals": 3}),
+    ]
+    for repeat in repeats:
+        if refused:
+            with pytest.raises(IgnoreRequest, match="url_fetched"):
+                settle(middleware.process_request(repeat))
+        else:
+            assert settle(middleware.process_request(repeat)) is None
+    assert crawler.stats.get_value("dedup/dropped/url_fetched") == (2 if refused else None)
+    for spiders_own in (Request(url), Request(url, dont_filter=True)):
+        assert settle(middleware.process_request(spiders_own)) is None
+
+
+def test_a_repeat_of_a_url_never_answered_is_fetched(middleware, crawler):
+    repeat = Request("http://a.test/x.html", dont_filter=True, meta={"dedup_fetch_back": True})
+    assert settle(middleware.process_request(repeat)) is None
+    assert crawler.stats.get_value("dedup/dropped/url_fetched") is None
