@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in three orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout]
+    python bench/eval_web.py [--scale full|small|holdout|holdout2|holdout3]
                              [--orders breadth_first,round_robin,random]
                              [--no-peer] [--workdir DIR] [--breakdown] [-v]
 
@@ -182,7 +182,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--scale", choices=("full", "small", "holdout", "holdout2"), default="full")
+    parser.add_argument("--scale", choices=("full", "small", "holdout", "holdout2", "holdout3"), default="full")
     parser.add_argument("--orders", default=",".join(ORDERS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")

@@ -113,6 +113,20 @@ OTHER = Hosts(
     "notes.archive.test",
     "vid=0c5e7d1b94",
 )
+# The third holdout's: other names again, another session id's name.
+THIRD = Hosts(
+    ("xmlsoft.test", "ftp.nluug.test", "cache.isp.test"),
+    ("pub/xml/libxml2/", "libxml2/"),
+    "gnu.project.test",
+    "gnu.oldmirror.test",
+    "gnu.reader.test",
+    "i18n-notes.test",
+    "docs.kernel.test",
+    "docs.partner.test",
+    "books.univ.test",
+    "history.archive.test",
+    "visit=5d0e91c3b7",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +185,21 @@ LAYOUTS = {
         80,
         ("5.9.0", "5.8.1"),
         OTHER,
+    ),
+    # packages chosen in the eighteenth session, after the code: generated API pages as the
+    # chain, a contents page that is no index page as the stale manual's top, one history in
+    # four languages (two as guides, two as the portal's manual)
+    "holdout3": Layout(
+        "libxml2",
+        "gettext",
+        "",
+        ("kernel-handbook", "history-en", "history-fr"),
+        ("history-de", "history-es"),
+        None,
+        40,
+        80,
+        ("0.21", "0.19.8"),
+        THIRD,
     ),
 }
 

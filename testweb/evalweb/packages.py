@@ -64,6 +64,18 @@ TREES = {
     "aptitude-fr": DocTree("aptitude-doc-fr", "usr/share/doc/aptitude/html/fr"),
     "handbook-en": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/en-US"),
     "handbook-fr": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/fr-FR"),
+    # the third holdout's trees (eighteenth session): generated API pages (libxml2), a manual
+    # whose contents page is no index page (gettext), a short handbook with commands (kernel),
+    # one history in four languages whose pages differ only in their suffix
+    "libxml2": DocTree("libxml2-doc", "usr/share/gtk-doc/html/libxml2"),
+    "gettext": DocTree("gettext-doc", "usr/share/doc/gettext"),
+    "kernel-handbook": DocTree(
+        "debian-kernel-handbook", "usr/share/doc/debian-kernel-handbook/kernel-handbook.html"
+    ),
+    "history-en": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".en.html"),
+    "history-fr": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".fr.html"),
+    "history-de": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".de.html"),
+    "history-es": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".es.html"),
 }
 
 
