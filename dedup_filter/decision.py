@@ -43,6 +43,9 @@ class Reason(StrEnum):
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune
     ALREADY_HELD = "already_held"  # under a rule, but its own page is held: never pruned
     CRAWLED_FIRST = "crawled_first"  # under a rule's side held first: the other side is pruned
+    # under a rule whose origin lacks a page its mirror side holds: the mirror may be the newer
+    # side (a copy's pages may not link pages added since), so its URLs are fetched
+    ORIGIN_INCOMPLETE = "origin_incomplete"
     STAND_IN = "stand_in"  # a rule's kept side lacks the page: its pruned side's page is crawled
     # an index page below a rule's own on its mirror side, which only counts, depth or order
     # took for the copy: fetched, since it may be the origin, its listing naming pages the

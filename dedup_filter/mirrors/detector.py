@@ -50,6 +50,7 @@ from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
     authority,
+    directory_depth,
     own_placement,
     placements,
 )
@@ -156,6 +157,7 @@ class MirrorDetector:
         representative = checked.representative
         self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
         beside = self._side_by_side_by_now(store, page.places)
+        lacking = self._origin_lacking(store, page.places)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -216,6 +218,7 @@ class MirrorDetector:
                     else {}
                 )
                 | ({"mirrors_side_by_side": beside} if beside else {})
+                | ({"mirrors_origin_lacking": lacking} if lacking else {})
                 | ({"session_learnt": sessions.filed(page.url)} if learnt else {}),
                 lambda rule: self.describe(store, rule),
             ),
@@ -417,6 +420,33 @@ class MirrorDetector:
                 store.put_rule(reweighed.rule)
                 made.append(rule.mirror)
         return made
+
+    def _origin_lacking(self, store: MirrorStore, places: list[Placement]) -> list[str]:
+        """The mirror of the rule whose mirror side holds this document while its origin, the
+        shallower side, is known to lack the counterpart (a 404, an error: ``Deferrals.absent``),
+        if no name, session id or pin calls the mirror the copy: marked ``origin_lacks``, its
+        mirror side is no longer pruned. Depth is the one sign of orientation a copier controls
+        (its copy at its host's root), and its copy, made before pages were added, links none
+        of them: the third holdout web lost a page linked only from its victim's pages pruned
+        for the copier's. A partial copy as deep as its origin or deeper, held first, keeps its
+        rule (the origin's pages it lacks are fetched, the others pruned)."""
+        if not store.has_rules():
+            return []
+        found = rule_over(store, places)
+        if found is None:
+            return []
+        rule, place = found
+        if not rule.drops_mirror_urls or rule.copy_named:
+            return []
+        if directory_depth(rule.origin) >= directory_depth(rule.mirror):
+            return []
+        if self._index_pages.names_listing(place.relative):
+            return []  # an origin may serve its directory without an index page of its own
+        status = Deferrals(store.view).absent(rule.origin + place.relative)
+        if status is None or 200 <= status < 300:
+            return []
+        store.put_rule(replace(rule, origin_lacks=True))
+        return [rule.mirror]
 
     @staticmethod
     def _edition_pair(

@@ -125,6 +125,9 @@ class UrlPruner:
                     return held
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+            if not rule.drops_mirror_urls:
+                evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
+                return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
         decisions = [
             self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)

@@ -25,7 +25,8 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
 OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
-_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE = 1, 2, 4  # flags of a rule value
+# flags of a rule value
+_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS = 1, 2, 4, 8
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -175,6 +176,10 @@ class Rule(DirectoryPair):
     # the mirror of the rule this rule's origin was moved through (its origin lay in that rule's
     # mirror, ``rules.repoint``), "" if none: revoking that rule moves the origin back
     through: str = ""
+    # the crawl fetched a page of the mirror side whose counterpart the origin lacks, and no
+    # name, session id or pin calls the mirror the copy: the mirror may be the newer side, whose
+    # pages link what the origin's copies do not (``detector._origin_lacking``)
+    origin_lacks: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -192,6 +197,12 @@ class Rule(DirectoryPair):
     def prunes_mirror(self) -> bool:
         """Whether the mirror side's URLs may be dropped (``precedence.py`` says when)."""
         return self.copy_named or not self.mirror_held_first
+
+    @property
+    def drops_mirror_urls(self) -> bool:
+        """Whether a URL of the mirror side may be dropped before its fetch: the side is pruned,
+        and not shown to hold pages its origin lacks (``origin_lacks``)."""
+        return self.prunes_mirror and not (self.origin_lacks and not self.copy_named)
 
     @property
     def prunes_origin(self) -> bool:
@@ -232,6 +243,7 @@ class Rule(DirectoryPair):
             (_MIRROR_HELD_FIRST if self.mirror_held_first else 0)
             | (_COPY_NAMED if self.copy_named else 0)
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
+            | (_ORIGIN_LACKS if self.origin_lacks else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
@@ -256,4 +268,5 @@ class Rule(DirectoryPair):
             data[offset + 1] if len(data) > offset + 1 else 0,
             bool(flags & _SIDE_BY_SIDE),
             through,
+            bool(flags & _ORIGIN_LACKS),
         )

@@ -204,7 +204,7 @@ def absorbed(store: MirrorStore, max_depth: int) -> list[tuple[Rule, Rule]]:
 
 
 def pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
-    mirror = rule.prunes_mirror or rule.prunes_both_sides
+    mirror = rule.drops_mirror_urls or rule.prunes_both_sides
     return (("mirror", mirror), ("origin", rule.prunes_origin or rule.prunes_origin_beside))
 
 
@@ -225,6 +225,7 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "held_first": "mirror" if rule.mirror_held_first else "origin",
         "copy_named": rule.copy_named,
         "side_by_side": rule.side_by_side,
+        "origin_lacks": rule.origin_lacks,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
         # the mirror of the rule its origin was moved through (``point_back``), if any

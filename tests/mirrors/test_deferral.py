@@ -207,3 +207,37 @@ def test_a_url_dropped_for_a_probes_answer_names_that_page_to_crawl_instead(rule
     assert again.dropped and "crawl_instead" not in again.evidence
     crawled = dedup.check_url(MIRROR + "extra/wave.html")
     assert crawled.dropped and "crawl_instead" not in crawled.evidence
+
+
+@pytest.mark.parametrize(
+    ("mirror", "unpruned"),
+    [
+        ("http://docs.other.test/guide/", True),
+        ("http://mirror.other.test/guide/", False),  # named a copy
+        ("http://docs.other.test/", False),  # as deep as its origin
+    ],
+    ids=["deeper", "named", "as_deep"],
+)
+def test_a_mirror_holding_a_page_its_shallower_origin_lacks_is_no_longer_pruned(
+    tmp_path, origin_tree, stdlib_page, mirror, unpruned
+):
+    """The mirror side holds a page whose counterpart the origin answers with a 404. Unless a
+    name, a session id or a pin calls it the copy, the origin owes its part to depth alone, a
+    copier's way (its copy at its host's root): the mirror may be the newer side, whose pages
+    link what the copy's do not, and its URLs are fetched from then on."""
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, mirror)
+    OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), mirror])
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [mirror]
+    assert dedup.check_url(mirror + "extra/wave.html").dropped
+    assert dedup.check_url(mirror + "new.html").deferred
+    dedup.probe_failed(ORIGIN + "new.html", 404)
+    page = dedup.check_page(mirror + "new.html", stdlib_page("statistics").encode())
+    verdict = dedup.check_url(mirror + "extra/wave.html")
+    [rule] = dedup.mirror_rules()
+    assert rule["origin_lacks"] is unpruned
+    assert ("mirrors_origin_lacking" in page.evidence) is unpruned
+    assert verdict.dropped is not unpruned
+    if unpruned:
+        assert (verdict.reason, rule["pruned"]) == ("origin_incomplete", [])
+    dedup.close()
