@@ -422,14 +422,17 @@ class MirrorDetector:
         return made
 
     def _origin_lacking(self, store: MirrorStore, places: list[Placement]) -> list[str]:
-        """The mirror of the rule whose mirror side holds this document while its origin, the
-        shallower side, is known to lack the counterpart (a 404, an error: ``Deferrals.absent``),
-        if no name, session id or pin calls the mirror the copy: marked ``origin_lacks``, its
-        mirror side is no longer pruned. Depth is the one sign of orientation a copier controls
-        (its copy at its host's root), and its copy, made before pages were added, links none
-        of them: the third holdout web lost a page linked only from its victim's pages pruned
-        for the copier's. A partial copy as deep as its origin or deeper, held first, keeps its
-        rule (the origin's pages it lacks are fetched, the others pruned)."""
+        """The mirror of the rule whose mirror side holds this document while its origin, a
+        host's root paired with a directory below another host's, is known to lack the
+        counterpart (a 404, an error: ``Deferrals.absent``), if no name, session id or pin calls
+        the mirror the copy: marked ``origin_lacks``, its mirror side is no longer pruned. A
+        copier files its copy of a victim's directory at its own host's root, where depth takes
+        it for the origin, and a copy made before the victim gained pages links none of them:
+        the third holdout web lost a page linked only from its victim's documents pruned for
+        the copier's. A partial copy filed in a directory keeps its rule (the origin's pages it
+        lacks are fetched, the others pruned): filing copies deeper is what mirrors do, and
+        where one was paired with a complete copy filed deeper still, the holdout web's round
+        robin fetched that copy whole (120 URLs) when any depth counted."""
         if not store.has_rules():
             return []
         found = rule_over(store, places)
@@ -438,7 +441,8 @@ class MirrorDetector:
         rule, place = found
         if not rule.drops_mirror_urls or rule.copy_named:
             return []
-        if directory_depth(rule.origin) >= directory_depth(rule.mirror):
+        copier_at_root = not directory_depth(rule.origin) and directory_depth(rule.mirror)
+        if not copier_at_root or authority(rule.origin) == authority(rule.mirror):
             return []
         if self._index_pages.names_listing(place.relative):
             return []  # an origin may serve its directory without an index page of its own

@@ -218,13 +218,13 @@ def test_a_url_dropped_for_a_probes_answer_names_that_page_to_crawl_instead(rule
     ],
     ids=["deeper", "named", "as_deep"],
 )
-def test_a_mirror_holding_a_page_its_shallower_origin_lacks_is_no_longer_pruned(
+def test_a_mirror_holding_a_page_its_origin_at_a_host_root_lacks_is_no_longer_pruned(
     tmp_path, origin_tree, stdlib_page, mirror, unpruned
 ):
-    """The mirror side holds a page whose counterpart the origin answers with a 404. Unless a
-    name, a session id or a pin calls it the copy, the origin owes its part to depth alone, a
-    copier's way (its copy at its host's root): the mirror may be the newer side, whose pages
-    link what the copy's do not, and its URLs are fetched from then on."""
+    """The mirror side holds a page whose counterpart the origin, at its host's root, answers
+    with a 404. Unless a name, a session id or a pin calls the mirror the copy, the origin may be
+    a copier's copy filed at its root (depth takes it for the origin), and the mirror its
+    victim, whose pages link what the copy's do not: its URLs are fetched from then on."""
     dedup = DedupFilter.open(tmp_path / "index", Config.default())
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, mirror)
     OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), mirror])
