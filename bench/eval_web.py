@@ -22,7 +22,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
-from testweb.evalweb.builder import build_eval_web
+from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
 from testweb.evalweb.scorer import Score, score
@@ -182,7 +182,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--scale", choices=("full", "small", "holdout", "holdout2", "holdout3"), default="full")
+    parser.add_argument("--scale", choices=tuple(LAYOUTS), default="full")
     parser.add_argument("--orders", default=",".join(ORDERS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")
