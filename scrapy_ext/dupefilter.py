@@ -84,7 +84,7 @@ class DedupDupeFilter(RFPDupeFilter):
         if decision is None or not decision.dropped:
             return False
         self._session.stats.inc_value("dedup/frontier_pruned")
-        self._session.crawl_instead(request, decision)  # scheduled at once: Scrapy allows it
+        self._session.url_pruned(request, decision)  # scheduled at once: Scrapy allows it
         self._pruned = request
         if self._pruned_logged:
             logger.debug(

@@ -164,7 +164,7 @@ class DedupMiddleware:
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
-            self._session.crawl_instead(request, decision)
+            self._session.url_pruned(request, decision)
             raise DedupIgnoreRequest(decision)
         return await self._fetch(request)
 

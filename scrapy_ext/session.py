@@ -67,6 +67,8 @@ _RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_su
 
 # request meta that belongs to one fetch or one URL: not carried to a request for another URL
 _URL_STATE = FETCH_STATE | {URL_CHECKED}
+# requests pruned under mirror rules kept to be asked again if their rule stops pruning
+_PRUNED_KEPT = 50_000
 
 
 class DedupSession:
@@ -90,6 +92,8 @@ class DedupSession:
         self._handed_over: set[str] = set()  # probe answers requested in a dropped URL's place
         # pages requested again, with the revoked rules they were requested for
         self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
+        self._pruned: dict[str, list[Request]] = {}  # a rule's mirror -> requests it pruned
+        self._pruned_kept = 0
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -165,6 +169,40 @@ class DedupSession:
                     cb_kwargs=request.cb_kwargs,
                     meta={**meta, "depth": depth},
                     priority=request.priority - DEFER_PRIORITY_STEP,
+                )
+            )
+
+    def url_pruned(self, request: Request, decision: Decision) -> None:
+        """A request dropped before its fetch: handed to the page its decision names
+        (``crawl_instead``), and, pruned on a mirror rule's mirror side, kept (up to 50,000 a
+        crawl) to be asked again should the rule stop pruning that side
+        (``requeue_unpruned``)."""
+        self.crawl_instead(request, decision)
+        rule = decision.evidence.get("mirror_rule")
+        mirror = rule.get("mirror") if isinstance(rule, dict) else rule
+        if (
+            decision.reason == Reason.MIRRORED_DIRECTORY
+            and isinstance(mirror, str)
+            and request.url.lower().startswith(mirror.lower())
+            and self._pruned_kept < _PRUNED_KEPT
+        ):
+            self._pruned.setdefault(mirror, []).append(request)
+            self._pruned_kept += 1
+
+    def requeue_unpruned(self, mirror: str) -> None:
+        """A rule stopped pruning its mirror side (its origin lacks a page the side holds:
+        docs/mirrors.md, point 20): the requests it pruned there are asked again, with their
+        callbacks, behind other work (``dedup/unpruned_requeued``): the pages they name may
+        link what the origin's copies do not. One the crawl got meanwhile is not fetched twice
+        (``DedupMiddleware``)."""
+        for request in self._pruned.pop(mirror, ()):
+            self.stats.inc_value("dedup/unpruned_requeued")
+            meta = {key: value for key, value in request.meta.items() if key not in _URL_STATE}
+            self._crawler.engine.crawl(
+                request.replace(
+                    dont_filter=True,
+                    priority=request.priority - DEFER_PRIORITY_STEP,
+                    meta={**meta, FETCH_BACK: True},
                 )
             )
 
@@ -350,6 +388,8 @@ class DedupSession:
                 self.stats.inc_value(stat, count)
         if decision.evidence.keys() & _RULE_NEWS:
             self._knows_rules = True
+        for mirror in decision.evidence.get("mirrors_origin_lacking") or ():
+            self.requeue_unpruned(mirror)
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:
