@@ -158,7 +158,7 @@ class DedupSession:
         limit = settings.getint("DEPTH_LIMIT")
         if not links or (limit and depth > limit):
             return
-        meta = {key: value for key, value in request.meta.items() if key not in _URL_STATE}
+        meta = _url_free_meta(request)
         for url in links:
             self.stats.inc_value("dedup/links_followed")
             self._crawler.engine.crawl(
@@ -197,7 +197,7 @@ class DedupSession:
         (``DedupMiddleware``)."""
         for request in self._pruned.pop(mirror, ()):
             self.stats.inc_value("dedup/unpruned_requeued")
-            meta = {key: value for key, value in request.meta.items() if key not in _URL_STATE}
+            meta = _url_free_meta(request)
             self._crawler.engine.crawl(
                 request.replace(
                     dont_filter=True,
@@ -420,3 +420,8 @@ class DedupSession:
             self._error_logged = True
         else:
             logger.debug("dedup: index failure: %s", error)
+
+
+def _url_free_meta(request: Request) -> dict[str, Any]:
+    """``request``'s meta without what belongs to its fetch or its URL (``_URL_STATE``)."""
+    return {key: value for key, value in request.meta.items() if key not in _URL_STATE}

@@ -156,8 +156,9 @@ class MirrorDetector:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
         self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
-        beside = self._side_by_side_by_now(store, page.places)
-        lacking = self._origin_lacking(store, page.places)
+        found = rule_over(store, page.places) if store.has_rules() else None
+        beside = self._side_by_side_by_now(store, found, page.places)
+        lacking = self._origin_lacking(store, found)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -398,13 +399,15 @@ class MirrorDetector:
             entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
             store.put_entry(place.directory_key, key, entry, record)
 
-    def _side_by_side_by_now(self, store: MirrorStore, places: list[Placement]) -> list[str]:
-        """The mirrors of the rules whose sides hold this page that count as crawled side by
-        side by now (``precedence.side_by_side_by_now``), each weighed again once its sides
-        recorded the pages it said could change that (a weighing reads up to 2,048 entries)."""
+    def _side_by_side_by_now(
+        self, store: MirrorStore, found: tuple[Rule, Placement] | None, places: list[Placement]
+    ) -> list[str]:
+        """The mirrors of the rules whose sides hold this page (``found``: the rule over it)
+        that count as crawled side by side by now (``precedence.side_by_side_by_now``), each
+        weighed again once its sides recorded the pages it said could change that (a weighing
+        reads up to 2,048 entries)."""
         if not store.has_rules():
             return []
-        found = rule_over(store, places)
         rules = [found[0]] if found is not None else []
         rules += [rule for rule, _ in rules_with_origin_over(store, places)]
         made = []
@@ -421,8 +424,10 @@ class MirrorDetector:
                 made.append(rule.mirror)
         return made
 
-    def _origin_lacking(self, store: MirrorStore, places: list[Placement]) -> list[str]:
-        """The mirror of the rule whose mirror side holds this document while its origin, a
+    def _origin_lacking(
+        self, store: MirrorStore, found: tuple[Rule, Placement] | None
+    ) -> list[str]:
+        """The mirror of the rule over this document (``found``) whose origin, a
         host's root paired with a directory below another host's, is known to lack the
         counterpart (a 404, an error: ``Deferrals.absent``), if no name, session id or pin calls
         the mirror the copy: marked ``origin_lacks``, its mirror side is no longer pruned. A
@@ -433,9 +438,6 @@ class MirrorDetector:
         lacks are fetched, the others pruned): filing copies deeper is what mirrors do, and
         where one was paired with a complete copy filed deeper still, the holdout web's round
         robin fetched that copy whole (120 URLs) when any depth counted."""
-        if not store.has_rules():
-            return []
-        found = rule_over(store, places)
         if found is None:
             return []
         rule, place = found
@@ -449,7 +451,8 @@ class MirrorDetector:
         status = Deferrals(store.view).absent(rule.origin + place.relative)
         if status is None or 200 <= status < 300:
             return []
-        store.put_rule(replace(rule, origin_lacks=True))
+        # as it stands now: the side-by-side weighing may have rewritten it
+        store.put_rule(replace(store.rule(rule.mirror) or rule, origin_lacks=True))
         return [rule.mirror]
 
     @staticmethod

@@ -202,7 +202,7 @@ class Rule(DirectoryPair):
     def drops_mirror_urls(self) -> bool:
         """Whether a URL of the mirror side may be dropped before its fetch: the side is pruned,
         and not shown to hold pages its origin lacks (``origin_lacks``)."""
-        return self.prunes_mirror and not (self.origin_lacks and not self.copy_named)
+        return self.prunes_mirror and not self.origin_lacks
 
     @property
     def prunes_origin(self) -> bool:

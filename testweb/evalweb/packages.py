@@ -72,10 +72,12 @@ TREES = {
     "kernel-handbook": DocTree(
         "debian-kernel-handbook", "usr/share/doc/debian-kernel-handbook/kernel-handbook.html"
     ),
-    "history-en": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".en.html"),
-    "history-fr": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".fr.html"),
-    "history-de": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".de.html"),
-    "history-es": DocTree("debian-history", "usr/share/doc/debian-history/docs", suffix=".es.html"),
+    **{
+        f"history-{language}": DocTree(
+            "debian-history", "usr/share/doc/debian-history/docs", suffix=f".{language}.html"
+        )
+        for language in ("en", "fr", "de", "es")
+    },
 }
 
 
