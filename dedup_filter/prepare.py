@@ -53,7 +53,10 @@ class PagePreparer:
         normal, body = normalize_url(url), body or b""
         if not self._mirrors.wants_links(normal):
             return PreparedPage(self.fingerprinter.fingerprint(normal, body, headers))
-        return PreparedPage(*self.fingerprinter.fingerprint_with_anchors(normal, body, headers))
+        releases = self._mirrors.is_index_page(normal)
+        return PreparedPage(
+            *self.fingerprinter.fingerprint_with_anchors(normal, body, headers, releases)
+        )
 
     def warm_up(self) -> None:
         """Prepare a made-up page, so that the compiled kernels are loaded (numba's cache, about

@@ -23,6 +23,7 @@ from dedup_filter.features.text import (
     lowered_token_spans,
     title_words,
 )
+from dedup_filter.features.versions import Release, page_releases
 
 NO_ANCHORS = Anchors(None, ())
 
@@ -42,6 +43,8 @@ class Fingerprint:
     title: int = 0  # 32-bit hash of the title's words (``text.title_words``); 0 without a title
     sketch: bytes = b""  # low ``minhash.sketch_bits`` bits of every min-value (``bbit_sketch``)
     code: int = 0  # 32-bit hash of the words of its <pre> blocks; 0 without any
+    # the release numbers it names, read only when asked (an index page: ``versions.py``)
+    releases: tuple[Release, ...] = ()
 
     @property
     def binary(self) -> bool:
@@ -65,13 +68,23 @@ class Fingerprinter:
         return self._fingerprint(url, body, headers, with_anchors=False)[0]
 
     def fingerprint_with_anchors(
-        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+        self,
+        url: str,
+        body: bytes,
+        headers: Mapping[Any, Any] | None = None,
+        with_releases: bool = False,
     ) -> tuple[Fingerprint, Anchors]:
-        """``fingerprint`` and the page's anchors, read from the same parse."""
-        return self._fingerprint(url, body, headers, with_anchors=True)
+        """``fingerprint`` and the page's anchors, read from the same parse; with the release
+        numbers its text names when ``with_releases``."""
+        return self._fingerprint(url, body, headers, with_anchors=True, with_releases=with_releases)
 
     def _fingerprint(
-        self, url: str, body: bytes, headers: Mapping[Any, Any] | None, with_anchors: bool
+        self,
+        url: str,
+        body: bytes,
+        headers: Mapping[Any, Any] | None,
+        with_anchors: bool,
+        with_releases: bool = False,
     ) -> tuple[Fingerprint, Anchors]:
         text_config = self.config.text
         truncated = len(body) > text_config.max_body_bytes
@@ -101,6 +114,7 @@ class Fingerprinter:
             hash64(title, seed) >> 32 if title else 0,
             sketch,
             _code_hash(page.code, seed),
+            page_releases(page.text) if with_releases else (),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 

@@ -271,6 +271,29 @@ class CandidateUpdate:
                 turned = turned.with_outcome(sample.relative_hash, MISSING)
         return turned
 
+    def _turns_over(self, candidate: Candidate) -> bool:
+        """Whether evidence that does not depend on the crawl's order takes the candidate's
+        origin for the copy, while it was oriented by order (a pair found from documents, a
+        boundary above such a rule, index pages a hair apart): the name, a session id or a pin,
+        or, where those say nothing either way, an older release on its index page."""
+        named, named_turned = (
+            self._names_the_copy(candidate),
+            self._names_the_copy(_reversed(candidate)),
+        )
+        if named != named_turned:
+            return named_turned
+        return self._names_older(_reversed(candidate))
+
+    def _with_evidence(self, rule: Rule) -> Rule:
+        """``rule`` with the order-free evidence on its mirror side weighed again: named a
+        copy, or naming an older release."""
+        return replace(
+            rule, copy_named=self._names_the_copy(rule), mirror_older=self._names_older(rule)
+        )
+
+    def _names_older(self, pair: DirectoryPair) -> bool:
+        return self._orientation().names_older_release(pair.mirror, pair.origin)
+
     def _names_the_copy(self, pair: DirectoryPair) -> bool:
         return self._orientation().names_the_copy(
             pair.mirror, pair.mirror_index, pair.origin, pair.origin_index
@@ -296,9 +319,7 @@ class CandidateUpdate:
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
-        if self._names_the_copy(_reversed(candidate)) and not self._names_the_copy(candidate):
-            # oriented by order (a pair found from documents, a boundary above such a rule),
-            # while the name, a session id or a pin says the other side is the copy
+        if self._turns_over(candidate):
             candidate = self._reoriented(candidate)
         collapsed, through = collapse_origin(self.store, candidate, max_depth)
         if through and self._rejected(collapsed):
@@ -328,15 +349,21 @@ class CandidateUpdate:
             for rival in self.store.candidates_of_mirror(collapsed.mirror)
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
-        repoint(self.store, collapsed.mirror, collapsed.origin, self._names_the_copy)
+        repoint(self.store, collapsed.mirror, collapsed.origin, self._with_evidence)
         # the rules the new one absorbs: their origins elsewhere are paired with its origin (a
         # copier of a copy's directory, paired with that copy before the copy's host was ruled
         # a mirror, would otherwise lose its pairing: a holdout crawl never named its boundary)
         absorbed = self.store.rules_under(collapsed.mirror)
         code_checked = self._sampler.coded_matches(self.store, candidate)
-        copy_named = self._names_the_copy(collapsed)
         rule = install(
-            self.store, collapsed, self.config.mode, self.now, copy_named, code_checked, through
+            self.store,
+            collapsed,
+            self.config.mode,
+            self.now,
+            self._names_the_copy(collapsed),
+            code_checked,
+            through,
+            self._names_older(collapsed),
         )
         self.confirmed.append(rule)
         # what each side kept for the other answers for a page it lacks: nothing is pruned

@@ -144,7 +144,7 @@ class MirrorDetector:
         if learnt:
             page = self.before(view, checked.fingerprint)  # placed without what was learnt
         links = sessions.strip_all(checked.links)
-        orientation = self._orientation(store, sessions)
+        orientation = self._orientation(store, sessions).holding(page, checked.fingerprint.releases)
         pair, stance = self._stance(
             store, sessions, orientation, page, checked.fingerprint.url, checked.original_url
         )
@@ -395,8 +395,12 @@ class MirrorDetector:
         record, length = store.view.page(representative), fingerprint.token_count
         for place in page.places:
             key = self._index_pages.entry_key(place)
-            hosts = _linked_hosts(page.url, links) if place.is_own and not key else ()
-            entry = DirEntry(representative, fingerprint.exact, place.relative, role, hosts, length)
+            own_index = place.is_own and not key
+            hosts = _linked_hosts(page.url, links) if own_index else ()
+            releases = fingerprint.releases if own_index else ()
+            entry = DirEntry(
+                representative, fingerprint.exact, place.relative, role, hosts, length, releases
+            )
             store.put_entry(place.directory_key, key, entry, record)
 
     def _side_by_side_by_now(

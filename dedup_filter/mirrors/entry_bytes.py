@@ -13,7 +13,9 @@ representative's record, then the role and linked hosts when there are any:
 A page's own entry that is ordinary and links no host is not stored here at all but as the key
 alone, a posting of its page (``told_by_record``, ``MirrorStore``): about a third of the bytes.
 A near-duplicate drop's entry ends with its own length in tokens (``varint`` after the linked
-hosts; an entry written before it was kept ends at the hosts and reads as length not recorded).
+hosts; an entry written before it was kept ends at the hosts and reads as length not recorded),
+an index page's with the release numbers it names after that length (``varint(count)``, then each
+as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier).
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -58,6 +60,7 @@ def told_by_record(
         record is not None
         and entry.role == ORDINARY
         and not entry.linked_hosts
+        and not entry.releases
         and record.exact == entry.exact
         and record.url.lower() == url_key
         and record.url[len(directory_key) :] == entry.relative
@@ -104,11 +107,17 @@ def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
 
 
 def _trailer(entry: DirEntry, length: int) -> bytes:
-    if entry.role == ORDINARY and not entry.linked_hosts and not length:
+    if entry.role == ORDINARY and not entry.linked_hosts and not length and not entry.releases:
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
     trailer = bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
-    return trailer + (encode_varint(length) if length else b"")
+    if not entry.releases:
+        return trailer + (encode_varint(length) if length else b"")
+    releases = b"".join(
+        encode_varint(len(release)) + b"".join(map(encode_varint, release))
+        for release in entry.releases
+    )
+    return trailer + encode_varint(length) + encode_varint(len(entry.releases)) + releases
 
 
 def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
@@ -118,5 +127,23 @@ def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
     count, offset = decode_varint(data, offset + 1)
     hosts = tuple(_U64.unpack_from(data, offset + _U64.size * number)[0] for number in range(count))
     offset += _U64.size * count
-    length = decode_varint(data, offset)[0] if offset < len(data) else 0
-    return DirEntry(entry.representative, entry.exact, entry.relative, role, hosts, length)
+    length = 0
+    if offset < len(data):
+        length, offset = decode_varint(data, offset)
+    releases = _read_numbers(data, offset) if offset < len(data) else ()
+    return DirEntry(
+        entry.representative, entry.exact, entry.relative, role, hosts, length, releases
+    )
+
+
+def _read_numbers(data: bytes, offset: int) -> tuple[tuple[int, ...], ...]:
+    """The releases written from ``offset``: a count, then each one's count and numbers."""
+    numbers = []
+    while offset < len(data):
+        number, offset = decode_varint(data, offset)
+        numbers.append(number)
+    releases, at = [], 1
+    for _ in range(numbers[0]):
+        releases.append(tuple(numbers[at + 1 : at + 1 + numbers[at]]))
+        at += 1 + numbers[at]
+    return tuple(releases)

@@ -10,10 +10,13 @@ Signals, strongest first:
 3. at equal depths, the side whose index page links the other's host is the copy (a copy keeps
    absolute links to the site it was copied from; only at equal depths, since an origin's list
    of mirrors links its copies);
-4. when both sides hold documents, the side that holds more of the other's pages (a partial
+4. the side whose index page names an earlier release in place of the other's release numbers
+   is a stale copy (``features.versions.later_release``: a number only one side names, a
+   copy's banner, says nothing); its rule never prunes the newer side (``Rule.mirror_older``);
+5. when both sides hold documents, the side that holds more of the other's pages (a partial
    copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's);
-5. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
-6. else the side indexed first.
+6. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
+7. else the side indexed first.
 
 *Held first* does not orient: a side crawled first is a copier's victim as often as a copy met
 early (a stale copy crawled whole before its origin's index page: taking it for the origin would
@@ -26,8 +29,9 @@ signal depends on the order of commits alone.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from dedup_filter.features.versions import Release, later_release
 from dedup_filter.mirrors.directories import (
     IndexPages,
     authority,
@@ -38,6 +42,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, host_hash
+from dedup_filter.mirrors.verdict import MirrorPage
 
 # documents of each side compared when weighing which holds more of the other's pages
 _COMPARED = 32
@@ -52,6 +57,15 @@ class Orientation:
     protection: Protection
     max_depth: int
     sessions: SessionParameters = field(default_factory=lambda: SessionParameters(()))
+    # the index page in hand, not recorded yet: its directory's key and the releases it names
+    in_hand: tuple[str, tuple[Release, ...]] = ("", ())
+
+    def holding(self, page: MirrorPage, releases: tuple[Release, ...]) -> Orientation:
+        """This orientation, reading ``releases`` as those of the index page ``page`` (checked
+        now, recorded after its pairing is oriented)."""
+        if not releases or not page.places:
+            return self
+        return replace(self, in_hand=(page.places[-1].directory_key, releases))
 
     def page_is_origin(
         self, page_url: str, page_dir: str, indexed_url: str, indexed_dir: str
@@ -70,6 +84,9 @@ class Orientation:
         as_deep = directory_depth(page_dir) == directory_depth(indexed_dir)
         if as_deep and self.links_back(indexed_url, page_url):
             return True
+        later = later_release(self.releases(page_dir), self.releases(indexed_dir))
+        if later:
+            return later > 0
         page_docs, indexed_docs = self._documents(page_dir), self._documents(indexed_dir)
         if page_docs and indexed_docs:
             page_holds = sum(self._holds(page_dir, relative) for relative in indexed_docs)
@@ -98,6 +115,19 @@ class Orientation:
             return True
         as_deep = directory_depth(mirror) == directory_depth(origin)
         return as_deep and self.links_back(mirror_index, origin_index)
+
+    def names_older_release(self, mirror: str, origin: str) -> bool:
+        """Whether the index page of ``mirror`` names an earlier release than that of
+        ``origin`` (``features.versions.later_release``): a stale copy of a manual."""
+        return later_release(self.releases(mirror), self.releases(origin)) < 0
+
+    def releases(self, directory: str) -> tuple[Release, ...]:
+        """The release numbers the index page of ``directory`` names."""
+        key = directory.lower()
+        if key == self.in_hand[0]:
+            return self.in_hand[1]
+        entry = self.store.entry(key, "")
+        return entry.releases if entry is not None else ()
 
     def reached_with_session(self, index_url: str) -> bool:
         """Whether the index page ``index_url`` was kept under a URL that carries a session

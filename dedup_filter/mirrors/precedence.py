@@ -15,10 +15,11 @@ counterpart is then dropped (``pruning.py``, the same guards: never a page held 
 under ``mirror.protected_prefixes``, not before the copy's answer for a page it lacks is known),
 its index pages are fetched, and a document whose counterpart the copy has not fetched yet
 waits for the crawl to fetch it (never probed: the copy is crawled whole, since it is never
-pruned). A rule accepted with mismatching samples
-never prunes its origin: it pairs versions of one directory (a stale copy with edited pages), the
-copy's page may be the older version, and dropping the origin's page for it would lose the
-current text; held first and not named a copy, it prunes neither side.
+pruned). A rule accepted with mismatching samples,
+or whose mirror's index page names an older release (``Rule.mirror_older``), never prunes its
+origin: it pairs versions of one directory (a stale copy with edited pages), the copy's page may
+be the older version, and dropping the origin's page for it would lose the current text, and the
+links to pages the origin gained since; held first and not named a copy, it prunes neither side.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side by
 side (no lead of more than one document, or of more than half of what each side held and made after

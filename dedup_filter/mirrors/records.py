@@ -26,7 +26,7 @@ OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 # flags of a rule value
-_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS = 1, 2, 4, 8
+_MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1, 2, 4, 8, 16
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -61,6 +61,9 @@ class DirEntry:
     # a near-duplicate drop's own length in tokens (0: not recorded): the length of the page its
     # representative stands for is what tells a copy's added banner apart (``systematic.py``)
     token_count: int = 0
+    # an index page under its own directory: the release numbers it names
+    # (``features.versions``), which tell a stale copy of a manual from its newer origin
+    releases: tuple[tuple[int, ...], ...] = ()
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
@@ -180,6 +183,9 @@ class Rule(DirectoryPair):
     # name, session id or pin calls the mirror the copy: the mirror may be the newer side, whose
     # pages link what the origin's copies do not (``detector._origin_lacking``)
     origin_lacks: bool = False
+    # the mirror's index page names an earlier release than the origin's: a stale copy, whose
+    # pages may be the older text of the origin's (``Orientation.names_older_release``)
+    mirror_older: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -224,10 +230,10 @@ class Rule(DirectoryPair):
 
     @property
     def exchangeable(self) -> bool:
-        """Nothing names the mirror the copy and every checked sample matched: the evidence
-        a side held first needs before it is pruned, and a mirror's page needs to stand for its
-        origin's (a stale copy's page may be the older text)."""
-        return not self.copy_named and self.matches == self.checked
+        """Nothing names the mirror the copy, nor an older release, and every checked sample
+        matched: the evidence a side held first needs before it is pruned, and a mirror's page
+        needs to stand for its origin's (a stale copy's page may be the older text)."""
+        return not self.copy_named and not self.mirror_older and self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
@@ -244,6 +250,7 @@ class Rule(DirectoryPair):
             | (_COPY_NAMED if self.copy_named else 0)
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
             | (_ORIGIN_LACKS if self.origin_lacks else 0)
+            | (_MIRROR_OLDER if self.mirror_older else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
@@ -269,4 +276,5 @@ class Rule(DirectoryPair):
             bool(flags & _SIDE_BY_SIDE),
             through,
             bool(flags & _ORIGIN_LACKS),
+            bool(flags & _MIRROR_OLDER),
         )

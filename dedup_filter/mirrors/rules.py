@@ -74,19 +74,20 @@ def reverses(rule: Rule, mirror: str, origin: str) -> bool:
 
 
 def repoint(
-    store: MirrorStore, mirror: str, origin: str, names_the_copy: Callable[[Rule], bool]
+    store: MirrorStore, mirror: str, origin: str, with_evidence: Callable[[Rule], Rule]
 ) -> None:
     """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
     ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
-    a rule's origin is never a mirror side. Which side each held first, and whether evidence
-    names its mirror the copy, is weighed again against the new origin. A rule that ``reverses``
+    a rule's origin is never a mirror side. Which side each held first, and the evidence that
+    names its mirror the copy or an older release (``with_evidence``), is weighed again against
+    the new origin. A rule that ``reverses``
     a part of mirror -> origin is deleted: the new rule pairs its directories."""
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
         if reverses(rule, mirror, origin):
             continue
         repointed = _moved(store, rule, mirror, origin, through=mirror)
-        store.put_rule(replace(repointed, copy_named=names_the_copy(repointed)))
+        store.put_rule(with_evidence(repointed))
 
 
 def point_back(store: MirrorStore, revoked: Rule) -> None:
@@ -141,11 +142,13 @@ def install(
     copy_named: bool,
     code_checked: int = 0,
     through: str = "",
+    mirror_older: bool = False,
 ) -> Rule:
     """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
     (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
     matched samples with code blocks, ``code_checks.py``; ``through``: the mirror of the rule
-    its origin was collapsed through, ``collapse_origin``)."""
+    its origin was collapsed through, ``collapse_origin``; ``mirror_older``:
+    ``Orientation.names_older_release`` of its mirror side)."""
     _absorb(store, candidate.mirror)
     held = held_first(store, candidate.mirror, candidate.origin)
     rule = Rule(
@@ -164,6 +167,7 @@ def install(
         code_checked,
         held.side_by_side,
         through,
+        mirror_older=mirror_older,
     )
     store.put_rule(rule)
     return rule
@@ -226,6 +230,7 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "copy_named": rule.copy_named,
         "side_by_side": rule.side_by_side,
         "origin_lacks": rule.origin_lacks,
+        "mirror_older": rule.mirror_older,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
         # the mirror of the rule its origin was moved through (``point_back``), if any

@@ -1,0 +1,62 @@
+"""The release numbers a page names ("2.39.5", "0.22", a date "30.11.2026"), and which of two pages
+names the later release.
+
+Two copies of one manual whose index pages name other releases are two versions of it: the one
+naming the later release is the newer, and its pages may link pages the older lacks
+(``mirrors/orientation.py``). Read only from index pages: a scan of a page's text costs about as
+much as its simhash.
+"""
+
+from __future__ import annotations
+
+import re
+
+Release = tuple[int, ...]
+
+# digits joined by dots; read as a release when it has two to four numbers of up to nine digits
+_DOTTED = re.compile(r"[0-9]+(?:\.[0-9]+)+")
+_MAX_PARTS, _MAX_DIGITS = 4, 9
+# distinct releases kept a page: the first and last halves in order of appearance (a title names
+# the release at the top of a page, a footer at the bottom; section numbers fill the middle)
+MAX_RELEASES = 32
+
+
+def page_releases(text: str) -> tuple[Release, ...]:
+    """The distinct release numbers ``text`` names, in order of appearance (the first and last
+    ``MAX_RELEASES // 2`` when it names more)."""
+    found = dict.fromkeys(
+        release for token in _DOTTED.findall(text) if (release := _release(token)) is not None
+    )
+    releases = tuple(found)
+    if len(releases) <= MAX_RELEASES:
+        return releases
+    half = MAX_RELEASES // 2
+    return releases[:half] + releases[-half:]
+
+
+def later_release(first: tuple[Release, ...], second: tuple[Release, ...]) -> int:
+    """1 when ``first`` names the later release, -1 when ``second`` does, 0 when nothing says.
+
+    Only releases one side names in place of the other's count, and every one on one side must
+    be later than every one on the other: a number only one side names (a copy's banner, a
+    section the newer manual added) says nothing, and neither do edits that move numbers both
+    ways."""
+    only_first, only_second = set(first) - set(second), set(second) - set(first)
+    if not only_first or not only_second:
+        return 0
+    if min(only_first) > max(only_second):
+        return 1
+    if min(only_second) > max(only_first):
+        return -1
+    return 0
+
+
+def _release(token: str) -> Release | None:
+    parts = token.split(".")
+    if len(parts) > _MAX_PARTS or any(len(part) > _MAX_DIGITS for part in parts):
+        return None
+    numbers = tuple(int(part) for part in parts)
+    day, month, year = numbers if len(numbers) == 3 else (0, 0, 0)
+    if len(parts) == 3 and len(parts[2]) == 4 and 1 <= day <= 31 and 1 <= month <= 12:
+        return year, month, day  # a date written day first
+    return numbers
