@@ -37,18 +37,25 @@ def page_releases(text: str) -> tuple[Release, ...]:
 def later_release(first: tuple[Release, ...], second: tuple[Release, ...]) -> int:
     """1 when ``first`` names the later release, -1 when ``second`` does, 0 when nothing says.
 
-    Only releases one side names in place of the other's count, and every one on one side must
-    be later than every one on the other: a number only one side names (a copy's banner, a
-    section the newer manual added) says nothing, and neither do edits that move numbers both
-    ways."""
-    only_first, only_second = set(first) - set(second), set(second) - set(first)
-    if not only_first or not only_second:
-        return 0
-    if min(only_first) > max(only_second):
-        return 1
-    if min(only_second) > max(only_first):
-        return -1
-    return 0
+    Only numbers one side names in place of the other's count, compared with those of the same
+    magnitude (the digits of their first number: a release with a release, a year with a
+    year), and every such comparison must agree: a number only one side names (a copy's
+    banner, a section the newer manual added) says nothing, nor do edits that move numbers
+    both ways."""
+    only_first = _by_magnitude(set(first) - set(second))
+    only_second = _by_magnitude(set(second) - set(first))
+    votes = set()
+    for magnitude in only_first.keys() & only_second.keys():
+        mine, theirs = only_first[magnitude], only_second[magnitude]
+        votes.add(1 if min(mine) > max(theirs) else -1 if min(theirs) > max(mine) else 0)
+    return votes.pop() if len(votes) == 1 else 0
+
+
+def _by_magnitude(releases: set[Release]) -> dict[int, list[Release]]:
+    grouped: dict[int, list[Release]] = {}
+    for release in releases:
+        grouped.setdefault(len(str(release[0])), []).append(release)
+    return grouped
 
 
 def _release(token: str) -> Release | None:

@@ -110,3 +110,14 @@ def test_a_truncated_or_negative_varint_is_refused():
         decode_varint(encode_varint(2**20)[:-1])
     with pytest.raises(ValueError, match="unsigned"):
         encode_varint(-1)
+
+
+def test_an_index_pages_releases_survive_every_form_and_older_entries_read_as_none():
+    records = {7: _page(7, "http://h.example/d/", exact=99)}
+    releases = ((2, 39, 5), (0, 22), (2026, 11, 30), (HUGE_ID, 1))
+    for role, linked in [(ORDINARY, ()), (KEPT_AS_CANDIDATE, (HUGE_ID,))]:
+        for exact, length in ((99, 0), (5, 300)):
+            entry = DirEntry(7, exact, "", role, linked, length, releases)
+            assert _round_trip(entry, records, "http://h.example/d/") == entry
+            older = encode_entry(replace(entry, releases=()), records[7], "http://h.example/d/")
+            assert decode_entry(older, records.get) == replace(entry, releases=())

@@ -226,3 +226,43 @@ def test_index_pages_a_server_lacks_are_asked_for_once(open_filter, corpus, modu
     asked = [url for url in crawl.failed_probes if url.endswith("/")]
     assert {copier, VICTIM} <= set(asked)
     assert len(asked) == len(set(asked))  # each asked once (it was 14 times each)
+
+
+def naming_release(pages: dict[str, bytes], release: str) -> dict[str, bytes]:
+    """``pages`` with a footer naming the manual's release on every page."""
+    footer = f"<p>Manual version {release}</p></body>".encode()
+    return {url: body.replace(b"</body>", footer, 1) for url, body in pages.items()}
+
+
+@pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
+def test_a_stale_copy_naming_an_older_release_never_gets_the_newer_manual_pruned(
+    open_filter, corpus, modules, order
+):
+    """A stale copy as deep as its origin and named like any site: whichever index page the
+    crawl holds first, the release the index pages name takes the stale copy for the mirror, and
+    its rule never prunes the newer manual (whose pages may link pages the copy lacks); the
+    stale copy is pruned where the newer manual was crawled first."""
+    dedup = open_filter()
+    newer_base, stale_base = (
+        "http://docs.project.test/manual/",
+        "http://notes.elsewhere.test/manual/",
+    )
+    tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
+    newer = naming_release(tree, "2.4.1")
+    stale = naming_release(copy_tree(tree, newer_base, stale_base), "2.3.9")
+    pages = newer | stale
+    newer_urls, stale_urls = breadth_first(pages, newer_base), breadth_first(pages, stale_base)
+    urls = {
+        "stale_first": stale_urls + newer_urls,
+        "newer_first": newer_urls + stale_urls,
+        "interleaved": interleave(stale_urls, newer_urls),
+    }[order]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    rules = [
+        (rule["mirror"], rule["origin"], rule["mirror_older"]) for rule in dedup.mirror_rules()
+    ]
+    assert (stale_base, newer_base, True) in rules
+    assert not any(url.startswith(newer_base) for url in crawl.pruned)
+    assert not any(dedup.check_url(url).dropped for url in newer)
+    if order == "newer_first":
+        assert any(url.startswith(stale_base) for url in crawl.pruned)

@@ -1,0 +1,45 @@
+"""Release numbers read from a page's text, and which of two pages names the later release: a
+number only one side names, or edits that move numbers both ways, say nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.features.versions import MAX_RELEASES, later_release, page_releases
+
+
+def test_a_pages_releases_are_its_dotted_numbers_in_order_once_each():
+    text = "GNU gettext 0.22.4 manual. See 1.2 and 0.22.4 again; port 8080, 3 items, v2.1."
+    assert page_releases(text) == ((0, 22, 4), (1, 2), (2, 1))
+
+
+def test_a_date_written_day_first_reads_year_first_and_overlong_numbers_are_no_release():
+    assert page_releases("updated 30.11.2026, then 01.12.2026") == ((2026, 11, 30), (2026, 12, 1))
+    assert page_releases("1.2.3.4.5 and 1234567890.1 and 10.0.0.1") == ((10, 0, 0, 1),)
+
+
+def test_a_long_listing_keeps_the_releases_at_its_top_and_bottom():
+    sections = " ".join(f"{chapter}.{section}" for chapter in range(1, 20) for section in range(9))
+    releases = page_releases(f"Manual 4.5.6 {sections} version 4.5.6-final footer 9.8.7")
+    assert len(releases) == MAX_RELEASES
+    assert releases[0] == (4, 5, 6)
+    assert releases[-1] == (9, 8, 7)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "later"),
+    [
+        ("Manual version 2.39.5, section 1.2", "Manual version 2.39.2, section 1.2", 1),
+        ("release 0.21 of 30.11.2025", "release 0.22 of 01.06.2026", -1),
+        ("version 1.9", "version 1.10", -1),  # numbers, not strings
+        # a copy's banner names a number the origin does not: no release replaced
+        ("version 2.4.1", "version 2.4.1. Mirrored with sync 3.0", 0),
+        # an edit moved numbers both ways
+        ("version 2.4 needs 1.8", "version 2.5 needs 1.6 and 3.1", 0),
+        ("no numbers", "version 1.0", 0),
+        ("version 1.0", "version 1.0", 0),
+    ],
+)
+def test_the_later_release_is_named_only_where_one_side_replaced_the_others(first, second, later):
+    assert later_release(page_releases(first), page_releases(second)) == later
+    assert later_release(page_releases(second), page_releases(first)) == -later
