@@ -266,3 +266,23 @@ def test_a_stale_copy_naming_an_older_release_never_gets_the_newer_manual_pruned
     assert not any(dedup.check_url(url).dropped for url in newer)
     if order == "newer_first":
         assert any(url.startswith(stale_base) for url in crawl.pruned)
+
+
+@pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
+def test_a_copier_naming_a_later_release_never_gets_its_victim_crawled_first_pruned(
+    open_filter, corpus, modules, copier
+):
+    """A copier may write any release on its pages: taken for the newer side, it is the
+    origin, but the victim crawled first is never pruned, and the copier is not either."""
+    dedup = open_filter()
+    tree = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    victim = naming_release(tree, "1.0")
+    pages = victim | naming_release(copy_tree(tree, VICTIM, copier), "9.0")
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, VICTIM) + breadth_first(pages, copier)
+    )
+    rules = [(r["mirror"], r["origin"], r["mirror_older"]) for r in dedup.mirror_rules()]
+    assert rules == [(VICTIM, copier, True)]
+    assert not any(url.startswith(VICTIM) for url in crawl.pruned)
+    assert not any(dedup.check_url(url).dropped for url in victim)
+    assert lost(crawl, VICTIM) == []
