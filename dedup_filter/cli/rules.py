@@ -107,6 +107,7 @@ def _mirror_rule(rule: dict[str, Any]) -> str:
         f" {rule['mode']} mode); boundary: {rule['boundary']};"
         f" confirmed {_when(rule['created_at'])}"
         + (f"; absorbed by {rule['absorbed_by']}" if rule.get("absorbed_by") else "")
+        + (f"; implied by {' and '.join(rule['implied_by'])}" if rule.get("implied_by") else "")
     )
 
 

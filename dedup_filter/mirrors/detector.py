@@ -61,7 +61,13 @@ from dedup_filter.mirrors.precedence import side_by_side_by_now
 from dedup_filter.mirrors.probes import answer, ask_index, fetchable, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
-from dedup_filter.mirrors.rules import absorbed, describe, rule_over, rules_with_origin_over
+from dedup_filter.mirrors.rules import (
+    absorbed,
+    describe,
+    implied,
+    rule_over,
+    rules_with_origin_over,
+)
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import record_error, record_page
@@ -346,12 +352,19 @@ class MirrorDetector:
 
     def rules(self, view: IndexView) -> list[dict[str, Any]]:
         """The rules, then the absorbed rules that say more than the rule over them (listed
-        with ``absorbed_by``, pruning nothing themselves)."""
+        with ``absorbed_by``), then the pairs rules imply on a wider rule's mirror side (listed
+        with ``implied_by``); these two kinds prune nothing themselves."""
         store = MirrorStore(view)
         listed = [self.describe(store, rule) for rule in store.rules_under("")]
-        return listed + [
+        listed += [
             self.describe(store, rule) | {"pruned": [], "absorbed_by": wider.mirror}
             for rule, wider in absorbed(store, self.config.max_depth)
+        ]
+        named = {entry["mirror"].lower() for entry in listed}
+        return listed + [
+            self.describe(store, twin)
+            | {"pruned": [], "boundary": "implied", "implied_by": [wider.mirror, rule.mirror]}
+            for twin, wider, rule in implied(store, named)
         ]
 
     def session_hosts(self, view: IndexView) -> list[dict[str, Any]]:

@@ -207,6 +207,41 @@ def absorbed(store: MirrorStore, max_depth: int) -> list[tuple[Rule, Rule]]:
     return found
 
 
+def implied(store: MirrorStore, listed: set[str]) -> list[tuple[Rule, Rule, Rule]]:
+    """The pairs that a rule inside another rule's origin implies on that rule's mirror side,
+    each as ``(twin, wider, rule)``: a renamed copy inside a host mirrored whole is a renamed copy
+    on the mirror host too, where the wider rule prunes its pages before anything pairs them
+    (which host of the two is the origin, and so where the renamed copy is ruled, is the crawl's
+    order). The twin prunes nothing; a twin whose mirror is ``listed`` (lower-cased) already is
+    left out."""
+    found = []
+    for wider in store.rules_under(""):
+        source, target = wider.origin, wider.mirror
+        for rule in store.rules_under(source):
+            if rule.mirror.lower() == source.lower():
+                continue
+            twin = _moved_within(rule, source, target)
+            if twin.mirror.lower() not in listed:
+                listed.add(twin.mirror.lower())
+                found.append((twin, wider, rule))
+    return found
+
+
+def _moved_within(rule: Rule, source: str, target: str) -> Rule:
+    """``rule`` with each side lying under ``source`` moved to the same place under ``target``."""
+
+    def moved(url: str) -> str:
+        return target + url[len(source) :] if url.lower().startswith(source.lower()) else url
+
+    return replace(
+        rule,
+        mirror=moved(rule.mirror),
+        origin=moved(rule.origin),
+        mirror_index=moved(rule.mirror_index),
+        origin_index=moved(rule.origin_index),
+    )
+
+
 def pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
     mirror = rule.drops_mirror_urls or rule.prunes_both_sides
     return (("mirror", mirror), ("origin", rule.prunes_origin or rule.prunes_origin_beside))

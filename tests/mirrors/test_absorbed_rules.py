@@ -1,6 +1,7 @@
 """A rule a wider rule absorbs is listed where a rule made since repeats it on the wider rule's
-origin: a renamed copy inside a host that a host rule then took whole. Its origin elsewhere is
-paired with the wider rule's origin: a copier of one directory of a copy."""
+origin: a renamed copy inside a host that a host rule then took whole; a rule on the wider rule's
+origin is listed on its mirror side too. Its origin elsewhere is paired with the wider rule's
+origin: a copier of one directory of a copy."""
 
 from __future__ import annotations
 
@@ -70,13 +71,30 @@ def test_an_absorbed_rule_no_current_rule_repeats_is_not_listed(tmp_path):
 
 def test_a_boundary_widened_lists_the_wider_rule_alone(tmp_path):
     below = _rule(MIRROR + GUIDE, ORIGIN + GUIDE)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_host_rule_over(below))
+        assert _listed(dedup) == [(MIRROR, ORIGIN, None)]
+
+
+def test_a_renamed_copy_inside_a_hosts_origin_is_listed_on_the_mirror_host_too(tmp_path, capsys):
+    """The renamed copy was ruled on the origin host only (its twin on the mirror host was
+    pruned by the host rule before anything paired it): the listing names the twin, implied by
+    the two rules, pruning nothing."""
     twin = _rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE)
     with DedupFilter.open(tmp_path / "index") as dedup:
-        dedup.index.transact(_host_rule_over(below, twins=(twin,)))
+        dedup.index.transact(_host_rule_over(twins=(twin,)))
         assert sorted(_listed(dedup)) == [
             (MIRROR, ORIGIN, None),
+            (MIRROR + ARCHIVE, MIRROR + GUIDE, None),
             (ORIGIN + ARCHIVE, ORIGIN + GUIDE, None),
         ]
+        implied = next(r for r in dedup.mirror_rules() if r.get("implied_by"))
+        assert implied["implied_by"] == [MIRROR, ORIGIN + ARCHIVE]
+        assert implied["pruned"] == []
+        assert implied["boundary"] == "implied"
+        assert dedup.check_url(MIRROR + ARCHIVE + "ch01.html").evidence["mirror_rule"] == MIRROR
+    assert main(["mirrors", "--index", str(tmp_path / "index")]) == 0
+    assert f"implied by {MIRROR} and {ORIGIN + ARCHIVE}" in capsys.readouterr().out
 
 
 def test_a_copier_of_a_copys_directory_is_paired_with_the_origins_when_the_copy_is_ruled(
