@@ -325,6 +325,14 @@ class DedupFilter:
         with self.index.read() as view:
             return self._mirrors.candidates(view)
 
+    def unpruned(self, mirror: str) -> list[str]:
+        """The URLs that the rule whose mirror side is ``mirror``, marked ``origin_lacks`` (a
+        page's decision names it under ``mirrors_origin_lacking``), may have dropped before
+        their fetch: for a frontier that forwarded none of them, to check them again (the rule
+        no longer drops them). Empty for any other rule (docs/mirrors.md, point 20)."""
+        with self.index.read() as view:
+            return self._mirrors.unpruned(view, normalize_url(mirror))
+
     def mirror_rules(self) -> list[dict[str, Any]]:
         """Every mirror rule with its evidence (samples, matches, resemblance, when, boundary)."""
         with self.index.read() as view:

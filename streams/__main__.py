@@ -21,9 +21,7 @@ from .options import add_arguments, configs_from_args
 
 logger = logging.getLogger("dedup_filter.streams")
 
-MISSING_EXTRA = (
-    "the stream processor needs kafka-python: pip install 'dedup-filter[kafka]'"
-)
+MISSING_EXTRA = "the stream processor needs kafka-python: pip install 'dedup-filter[kafka]'"
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:

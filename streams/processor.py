@@ -79,9 +79,7 @@ class Processor:
         self.config = config
         self.metrics = metrics or StreamMetrics()
         self.pool = pool
-        self._frontier = Frontier(
-            dedup, config.url_dedup_cache_size, config.deferred_max_age_s
-        )
+        self._frontier = Frontier(dedup, config.url_dedup_cache_size, config.deferred_max_age_s)
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
         self._bad_partitions_logged: set[TopicPartition] = set()
@@ -305,9 +303,15 @@ class Processor:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         fetch_back = decision.evidence.get("fetch_back") or ()
         followed = self.dedup.links_to_follow(decision, page.body, page.headers)
+        unpruned = [
+            url
+            for mirror in decision.evidence.get("mirrors_origin_lacking") or ()
+            for url in self.dedup.unpruned(mirror)
+        ]
+        again = followed + unpruned
         return outputs + self._kept_urls(
             [Decision(url, "keep", Reason.FETCHED_BACK) for url in fetch_back]
-            + (self._frontier.check(followed) if followed else [])
+            + (self._frontier.check(again) if again else [])
         )
 
     def _failed_fetch_outputs(
@@ -364,7 +368,8 @@ class Processor:
         whose fate is known (forgotten by the index once delivered: a crash before gives them
         again), the pages to fetch in place of a failed fetch, those a revoked rule may have
         dropped (``fetch_back``), and the links of a dropped page that its kept twin may not
-        have (``links_to_follow``: checked as frontier URLs first)."""
+        have (``links_to_follow``), and those a rule that stopped pruning its mirror side may
+        have dropped (``unpruned``); these two are checked as frontier URLs first."""
         outputs = []
         for decision in decisions:
             self.metrics.url_decided(decision)

@@ -19,6 +19,7 @@ to the shared index; no rule is made from index pages alone unless ``mirror.samp
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import replace
@@ -91,6 +92,8 @@ from dedup_filter.mirrors.verdict import (
 )
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
+# entries of a rule's origin read for the URLs a rule marked ``origin_lacks`` may have pruned
+_UNPRUNED_SCANNED = 4096
 
 
 class MirrorDetector:
@@ -365,6 +368,21 @@ class MirrorDetector:
             self.describe(store, twin)
             | {"pruned": [], "boundary": "implied", "implied_by": [wider.mirror, rule.mirror]}
             for twin, wider, rule in implied(store, named)
+        ]
+
+    def unpruned(self, view: IndexView, mirror: str) -> list[str]:
+        """The mirror side's counterparts of the pages a rule marked ``origin_lacks`` holds on
+        its origin, where the mirror side holds no page: what the rule pruned before the mark,
+        or had yet to meet (over the origin's first ``_UNPRUNED_SCANNED`` entries, hash order)."""
+        store = MirrorStore(view)
+        rule = store.rule(mirror)
+        if rule is None or not rule.origin_lacks:
+            return []
+        entries = itertools.islice(store.subtree(rule.origin.lower()), _UNPRUNED_SCANNED)
+        return [
+            rule.mirror + entry.relative
+            for rel_hash, entry in entries
+            if store.entry_by_hash(rule.mirror.lower(), rel_hash) is None
         ]
 
     def session_hosts(self, view: IndexView) -> list[dict[str, Any]]:
