@@ -81,15 +81,21 @@ def _index_name(directory: str, index_url: str) -> str:
 
 
 def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> bool:
-    """Whether another rule pairs two children of the same parents: then the parents are worth
-    sampling although their index pages differ (a mirror's banner, its own header), since two
-    replicated subdirectories side by side are as good a hint as two replicated index pages."""
-    mirror_parent, origin_parent = (parent.lower() for parent in parents)
+    """Whether another rule pairs two children of the same parents, in either orientation:
+    then the parents are worth sampling although their index pages differ (a mirror's banner,
+    its own header), since two replicated subdirectories side by side are as good a hint as two
+    replicated index pages. Which side of each pair was taken for the copy is the crawl's order
+    (a breadth-first holdout crawl ruled one subdirectory each way, and never tried the hosts)."""
+    lowered = {parent.lower() for parent in parents}
     return any(
         other.mirror.lower() != rule.mirror.lower()
-        and (parent_directory(other.mirror) or "").lower() == mirror_parent
-        and (parent_directory(other.origin) or "").lower() == origin_parent
-        for other in store.rules_under(mirror_parent)
+        and {
+            (parent_directory(other.mirror) or "").lower(),
+            (parent_directory(other.origin) or "").lower(),
+        }
+        == lowered
+        for side in lowered
+        for other in store.rules_under(side)
     )
 
 
