@@ -144,7 +144,10 @@ def _judge(
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
     estimated = resemblance(fingerprint, original, config)
-    if estimated < _required_resemblance(fingerprint, original, config):
+    required = _required_resemblance(fingerprint, original, config)
+    if not b_shared:  # proposed by the simhash alone: the super-shingles disagree
+        required = max(required, config.minhash.unshared_resemblance)
+    if estimated < required:
         return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",

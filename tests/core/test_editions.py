@@ -16,6 +16,7 @@ from testweb.labelled import LabelledPage, page_jaccard
 SIMHASH_ALONE = {
     "minhash.min_resemblance": 0.0,
     "minhash.short_page_resemblance": 0.0,
+    "minhash.unshared_resemblance": 0.0,
     "text.code_blocks_apart": False,
 }
 
