@@ -8,9 +8,9 @@ import pytest
 from dedup_filter.features.versions import MAX_RELEASES, later_release, page_releases
 
 
-def test_a_pages_releases_are_its_dotted_numbers_in_order_once_each():
+def test_a_pages_releases_are_its_dotted_numbers_in_order_of_appearance():
     text = "GNU gettext 0.22.4 manual. See 1.2 and 0.22.4 again; port 8080, 3 items, v2.1."
-    assert page_releases(text) == ((0, 22, 4), (1, 2), (2, 1))
+    assert page_releases(text) == ((0, 22, 4), (1, 2), (0, 22, 4), (2, 1))
 
 
 def test_a_date_written_day_first_reads_year_first_and_overlong_numbers_are_no_release():
@@ -23,7 +23,17 @@ def test_a_long_listing_keeps_the_releases_at_its_top_and_bottom():
     releases = page_releases(f"Manual 4.5.6 {sections} version 4.5.6-final footer 9.8.7")
     assert len(releases) == MAX_RELEASES
     assert releases[0] == (4, 5, 6)
-    assert releases[-1] == (9, 8, 7)
+    assert releases[-2:] == ((4, 5, 6), (9, 8, 7))
+
+
+def test_a_section_added_in_the_middle_of_a_long_listing_leaves_the_footer_to_tell():
+    """The newer manual's listing has one more section, and a footer naming its release; the
+    stale copy's names the older release in its footer alone, the newer one in its text."""
+    sections = [f"{chapter}.{section}" for chapter in range(1, 20) for section in range(1, 9)]
+    newer = f"gettext 0.21 {' '.join(sections)} Manual version 0.21"
+    del sections[40]
+    stale = f"gettext 0.21 {' '.join(sections)} Manual version 0.19.8"
+    assert later_release(page_releases(newer), page_releases(stale)) == 1
 
 
 @pytest.mark.parametrize(
