@@ -53,3 +53,13 @@ def test_a_section_added_in_the_middle_of_a_long_listing_leaves_the_footer_to_te
 def test_the_later_release_is_named_only_where_one_side_replaced_the_others(first, second, later):
     assert later_release(page_releases(first), page_releases(second)) == later
     assert later_release(page_releases(second), page_releases(first)) == -later
+
+
+def test_pathological_numbers_are_no_releases_and_cost_one_pass():
+    """A million digits, a chain of dots, a page of numbers: no error, nothing kept beyond the
+    bounds (a release has at most four numbers of at most nine digits; a page keeps 32)."""
+    assert page_releases("9" * 1_000_000 + ".1") == ()
+    assert page_releases("1." * 200_000 + "1") == ()
+    many = page_releases(" ".join(f"{n}.{n}" for n in range(100_000)))
+    assert len(many) == MAX_RELEASES
+    assert later_release(many, many[::-1]) == 0
