@@ -323,9 +323,8 @@ def _fetch_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> Iterator
     for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
         standing = (held for held in _paired_sides(store, side) if held.lower() != other.lower())
         for held in (side, *standing):
-            for rel_hash, entry, _ in _coded_entries(store, held, scanned):
-                if store.entry_by_hash(other.lower(), rel_hash) is None:
-                    yield other + entry.relative
+            coded = _coded_entries(store, held, scanned)
+            yield from store.lacking(other, ((rel_hash, entry) for rel_hash, entry, _ in coded))
 
 
 def _coded_entries(

@@ -379,11 +379,7 @@ class MirrorDetector:
         if rule is None or not rule.origin_lacks:
             return []
         entries = itertools.islice(store.subtree(rule.origin.lower()), _UNPRUNED_SCANNED)
-        return [
-            rule.mirror + entry.relative
-            for rel_hash, entry in entries
-            if store.entry_by_hash(rule.mirror.lower(), rel_hash) is None
-        ]
+        return list(store.lacking(rule.mirror, entries))
 
     def session_hosts(self, view: IndexView) -> list[dict[str, Any]]:
         """The hosts whose session ids are stripped from their URLs, with the pairs filed."""

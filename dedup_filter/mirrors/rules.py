@@ -214,7 +214,7 @@ def implied(store: MirrorStore, listed: set[str]) -> list[tuple[Rule, Rule, Rule
     (which host of the two is the origin, and so where the renamed copy is ruled, is the crawl's
     order). The twin prunes nothing; a twin whose mirror is ``listed`` (lower-cased) already is
     left out."""
-    found = []
+    found, listed = [], set(listed)
     for wider in store.rules_under(""):
         source, target = wider.origin, wider.mirror
         for rule in store.rules_under(source):

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import heapq
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
@@ -134,6 +134,14 @@ class MirrorStore:
             return recorded_entry(self.view.page(page_id), directory_key)
         data = self.view.get("dirs", key)
         return None if data is None else decode_entry(data, self.view.page)
+
+    def lacking(self, directory: str, entries: Iterable[tuple[int, DirEntry]]) -> Iterator[str]:
+        """The URLs under ``directory`` of the ``entries`` (another directory's, with their
+        relative-path hashes) that it holds no page for: their counterparts there."""
+        directory_key = directory.lower()
+        for rel_hash, entry in entries:
+            if self.entry_by_hash(directory_key, rel_hash) is None:
+                yield directory + entry.relative
 
     def put_entry(
         self, directory_key: str, relative_key: str, entry: DirEntry, record: PageRecord | None
