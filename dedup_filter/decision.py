@@ -38,6 +38,9 @@ class Reason(StrEnum):
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
+    # under a rule that prunes its origin for a copy held first, whose page the crawl may have
+    # pruned under a rule revoked since: it never comes, so this URL is fetched
+    COUNTERPART_PRUNED = "counterpart_pruned"
     CANDIDATE_PENDING = "candidate_pending"  # deferred: an alias of a held page, under a rule
     # not confirmed yet whose evidence already holds its class
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune

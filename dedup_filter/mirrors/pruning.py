@@ -50,6 +50,8 @@ from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 
+# the reasons a URL is dropped before its fetch for another URL's page
+_DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
 # whether a held counterpart (first) is its origin's answer for a page it lacks (second)
 Soft404Test = Callable[[PageRecord, PageRecord], bool]
 
@@ -129,10 +131,7 @@ class UrlPruner:
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
-        decisions = [
-            self._against(store, url, rule, rule.mirror + place.relative, rule.mirror, False)
-            for rule, place in under_origins
-        ]
+        decisions = [self._against_copy(store, url, rule, place) for rule, place in under_origins]
         return next((decision for decision in decisions if decision.dropped), decisions[0])
 
     def _placed(self, store: MirrorStore, url: str) -> tuple[list[Placement], bool]:
@@ -166,7 +165,43 @@ class UrlPruner:
         ):
             return self._against(store, url, rule, counterpart, kept, True)
         copy_rule, copy_counterpart = held_first
+        if self._pruned_by_revoked(store, copy_counterpart) is not None:
+            # the origin's page is fetched in place of the copy's (``_against_copy``)
+            return self._against(store, url, rule, counterpart, kept, False)
         return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False)
+
+    def _against_copy(self, store: MirrorStore, url: str, rule: Rule, place: Placement) -> Decision:
+        """``url`` on the origin side of ``rule``, which prunes its origin for a copy held first
+        and crawled whole: against the copy's page at its place, waited for while the crawl may
+        still fetch it. A copy page the crawl may have pruned under a rule revoked since (an
+        edition paired with the copy, revoked for its code) never comes: ``url`` is fetched. On
+        the first holdout web (breadth-first) a guide's pages waited for a library's partial
+        copy dropped under its rpm edition's rule, and a host mirror's pages waited with them
+        until their waits ran out: 40 pages fetched twice. A page of an edition's prose is
+        dropped for the edition's page instead, as beside any revoked pair (``_beside_edition``).
+        """
+        copy = rule.mirror + place.relative
+        decision = self._against(store, url, rule, copy, rule.mirror, False)
+        revoked = self._pruned_by_revoked(store, copy) if decision.deferred else None
+        if revoked is None:
+            return decision
+        prose = self._beside_edition(store, url, *self._placed(store, url))
+        if prose is not None:
+            return prose
+        evidence = {"mirror_rule": rule.mirror, "counterpart": copy, "revoked_partner": revoked}
+        return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
+
+    def _pruned_by_revoked(self, store: MirrorStore, url: str) -> str | None:
+        """The other side of a rule revoked for its code under whose side ``url`` lies, a page
+        not held: the crawl may have dropped ``url`` under that rule and asks for it no more.
+        None otherwise."""
+        if not store.has_revoked() or self.held_page(store, url) is not None:
+            return None
+        for place in placements(url, self.config.max_depth):
+            partners = store.revoked_partners(place.directory)
+            if partners:
+                return partners[0]
+        return None
 
     def _beside_origin(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
@@ -383,8 +418,9 @@ class UrlPruner:
         crawl fetched that page as itself (so followed its links) on the host of ``url`` or of
         its counterpart: a copy held first is crawled whole but for the pages another copy
         stands for (``_copy_held_before``: its twin under a renamed copy; ``_beside_origin``),
-        and a URL waiting for such a page as a crawled page would wait for ever, then be
-        fetched. Between the two hosts of a rule, its precedence said which gives way (and a
+        an origin's page whose copy page the crawl pruned is dropped as an edition's prose
+        (``_against_copy``), and a URL waiting for such a page as a crawled page would wait for
+        ever, then be fetched. Between the two hosts of a rule, its precedence said which gives way (and a
         host's twin is one site's two names for a page); a third site's page stands for ``url``
         only where it was held before ``url``'s side (``_copy_held_before``). None otherwise,
         and inside such a check: one link of a chain is followed, so two sides that wait for
@@ -397,7 +433,7 @@ class UrlPruner:
         finally:
             self._following.active = False
         held = decision.duplicate_of
-        if decision.reason != Reason.MIRRORED_DIRECTORY or held is None:
+        if decision.reason not in _DROPPED_FOR_A_PAGE or held is None:
             return None
         if authority(held.lower()) not in (authority(url.lower()), authority(counterpart.lower())):
             return None

@@ -230,3 +230,89 @@ def test_a_copy_crawled_side_by_side_drops_a_page_whose_twin_it_crawled(tmp_path
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
     assert (decision.action, decision.duplicate_of) == ("drop", COPY + ARCHIVE + PAGE)
+
+
+# A library's copy of the origin's guide, held first, whose earlier rule with the guide's rpm
+# edition was revoked for its code after it pruned the library's pages; a host mirror of the
+# origin besides (the first holdout web, breadth-first and round robin: 40 pages fetched twice).
+LIBRARY, MIRROR_HOST = "http://library.test/guide/", "http://mirror.test/"
+
+
+def _copy_repointed(view, revoked: bool = True) -> None:
+    store = MirrorStore(view)
+    library = Rule(LIBRARY, ORIGIN + GUIDE, "", "", 0.0, "content", 4, 4, 0)
+    store.put_rule(replace(library, mirror_held_first=True))
+    store.put_rule(Rule(MIRROR_HOST, ORIGIN, "", "", 0.0, "content", 4, 4, 0))
+    if revoked:
+        store.put_revoked(Rule(LIBRARY, ORIGIN + "guide-rpm/", "", "", 0.0, "content", 3, 3, 0))
+
+
+@pytest.mark.parametrize("revoked", [True, False])
+def test_an_origin_page_waits_for_no_copy_page_pruned_under_a_revoked_rule(tmp_path, revoked):
+    """The guide's page waits for the library's page while the crawl may still fetch it; once
+    a rule over the library was revoked after it pruned, the library's page may never come, and
+    the guide's is fetched (waiting, it was fetched when the wait ran out, after the host
+    mirror's page that waited with it)."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(lambda view: _copy_repointed(view, revoked))
+        decision = dedup.check_url(ORIGIN + GUIDE + PAGE)
+    if revoked:
+        assert (decision.action, decision.reason) == ("keep", "counterpart_pruned")
+        assert decision.evidence["revoked_partner"] == ORIGIN + "guide-rpm/"
+    else:
+        assert (decision.action, decision.reason) == ("defer", "counterpart_pending")
+        assert decision.evidence["awaiting_crawl_of"] == LIBRARY + PAGE
+    assert decision.evidence["counterpart"] == LIBRARY + PAGE
+
+
+def test_a_host_mirrors_page_waits_for_the_origin_page_fetched_in_the_pruned_copys_place(
+    tmp_path, stdlib_page
+):
+    """The host mirror's page waits for the guide's page, which the crawl fetches in place of
+    the library's, and is dropped for it once it is held; a library page the crawl did fetch
+    still stands for both."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_copy_repointed)
+        waiting = dedup.check_url(MIRROR_HOST + GUIDE + PAGE)
+        assert (waiting.action, waiting.evidence["awaiting_crawl_of"]) == (
+            "defer",
+            ORIGIN + GUIDE + PAGE,
+        )
+        held = _crawled_then_checked(
+            dedup, ORIGIN + GUIDE + PAGE, MIRROR_HOST + GUIDE + PAGE, stdlib_page("fractions")
+        )
+        assert (held.action, held.duplicate_of) == ("drop", ORIGIN + GUIDE + PAGE)
+        other = "other.html"
+        library = _crawled_then_checked(
+            dedup, LIBRARY + other, MIRROR_HOST + GUIDE + other, stdlib_page("heapq")
+        )
+        assert (library.action, library.duplicate_of) == ("drop", LIBRARY + other)
+        assert dedup.check_url(ORIGIN + GUIDE + other).action == "drop"
+
+
+def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_host_mirrors_too(
+    tmp_path, stdlib_page
+):
+    """The guide's own rule with its rpm edition was revoked too (the holdout's breadth-first
+    crawl): the guide's page whose library page was pruned is dropped for the edition's page
+    the crawl fetched, without code blocks, and the host mirror's page waiting for the guide's
+    is dropped for that page too, not left waiting for a page the crawl never fetches."""
+    edition = ORIGIN + "guide-rpm/"
+
+    def rules(view) -> None:
+        _copy_repointed(view)
+        MirrorStore(view).put_revoked(Rule(ORIGIN + GUIDE, edition, "", "", 0.0, "content", 3, 3, 0))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        prose = _crawled_then_checked(
+            dedup, edition + PAGE, ORIGIN + GUIDE + PAGE, stdlib_page("fractions")
+        )
+        mirrored = dedup.check_url(MIRROR_HOST + GUIDE + PAGE)
+    assert (prose.action, prose.reason, prose.duplicate_of) == (
+        "drop",
+        "edition_prose",
+        edition + PAGE,
+    )
+    assert (mirrored.action, mirrored.duplicate_of) == ("drop", edition + PAGE)
+    assert mirrored.evidence["counterpart_dropped_for"] == edition + PAGE
