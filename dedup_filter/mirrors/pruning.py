@@ -2,24 +2,26 @@
 
 A URL on a rule's pruned side (its mirror side, or its origin side too: ``precedence.py``) is
 dropped only when its counterpart on the other side is *held*: fetched and kept, or represented
-by a kept copy (its entry under its own directory names an indexed page). An origin's index pages
-are never pruned (they link its pages; a copy's listing may not). Under a rule that prunes only
-its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and its
-counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule that
-prunes its origin, an origin's document waits too, unprobed, for the copy held first, which the
-crawl fetches whole (a probed page's links are followed only if the crawl asks for it); and a
-copy's URL whose counterpart lies where another rule prunes the origin for a copy held first
-waits for that copy's page too (probing the origin's page would make the copy's own fetch a
-duplicate), unless the origin's page is held or the copy's is known absent; a counterpart on a
-side another rule prunes (a renamed copy inside the origin) is that rule's origin page, held,
-waited for and probed under the name the crawl keeps. A copy held first still gives way to
-another rule's copy of its counterpart that the crawl fetched: its twin under a renamed copy
-inside the origin, or a third site's copy held before it (``_copy_held_before``). One whose
-counterpart could not be fetched is fetched itself (a counterpart fetched as a file, reported
-with a 2xx status, is held by the crawl), as is a URL under a prefix the operator protects, and
-a URL whose own page the index holds already (pages held first are never pruned in favour of a
-copy met later). Nothing is dropped before the rule's origin has shown what it answers for a
-page it lacks, and a counterpart that is the origin's soft-404 page is no copy (``soft404.py``).
+by a kept copy (its entry under its own directory names an indexed page). An origin's index
+pages are never pruned (they link its pages; a copy's listing may not). Under a rule that prunes
+only its mirror, a URL whose counterpart is not known yet is deferred (``deferrals.py``), and
+its counterpart asked for as a probe (the crawl fetches an origin's pages anyway); under a rule
+that prunes its origin, an origin's document waits too, unprobed, for the copy held first, which
+the crawl fetches whole (a probed page's links are followed only if the crawl asks for it),
+unless the crawl may have pruned that copy's page under a rule revoked since (then it is
+fetched: ``_against_copy``); and a copy's URL whose counterpart lies where another rule prunes
+the origin for a copy held first waits for that copy's page too (probing the origin's page would
+make the copy's own fetch a duplicate), unless the origin's page is held or the copy's is known
+absent; a counterpart on a side another rule prunes (a renamed copy inside the origin) is that
+rule's origin page, held, waited for and probed under the name the crawl keeps. A copy held
+first still gives way to another rule's copy of its counterpart that the crawl fetched: its twin
+under a renamed copy inside the origin, or a third site's copy held before it
+(``_copy_held_before``). One whose counterpart could not be fetched is fetched itself (a
+counterpart fetched as a file, reported with a 2xx status, is held by the crawl), as is a URL
+under a prefix the operator protects, and a URL whose own page the index holds already (pages
+held first are never pruned in favour of a copy met later). Nothing is dropped before the rule's
+origin has shown what it answers for a page it lacks, and a counterpart that is the origin's
+soft-404 page is no copy (``soft404.py``).
 Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
 """
 
