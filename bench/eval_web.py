@@ -100,6 +100,8 @@ def _table(title: str, rows: list[Score], verbose: bool) -> None:
         if verbose or row.variant == FILTER:
             for key in row.lost[: None if verbose else 10]:
                 print(f"  {row.variant} lost: {key}")
+            for key in row.newer_lost:
+                print(f"  {row.variant} newer text lost: {key}")
             for rule in row.wrong_rules:
                 print(f"  {row.variant} wrong rule: {rule}")
             for boundary in row.boundaries_missed if row.variant == FILTER else ():

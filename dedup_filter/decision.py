@@ -41,6 +41,9 @@ class Reason(StrEnum):
     # under a rule that prunes its origin for a copy held first, whose page the crawl may have
     # pruned under a rule revoked since: it never comes, so this URL is fetched
     COUNTERPART_PRUNED = "counterpart_pruned"
+    # under a rule, but its side's index page names a later release than the kept side's: it
+    # may hold newer text than its counterpart (a stale copy taken for the kept side)
+    NEWER_RELEASE = "newer_release"
     CANDIDATE_PENDING = "candidate_pending"  # deferred: an alias of a held page, under a rule
     # not confirmed yet whose evidence already holds its class
     PROTECTED = "protected"  # under a rule, but under a prefix the operator says never to prune

@@ -19,9 +19,10 @@ under a renamed copy inside the origin, or a third site's copy held before it
 (``_copy_held_before``). One whose counterpart could not be fetched is fetched itself (a
 counterpart fetched as a file, reported with a 2xx status, is held by the crawl), as is a URL
 under a prefix the operator protects, and a URL whose own page the index holds already (pages
-held first are never pruned in favour of a copy met later). Nothing is dropped before the rule's
-origin has shown what it answers for a page it lacks, and a counterpart that is the origin's
-soft-404 page is no copy (``soft404.py``).
+held first are never pruned in favour of a copy met later), or whose side's index page names a
+later release than the kept side's (``_newer_side``: a stale copy taken for the kept side).
+Nothing is dropped before the rule's origin has shown what it answers for a page it lacks, and a
+counterpart that is the origin's soft-404 page is no copy (``soft404.py``).
 Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
 """
 
@@ -34,6 +35,7 @@ from typing import Any
 
 from dedup_filter.config import MirrorConfig
 from dedup_filter.decision import Decision, Reason, settle_waiting
+from dedup_filter.features.versions import Release, later_release
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -42,6 +44,7 @@ from dedup_filter.mirrors.directories import (
     Placement,
     authority,
     own_placement,
+    parent_directory,
     placements,
 )
 from dedup_filter.mirrors.precedence import held_first
@@ -363,6 +366,10 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
         if view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
+        newer = self._newer_side(store, url, rule, counterpart, kept)
+        if newer is not None:
+            evidence["newer_release"] = newer
+            return Decision(url, "keep", Reason.NEWER_RELEASE, evidence=evidence)
         held = (
             self._crawled_page(store, counterpart)
             if rule.prunes_both_sides
@@ -406,6 +413,31 @@ class UrlPruner:
             # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
+
+    def _newer_side(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+    ) -> str | None:
+        """The directory of ``url``, or an ancestor of it on its side of ``rule``, whose index
+        page names a later release than the index page at the same place on the kept side
+        (``kept``, holding ``counterpart``), the nearest that tells deciding: ``url``'s side may
+        hold newer text there, so it is never dropped for its counterpart, whatever the
+        orientation. On the first holdout web a stale copy of a project's `docs/` listing (no
+        release named there) was paired with the project by order, its older side taken for
+        the origin; the project's two edited pages were dropped for the stale copy's older text
+        (run r5, breadth-first), though each manual's index page named its release. None
+        otherwise."""
+        lowered = url.lower()
+        sides = (rule.mirror.lower(), rule.origin.lower())
+        top = next((side for side in sides if lowered.startswith(side)), None)
+        own, other = _directory_of(url), _directory_of(counterpart)
+        while top is not None and own is not None and other is not None:
+            if not (own.lower().startswith(top) and other.lower().startswith(kept.lower())):
+                return None
+            verdict = later_release(_releases(store, own), _releases(store, other))
+            if verdict:
+                return own if verdict > 0 else None
+            own, other = parent_directory(own), parent_directory(other)
+        return None
 
     def _edition_twin(self, store: MirrorStore, url: str) -> str | None:
         """The crawled page ``url`` is dropped for as an edition's prose (``_beside_edition``);
@@ -548,6 +580,18 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _directory_of(url: str) -> str:
+    """The directory a URL lies in (itself for a directory URL), its query left out."""
+    path = url.split("?", 1)[0]
+    return path[: path.rfind("/") + 1]
+
+
+def _releases(store: MirrorStore, directory: str) -> tuple[Release, ...]:
+    """The release numbers the index page of ``directory`` names (none if it is not held)."""
+    entry = store.entry(directory.lower(), "")
+    return entry.releases if entry is not None else ()
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:

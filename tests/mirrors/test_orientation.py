@@ -268,6 +268,44 @@ def test_a_stale_copy_naming_an_older_release_never_gets_the_newer_manual_pruned
         assert any(url.startswith(stale_base) for url in crawl.pruned)
 
 
+@pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
+def test_a_subdirectory_naming_a_later_release_is_never_pruned_for_a_stale_copys(
+    open_filter, corpus, modules, order
+):
+    """The two top index pages list the same documents and name no release (a listing of
+    manuals), so the pair may be oriented by order; the `extra/` subdirectory's pages name one,
+    older on the stale copy, and one of them was edited since. Whatever the orientation, no
+    page of the newer `extra/` is dropped for the stale copy's: the edited page's newer text is
+    fetched (on the first holdout web it was dropped for its older text)."""
+    dedup = open_filter()
+    newer_base, stale_base = (
+        "http://docs.project.test/manual/",
+        "http://notes.elsewhere.test/manual/",
+    )
+    tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
+    extra = {url: body for url, body in tree.items() if url.startswith(newer_base + "extra/")}
+    newer = tree | naming_release(extra, "2.4.1")
+    copied = copy_tree(tree, newer_base, stale_base)
+    stale = copied | naming_release(
+        {url: body for url, body in copied.items() if "/extra/" in url}, "2.3.9"
+    )
+    edited = sorted(url for url in extra if url.endswith(".html"))[0]
+    newer[edited] = newer[edited].replace(b"</body>", b"<p>A section added since.</p></body>")
+    pages = newer | stale
+    newer_urls, stale_urls = breadth_first(pages, newer_base), breadth_first(pages, stale_base)
+    urls = {
+        "stale_first": stale_urls + newer_urls,
+        "newer_first": newer_urls + stale_urls,
+        "interleaved": interleave(stale_urls, newer_urls),
+    }[order]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert dedup.mirror_rules()
+    assert not any(url.startswith(newer_base + "extra/") for url in crawl.pruned)
+    assert edited in crawl.fetched
+    kept = dedup.check_url(edited)
+    assert kept.action == "keep"
+
+
 @pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
 def test_a_copier_naming_a_later_release_never_gets_its_victim_crawled_first_pruned(
     open_filter, corpus, modules, copier

@@ -149,6 +149,19 @@ def test_the_crawl_is_scored_from_the_request_log(
 
 def test_no_content_is_lost(result: Score) -> None:
     assert result.lost == []
+    assert result.newer_lost == []
+
+
+def test_the_scorer_counts_a_newer_text_lost_that_a_stale_copy_hides(web: EvalWeb) -> None:
+    """A stale copy's edited page shares its origin's content key: a crawl that fetched only
+    the older text loses no content by that key, and the newer text is counted lost."""
+    edited = sorted(url for url, kind in web.truth.kinds.items() if kind == "copy_edited")[0]
+    key = web.truth.contents[edited]
+    newer = sorted(url for url, held in web.truth.contents.items() if held == key)
+    everything = _record(UNFILTERED, newer)
+    stale_only = score(web.truth, web.pages, everything, _record(FILTER, [edited]))
+    assert (stale_only.lost, stale_only.newer_lost) == ([], [key])
+    assert score(web.truth, web.pages, everything, everything).newer_lost == []
 
 
 def _record(variant: str, urls: list[str]) -> CrawlRecord:

@@ -4,7 +4,10 @@ listings (decision log, rules): never from the filter's internals.
 - *saved*: (unfiltered fetches - fetches) / avoidable fetches, where avoidable = unfiltered fetches
   (every request, 404s too) - the contents the unfiltered crawl reached (one fetch each is needed);
 - *lost*: contents the unfiltered crawl reached of which the crawl fetched no URL (``must_keep``:
-  those held by a single URL of the web);
+  those held by a single URL of the web); *newer text lost*: a stale copy's edited page shares
+  its origin's content key, so a crawl that fetched only the older text counts nothing lost;
+  these are the keys whose newer text (the origin's page and its faithful copies) the
+  unfiltered crawl fetched and the crawl did not;
 - *rules right*: mirror rules whose two directories hold copies of one directory of a package;
 - *origins pruned*: true mirror rules whose pruned side is a package's own directory (an origin
   taken for the copy of its copy, or a copier's victim);
@@ -61,6 +64,7 @@ class Score:
     alias_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (fetched, of)
     aliases_first: int = 0
     traps_missed: list[str] = field(default_factory=list)
+    newer_lost: list[str] = field(default_factory=list)  # content keys
 
     @property
     def saved(self) -> float:
@@ -130,7 +134,19 @@ def score(
         alias_kinds=_by_kind(truth, aliases, set(fetched)),
         aliases_first=len(aliases & _firsts(truth, fetched)),
         traps_missed=sorted(_traps(truth) & set(unfiltered.fetched()) - set(fetched)),
+        newer_lost=_newer_text_lost(truth, set(unfiltered.fetched()), set(fetched)),
     )
+
+
+def _newer_text_lost(truth: GroundTruth, reached: set[str], fetched: set[str]) -> list[str]:
+    """The content keys of stale copies' edited pages whose newer text the unfiltered crawl
+    fetched (``reached``: URLs) and the crawl did not (``fetched``)."""
+    edited = {url for url, kind in truth.kinds.items() if kind == "copy_edited"}
+    newer: dict[str, set[str]] = {truth.contents[url]: set() for url in edited}
+    for url, key in truth.contents.items():
+        if key in newer and url not in edited:
+            newer[key].add(url)
+    return sorted(key for key, urls in newer.items() if urls & reached and not urls & fetched)
 
 
 def _by_kind(truth: GroundTruth, urls: set[str], fetched: set[str]) -> dict[str, tuple[int, int]]:
