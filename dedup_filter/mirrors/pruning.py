@@ -369,7 +369,11 @@ class UrlPruner:
         newer = self._newer_side(store, url, rule, counterpart, kept)
         if newer is not None:
             evidence["newer_release"] = newer
-            return Decision(url, "keep", Reason.NEWER_RELEASE, evidence=evidence)
+            twin = self._twin_as_new(store, url, rule, newer)
+            if twin is None:
+                return Decision(url, "keep", Reason.NEWER_RELEASE, evidence=evidence)
+            evidence["counterpart_dropped_for"] = twin
+            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
         held = (
             self._crawled_page(store, counterpart)
             if rule.prunes_both_sides
@@ -437,6 +441,26 @@ class UrlPruner:
             if verdict:
                 return own if verdict > 0 else None
             own, other = parent_directory(own), parent_directory(other)
+        return None
+
+    def _twin_as_new(self, store: MirrorStore, url: str, rule: Rule, newer: str) -> str | None:
+        """The page at ``url``'s place on another mirror of ``rule``'s origin that the crawl
+        fetched as itself, where the directory at ``newer``'s place there names the very
+        releases ``newer`` names: ``url``, on the mirror side and newer than the origin (a stale
+        copy taken for it), is a copy of that page. On the first holdout web (round robin, run
+        r7) the project, its session-id copy and a copier were all ruled mirrors of the stale
+        copy, and each of them was fetched whole. None otherwise."""
+        stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
+        if not stripped.lower().startswith(rule.mirror.lower()):
+            return None
+        releases = _releases(store, newer)
+        relative, level = stripped[len(rule.mirror) :], newer[len(rule.mirror) :]
+        for other in store.rules_with_origin_at(rule.origin):
+            if other.mirror.lower() == rule.mirror.lower():
+                continue
+            held = self._crawled_page(store, other.mirror + relative)
+            if held is not None and _releases(store, other.mirror + level) == releases:
+                return held.url
         return None
 
     def _edition_twin(self, store: MirrorStore, url: str) -> str | None:

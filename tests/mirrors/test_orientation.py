@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter.mirrors.records import Rule
+from dedup_filter.mirrors.store import MirrorStore
+
 from .conftest import (
     ORIGIN,
     OnlineCrawl,
@@ -324,3 +327,41 @@ def test_a_copier_naming_a_later_release_never_gets_its_victim_crawled_first_pru
     assert not any(url.startswith(VICTIM) for url in crawl.pruned)
     assert not any(dedup.check_url(url).dropped for url in victim)
     assert lost(crawl, VICTIM) == []
+
+
+def test_a_newer_copy_of_a_stale_copys_origin_gives_way_to_another_newer_copy(
+    open_filter, corpus, modules
+):
+    """Two copies of the newer manual (the same release on their index pages), both ruled
+    mirrors of a stale copy taken for the origin: neither is dropped for the stale copy's older
+    text, and a page one of them crawled stands for the other's."""
+    dedup = open_filter()
+    stale_base, newer_base, other_base = (
+        "http://notes.elsewhere.test/manual/",
+        "http://docs.project.test/manual/",
+        "http://copy.third.test/manual/",
+    )
+    tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
+    newer = naming_release(tree, "2.4.1")
+    stale = naming_release(copy_tree(tree, newer_base, stale_base), "2.3.9")
+    other = copy_tree(newer, newer_base, other_base)
+    pages = stale | newer | other
+    for url in (stale_base, newer_base, other_base):
+        dedup.check_page(url, pages[url])
+    page = next(url for url in sorted(tree) if url.endswith(".html") and "/extra/" not in url)
+    relative = page[len(newer_base) :]
+    dedup.check_page(other_base + relative, pages[other_base + relative])
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        for mirror in (newer_base, other_base):
+            store.put_rule(Rule(mirror, stale_base, "", "", 0.0, "content", 3, 3, 0))
+
+    dedup.index.transact(rules)
+    for absent in dedup.check_url(newer_base + relative).probes:
+        dedup.probe_failed(absent, 404)
+    decision = dedup.check_url(newer_base + relative)
+    assert (decision.action, decision.duplicate_of) == ("drop", other_base + relative)
+    assert decision.evidence["newer_release"] == newer_base
+    kept = dedup.check_url(newer_base + "never-copied.html")
+    assert (kept.action, kept.reason) == ("keep", "newer_release")
