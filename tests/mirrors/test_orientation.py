@@ -231,6 +231,24 @@ def test_index_pages_a_server_lacks_are_asked_for_once(open_filter, corpus, modu
     assert len(asked) == len(set(asked))  # each asked once (it was 14 times each)
 
 
+NEWER_MANUAL, STALE_MANUAL = (
+    "http://docs.project.test/manual/",
+    "http://notes.elsewhere.test/manual/",
+)
+
+
+def crawled_in(order: str, dedup, pages: dict[str, bytes]) -> OnlineCrawl:
+    """The newer manual and its stale copy crawled breadth-first, one after the other (either
+    first) or in turns."""
+    newer, stale = breadth_first(pages, NEWER_MANUAL), breadth_first(pages, STALE_MANUAL)
+    urls = {
+        "stale_first": stale + newer,
+        "newer_first": newer + stale,
+        "interleaved": interleave(stale, newer),
+    }[order]
+    return OnlineCrawl(dedup, pages).visit(urls)
+
+
 def naming_release(pages: dict[str, bytes], release: str) -> dict[str, bytes]:
     """``pages`` with a footer naming the manual's release on every page."""
     footer = f"<p>Manual version {release}</p></body>".encode()
@@ -246,21 +264,12 @@ def test_a_stale_copy_naming_an_older_release_never_gets_the_newer_manual_pruned
     its rule never prunes the newer manual (whose pages may link pages the copy lacks); the
     stale copy is pruned where the newer manual was crawled first."""
     dedup = open_filter()
-    newer_base, stale_base = (
-        "http://docs.project.test/manual/",
-        "http://notes.elsewhere.test/manual/",
-    )
+    newer_base, stale_base = NEWER_MANUAL, STALE_MANUAL
     tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
     newer = naming_release(tree, "2.4.1")
     stale = naming_release(copy_tree(tree, newer_base, stale_base), "2.3.9")
     pages = newer | stale
-    newer_urls, stale_urls = breadth_first(pages, newer_base), breadth_first(pages, stale_base)
-    urls = {
-        "stale_first": stale_urls + newer_urls,
-        "newer_first": newer_urls + stale_urls,
-        "interleaved": interleave(stale_urls, newer_urls),
-    }[order]
-    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    crawl = crawled_in(order, dedup, pages)
     rules = [
         (rule["mirror"], rule["origin"], rule["mirror_older"]) for rule in dedup.mirror_rules()
     ]
@@ -281,10 +290,7 @@ def test_a_subdirectory_naming_a_later_release_is_never_pruned_for_a_stale_copys
     page of the newer `extra/` is dropped for the stale copy's: the edited page's newer text is
     fetched (on the first holdout web it was dropped for its older text)."""
     dedup = open_filter()
-    newer_base, stale_base = (
-        "http://docs.project.test/manual/",
-        "http://notes.elsewhere.test/manual/",
-    )
+    newer_base, stale_base = NEWER_MANUAL, STALE_MANUAL
     tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
     extra = {url: body for url, body in tree.items() if url.startswith(newer_base + "extra/")}
     newer = tree | naming_release(extra, "2.4.1")
@@ -295,13 +301,7 @@ def test_a_subdirectory_naming_a_later_release_is_never_pruned_for_a_stale_copys
     edited = sorted(url for url in extra if url.endswith(".html"))[0]
     newer[edited] = newer[edited].replace(b"</body>", b"<p>A section added since.</p></body>")
     pages = newer | stale
-    newer_urls, stale_urls = breadth_first(pages, newer_base), breadth_first(pages, stale_base)
-    urls = {
-        "stale_first": stale_urls + newer_urls,
-        "newer_first": newer_urls + stale_urls,
-        "interleaved": interleave(stale_urls, newer_urls),
-    }[order]
-    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    crawl = crawled_in(order, dedup, pages)
     assert dedup.mirror_rules()
     assert not any(url.startswith(newer_base + "extra/") for url in crawl.pruned)
     assert edited in crawl.fetched
@@ -337,8 +337,8 @@ def test_a_newer_copy_of_a_stale_copys_origin_gives_way_to_another_newer_copy(
     text, and a page one of them crawled stands for the other's."""
     dedup = open_filter()
     stale_base, newer_base, other_base = (
-        "http://notes.elsewhere.test/manual/",
-        "http://docs.project.test/manual/",
+        STALE_MANUAL,
+        NEWER_MANUAL,
         "http://copy.third.test/manual/",
     )
     tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
