@@ -123,11 +123,9 @@ class Orientation:
 
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names."""
-        key = directory.lower()
-        if key == self.in_hand[0]:
+        if directory.lower() == self.in_hand[0]:
             return self.in_hand[1]
-        entry = self.store.entry(key, "")
-        return entry.releases if entry is not None else ()
+        return self.store.releases(directory)
 
     def reached_with_session(self, index_url: str) -> bool:
         """Whether the index page ``index_url`` was kept under a URL that carries a session

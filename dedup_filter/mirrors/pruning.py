@@ -35,7 +35,7 @@ from typing import Any
 
 from dedup_filter.config import MirrorConfig
 from dedup_filter.decision import Decision, Reason, settle_waiting
-from dedup_filter.features.versions import Release, later_release
+from dedup_filter.features.versions import later_release
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -217,7 +217,8 @@ class UrlPruner:
         None otherwise: fetched, as the side held first always is, unless another copy held
         before it stands for it (``_copy_held_before``)."""
         holders = [(counterpart, rule.origin)]
-        holders += self._copies_inside(store, rule, counterpart)[:1]
+        inside = self._copy_inside(store, rule, counterpart)
+        holders += [inside] if inside is not None else []
         for holder, kept in holders:
             decision = self._against_crawled(store, url, rule, holder, kept)
             if decision is not None:
@@ -322,20 +323,24 @@ class UrlPruner:
         held = held_first(store, other.mirror, beside)
         return held.mirror and not held.side_by_side
 
-    def _copies_inside(self, store: MirrorStore, rule: Rule, url: str) -> list[tuple[str, str]]:
-        """The counterparts of ``url``, a page of ``rule``'s origin, in the copies held first
-        that lie inside that origin (a renamed archive of its guide, which a rule prunes the
-        guide for), widest first, each with its copy's directory: they hold its content. Not
-        ``rule``'s own mirror, nor a third site's copy (``_copy_held_before`` asks whether that
-        was held before). On the first holdout web (random order of run r3) a partner host held
+    def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
+        """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held
+        first that lies inside that origin (a renamed archive of its guide, which a rule prunes
+        the guide for), with that copy's directory: it holds its content. Not ``rule``'s own
+        mirror, nor a third site's copy (``_copy_held_before`` asks whether that was held
+        before). On the first holdout web (random order of run r3) a partner host held
         first beside the project's asked for the widest rule pruning the project's guide page,
         its own, and 113 of its pages were fetched after the project's archive held them."""
         inside = rule.origin.lower()
-        return [
-            (other.mirror + place.relative, other.mirror)
-            for other, place in _origins_pruned_over(store, placements(url, self.config.max_depth))
-            if other != rule and other.mirror.lower().startswith(inside)
-        ]
+        copies = _origins_pruned_over(store, placements(url, self.config.max_depth))
+        return next(
+            (
+                (other.mirror + place.relative, other.mirror)
+                for other, place in copies
+                if other != rule and other.mirror.lower().startswith(inside)
+            ),
+            None,
+        )
 
     def _held_first_copy(self, store: MirrorStore, url: str) -> tuple[Rule, str] | None:
         """The rule that prunes its origin where ``url`` lies (its copy was held first), and
@@ -430,17 +435,18 @@ class UrlPruner:
         the origin; the project's two edited pages were dropped for the stale copy's older text
         (run r5, breadth-first), though each manual's index page named its release. None
         otherwise."""
-        lowered = url.lower()
         sides = (rule.mirror.lower(), rule.origin.lower())
-        top = next((side for side in sides if lowered.startswith(side)), None)
-        own, other = _directory_of(url), _directory_of(counterpart)
-        while top is not None and own is not None and other is not None:
-            if not (own.lower().startswith(top) and other.lower().startswith(kept.lower())):
-                return None
-            verdict = later_release(_releases(store, own), _releases(store, other))
+        top = next((side for side in sides if url.lower().startswith(side)), None)
+        own_place = own_placement(url, self.config.max_depth)
+        other_place = own_placement(counterpart, self.config.max_depth)
+        if top is None or own_place is None or other_place is None:
+            return None
+        own, other = own_place.directory, other_place.directory
+        while own.lower().startswith(top) and other.lower().startswith(kept.lower()):
+            verdict = later_release(store.releases(own), store.releases(other))
             if verdict:
                 return own if verdict > 0 else None
-            own, other = parent_directory(own), parent_directory(other)
+            own, other = parent_directory(own) or "", parent_directory(other) or ""
         return None
 
     def _twin_as_new(self, store: MirrorStore, url: str, rule: Rule, newer: str) -> str | None:
@@ -453,13 +459,13 @@ class UrlPruner:
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
             return None
-        releases = _releases(store, newer)
+        releases = store.releases(newer)
         relative, level = stripped[len(rule.mirror) :], newer[len(rule.mirror) :]
         for other in store.rules_with_origin_at(rule.origin):
             if other.mirror.lower() == rule.mirror.lower():
                 continue
             held = self._crawled_page(store, other.mirror + relative)
-            if held is not None and _releases(store, other.mirror + level) == releases:
+            if held is not None and store.releases(other.mirror + level) == releases:
                 return held.url
         return None
 
@@ -604,18 +610,6 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
-
-
-def _directory_of(url: str) -> str:
-    """The directory a URL lies in (itself for a directory URL), its query left out."""
-    path = url.split("?", 1)[0]
-    return path[: path.rfind("/") + 1]
-
-
-def _releases(store: MirrorStore, directory: str) -> tuple[Release, ...]:
-    """The release numbers the index page of ``directory`` names (none if it is not held)."""
-    entry = store.entry(directory.lower(), "")
-    return entry.releases if entry is not None else ()
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:

@@ -34,6 +34,7 @@ import struct
 from collections.abc import Iterable, Iterator
 
 from dedup_filter.features.hashing import hash64
+from dedup_filter.features.versions import Release
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
@@ -134,6 +135,11 @@ class MirrorStore:
             return recorded_entry(self.view.page(page_id), directory_key)
         data = self.view.get("dirs", key)
         return None if data is None else decode_entry(data, self.view.page)
+
+    def releases(self, directory: str) -> tuple[Release, ...]:
+        """The release numbers the index page of ``directory`` names (none when it is not held)."""
+        entry = self.entry(directory.lower(), "")
+        return entry.releases if entry is not None else ()
 
     def lacking(self, directory: str, entries: Iterable[tuple[int, DirEntry]]) -> Iterator[str]:
         """The URLs under ``directory`` of the ``entries`` (another directory's, with their
