@@ -21,6 +21,9 @@ counterpart fetched as a file, reported with a 2xx status, is held by the crawl)
 under a prefix the operator protects, and a URL whose own page the index holds already (pages
 held first are never pruned in favour of a copy met later), or whose side's index page names a
 later release than the kept side's (``_newer_side``: a stale copy taken for the kept side).
+A side shown to hold pages its origin lacks (a copier's partial copy at its host's root) is never
+pruned for the origin's pages, only for those of another mirror of that origin, fetched whole and
+kept for both (``_kept_sibling``).
 Nothing is dropped before the rule's origin has shown what it answers for a page it lacks, and a
 counterpart that is the origin's soft-404 page is no copy (``soft404.py``).
 Invariant: nothing is dropped unless a copy of it is held, whatever the orientation.
@@ -133,6 +136,9 @@ class UrlPruner:
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
             if not rule.drops_mirror_urls:
+                sibling = None if index else self._kept_sibling(store, rule)
+                if sibling is not None and sibling.mirror != rule.mirror:
+                    return self._against_sibling(store, url, rule, sibling, place)
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
@@ -195,6 +201,57 @@ class UrlPruner:
             return prose
         evidence = {"mirror_rule": rule.mirror, "counterpart": copy, "revoked_partner": revoked}
         return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
+
+    def _kept_sibling(self, store: MirrorStore, rule: Rule) -> Rule | None:
+        """Of the mirrors of ``rule``'s origin fetched whole (held first, or holding pages the
+        origin lacks: ``Rule.origin_lacks``), the one whose pages stand for the others': none
+        names an earlier release than another's index page does, then the one held first, then
+        the rule made first. None unless ``rule`` lacks nothing its origin would stand for
+        otherwise (``origin_lacks``)."""
+        if not rule.origin_lacks:
+            return None
+        whole = [
+            sibling
+            for sibling in store.rules_with_origin_at(rule.origin)
+            if not sibling.drops_mirror_urls and not sibling.copy_named
+        ]
+        releases = {sibling.mirror: store.releases(sibling.mirror) for sibling in whole}
+        newest = [
+            sibling
+            for sibling in whole
+            if not any(
+                later_release(releases[other.mirror], releases[sibling.mirror]) > 0
+                for other in whole
+            )
+        ]
+        return min(
+            newest,
+            key=lambda sibling: (not sibling.mirror_held_first, sibling.created_at, sibling.mirror),
+            default=None,
+        )
+
+    def _against_sibling(
+        self, store: MirrorStore, url: str, rule: Rule, sibling: Rule, place: Placement
+    ) -> Decision:
+        """``url`` on the mirror side of ``rule``, whose origin lacks pages it holds (so the
+        origin's pages never stand for its own), against its counterpart under ``sibling``,
+        another mirror of that origin, fetched whole and kept for the others
+        (``_kept_sibling``): dropped once the crawl fetched that page as itself, waited for
+        until then, fetched where it is missing. The two sides are copies of one directory by
+        their rules' samples; a page of the origin, or one the crawl only probed, stands for
+        neither. On the second and third holdout webs a copier at its host's root was the
+        origin of a project's manual and of the manual's stale copy, and lacked a page of
+        each: both were fetched whole (33 and 41 URLs in random order, run r8)."""
+        counterpart = sibling.mirror + place.relative
+        pair = replace(
+            rule,
+            origin=sibling.mirror,
+            origin_index=sibling.mirror_index,
+            origin_lacks=False,
+            through="",
+        )
+        decision = self._against(store, url, pair, counterpart, sibling.mirror, False, crawled=True)
+        return replace(decision, evidence=decision.evidence | {"origin_lacking": rule.origin})
 
     def _pruned_by_revoked(self, store: MirrorStore, url: str) -> str | None:
         """The other side of a rule revoked for its code under whose side ``url`` lies, a page
@@ -360,11 +417,14 @@ class UrlPruner:
         kept: str,
         probed: bool,
         stands_for: str | None = None,
+        crawled: bool = False,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
         page) or left to the crawl (a copy held first, crawled whole). ``stands_for``: what
-        ``_dropped_for_crawled`` gave for the counterpart already, if the caller asked it."""
+        ``_dropped_for_crawled`` gave for the counterpart already, if the caller asked it.
+        ``crawled``: only a page the crawl fetched as itself holds the counterpart, as under a
+        rule that prunes both sides."""
         view, deferrals = store.view, Deferrals(store.view)
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -381,7 +441,7 @@ class UrlPruner:
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
         held = (
             self._crawled_page(store, counterpart)
-            if rule.prunes_both_sides
+            if rule.prunes_both_sides or crawled
             else self.held_page(store, counterpart)
         )
         if held is not None:

@@ -241,3 +241,57 @@ def test_a_mirror_holding_a_page_its_origin_at_a_host_root_lacks_is_no_longer_pr
     if unpruned:
         assert (verdict.reason, rule["pruned"]) == ("origin_incomplete", [])
     dedup.close()
+
+
+FIRST_COPY, SECOND_COPY = "http://docs.one.test/guide/", "http://docs.two.test/guide/"
+
+
+def with_release(pages: dict[str, bytes], base: str, release: str) -> dict[str, bytes]:
+    """``pages`` with the index page of ``base`` naming ``release`` in its footer."""
+    footer = f"<p>Manual version {release}</p></body>".encode()
+    return pages | {base: pages[base].replace(b"</body>", footer, 1)}
+
+
+@pytest.mark.parametrize("second_newer", [False, True], ids=["made_first", "later_release"])
+def test_mirrors_whose_origin_lacks_their_pages_are_crawled_once_between_them(
+    tmp_path, origin_tree, stdlib_page, second_newer
+):
+    """Two copies of one manual, each paired with a copier's partial copy at its host's root
+    (depth takes the copier for the origin), each shown to hold a page the copier lacks: neither
+    is pruned for the copier's pages (``origin_lacks``), but one is kept for the other, the one
+    whose index page names the later release, else the one whose rule came first; the other's
+    documents are dropped for its crawled pages (waiting for them), and what only it holds is
+    fetched."""
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    new = stdlib_page("statistics").encode()
+    pages = dict(origin_tree)
+    for copy in (FIRST_COPY, SECOND_COPY):
+        pages |= copy_tree(origin_tree, ORIGIN, copy) | {copy + "new.html": new}
+    pages = with_release(pages, FIRST_COPY, "2.3.9")
+    pages = with_release(pages, SECOND_COPY, "2.4.1" if second_newer else "2.3.9")
+    pages[SECOND_COPY + "only.html"] = stdlib_page("fractions").encode()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*breadth_first(origin_tree, ORIGIN), FIRST_COPY, SECOND_COPY]
+    )
+    crawl.visit([FIRST_COPY + "new.html", SECOND_COPY + "new.html"])
+    rules = {rule["mirror"]: rule for rule in dedup.mirror_rules()}
+    assert set(rules) == {FIRST_COPY, SECOND_COPY}
+    assert all(rule["origin_lacks"] and rule["origin"] == ORIGIN for rule in rules.values())
+    kept, pruned = (SECOND_COPY, FIRST_COPY) if second_newer else (FIRST_COPY, SECOND_COPY)
+    sampled = set(crawl.fetched)  # the rules' samples among them
+    crawl.visit([*breadth_first(pages, FIRST_COPY), *breadth_first(pages, SECOND_COPY)])
+    documents = [
+        url
+        for url in pages
+        if url.startswith(pruned) and url.endswith(".html") and url not in sampled
+    ]
+    dropped = {url for url in documents if url not in crawl.fetched}
+    assert dropped == {url for url in documents if not url.endswith(("new.html", "only.html"))}
+    assert dropped
+    for url in dropped:
+        assert crawl.pruned[url].duplicate_of == kept + url[len(pruned) :]
+        assert crawl.pruned[url].evidence["origin_lacking"] == ORIGIN
+        assert kept + url[len(pruned) :] in crawl.fetched
+    assert all(url in crawl.fetched for url in pages if url.startswith(kept))
+    assert SECOND_COPY + "only.html" in crawl.fetched
+    dedup.close()
