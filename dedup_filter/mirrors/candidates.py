@@ -26,7 +26,13 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.probes import ask_parent, ask_sample, fetchable, forget_samples
+from dedup_filter.mirrors.probes import (
+    ask_parent,
+    ask_sample,
+    fetchable,
+    forget_samples,
+    partial_origin,
+)
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import (
     MISMATCH,
@@ -196,7 +202,10 @@ class CandidateUpdate:
             self._confirm(candidate)
             return
         if verdict is Verdict.REJECTED:
+            turned = self._turned(candidate)
             self._reject(candidate)
+            if self._partial_origin_turns(candidate, turned):
+                self.advance(turned)
             return
         for url in wanted:
             if ask_sample(self.store, url, candidate):
@@ -271,6 +280,21 @@ class CandidateUpdate:
                 turned = turned.with_outcome(sample.relative_hash, MISSING)
         return turned
 
+    def _partial_origin_turns(self, candidate: Candidate, turned: Candidate) -> bool:
+        """Whether ``candidate``, confirmed or rejected, is paired the other way round: its
+        samples were refuted only by pages its origin lacks (``probes.partial_origin``), so the
+        origin is a partial copy of the mirror, taken for the origin by depth (a copier's copy
+        of part of a victim's directory, filed at its host's root), and no name, session id or
+        pin calls the mirror the copy. The other way round those samples are pages the copy
+        lacks (missing), and the 404s name the copy (``Orientation.names_the_copy``): its rule
+        never prunes the victim. The third holdout web's copier was rejected so (seed 2: its
+        23 pages fetched in random order), or ruled the victim's origin, pruning nothing."""
+        return (
+            partial_origin(self.store, candidate)
+            and not self._names_the_copy(candidate)
+            and self.store.candidate(pair_reference(turned.mirror, turned.origin)) is None
+        )
+
     def _turns_over(self, candidate: Candidate) -> bool:
         """Whether evidence that does not depend on the crawl's order takes the candidate's
         origin for the copy, while it was oriented by order (a pair found from documents, a
@@ -319,6 +343,11 @@ class CandidateUpdate:
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
+        turned = self._turned(candidate)
+        if self._partial_origin_turns(candidate, turned):
+            self._reject(candidate)  # this way round it can never be a rule
+            self.advance(turned)
+            return
         if self._turns_over(candidate):
             candidate = self._reoriented(candidate)
         collapsed, through = collapse_origin(self.store, candidate, max_depth)

@@ -14,7 +14,10 @@ Signals, strongest first:
    is a stale copy (``features.versions.later_release``: a number only one side names, a
    copy's banner, says nothing); its rule never prunes the newer side (``Rule.mirror_older``);
 5. when both sides hold documents, the side that holds more of the other's pages (a partial
-   copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's);
+   copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's); and
+   once a pair's samples are settled, a side taken for the origin whose only mismatches are
+   sampled pages it lacks (404s) is turned into the mirror, and named the copy by them
+   (``lacks_pages``, ``candidates.CandidateUpdate._partial_origin_turns``);
 6. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
 7. else the side indexed first.
 
@@ -39,9 +42,11 @@ from dedup_filter.mirrors.directories import (
     named_as_copy,
     own_placement,
 )
+from dedup_filter.mirrors.probes import partial_origin
 from dedup_filter.mirrors.pruning import Protection
+from dedup_filter.mirrors.records import REJECTED
 from dedup_filter.mirrors.sessions import SessionParameters
-from dedup_filter.mirrors.store import MirrorStore, host_hash
+from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import MirrorPage
 
 # documents of each side compared when weighing which holds more of the other's pages
@@ -104,7 +109,8 @@ class Orientation:
     ) -> bool:
         """Whether evidence that does not depend on the crawl's order takes ``mirror`` for the
         copy: the operator pins the origin, the mirror was reached through session ids, its
-        name says it is a copy, or (at equal depths) its index page links the origin's host.
+        name says it is a copy, (at equal depths) its index page links the origin's host, or it
+        lacks sampled pages the origin holds (``lacks_pages``).
         Without it the orientation rests on counts, depth or order, and the side held first
         is never pruned (``precedence.py``)."""
         if self.protection.covers(origin) and not self.protection.covers(mirror):
@@ -114,7 +120,20 @@ class Orientation:
         if named_as_copy(mirror) and not named_as_copy(origin):
             return True
         as_deep = directory_depth(mirror) == directory_depth(origin)
-        return as_deep and self.links_back(mirror_index, origin_index)
+        return (as_deep and self.links_back(mirror_index, origin_index)) or self.lacks_pages(
+            mirror, origin
+        )
+
+    def lacks_pages(self, mirror: str, origin: str) -> bool:
+        """Whether the pair the other way round was rejected only for pages ``mirror`` lacks
+        (404s where ``origin`` holds the page: ``probes.partial_origin``): ``mirror`` is a
+        partial copy of ``origin``, whatever the depths say."""
+        other_way = self.store.candidate(pair_reference(origin, mirror))
+        return (
+            other_way is not None
+            and other_way.state == REJECTED
+            and partial_origin(self.store, other_way)
+        )
 
     def names_older_release(self, mirror: str, origin: str) -> bool:
         """Whether the index page of ``mirror`` names an earlier release than that of

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import own_placement, placements
 from dedup_filter.mirrors.records import (
+    MATCH,
     MISMATCH,
     MISSING,
     OPEN,
@@ -135,6 +136,19 @@ def _failed(
     origin_url = (candidate.origin + sample.relative).lower()
     lacking = url.lower() == origin_url and status in _ABSENT and mirror_held
     return MISMATCH if lacking else MISSING
+
+
+def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
+    """Whether some sample of ``candidate`` matched and every mismatch is a page its origin
+    lacks while its mirror holds it (``_failed``): the origin holds a part of the mirror's
+    pages, as a partial copy of it would, rather than other pages."""
+    origin = candidate.origin.lower()
+    mismatched = [sample for sample in candidate.samples if sample.outcome == MISMATCH]
+    return (
+        bool(mismatched)
+        and candidate.count(MATCH) > 0
+        and all(store.entry_by_hash(origin, sample.relative_hash) is None for sample in mismatched)
+    )
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:

@@ -57,9 +57,12 @@ def test_a_copier_never_gets_its_victim_pruned(open_filter, corpus, modules, cop
     assert only_victim
     assert not any(url in crawl.pruned for url in only_victim)
     assert not any(dedup.check_url(url).dropped for url in only_victim)
-    if victim_first:  # a rule may take the shallower copier for the origin: it prunes nothing
+    if victim_first:
         assert not any(url.startswith(VICTIM) for url in crawl.pruned)
         assert not any(dedup.check_url(url).dropped for url in victim)
+        # the copier lacks sampled pages of the victim's: it is the copy, whatever the depths
+        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [copier]
+        assert any(url.startswith(copier) for url in crawl.pruned)
 
 
 @pytest.mark.parametrize("order", ["copy_of_copy_first", "interleaved"])
@@ -128,12 +131,14 @@ def test_an_origin_met_after_its_copy_of_a_copy_was_ruled_the_origin_takes_its_p
     assert lost(crawl, ORIGIN) == []
 
 
-def test_the_origin_paired_with_a_mirror_ruled_towards_another_copy_is_paired_with_that_copy(
+def test_a_partial_copy_paired_first_with_a_whole_copy_is_its_copy_whatever_the_depths(
     open_filter, origin_tree
 ):
     """The whole copy's index page is paired with the origin's and with the partial copy's; the
-    pair with the partial copy is confirmed first (the origin's probes are not answered yet) and
-    absorbs the other, whose origin is then paired with the partial copy."""
+    pair with the partial copy (shallower, so taken for the origin) is settled first, the
+    origin's probes not answered yet. The partial copy lacks sampled pages the whole copy holds:
+    it is the copy (``Orientation.lacks_pages``), not the whole copy's origin, and once the
+    whole copy is ruled a mirror of the origin the partial copy resolves to the origin too."""
     dedup = open_filter()
     whole = "http://full.mirror.example/pub/notes/"
     partial = "http://quick.mirror.example/notes/"
@@ -150,9 +155,10 @@ def test_the_origin_paired_with_a_mirror_ruled_towards_another_copy_is_paired_wi
             waiting += dedup.check_page(url, pages[url]).probes
         else:
             waiting += dedup.probe_failed(url, 404).probes
-    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(whole, partial)]
+    [rule] = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"], rule["copy_named"]) == (partial, whole, True)
     open_pairs = [(c["mirror"], c["origin"]) for c in dedup.mirror_candidates()]
-    assert (partial, ORIGIN) in open_pairs
+    assert (whole, ORIGIN) in open_pairs
     crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN)[1:])
     rules = {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()}
     assert rules == {whole: ORIGIN, partial: ORIGIN}
