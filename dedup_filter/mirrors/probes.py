@@ -139,15 +139,25 @@ def _failed(
 
 
 def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
-    """Whether some sample of ``candidate`` matched and every mismatch is a page its origin
-    lacks while its mirror holds it (``_failed``): the origin holds a part of the mirror's
-    pages, as a partial copy of it would, rather than other pages."""
-    origin = candidate.origin.lower()
-    mismatched = [sample for sample in candidate.samples if sample.outcome == MISMATCH]
+    """Whether ``candidate``'s origin holds a part of its mirror's pages, as a partial copy of it
+    would, rather than other pages: some sample matched, some sampled page the mirror holds is
+    known absent from the origin (a 404 or a 410, settled a mismatch, or missing while the
+    mirror's page was not held yet), and every other mismatch is such a page too."""
+    origin, mirror = candidate.origin.lower(), candidate.mirror.lower()
+    deferrals = Deferrals(store.view)
+
+    def lacking(sample: Sample) -> bool:
+        return (
+            store.entry_by_hash(origin, sample.relative_hash) is None
+            and store.entry_by_hash(mirror, sample.relative_hash) is not None
+            and deferrals.absent(candidate.origin + sample.relative) in _ABSENT
+        )
+
+    outcomes = [(sample.outcome, lacking(sample)) for sample in candidate.samples]
     return (
-        bool(mismatched)
-        and candidate.count(MATCH) > 0
-        and all(store.entry_by_hash(origin, sample.relative_hash) is None for sample in mismatched)
+        candidate.count(MATCH) > 0
+        and any(lacks for outcome, lacks in outcomes if outcome in (MISMATCH, MISSING))
+        and all(lacks for outcome, lacks in outcomes if outcome == MISMATCH)
     )
 
 
