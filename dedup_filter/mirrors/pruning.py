@@ -359,7 +359,8 @@ class UrlPruner:
                 copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
             elif not may_stand_there:
                 continue
-            if self._crawled_page(store, copy) is None:
+            crawled = self._crawled_page(store, copy)
+            if crawled is None or (crawled.code and _siblings(other)):
                 continue
             if third_site and not self._held_before(store, other, rule):
                 continue
@@ -670,6 +671,16 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _siblings(rule: Rule) -> bool:
+    """Whether ``rule`` pairs two directories side by side, where a project keeps the editions
+    of a guide: the same prose over other code. A twin with code blocks under such a pair was
+    never shown to be a copy of ``url``'s page, whose own code may differ; on the first holdout
+    web (run t3, breadth-first) a guide paired with its rpm edition on prose samples alone made
+    the partner host's seven coded rpm pages twins of its English ones: never fetched, lost."""
+    parent = parent_directory(rule.mirror)
+    return parent is not None and parent.lower() == (parent_directory(rule.origin) or "").lower()
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:

@@ -341,3 +341,40 @@ def test_a_host_held_first_beside_its_origin_drops_a_page_the_origins_archive_cr
         decision = _crawled_then_checked(dedup, ORIGIN + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
     assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
     assert decision.duplicate_of == ORIGIN + ARCHIVE + PAGE
+
+
+EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
+
+
+def _copy_with_an_edition_rule(view) -> None:
+    """The copy held first of the origin host, whose guide a rule took for a copy of its rpm
+    edition beside it (every sample prose: the code was never compared)."""
+    store = MirrorStore(view)
+    copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+    store.put_rule(copy)
+    store.put_rule(Rule(ORIGIN + GUIDE, ORIGIN + EDITION, "", "", 0.0, "content", 3, 3, 0))
+
+
+@pytest.mark.parametrize("coded", [False, True], ids=["prose", "code_blocks"])
+def test_a_twin_with_code_blocks_between_sibling_directories_stands_for_no_page(
+    tmp_path, stdlib_page, coded
+):
+    """The copy's guide page, crawled, is the twin of its edition page under the rule between
+    the origin's sibling directories: it stands for it when it is prose, and not when it has
+    code blocks (editions differ there; the edition's page is fetched)."""
+    page = stdlib_page("fractions")
+    if coded:
+        page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
+        dedup.index.transact(_copy_with_an_edition_rule)
+        twin = dedup.check_page(COPY + GUIDE + PAGE, page.encode())
+        assert twin.action == "keep"
+        for absent in dedup.check_url(COPY + EDITION + PAGE).probes:
+            dedup.probe_failed(absent, 404)
+        decision = dedup.check_url(COPY + EDITION + PAGE)
+    if coded:
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
+    else:
+        assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
+        assert decision.evidence["copy_rule"] == ORIGIN + GUIDE
