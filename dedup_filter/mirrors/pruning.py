@@ -581,28 +581,31 @@ class UrlPruner:
         """The pages to crawl in place of ``url``, which the crawl could not fetch: its
         counterparts on the pruned sides of the rules whose kept side holds ``url``, where not
         held. The pruned side's documents are dropped, so their links are never followed: a
-        page linked from the kept side, which that side lacks, is reached through nothing else."""
+        page linked from the kept side, which that side lacks, is reached through nothing else.
+        Likewise on the other side of a pair revoked for its code, whose prose pages are dropped
+        for this side's (``_beside_edition``): on the second holdout web (run t4, random) a
+        library's partial copy of a guide, revoked as an edition, stood for the guide's prose
+        pages, and a page it lacks, linked from one of them, was lost."""
         store = MirrorStore(view)
-        if not self.config.enabled or not store.has_rules():
+        if not self.config.enabled or not (store.has_rules() or store.has_revoked()):
             return []
         sessions = self._sessions.of(store)
         places = placements(sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
         counterparts = [
-            (rule, rule.mirror + place.relative)
+            (_missing(rule, url), rule.mirror + place.relative)
             for rule, place in rules_with_origin_over(store, places)
             if rule.prunes_mirror or rule.prunes_both_sides
         ]
         if found is not None and found[0].prunes_origin:
-            counterparts.append((found[0], found[0].origin + found[1].relative))
+            counterparts.append((_missing(found[0], url), found[0].origin + found[1].relative))
+        for place in places if store.has_revoked() else ():
+            why = {"edition_of": place.directory, "missing_on_kept_side": url}
+            partners = store.revoked_partners(place.directory)
+            counterparts += [(why, other + place.relative) for other in partners]
         return [  # asked for as the pruned side serves it (a copy served under session ids)
-            Decision(
-                fetchable(store, sessions, counterpart),
-                "keep",
-                Reason.STAND_IN,
-                evidence=_missing(rule, url),
-            )
-            for rule, counterpart in counterparts
+            Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
+            for why, counterpart in counterparts
             if self.held_page(store, counterpart) is None
         ]
 

@@ -378,3 +378,22 @@ def test_a_twin_with_code_blocks_between_sibling_directories_stands_for_no_page(
     else:
         assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
         assert decision.evidence["copy_rule"] == ORIGIN + GUIDE
+
+
+def test_a_page_an_editions_side_lacks_is_fetched_on_the_other_side(tmp_path, stdlib_page):
+    """A library's copy of a guide was paired with the guide's rpm edition, and revoked for its
+    code: the edition's prose pages are dropped for the library's (``_beside_edition``). A page
+    the library links but lacks is then reached through nothing but the library's 404: the
+    edition's page is crawled in its place, once."""
+    edition = ORIGIN + "guide-rpm/"
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(
+            lambda view: MirrorStore(view).put_revoked(
+                Rule(LIBRARY, edition, "", "", 0.0, "content", 3, 3, 0)
+            )
+        )
+        [stand_in] = dedup.fetch_failed(LIBRARY + "lacking.html", 404)
+        assert (stand_in.url, stand_in.reason) == (edition + "lacking.html", "stand_in")
+        assert stand_in.evidence["missing_on_kept_side"] == LIBRARY + "lacking.html"
+        dedup.check_page(edition + "lacking.html", stdlib_page("fractions").encode())
+        assert dedup.fetch_failed(LIBRARY + "lacking.html", 404) == []  # held now
