@@ -202,10 +202,8 @@ class CandidateUpdate:
             self._confirm(candidate)
             return
         if verdict is Verdict.REJECTED:
-            turned = self._turned(candidate)
-            self._reject(candidate)
-            if self._partial_origin_turns(candidate, turned):
-                self.advance(turned)
+            if not self._turn_partial_origin(candidate):
+                self._reject(candidate)
             return
         for url in wanted:
             if ask_sample(self.store, url, candidate):
@@ -280,20 +278,27 @@ class CandidateUpdate:
                 turned = turned.with_outcome(sample.relative_hash, MISSING)
         return turned
 
-    def _partial_origin_turns(self, candidate: Candidate, turned: Candidate) -> bool:
-        """Whether ``candidate``, confirmed or rejected, is paired the other way round: its
-        samples were refuted only by pages its origin lacks (``probes.partial_origin``), so the
-        origin is a partial copy of the mirror, taken for the origin by depth (a copier's copy
-        of part of a victim's directory, filed at its host's root), and no name, session id or
-        pin calls the mirror the copy. The other way round those samples are pages the copy
-        lacks (missing), and the 404s name the copy (``Orientation.names_the_copy``): its rule
-        never prunes the victim. The third holdout web's copier was rejected so (seed 2: its
-        23 pages fetched in random order), or ruled the victim's origin, pruning nothing."""
-        return (
-            partial_origin(self.store, candidate)
-            and not self._names_the_copy(candidate)
-            and self.store.candidate(pair_reference(turned.mirror, turned.origin)) is None
-        )
+    def _turn_partial_origin(self, candidate: Candidate) -> bool:
+        """Pair ``candidate``, confirmed or rejected, the other way round, when its samples were
+        refuted only by pages its origin lacks (``probes.partial_origin``): the origin is a
+        partial copy of the mirror, taken for the origin by depth (a copier's copy of part of a
+        victim's directory, filed at its host's root), unless a name, a session id or a pin
+        calls the mirror the copy, or the other way round was paired already. This way round
+        is recorded rejected; the other way round those samples are pages the copy lacks
+        (missing), and the 404s name the copy (``Orientation.names_the_copy``): its rule never
+        prunes the victim. The third holdout web's copier was rejected so (seed 2: its 23 pages
+        fetched in random order), or ruled the victim's origin, pruning nothing. Whether it
+        was turned."""
+        if (
+            not partial_origin(self.store, candidate)
+            or self._names_the_copy(candidate)
+            or self.store.candidate(pair_reference(candidate.origin, candidate.mirror)) is not None
+        ):
+            return False
+        turned = self._turned(candidate)
+        self._reject(candidate)
+        self.advance(turned)
+        return True
 
     def _turns_over(self, candidate: Candidate) -> bool:
         """Whether evidence that does not depend on the crawl's order takes the candidate's
@@ -343,10 +348,7 @@ class CandidateUpdate:
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
-        turned = self._turned(candidate)
-        if self._partial_origin_turns(candidate, turned):
-            self._reject(candidate)  # this way round it can never be a rule
-            self.advance(turned)
+        if self._turn_partial_origin(candidate):
             return
         if self._turns_over(candidate):
             candidate = self._reoriented(candidate)

@@ -33,7 +33,11 @@ from dataclasses import dataclass, field, replace
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.deferrals import Deferrals
-from dedup_filter.mirrors.directories import Placement, parent_directory, placements
+from dedup_filter.mirrors.directories import (
+    Placement,
+    placements,
+    side_by_side,
+)
 from dedup_filter.mirrors.editions import (
     ANY_DEPTH,
     code_hash,
@@ -57,8 +61,7 @@ class CodeBudget:
     siblings: int
 
     def of(self, rule: Rule) -> int:
-        parent = parent_directory(rule.mirror)  # None for a host root: two hosts are no siblings
-        if self.samples and parent is not None and parent == parent_directory(rule.origin):
+        if self.samples and side_by_side(rule.mirror, rule.origin):
             return max(self.samples, self.siblings)
         return self.samples
 

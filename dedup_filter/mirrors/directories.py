@@ -103,6 +103,14 @@ def parent_directory(directory: str) -> str | None:
     return f"{scheme}://{trimmed[: cut + 1]}"
 
 
+def side_by_side(first: str, second: str) -> bool:
+    """Whether two directories lie side by side under one parent, where a project keeps the
+    editions and versions of a guide (two host roots have no parent: two hosts are no such
+    pair)."""
+    parent = parent_directory(first)
+    return parent is not None and parent == parent_directory(second)
+
+
 def directory_name(directory: str) -> str:
     """The last path segment, lower-cased (``https://h/a/B/`` -> ``b``; a host root -> ``""``)."""
     if parent_directory(directory) is None:

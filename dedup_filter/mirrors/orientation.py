@@ -17,7 +17,7 @@ Signals, strongest first:
    copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's); and
    once a pair's samples are settled, a side taken for the origin whose only mismatches are
    sampled pages it lacks (404s) is turned into the mirror, and named the copy by them
-   (``lacks_pages``, ``candidates.CandidateUpdate._partial_origin_turns``);
+   (``lacks_pages``, ``candidates.CandidateUpdate._turn_partial_origin``);
 6. the shallower directory (copies are filed under ``pub/``, ``mirrors/``...);
 7. else the side indexed first.
 

@@ -145,20 +145,17 @@ def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
     mirror's page was not held yet), and every other mismatch is such a page too."""
     origin, mirror = candidate.origin.lower(), candidate.mirror.lower()
     deferrals = Deferrals(store.view)
-
-    def lacking(sample: Sample) -> bool:
-        return (
-            store.entry_by_hash(origin, sample.relative_hash) is None
-            and store.entry_by_hash(mirror, sample.relative_hash) is not None
-            and deferrals.absent(candidate.origin + sample.relative) in _ABSENT
-        )
-
-    outcomes = [(sample.outcome, lacking(sample)) for sample in candidate.samples]
-    return (
-        candidate.count(MATCH) > 0
-        and any(lacks for outcome, lacks in outcomes if outcome in (MISMATCH, MISSING))
-        and all(lacks for outcome, lacks in outcomes if outcome == MISMATCH)
-    )
+    refuted = [sample for sample in candidate.samples if sample.outcome in (MISMATCH, MISSING)]
+    lacking = [
+        sample
+        for sample in refuted
+        if store.entry_by_hash(origin, sample.relative_hash) is None
+        and store.entry_by_hash(mirror, sample.relative_hash) is not None
+        and deferrals.absent(candidate.origin + sample.relative) in _ABSENT
+    ]
+    mismatches = sum(1 for sample in refuted if sample.outcome == MISMATCH)
+    lacking_mismatches = sum(1 for sample in lacking if sample.outcome == MISMATCH)
+    return candidate.count(MATCH) > 0 and bool(lacking) and lacking_mismatches == mismatches
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:

@@ -32,7 +32,7 @@ Invariant: nothing is dropped unless a copy of it is held, whatever the orientat
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -49,6 +49,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     parent_directory,
     placements,
+    side_by_side,
 )
 from dedup_filter.mirrors.precedence import held_first
 from dedup_filter.mirrors.probes import fetchable
@@ -136,8 +137,9 @@ class UrlPruner:
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
             if not rule.drops_mirror_urls:
+                # its origin lacks pages it holds (``origin_lacks``): another copy may stand
                 sibling = None if index else self._kept_sibling(store, rule)
-                if sibling is not None and sibling.mirror != rule.mirror:
+                if sibling is not None:
                     return self._against_sibling(store, url, rule, sibling, place)
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
@@ -203,13 +205,10 @@ class UrlPruner:
         return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
 
     def _kept_sibling(self, store: MirrorStore, rule: Rule) -> Rule | None:
-        """Of the mirrors of ``rule``'s origin fetched whole (held first, or holding pages the
-        origin lacks: ``Rule.origin_lacks``), the one whose pages stand for the others': none
-        names an earlier release than another's index page does, then the one held first, then
-        the rule made first. None unless ``rule`` lacks nothing its origin would stand for
-        otherwise (``origin_lacks``)."""
-        if not rule.origin_lacks:
-            return None
+        """The mirror of ``rule``'s origin kept for ``rule``, whose side holds pages the origin
+        lacks (``Rule.origin_lacks``): of the mirrors fetched whole (held first, or so marked;
+        none named a copy), the one whose index page names no earlier release than another's,
+        then the one held first, then the rule made first. None when that is ``rule`` itself."""
         whole = [
             sibling
             for sibling in store.rules_with_origin_at(rule.origin)
@@ -224,11 +223,12 @@ class UrlPruner:
                 for other in whole
             )
         ]
-        return min(
+        kept = min(
             newest,
             key=lambda sibling: (not sibling.mirror_held_first, sibling.created_at, sibling.mirror),
             default=None,
         )
+        return None if kept is None or kept.mirror == rule.mirror else kept
 
     def _against_sibling(
         self, store: MirrorStore, url: str, rule: Rule, sibling: Rule, place: Placement
@@ -259,11 +259,8 @@ class UrlPruner:
         None otherwise."""
         if not store.has_revoked() or self.held_page(store, url) is not None:
             return None
-        for place in placements(url, self.config.max_depth):
-            partners = store.revoked_partners(place.directory)
-            if partners:
-                return partners[0]
-        return None
+        places = placements(url, self.config.max_depth)
+        return next((other for _, other in _revoked_over(store, places)), None)
 
     def _beside_origin(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
@@ -314,16 +311,15 @@ class UrlPruner:
             return None
         if self.protection.covers(url):
             return None
-        for place in places:
-            for other in store.revoked_partners(place.directory):
-                counterpart = other + place.relative
-                held = self._crawled_page(store, counterpart)
-                if held is None or held.code:
-                    continue
-                if store.view.page_id_for_url(self._sessions.of(store).strip(url)) is not None:
-                    return None
-                evidence = {"edition_of": other, "counterpart": counterpart}
-                return Decision(url, "drop", Reason.EDITION_PROSE, held.url, evidence)
+        for place, other in _revoked_over(store, places):
+            counterpart = other + place.relative
+            held = self._crawled_page(store, counterpart)
+            if held is None or held.code:
+                continue
+            if store.view.page_id_for_url(self._sessions.of(store).strip(url)) is not None:
+                return None
+            evidence = {"edition_of": other, "counterpart": counterpart}
+            return Decision(url, "drop", Reason.EDITION_PROSE, held.url, evidence)
         return None
 
     def _copy_held_before(
@@ -360,7 +356,10 @@ class UrlPruner:
             elif not may_stand_there:
                 continue
             crawled = self._crawled_page(store, copy)
-            if crawled is None or (crawled.code and _siblings(other)):
+            if crawled is None or (crawled.code and side_by_side(other.mirror, other.origin)):
+                # editions of a guide lie side by side and differ in their code alone: a coded
+                # twin under a pair of them confirmed on prose was never shown a copy of this
+                # page (first holdout web, run t3: seven coded rpm pages lost so)
                 continue
             if third_site and not self._held_before(store, other, rule):
                 continue
@@ -599,10 +598,10 @@ class UrlPruner:
         ]
         if found is not None and found[0].prunes_origin:
             counterparts.append((_missing(found[0], url), found[0].origin + found[1].relative))
-        for place in places if store.has_revoked() else ():
-            why = {"edition_of": place.directory, "missing_on_kept_side": url}
-            partners = store.revoked_partners(place.directory)
-            counterparts += [(why, other + place.relative) for other in partners]
+        counterparts += [
+            ({"edition_of": place.directory, "missing_on_kept_side": url}, other + place.relative)
+            for place, other in _revoked_over(store, places)
+        ]
         return [  # asked for as the pruned side serves it (a copy served under session ids)
             Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
             for why, counterpart in counterparts
@@ -676,14 +675,14 @@ class UrlPruner:
         return None if entry is None else view.page(entry.representative)
 
 
-def _siblings(rule: Rule) -> bool:
-    """Whether ``rule`` pairs two directories side by side, where a project keeps the editions
-    of a guide: the same prose over other code. A twin with code blocks under such a pair was
-    never shown to be a copy of ``url``'s page, whose own code may differ; on the first holdout
-    web (run t3, breadth-first) a guide paired with its rpm edition on prose samples alone made
-    the partner host's seven coded rpm pages twins of its English ones: never fetched, lost."""
-    parent = parent_directory(rule.mirror)
-    return parent is not None and parent.lower() == (parent_directory(rule.origin) or "").lower()
+def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Placement, str]]:
+    """Each of ``places`` with the other side of every pair revoked for its code that has the
+    place's directory as a side, widest first (nothing read in a crawl without revocations)."""
+    if not store.has_revoked():
+        return
+    for place in places:
+        for other in store.revoked_partners(place.directory):
+            yield place, other
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
