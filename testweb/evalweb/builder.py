@@ -128,6 +128,21 @@ THIRD = Hosts(
     "visit=5d0e91c3b7",
 )
 
+# The fourth holdout's (twenty-second session): other names again, a one-letter session id.
+FOURTH = Hosts(
+    ("git.scm.test", "ftp.campus.test", "static.cdn.test"),
+    ("pub/software/scm/git/", "git-docs/"),
+    "vim.project.test",
+    "vim.oldhost.test",
+    "vim.webshop.test",
+    "editor-tips.test",
+    "debian.guides.test",
+    "guides.partner.test",
+    "docs.campus.test",
+    "notes.lists.test",
+    "s=4b7e1d0c93",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -200,6 +215,22 @@ LAYOUTS = {
         80,
         ("0.21", "0.19.8"),
         THIRD,
+    ),
+    # the twenty-second session's: trees the other webs use, each in a part it never played
+    # (git's manual as the chain, vim's help as the stale manual, the French packaging guide
+    # with a code edition, the developers' reference in two languages as guides, the
+    # installation guide's French and German editions as the portal's manual)
+    "holdout4": Layout(
+        "git",
+        "vim",
+        "",
+        ("maint-guide-fr", "devref-en", "devref-fr"),
+        ("install-fr", "install-de"),
+        None,
+        40,
+        80,
+        ("9.0.1378", "9.0.0749"),
+        FOURTH,
     ),
 }
 
