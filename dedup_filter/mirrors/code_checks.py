@@ -85,6 +85,8 @@ def check_code(
     if not code:
         return check
     check.fetch_back.extend(_revoked_counterparts(store, places))
+    for sides, relative in _told_apart(store, places, code):
+        _compare_related(store, sides, relative, now, check, budget)
     found = rule_over(store, places)
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
@@ -236,26 +238,36 @@ def revoke(
     point_back(store, rule)
     check.revoked.append(rule.mirror)
     if relative:
-        _compare_related(store, rule, relative, now, check)
+        _compare_related(store, (rule.mirror, rule.origin), relative, now, check)
 
 
 # rules that share a side with a revoked one compared at its path, at most (a popular origin may
 # have many mirrors: a revocation costs at most this many probes)
 _RELATED_RULES = 16
+# probes beyond its budget a rule spends on the paths found later to tell a revoked pair apart
+_RELATED_EXTRA = 4
 
 
 def _compare_related(
-    store: MirrorStore, revoked: Rule, relative: str, now: float, check: CodeCheck
+    store: MirrorStore,
+    sides: tuple[str, str],
+    relative: str,
+    now: float,
+    check: CodeCheck,
+    budget: CodeBudget | None = None,
 ) -> None:
-    """The path whose code told ``revoked``'s sides apart, compared under every rule that has
-    either side as its own: a copy of one edition paired across hosts with the other edition (a
-    library's copy of a guide, a host mirror's guide) differs on that page too, and its own
-    samples may never draw it. Compared at once where both sides hold the path, else the page
-    a side lacks is probed (one probe a rule, outside its budget); the probe's answer is
-    compared when it arrives (``check_code``)."""
+    """The path whose code told the ``sides`` of a revoked pair apart, compared under every rule
+    that has either side as its own: a copy of one edition paired across hosts with the other
+    edition (a library's copy of a guide, a host mirror's guide) differs on that page too, and
+    its own samples may never draw it. Compared at once where both sides hold the path, else the
+    page a side lacks is probed: one probe a rule outside its budget for the path that revoked
+    the pair; for a path found later (``_told_apart``, with the rules' ``budget``), within the
+    budget and ``_RELATED_EXTRA`` probes more (a right rule would otherwise have its copy's page
+    fetched at every such path). The probe's answer is compared when it arrives
+    (``check_code``)."""
     rel_hash = relative_hash(relative.lower())
     related = []
-    for side in (revoked.mirror, revoked.origin):
+    for side in sides:
         related += store.rules_with_origin_at(side)
         ruled = store.rule(side)
         related += [ruled] if ruled is not None else []
@@ -270,30 +282,60 @@ def _compare_related(
                 revoke(store, other, now, check, relative=relative)
             continue
         url = (other.origin if mirror_held else other.mirror) + relative
-        if not store.probes_for(url):
+        if store.probes_for(url):
+            continue
+        if budget is None:
             _probe(store, other, url, check)
+        elif other.code_probes < budget.of(other) + _RELATED_EXTRA:
+            _probe(store, other, url, check)
+            store.put_rule(replace(other, code_probes=other.code_probes + 1))
+
+
+def _told_apart(
+    store: MirrorStore, places: list[Placement], code: int
+) -> Iterator[tuple[tuple[str, str], str]]:
+    """The pairs revoked for their code that this page stands on one side of, whose other side
+    has a page of other code at its path (its own, or one standing for it), with the path:
+    another page that tells two editions apart, found after the one that revoked them. A
+    partial copy of one edition paired with the other may lack the page that revoked the pair:
+    on the second holdout web (seed 4) a library's copy of the guide stayed paired with the rpm
+    edition to the end, having no copy of the one page compared under its rule, while three
+    other pages of its own told the two editions apart (in one crawl they arrived on a host
+    mirror of the guide, held first)."""
+    for place, side, other in _revoked_beside(store, places):
+        other_code = standing_code_hash(store, other, relative_hash(place.relative_key))
+        if other_code and codes_apart(code, other_code):
+            yield (side, other), place.relative
 
 
 def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterator[str]:
     """The counterparts of a page with code blocks across the pairs revoked for their code that
     hold it on either side, where the other side holds no page: pages the revoked rule dropped
     or hid, which nothing requests once their kept side's page arrives after the revocation.
-    The page may arrive on a side paired with the revoked pair's (a library's copy of the guide
-    held first, whose pages the guide's are dropped for): it stands for that side's page, which
-    never arrives. On the second holdout web an rpm page revoked with its edition's rule was
-    never requested: the one page linking it was dropped under that rule, and the guide's page
-    at its path arrived on the library's copy after the revocation."""
+    On the second holdout web an rpm page revoked with its edition's rule was never requested:
+    the one page linking it was dropped under that rule, and the guide's page at its path
+    arrived on the library's copy after the revocation."""
+    for place, _, other in _revoked_beside(store, places):
+        if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
+            yield other + place.relative
+
+
+def _revoked_beside(
+    store: MirrorStore, places: list[Placement]
+) -> Iterator[tuple[Placement, str, str]]:
+    """Each place of a page, a side of a pair revoked for its code that the page stands on, and
+    that pair's other side. The page may arrive on a side paired with the revoked pair's (a
+    library's copy of the guide held first, whose pages the guide's are dropped for; a host
+    mirror held first): it stands for that side's page, which never arrives."""
     if not store.has_revoked():  # most crawls: no need to read the rules over every place
         return
     paired: list[tuple[str, str]] = []  # (directory, its other side) of the rules above so far
     for place in places:  # host root first: a place's ancestors come before it
         paired += [(place.directory, other) for other in _other_sides(store, place.directory)]
-        rel_hash = relative_hash(place.relative_key)
         below = (other + place.directory[len(above) :] for above, other in paired)
         for side in (place.directory, *below):
             for other in store.revoked_partners(side):
-                if store.entry_by_hash(other.lower(), rel_hash) is None:
-                    yield other + place.relative
+                yield place, side, other
 
 
 def _paired_sides(store: MirrorStore, directory: str) -> Iterator[str]:

@@ -20,6 +20,8 @@ KEPT, PRUNED = "http://kept.test/", "http://pruned.test/"  # a host rule prunes 
 GUIDE, EDITION = PRUNED + "guide/", PRUNED + "guide-rpm/"  # wrongly paired within it
 DEB_CODE, RPM_CODE = 0x0DEB, 0x0123
 PAGE = "install.html"
+# a guide beside its rpm edition on the kept host, and a library's copy of the guide elsewhere
+RPM, BESIDE, LIBRARY = KEPT + "guide-rpm/", KEPT + "guide/", "http://library.test/guide/"
 
 
 def _rules(store: MirrorStore) -> None:
@@ -40,6 +42,13 @@ def _arrive(
         entry = DirEntry(page_id, page_id, place.relative)
         file_entry(store, place.directory_key, place.relative_key, entry)
     return check_code(store, places, code, budget, 1.0)
+
+
+def _library_beside_editions(store: MirrorStore, library_origin: str) -> None:
+    """The guide paired with its rpm edition beside it, the library's copy with ``library_origin``
+    (the edition: a wrong pairing across hosts; the guide: a right one)."""
+    store.put_rule(Rule(BESIDE, RPM, "", "", 0.0, "content", 3, 3, 0))
+    store.put_rule(Rule(LIBRARY, library_origin, "", "", 0.0, "content", 3, 3, 0))
 
 
 def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropped_for_it(
@@ -137,19 +146,99 @@ def test_the_path_that_revokes_an_edition_rule_is_compared_under_the_rules_shari
     revokes its own rule; the library's copy of that page is asked for (no budget left to
     sample it), and revokes the library's rule when it arrives. On the second holdout web such
     cross-host rules stood after the same-host one was revoked."""
-    rpm, guide, library = KEPT + "guide-rpm/", KEPT + "guide/", "http://library.test/guide/"
     no_budget = CodeBudget(0, 0)
 
     def settle(view):
         store = MirrorStore(view)
-        store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
-        store.put_rule(Rule(library, rpm, "", "", 0.0, "content", 3, 3, 0))
-        _arrive(store, 1, rpm + PAGE, RPM_CODE, no_budget)
-        revoking = _arrive(store, 2, guide + PAGE, DEB_CODE, no_budget)
-        answer = _arrive(store, 3, library + PAGE, DEB_CODE, no_budget)
+        _library_beside_editions(store, RPM)
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
+        revoking = _arrive(store, 2, BESIDE + PAGE, DEB_CODE, no_budget)
+        answer = _arrive(store, 3, LIBRARY + PAGE, DEB_CODE, no_budget)
         return revoking.revoked, revoking.probes, answer.revoked
 
-    assert tmp_index.transact(settle) == ([guide], [library + PAGE], [library])
+    assert tmp_index.transact(settle) == ([BESIDE], [LIBRARY + PAGE], [LIBRARY])
+
+
+def test_a_page_that_tells_revoked_editions_apart_later_is_compared_under_the_rules_sharing_them(
+    tmp_index,
+):
+    """The library's partial copy of the guide lacks the page that revoked the guide's rule with
+    its rpm edition, so the library's rule with the edition learns nothing from it (its probe
+    answers 404). Another coded page that arrives later on the guide, with other code than the
+    edition's page there, tells the two apart again: the library's copy of it is asked for and
+    revokes the library's rule when it arrives. On the second holdout web (seed 4, random
+    order) the library's rule with the edition stood to the end."""
+    no_budget, later_page = CodeBudget(0, 0), "purge.html"
+
+    def settle(view):
+        store = MirrorStore(view)
+        _library_beside_editions(store, RPM)
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
+        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
+        revoking = _arrive(store, 3, BESIDE + PAGE, DEB_CODE, no_budget)
+        Deferrals(view).mark_absent(LIBRARY + PAGE, 404)  # the partial copy lacks it
+        telling = _arrive(store, 4, BESIDE + later_page, DEB_CODE + 1, no_budget)
+        answer = _arrive(store, 5, LIBRARY + later_page, DEB_CODE + 1, no_budget)
+        same = _arrive(store, 6, BESIDE + "intro.html", DEB_CODE + 2, no_budget)
+        return revoking.revoked, telling.probes, answer.revoked, same.probes
+
+    assert tmp_index.transact(settle) == (
+        [BESIDE],
+        [LIBRARY + later_page],
+        [LIBRARY],
+        [],
+    )
+
+
+def test_a_page_telling_revoked_editions_apart_on_their_host_mirror_is_compared_under_them(
+    tmp_index,
+):
+    """The same, with the guide's later coded page arriving on a host mirror held first (its
+    guide's page never arrives: the host rule drops it for the mirror's), against the edition's
+    page held on the guide's own host: the mirror's page stands for the guide's, and tells the
+    editions apart. On the second holdout web (seed 4, breadth-first) the pages that told them
+    apart after the revocation all arrived on the partner's host."""
+    partner, no_budget, later_page = "http://partner.test/", CodeBudget(0, 0), "purge.html"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(partner, KEPT, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+        _library_beside_editions(store, RPM)
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
+        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
+        revoking = _arrive(store, 3, BESIDE + PAGE, DEB_CODE, no_budget)
+        telling = _arrive(store, 4, partner + "guide/" + later_page, DEB_CODE + 1, no_budget)
+        return revoking.revoked, telling.probes
+
+    revoked, asked = tmp_index.transact(settle)
+    assert revoked == [BESIDE]
+    assert LIBRARY + later_page in asked
+
+
+def test_a_right_rule_beside_revoked_editions_is_asked_a_bounded_number_of_later_paths(
+    tmp_index,
+):
+    """The library's copy paired with the guide itself (a right rule): every page found later
+    to tell the guide from its revoked edition would ask for the library's copy of it. The
+    rule's budget (2) went on the first two while the edition's pages arrived (through the
+    guide's rule, then standing); four such probes more, and no further."""
+    budget = CodeBudget(2, 2)
+
+    def settle(view):
+        store = MirrorStore(view)
+        _library_beside_editions(store, BESIDE)
+        pages = [f"page{number}.html" for number in range(10)]
+        for number, page in enumerate(pages):
+            _arrive(store, 10 + number, RPM + page, RPM_CODE + number, budget)
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, budget)
+        _arrive(store, 2, BESIDE + PAGE, DEB_CODE, budget)  # revokes the guide's rule
+        asked = []
+        for number, page in enumerate(pages):
+            asked += _arrive(store, 30 + number, BESIDE + page, DEB_CODE + number, budget).probes
+        return asked
+
+    asked = tmp_index.transact(settle)
+    assert asked == [LIBRARY + f"page{number}.html" for number in range(2, 6)]
 
 
 def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_without_code(
@@ -159,7 +248,6 @@ def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_w
     the guide's, crawled and without code blocks (editions differ in their code); its coded page,
     and a page whose guide counterpart was never crawled, are fetched."""
     with DedupFilter.open(tmp_path / "index") as dedup:
-
         revoking = dedup.index.transact(lambda view: _edition_revoked(MirrorStore(view)))
         assert revoking.revoked == [EDITION]
         prose = dedup.check_url(EDITION + "intro.html")
