@@ -56,6 +56,7 @@ from dedup_filter.mirrors.directories import (
     placements,
 )
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
+from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import side_by_side_by_now
@@ -203,10 +204,12 @@ class MirrorDetector:
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
-        if code.revoked and checked.original_url is not None:
-            edition = self._edition_pair(
-                sessions, orientation, page, checked.original_url, code.revoked
-            )
+        namesake = checked.original_url
+        if code.revoked and namesake is None:
+            code_hash = checked.fingerprint.code
+            namesake = coded_namesake(store, page.places, code_hash, self.config.max_depth)
+        if code.revoked and namesake is not None:
+            edition = self._edition_pair(sessions, orientation, page, namesake, code.revoked)
             if edition is not None:
                 update.open(edition, 0)
         for child in children:
@@ -495,8 +498,9 @@ class MirrorDetector:
         revoked: list[str],
     ) -> Pair | None:
         """The pair a page opens whose code just revoked its own directory's rule: its
-        directory with the directory of the same-named page it duplicates (the edition its
-        directory copies, when the rule had paired it with another edition of one guide)."""
+        directory with the directory of the same-named page it duplicates, or else whose code
+        it shares (``editions.coded_namesake``): the edition its directory copies, when the rule
+        had paired it with another edition of one guide."""
         own = page.places[-1].directory
         if own not in revoked:
             return None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dedup_filter.matching import codes_apart
-from dedup_filter.mirrors.directories import placements
+from dedup_filter.mirrors.directories import Placement, placements
 from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
@@ -73,6 +73,28 @@ def standing_code(
         if kept is None:
             return None
         directory = kept
+    return None
+
+
+def coded_namesake(
+    store: MirrorStore, places: list[Placement], code: int, max_depth: int
+) -> str | None:
+    """The same-named page of the edition whose code a page shares, where the page's directory
+    was paired with another edition and revoked for it: on a side of a pair revoked with that
+    edition, its page (or the one standing for it) of the same code; under a rule's mirror, its
+    counterpart on the rule's origin. A partial copy of a guide revoked against the guide's rpm
+    edition may hold no page that duplicates one of the guide's (its copy of the guide's page
+    met a host mirror's, with a banner): its code names the guide all the same."""
+    own = places[-1]
+    rel_hash = relative_hash(own.relative_key)
+    for edition in store.revoked_partners(own.directory):
+        for other in store.revoked_partners(edition):
+            same_code = standing_code_hash(store, other, rel_hash) == code
+            if other.lower() == own.directory_key or not same_code:
+                continue
+            url = other + own.relative
+            found = rule_over(store, placements(url, max_depth))
+            return url if found is None else found[0].origin + found[1].relative
     return None
 
 

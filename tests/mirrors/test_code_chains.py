@@ -6,11 +6,14 @@ compared, and the rule stood to the end."""
 
 from __future__ import annotations
 
+import pytest
+
 from dedup_filter import DedupFilter
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code, check_held_code
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import placements
+from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.records import DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore
 
@@ -213,6 +216,39 @@ def test_a_page_telling_revoked_editions_apart_on_their_host_mirror_is_compared_
     revoked, asked = tmp_index.transact(settle)
     assert revoked == [BESIDE]
     assert LIBRARY + later_page in asked
+
+
+@pytest.mark.parametrize("guide_under_host_rule", [False, True])
+def test_a_revoked_copy_is_named_the_edition_whose_code_its_page_shares(
+    tmp_index, guide_under_host_rule
+):
+    """The library's rule with the rpm edition revoked by the library's page (which duplicates
+    no held page: the guide's copy of it met a host mirror's, with a banner): its code is the
+    guide's at that path, so the guide is the edition it copies (through the host rule, the
+    guide's page on the rule's origin), and nothing where no revoked edition shares it."""
+    later_page, no_budget = "purge.html", CodeBudget(0, 0)
+    mirror_host = "http://partner.test/"
+    guide = mirror_host + "guide/" if guide_under_host_rule else BESIDE
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(guide, RPM, "", "", 0.0, "content", 3, 3, 0))
+        store.put_rule(Rule(LIBRARY, RPM, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
+        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
+        _arrive(store, 3, guide + PAGE, DEB_CODE, no_budget)  # revokes the guide's rule
+        _arrive(store, 4, guide + later_page, DEB_CODE + 1, no_budget)
+        if guide_under_host_rule:  # the partner found a host mirror of the kept host since
+            store.put_rule(Rule(mirror_host, KEPT, "", "", 0.0, "content", 4, 4, 0))
+        revoking = _arrive(store, 5, LIBRARY + later_page, DEB_CODE + 1, no_budget)
+        named = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 1, 12)
+        unnamed = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 7, 12)
+        return revoking.revoked, named, unnamed
+
+    revoked, named, unnamed = tmp_index.transact(settle)
+    assert revoked == [LIBRARY]
+    assert named == BESIDE + later_page
+    assert unnamed is None
 
 
 def test_a_right_rule_beside_revoked_editions_is_asked_a_bounded_number_of_later_paths(
