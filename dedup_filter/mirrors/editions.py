@@ -84,7 +84,10 @@ def coded_namesake(
     edition, its page (or the one standing for it) of the same code; under a rule's mirror, its
     counterpart on the rule's origin. A partial copy of a guide revoked against the guide's rpm
     edition may hold no page that duplicates one of the guide's (its copy of the guide's page
-    met a host mirror's, with a banner): its code names the guide all the same."""
+    met a host mirror's, with a banner): its code names the guide all the same. A page without
+    code blocks names nothing."""
+    if not code:
+        return None
     own = places[-1]
     rel_hash = relative_hash(own.relative_key)
     for edition in store.revoked_partners(own.directory):

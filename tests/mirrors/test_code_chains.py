@@ -243,12 +243,14 @@ def test_a_revoked_copy_is_named_the_edition_whose_code_its_page_shares(
         revoking = _arrive(store, 5, LIBRARY + later_page, DEB_CODE + 1, no_budget)
         named = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 1, 12)
         unnamed = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 7, 12)
-        return revoking.revoked, named, unnamed
+        prose = coded_namesake(store, placements(LIBRARY + "intro.html", 12), 0, 12)
+        return revoking.revoked, named, unnamed, prose
 
-    revoked, named, unnamed = tmp_index.transact(settle)
+    revoked, named, unnamed, prose = tmp_index.transact(settle)
     assert revoked == [LIBRARY]
     assert named == BESIDE + later_page
     assert unnamed is None
+    assert prose is None  # no page of the guide there either: "no code" is no namesake
 
 
 def test_a_right_rule_beside_revoked_editions_is_asked_a_bounded_number_of_later_paths(
