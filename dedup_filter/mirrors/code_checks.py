@@ -189,15 +189,19 @@ def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: Co
         return True
     if rule.code_probes >= budget.of(rule) or Deferrals(store.view).absent(url) is not None:
         return False
-    _probe(store, rule, url, check)
-    store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
+    _probe(store, rule, url, check, counted=True)
     return True
 
 
-def _probe(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:
-    """Ask for ``url``, a page of ``rule``'s sides, to compare its code."""
+def _probe(
+    store: MirrorStore, rule: Rule, url: str, check: CodeCheck, counted: bool = False
+) -> None:
+    """Ask for ``url``, a page of ``rule``'s sides, to compare its code (``counted`` against the
+    rule's budget)."""
     store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
     check.probes.append(url)
+    if counted:
+        store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
 
 
 def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
@@ -287,8 +291,7 @@ def _compare_related(
         if budget is None:
             _probe(store, other, url, check)
         elif other.code_probes < budget.of(other) + _RELATED_EXTRA:
-            _probe(store, other, url, check)
-            store.put_rule(replace(other, code_probes=other.code_probes + 1))
+            _probe(store, other, url, check, counted=True)
 
 
 def _told_apart(

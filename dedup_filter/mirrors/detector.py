@@ -204,12 +204,8 @@ class MirrorDetector:
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
-        namesake = checked.original_url
-        if code.revoked and namesake is None:
-            code_hash = checked.fingerprint.code
-            namesake = coded_namesake(store, page.places, code_hash, self.config.max_depth)
-        if code.revoked and namesake is not None:
-            edition = self._edition_pair(sessions, orientation, page, namesake, code.revoked)
+        if code.revoked:
+            edition = self._edition_pair(sessions, orientation, page, checked, code.revoked)
             if edition is not None:
                 update.open(edition, 0)
         for child in children:
@@ -494,18 +490,21 @@ class MirrorDetector:
         sessions: SessionParameters,
         orientation: Orientation,
         page: MirrorPage,
-        original_url: str,
+        checked: CheckedPage,
         revoked: list[str],
     ) -> Pair | None:
         """The pair a page opens whose code just revoked its own directory's rule: its
         directory with the directory of the same-named page it duplicates, or else whose code
         it shares (``editions.coded_namesake``): the edition its directory copies, when the rule
         had paired it with another edition of one guide."""
-        own = page.places[-1].directory
-        if own not in revoked:
+        if page.places[-1].directory not in revoked:
             return None
-        original = sessions.strip(original_url)
-        return document_pair(orientation, page.url, original, witnessed=True).pair
+        namesake = checked.original_url or coded_namesake(
+            orientation.store, page.places, checked.fingerprint.code, orientation.max_depth
+        )
+        if namesake is None:
+            return None
+        return document_pair(orientation, page.url, sessions.strip(namesake), witnessed=True).pair
 
     @staticmethod
     def _advance_concerned(update: CandidateUpdate, places: list[Placement]) -> None:

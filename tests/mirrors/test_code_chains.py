@@ -25,6 +25,7 @@ DEB_CODE, RPM_CODE = 0x0DEB, 0x0123
 PAGE = "install.html"
 # a guide beside its rpm edition on the kept host, and a library's copy of the guide elsewhere
 RPM, BESIDE, LIBRARY = KEPT + "guide-rpm/", KEPT + "guide/", "http://library.test/guide/"
+LATER = "purge.html"  # another page where the editions' code differs, met after a revocation
 
 
 def _rules(store: MirrorStore) -> None:
@@ -47,11 +48,21 @@ def _arrive(
     return check_code(store, places, code, budget, 1.0)
 
 
-def _library_beside_editions(store: MirrorStore, library_origin: str) -> None:
-    """The guide paired with its rpm edition beside it, the library's copy with ``library_origin``
-    (the edition: a wrong pairing across hosts; the guide: a right one)."""
-    store.put_rule(Rule(BESIDE, RPM, "", "", 0.0, "content", 3, 3, 0))
+def _library_beside_editions(store: MirrorStore, library_origin: str, guide: str = BESIDE) -> None:
+    """The guide paired with its rpm edition, the library's copy with ``library_origin`` (the
+    edition: a wrong pairing across hosts; the guide: a right one)."""
+    store.put_rule(Rule(guide, RPM, "", "", 0.0, "content", 3, 3, 0))
     store.put_rule(Rule(LIBRARY, library_origin, "", "", 0.0, "content", 3, 3, 0))
+
+
+def _guide_revoked(store: MirrorStore, guide: str = BESIDE) -> CodeCheck:
+    """The guide and the library's copy both paired with the rpm edition, whose pages at
+    ``PAGE`` and ``LATER`` have code; the guide's page at ``PAGE`` with other code revokes the
+    guide's rule: what that page does."""
+    _library_beside_editions(store, RPM, guide)
+    _arrive(store, 1, RPM + PAGE, RPM_CODE, CodeBudget(0, 0))
+    _arrive(store, 2, RPM + LATER, RPM_CODE + 1, CodeBudget(0, 0))
+    return _arrive(store, 3, guide + PAGE, DEB_CODE, CodeBudget(0, 0))
 
 
 def test_the_edition_page_kept_for_the_pruned_host_probes_the_renamed_copy_dropped_for_it(
@@ -171,23 +182,20 @@ def test_a_page_that_tells_revoked_editions_apart_later_is_compared_under_the_ru
     edition's page there, tells the two apart again: the library's copy of it is asked for and
     revokes the library's rule when it arrives. On the second holdout web (seed 4, random
     order) the library's rule with the edition stood to the end."""
-    no_budget, later_page = CodeBudget(0, 0), "purge.html"
+    no_budget = CodeBudget(0, 0)
 
     def settle(view):
         store = MirrorStore(view)
-        _library_beside_editions(store, RPM)
-        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
-        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
-        revoking = _arrive(store, 3, BESIDE + PAGE, DEB_CODE, no_budget)
+        revoking = _guide_revoked(store)
         Deferrals(view).mark_absent(LIBRARY + PAGE, 404)  # the partial copy lacks it
-        telling = _arrive(store, 4, BESIDE + later_page, DEB_CODE + 1, no_budget)
-        answer = _arrive(store, 5, LIBRARY + later_page, DEB_CODE + 1, no_budget)
+        telling = _arrive(store, 4, BESIDE + LATER, DEB_CODE + 1, no_budget)
+        answer = _arrive(store, 5, LIBRARY + LATER, DEB_CODE + 1, no_budget)
         same = _arrive(store, 6, BESIDE + "intro.html", DEB_CODE + 2, no_budget)
         return revoking.revoked, telling.probes, answer.revoked, same.probes
 
     assert tmp_index.transact(settle) == (
         [BESIDE],
-        [LIBRARY + later_page],
+        [LIBRARY + LATER],
         [LIBRARY],
         [],
     )
@@ -201,21 +209,18 @@ def test_a_page_telling_revoked_editions_apart_on_their_host_mirror_is_compared_
     page held on the guide's own host: the mirror's page stands for the guide's, and tells the
     editions apart. On the second holdout web (seed 4, breadth-first) the pages that told them
     apart after the revocation all arrived on the partner's host."""
-    partner, no_budget, later_page = "http://partner.test/", CodeBudget(0, 0), "purge.html"
+    partner = "http://partner.test/"
 
     def settle(view):
         store = MirrorStore(view)
         store.put_rule(Rule(partner, KEPT, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
-        _library_beside_editions(store, RPM)
-        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
-        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
-        revoking = _arrive(store, 3, BESIDE + PAGE, DEB_CODE, no_budget)
-        telling = _arrive(store, 4, partner + "guide/" + later_page, DEB_CODE + 1, no_budget)
+        revoking = _guide_revoked(store)
+        telling = _arrive(store, 4, partner + "guide/" + LATER, DEB_CODE + 1, CodeBudget(0, 0))
         return revoking.revoked, telling.probes
 
     revoked, asked = tmp_index.transact(settle)
     assert revoked == [BESIDE]
-    assert LIBRARY + later_page in asked
+    assert LIBRARY + LATER in asked
 
 
 @pytest.mark.parametrize("guide_under_host_rule", [False, True])
@@ -226,29 +231,24 @@ def test_a_revoked_copy_is_named_the_edition_whose_code_its_page_shares(
     no held page: the guide's copy of it met a host mirror's, with a banner): its code is the
     guide's at that path, so the guide is the edition it copies (through the host rule, the
     guide's page on the rule's origin), and nothing where no revoked edition shares it."""
-    later_page, no_budget = "purge.html", CodeBudget(0, 0)
-    mirror_host = "http://partner.test/"
+    no_budget, mirror_host = CodeBudget(0, 0), "http://partner.test/"
     guide = mirror_host + "guide/" if guide_under_host_rule else BESIDE
 
     def settle(view):
         store = MirrorStore(view)
-        store.put_rule(Rule(guide, RPM, "", "", 0.0, "content", 3, 3, 0))
-        store.put_rule(Rule(LIBRARY, RPM, "", "", 0.0, "content", 3, 3, 0))
-        _arrive(store, 1, RPM + PAGE, RPM_CODE, no_budget)
-        _arrive(store, 2, RPM + later_page, RPM_CODE + 1, no_budget)
-        _arrive(store, 3, guide + PAGE, DEB_CODE, no_budget)  # revokes the guide's rule
-        _arrive(store, 4, guide + later_page, DEB_CODE + 1, no_budget)
+        _guide_revoked(store, guide)
+        _arrive(store, 4, guide + LATER, DEB_CODE + 1, no_budget)
         if guide_under_host_rule:  # the partner found a host mirror of the kept host since
             store.put_rule(Rule(mirror_host, KEPT, "", "", 0.0, "content", 4, 4, 0))
-        revoking = _arrive(store, 5, LIBRARY + later_page, DEB_CODE + 1, no_budget)
-        named = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 1, 12)
-        unnamed = coded_namesake(store, placements(LIBRARY + later_page, 12), DEB_CODE + 7, 12)
+        revoking = _arrive(store, 5, LIBRARY + LATER, DEB_CODE + 1, no_budget)
+        named = coded_namesake(store, placements(LIBRARY + LATER, 12), DEB_CODE + 1, 12)
+        unnamed = coded_namesake(store, placements(LIBRARY + LATER, 12), DEB_CODE + 7, 12)
         prose = coded_namesake(store, placements(LIBRARY + "intro.html", 12), 0, 12)
         return revoking.revoked, named, unnamed, prose
 
     revoked, named, unnamed, prose = tmp_index.transact(settle)
     assert revoked == [LIBRARY]
-    assert named == BESIDE + later_page
+    assert named == BESIDE + LATER
     assert unnamed is None
     assert prose is None  # no page of the guide there either: "no code" is no namesake
 
