@@ -3,13 +3,15 @@ scored against the ground truth from the server's request log.
 
     python bench/eval_web.py [--scale full|small|holdout|holdout2|holdout3|holdout4]
                              [--orders breadth_first,round_robin,random]
-                             [--no-peer] [--workdir DIR] [--breakdown] [-v]
+                             [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
+                             [--pause-every N] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
 without the filter, with it, and with a plain datasketch MinHashLSH filter (the peer); prints one
 table per order, then the worst figure of each column over the orders. docs/evaluation.md says
-what each column means.
+what each column means. ``--pause-every N`` pauses each filtered (and peer) crawl every N requests
+and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)
             variants = [FILTER] + ([] if args.no_peer else [PEER])
             records = [
-                crawl(server, web, workdir, variant, order, args.seed) for variant in variants
+                crawl(server, web, workdir, variant, order, args.seed, pause_every=args.pause_every)
+                for variant in variants
             ]
             scores[order] = [score(truth, web.pages, plain, record) for record in records]
             _table(
@@ -195,6 +198,13 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--breakdown",
         action="store_true",
         help="where the filter's unsaved fetches went (testweb/evalweb/breakdown.py)",
+    )
+    parser.add_argument(
+        "--pause-every",
+        type=int,
+        default=0,
+        metavar="N",
+        help="pause the filtered (and peer) crawls with a JOBDIR every N requests and resume them",
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="every lost content, for every variant"

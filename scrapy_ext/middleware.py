@@ -25,8 +25,9 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.log import failure_to_exc_info
 
+from . import jobdir
 from .exceptions import DedupIgnoreRequest
-from .probes import ProbeOutcome, Prober
+from .probes import ProbeOutcome, Prober, ProberMemory
 from .responses import (
     DEFER_PRIORITY_STEP,
     DEFERRALS,
@@ -52,11 +53,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+_PROBER_MEMORY = "probes"  # the prober's memory in a paused crawl's JOBDIR
+
 
 class DedupMiddleware:
     """Drop URLs under mirrored directories and duplicate HTML pages (``DEDUP_*`` settings)."""
 
     def __init__(self, crawler: Crawler, session: DedupSession) -> None:
+        self._crawler = crawler
         self._session = session
         self._stats = session.stats
         self._prober = Prober(
@@ -71,11 +75,23 @@ class DedupMiddleware:
             raise NotConfigured(msg)
         middleware = cls(crawler, session)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
     def spider_opened(self) -> None:
-        """Re-issue the probes an earlier crawl asked for and never answered."""
+        """Take back what this crawl knew when it was paused (``jobdir``), then re-issue the
+        probes an earlier crawl asked for and never answered."""
+        memory = jobdir.take(self._crawler, _PROBER_MEMORY)
+        if isinstance(memory, ProberMemory):
+            self._prober.recall(memory)
         self._background(self._reissue_pending_probes(), "re-issuing pending probes")
+
+    async def spider_closed(self, reason: str) -> None:
+        """A paused crawl keeps the prober's memory for its resumption, once the probes that
+        were landing as it closed are judged."""
+        if jobdir.wanted(self._crawler, reason):
+            await maybe_deferred_to_future(self._prober.landed())
+            jobdir.save(self._crawler, _PROBER_MEMORY, self._prober.memory())
 
     async def process_request(self, request: Request) -> Request | Response | None:
         if is_exempt(request):

@@ -23,13 +23,14 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy import Request
+from scrapy.http.headers import Headers
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.log import failure_to_exc_info
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import Deferred, DeferredList
 
 from .responses import PROBE
 
@@ -61,6 +62,49 @@ class ProbeOutcome:
 
     response: Response
     decision: Decision | None
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredAnswer:
+    """A probe's outcome as a paused crawl keeps it (a response without its probe request)."""
+
+    key: bytes
+    response_class: type[Response]
+    url: str
+    status: int
+    headers: dict[bytes, list[bytes]]
+    body: bytes
+    decision: Decision | None
+
+    @classmethod
+    def of(cls, key: bytes, outcome: ProbeOutcome) -> _StoredAnswer:
+        response = outcome.response
+        headers = {bytes(name): list(values) for name, values in response.headers.items()}
+        return cls(
+            key,
+            type(response),
+            response.url,
+            response.status,
+            headers,
+            response.body,
+            outcome.decision,
+        )
+
+    def outcome(self) -> ProbeOutcome:
+        response = self.response_class(
+            url=self.url, status=self.status, headers=Headers(self.headers), body=self.body
+        )
+        return ProbeOutcome(response, self.decision)
+
+
+@dataclass(frozen=True, slots=True)
+class ProberMemory:
+    """``Prober.memory``: its probes' answers not served yet, and the URLs answered already
+    (request fingerprints; with the status of those the core never judged)."""
+
+    answers: list[_StoredAnswer]
+    judged: list[bytes]
+    unjudged: list[tuple[bytes, int]]
 
 
 class Prober:
@@ -199,6 +243,25 @@ class Prober:
         finally:
             for waiter in self._waiting.pop(key, []):
                 waiter.callback(None)
+
+    def landed(self) -> Deferred[Any]:
+        """Fires once every probe fetched so far is judged and kept."""
+        return DeferredList(list(self._fetches))
+
+    def memory(self) -> ProberMemory:
+        """What a paused crawl's resumption needs (``jobdir``): the probed pages the spider has
+        not been handed yet, and which URLs got their answer."""
+        answers = [_StoredAnswer.of(key, outcome) for key, outcome in self._done.items()]
+        return ProberMemory(answers, list(self._judged), list(self._unjudged.items()))
+
+    def recall(self, memory: ProberMemory) -> None:
+        """Take back what the paused crawl knew, before the first request of its resumption."""
+        for answer in memory.answers:
+            self._keep(answer.key, answer.outcome())
+        for key in memory.judged:
+            self._remember(self._judged, key, None, _JUDGED_KEPT)
+        for key, status in memory.unjudged:
+            self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
 
     def _keep(self, key: bytes, outcome: ProbeOutcome) -> None:
         if self._cache_size == 0:

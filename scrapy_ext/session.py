@@ -11,6 +11,7 @@ on unfiltered (fail open) rather than being lost.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from operator import methodcaller
@@ -19,11 +20,12 @@ from weakref import WeakKeyDictionary
 
 from scrapy import Request, signals
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.request import request_from_dict
 
 from dedup_filter import Decision, DedupError
 from dedup_filter.decision import Reason
 
-from . import registry
+from . import jobdir, registry
 from .decision_log import DecisionLog
 from .responses import DEFER_PRIORITY_STEP, FETCH_BACK, FETCH_STATE, URL_CHECKED
 from .settings import DedupSettings, is_enabled, read_settings
@@ -69,6 +71,7 @@ _RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_su
 _URL_STATE = FETCH_STATE | {URL_CHECKED}
 # requests pruned under mirror rules kept to be asked again if their rule stops pruning
 _PRUNED_KEPT = 50_000
+_PRUNED_REQUESTS = "pruned"  # the pruned requests in a paused crawl's JOBDIR
 
 
 class DedupSession:
@@ -94,6 +97,7 @@ class DedupSession:
         self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
         self._pruned: dict[str, list[Request]] = {}  # a rule's mirror -> requests it pruned
         self._pruned_kept = 0
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -123,8 +127,25 @@ class DedupSession:
         logger.info("dedup: index %s opened", settings.index_path)
         return cls(crawler, settings, worker)
 
-    async def spider_closed(self) -> None:
-        """Returns once this crawl's decisions are committed and the index released."""
+    def spider_opened(self) -> None:
+        """A paused crawl's resumption takes back the requests its rules had pruned."""
+        kept = jobdir.take(self._crawler, _PRUNED_REQUESTS)
+        spider = self._crawler.spider
+        for mirror, requests in kept.items() if isinstance(kept, dict) else ():
+            for stored in requests:
+                try:  # a callback the spider no longer has: the request is left out
+                    request = request_from_dict(stored, spider=spider)
+                except (ValueError, AttributeError, KeyError, TypeError) as error:
+                    logger.warning("dedup: a pruned request cannot be taken back: %r", error)
+                    continue
+                self._pruned.setdefault(mirror, []).append(request)
+                self._pruned_kept += 1
+
+    async def spider_closed(self, reason: str = "finished") -> None:
+        """Returns once this crawl's decisions are committed and the index released; a paused
+        crawl keeps the requests its rules pruned for its resumption (``jobdir``)."""
+        if jobdir.wanted(self._crawler, reason):
+            jobdir.save(self._crawler, _PRUNED_REQUESTS, self._stored_pruned())
         logger.info("dedup: %s", self.summary())
         if self._worker is not None:
             worker, self._worker = self._worker, None
@@ -188,6 +209,17 @@ class DedupSession:
         ):
             self._pruned.setdefault(mirror, []).append(request)
             self._pruned_kept += 1
+
+    def _stored_pruned(self) -> dict[str, list[dict[str, Any]]]:
+        """The pruned requests as Scrapy stores queued ones (a callback that is no method of the
+        spider cannot be stored: such a request is left out, as Scrapy's disk queues do)."""
+        stored: dict[str, list[dict[str, Any]]] = {}
+        spider = self._crawler.spider
+        for mirror, requests in self._pruned.items():
+            for request in requests:
+                with contextlib.suppress(ValueError):
+                    stored.setdefault(mirror, []).append(request.to_dict(spider=spider))
+        return stored
 
     def requeue_unpruned(self, mirror: str) -> None:
         """A rule stopped pruning its mirror side (its origin lacks a page the side holds:

@@ -8,12 +8,14 @@ Each crawl runs ``scrapy crawl`` in a subprocess in a fresh project directory (a
 from __future__ import annotations
 
 import json
+import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dedup_filter import DedupFilter
-from testweb.scrapy_project.run import scrapy_crawl
+from testweb.scrapy_project.run import RunningCrawl, start_crawl
 from testweb.server import LoggedRequest, RunningServer
 
 from .builder import EvalWeb
@@ -64,30 +66,42 @@ def crawl(
     seed: int = 0,
     timeout_s: float = 900.0,
     settings: dict[str, Any] | None = None,
+    pause_every: int = 0,
 ) -> CrawlRecord:
     """One crawl of ``web`` (already served by ``server``) in a fresh ``workdir``; ``settings`` are
-    Scrapy settings of the caller's (``CONCURRENT_REQUESTS=1`` makes the order deterministic)."""
+    Scrapy settings of the caller's (``CONCURRENT_REQUESTS=1`` makes the order deterministic).
+    With ``pause_every``, the crawl runs with a ``JOBDIR`` and is paused (SIGINT, as Ctrl-C
+    pauses it) each time the server answered that many of its requests, then resumed; its record
+    is the whole crawl's."""
     name = f"{variant}-{order}"
     directory = workdir / name
-    server.request_log.clear()
     settings = _VARIANT_SETTINGS[variant] | order_settings(order, seed) | (settings or {})
     decisions_file = directory / "decisions.jsonl"
     decisions_file.unlink(missing_ok=True)
     log_setting = {FILTER: "DEDUP_DECISION_LOG", PEER: "PEER_DECISION_LOG"}.get(variant)
     if log_setting is not None:
         settings[log_setting] = str(decisions_file)  # absolute: Scrapy resolves relative paths
-    run = scrapy_crawl(
-        directory,
-        server.proxy_url,
-        order_starts(order, web.start_urls, seed),
-        name=name,
-        settings=settings,
-        timeout_s=timeout_s,
-    )
-    if run.returncode != 0 or run.stat("log_count/ERROR"):
-        msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
-        raise RuntimeError(msg)
-    requests = server.request_log.entries()
+    if pause_every:
+        settings["JOBDIR"] = str(directory / "job")
+    requests: list[LoggedRequest] = []
+    seconds = 0.0
+    paused = True
+    while paused:  # a part paused before the crawl's end is resumed
+        server.request_log.clear()
+        running = start_crawl(
+            directory,
+            server.proxy_url,
+            order_starts(order, web.start_urls, seed),
+            name=name,
+            settings=settings,
+        )
+        paused = bool(pause_every) and _paused(running, server, pause_every, timeout_s)
+        run = running.wait(timeout_s)
+        if run.returncode != 0 or run.stat("log_count/ERROR"):
+            msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
+            raise RuntimeError(msg)
+        requests += server.request_log.entries()
+        seconds += run.seconds
     if variant == FILTER and not decisions_file.exists():  # the peer logs only its drops
         msg = f"crawl {name} wrote no decision log at {decisions_file}"
         raise RuntimeError(msg)
@@ -97,7 +111,19 @@ def crawl(
         else []
     )
     rules, lists_url_rules = listed_rules(directory / _INDEX) if variant == FILTER else ([], False)
-    return CrawlRecord(variant, order, requests, decisions, rules, lists_url_rules, run.seconds)
+    return CrawlRecord(variant, order, requests, decisions, rules, lists_url_rules, seconds)
+
+
+def _paused(running: RunningCrawl, server: RunningServer, requests: int, timeout_s: float) -> bool:
+    """Pause the crawl with SIGINT once the server answered ``requests`` of its requests; False
+    when it ended before."""
+    deadline = time.monotonic() + timeout_s
+    while running.process.poll() is None and time.monotonic() < deadline:
+        if len(server.request_log) >= requests:
+            running.process.send_signal(signal.SIGINT)
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def listed_rules(index: Path) -> tuple[list[dict[str, Any]], bool]:

@@ -1,0 +1,124 @@
+"""What a paused crawl keeps in ``JOBDIR`` for its resumption: written unless the crawl finished,
+read back once; a damaged file costs the fetches it would have saved, never the crawl."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+
+import scrapy
+from dedup_filter.scrapy import jobdir
+from dedup_filter.scrapy.probes import ProbeOutcome, Prober
+from dedup_filter.scrapy.session import DedupSession
+from scrapy import Request
+from scrapy.http import HtmlResponse
+
+from dedup_filter import Decision
+from dedup_filter.decision import Reason
+
+from .conftest import html_response, settle
+
+PAGE = "http://docs.test/guide/intro.html"
+MIRROR = "http://copy.test/guide/"
+
+
+def test_kept_for_a_paused_crawl_and_read_back_once(make_crawler, tmp_path):
+    crawler = make_crawler(JOBDIR=str(tmp_path / "job"))
+    assert jobdir.wanted(crawler, "shutdown")
+    jobdir.save(crawler, "probes", {"kept": [1, 2]})
+    assert jobdir.take(crawler, "probes") == {"kept": [1, 2]}
+    assert jobdir.take(crawler, "probes") is None  # once: a crawl killed later fetches again
+
+
+def test_nothing_is_kept_once_the_crawl_finished_or_without_a_jobdir(make_crawler, tmp_path):
+    assert not jobdir.wanted(make_crawler(JOBDIR=str(tmp_path / "job")), "finished")
+    without = make_crawler()
+    assert not jobdir.wanted(without, "shutdown")
+    jobdir.save(without, "probes", {"kept": 1})
+    assert jobdir.take(without, "probes") is None
+
+
+def test_a_damaged_file_is_logged_ignored_and_removed(make_crawler, tmp_path, caplog):
+    crawler = make_crawler(JOBDIR=str(tmp_path / "job"))
+    jobdir.save(crawler, "probes", list(range(1000)))
+    kept = tmp_path / "job" / "dedup-probes.pickle"
+    kept.write_bytes(kept.read_bytes()[:100])  # cut short
+    with caplog.at_level(logging.WARNING):
+        assert jobdir.take(crawler, "probes") is None
+    assert "cannot be read" in caplog.text
+    assert not kept.exists()
+
+
+def test_what_a_probe_fetched_before_the_pause_serves_the_spider_after_it(make_crawler):
+    crawler = make_crawler()
+    paused = _prober(crawler)
+    decision = Decision(PAGE, "keep", Reason.UNIQUE, evidence={"tokens": 300})
+    answer = html_response(PAGE, "<html><body><p>The guide's introduction.</p></body></html>")
+    key = crawler.request_fingerprinter.fingerprint(Request(PAGE))
+    paused._keep(key, ProbeOutcome(answer, decision))  # as a judged probe lands
+    paused._remember(paused._judged, key, None, 10)
+    resumed = _prober(crawler)
+    resumed.recall(pickle.loads(pickle.dumps(paused.memory())))  # as jobdir writes and reads it
+    outcome = resumed.take(Request(PAGE))
+    assert outcome is not None
+    assert isinstance(outcome.response, HtmlResponse)
+    assert (outcome.response.url, outcome.response.status) == (PAGE, 200)
+    assert outcome.response.body == answer.body
+    assert outcome.response.headers["Content-Type"] == b"text/html; charset=utf-8"
+    assert outcome.decision == decision
+    assert resumed.answered(Request(PAGE))  # a probe that was judged answers for its URL
+
+
+def test_the_requests_a_rule_pruned_are_asked_again_after_a_pause(make_crawler, tmp_path):
+    """Should the rule stop pruning after the resumption, the pages its mirror side alone links
+    are still reached (``DedupSession.requeue_unpruned``)."""
+    settings = {"JOBDIR": str(tmp_path / "job")}
+    paused = _crawler_with_spider(make_crawler(**settings))
+    session = DedupSession.of(paused)
+    pruned = Request(MIRROR + "intro.html", callback=paused.spider.parse_page, meta={"depth": 2})
+    rule = {"mirror": MIRROR, "origin": "http://docs.test/guide/"}
+    decision = Decision(
+        pruned.url, "drop", Reason.MIRRORED_DIRECTORY, evidence={"mirror_rule": rule}
+    )
+    session.url_pruned(pruned, decision)
+    settle(session.spider_closed("shutdown"))
+
+    resumed = _crawler_with_spider(make_crawler(**settings))
+    resumed.engine = scheduled = _Scheduled()
+    session = DedupSession.of(resumed)
+    session.spider_opened()
+    session.requeue_unpruned(MIRROR)
+    [again] = scheduled.requests
+    assert again.url == pruned.url
+    assert again.callback == resumed.spider.parse_page  # the resumed spider's own method
+    assert again.meta["depth"] == 2
+
+
+def _prober(crawler) -> Prober:
+    return Prober(crawler, _never_judged, lambda url, status: None, cache_size=8)
+
+
+async def _never_judged(request, response):
+    raise AssertionError(request)
+
+
+class _Spider(scrapy.Spider):
+    name = "paused"
+
+    def parse_page(self, response):
+        yield {"url": response.url}
+
+
+def _crawler_with_spider(crawler):
+    crawler.spider = _Spider.from_crawler(crawler)
+    return crawler
+
+
+class _Scheduled:
+    """The engine's ``crawl`` alone: the requests the session schedules (no crawl runs)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def crawl(self, request: Request) -> None:
+        self.requests.append(request)

@@ -1,0 +1,74 @@
+"""A real crawl paused (``JOBDIR``, SIGINT) and resumed: the resumption fetches no page the paused
+part got, its probes' pages included, and loses none."""
+
+from __future__ import annotations
+
+import pickle
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from testweb.scrapy_project.run import CrawlRun, start_crawl
+from testweb.server import LoggedRequest, RunningServer, serve
+from testweb.site import TestWeb, build_web
+
+from .test_crawl import DECISIONS, _decisions
+
+PAUSE_AFTER = 60  # requests the server answers before the crawl is paused
+
+
+@pytest.fixture(scope="module")
+def web() -> TestWeb:
+    return build_web(seed=0, scale="small")
+
+
+def test_a_paused_crawl_resumes_without_fetching_again(web: TestWeb, tmp_path: Path) -> None:
+    with serve(web) as server:
+        first, first_fetched = _crawl_part(server, web, tmp_path, "first", pause=True)
+        kept = tmp_path / "job" / "dedup-probes.pickle"
+        assert first.stat("dedup/probes") > 0
+        memory = pickle.loads(kept.read_bytes())  # the probes' memory, kept for the resumption
+        assert memory.answers
+        assert memory.judged
+        second, second_fetched = _crawl_part(server, web, tmp_path, "second", pause=False)
+    assert not kept.exists()  # read back once
+    # pages a probe fetched before the pause are handed to the spider after it, unfetched
+    probed = {answer.url for answer in memory.answers}
+    assert probed & set(second.parsed)
+    assert not probed & {entry.url for entry in second_fetched}
+    fetched = Counter(entry.url for entry in first_fetched + second_fetched if entry.status == 200)
+    assert fetched.most_common(1)[0][1] == 1, [(u, n) for u, n in fetched.items() if n > 1]
+    parsed = set(first.parsed) | set(second.parsed)
+    decisions = _decisions(tmp_path, "first") + _decisions(tmp_path, "second")
+    dropped = {d["url"]: d for d in decisions if d["action"] == "drop"}
+    for url in web.originals - parsed:  # no content lost: a page not parsed has a parsed copy
+        assert dropped[url]["duplicate_of"] in parsed, url
+
+
+def _crawl_part(
+    server: RunningServer, web: TestWeb, workdir: Path, name: str, *, pause: bool
+) -> tuple[CrawlRun, list[LoggedRequest]]:
+    """One part of the crawl in ``workdir`` (``JOBDIR`` ``workdir/job``), stopped by SIGINT (as
+    Ctrl-C stops a crawl to be resumed) once the server answered ``PAUSE_AFTER`` requests."""
+    server.request_log.clear()
+    running = start_crawl(
+        workdir,
+        server.proxy_url,
+        web.start_urls,
+        name=name,
+        settings={"JOBDIR": str(workdir / "job"), "DEDUP_DECISION_LOG": f"{name}.{DECISIONS}"},
+    )
+    deadline = time.monotonic() + 60
+    while pause and len(server.request_log) < PAUSE_AFTER and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if pause:
+        running.process.send_signal(signal.SIGINT)
+    run = running.wait(120)
+    assert run.returncode == 0, run.log[-3000:]
+    assert run.stat("log_count/ERROR") == 0, run.log[-3000:]
+    if pause:
+        assert run.stats.get("finish_reason") == "shutdown", run.stats.get("finish_reason")
+    return run, server.request_log.entries()
