@@ -84,6 +84,12 @@ class DedupMiddleware:
         memory = jobdir.take(self._crawler, _PROBER_MEMORY)
         if isinstance(memory, ProberMemory):
             self._prober.recall(memory)
+            self._stats.set_value("dedup/resumed/probe_answers", len(memory.answers))
+            logger.info(
+                "dedup: resumed with %d probed pages not yet parsed and %d URLs answered",
+                len(memory.answers),
+                len(memory.judged) + len(memory.unjudged),
+            )
         self._background(self._reissue_pending_probes(), "re-issuing pending probes")
 
     async def spider_closed(self, reason: str) -> None:

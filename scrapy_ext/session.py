@@ -140,6 +140,7 @@ class DedupSession:
                     continue
                 self._pruned.setdefault(mirror, []).append(request)
                 self._pruned_kept += 1
+                self.stats.inc_value("dedup/resumed/pruned_requests")
 
     async def spider_closed(self, reason: str = "finished") -> None:
         """Returns once this crawl's decisions are committed and the index released; a paused

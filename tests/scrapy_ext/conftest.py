@@ -130,4 +130,3 @@ def logged_crawl(
     assert run.returncode == 0, run.log[-3000:]
     log = workdir / ".scrapy" / "decisions.jsonl"
     return run, fetched, [json.loads(line) for line in log.read_text().splitlines()]
-

@@ -186,7 +186,8 @@ def test_mirrored_directories_are_fetched_only_until_confirmed(filtered, web):
             late = {
                 entry.url
                 for entry in filtered.fetched
-                if entry.url.startswith(rule[side]) and entry.time > known_at[rule["mirror"]]
+                if entry.url.startswith(rule[side])
+                and entry.time > known_at[rule["mirror"]]
                 and not (side == "origin" and entry.url.endswith("/"))  # they link its pages
             }
             # once a mirror is known the crawl fetches none of its pruned side but the core's

@@ -87,6 +87,7 @@ def test_the_requests_a_rule_pruned_are_asked_again_after_a_pause(make_crawler, 
     resumed.engine = scheduled = _Scheduled()
     session = DedupSession.of(resumed)
     session.spider_opened()
+    assert resumed.stats.get_value("dedup/resumed/pruned_requests") == 1
     session.requeue_unpruned(MIRROR)
     [again] = scheduled.requests
     assert again.url == pruned.url

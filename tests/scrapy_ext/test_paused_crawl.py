@@ -37,6 +37,7 @@ def test_a_paused_crawl_resumes_without_fetching_again(web: TestWeb, tmp_path: P
     assert not kept.exists()  # read back once
     # pages a probe fetched before the pause are handed to the spider after it, unfetched
     probed = {answer.url for answer in memory.answers}
+    assert second.stat("dedup/resumed/probe_answers") == len(memory.answers)
     assert probed & set(second.parsed)
     assert not probed & {entry.url for entry in second_fetched}
     fetched = Counter(entry.url for entry in first_fetched + second_fetched if entry.status == 200)
