@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _PROBER_MEMORY = "probes"  # the prober's memory in a paused crawl's JOBDIR
+_LANDING_WAIT_S = 30.0  # how long a pausing crawl waits for its probes in flight to be judged
 
 
 class DedupMiddleware:
@@ -96,7 +97,7 @@ class DedupMiddleware:
         """A paused crawl keeps the prober's memory for its resumption, once the probes that
         were landing as it closed are judged."""
         if jobdir.wanted(self._crawler, reason):
-            await maybe_deferred_to_future(self._prober.landed())
+            await maybe_deferred_to_future(self._prober.landed(_LANDING_WAIT_S))
             jobdir.save(self._crawler, _PROBER_MEMORY, self._prober.memory())
 
     async def process_request(self, request: Request) -> Request | Response | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from scrapy import Request
 from scrapy.http.headers import Headers
@@ -244,9 +244,22 @@ class Prober:
             for waiter in self._waiting.pop(key, []):
                 waiter.callback(None)
 
-    def landed(self) -> Deferred[Any]:
-        """Fires once every probe fetched so far is judged and kept."""
-        return DeferredList(list(self._fetches))
+    def landed(self, timeout_s: float) -> Deferred[None]:
+        """Fires once every probe fetched so far is judged and kept, or after ``timeout_s``
+        (the probes are left to land: none is cancelled)."""
+        from twisted.internet import reactor  # the reactor Scrapy installed
+
+        landing: Deferred[None] = Deferred()
+
+        def land(_: object = None) -> None:
+            if timer.active():
+                timer.cancel()
+            if not landing.called:
+                landing.callback(None)
+
+        timer = reactor.callLater(timeout_s, land)
+        DeferredList(list(self._fetches)).addBoth(land)
+        return landing
 
     def memory(self) -> ProberMemory:
         """What a paused crawl's resumption needs (``jobdir``): the probed pages the spider has

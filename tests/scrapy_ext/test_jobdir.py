@@ -12,6 +12,7 @@ from dedup_filter.scrapy.probes import ProbeOutcome, Prober
 from dedup_filter.scrapy.session import DedupSession
 from scrapy import Request
 from scrapy.http import HtmlResponse
+from twisted.internet.defer import Deferred
 
 from dedup_filter import Decision
 from dedup_filter.decision import Reason
@@ -67,6 +68,18 @@ def test_what_a_probe_fetched_before_the_pause_serves_the_spider_after_it(make_c
     assert outcome.response.headers["Content-Type"] == b"text/html; charset=utf-8"
     assert outcome.decision == decision
     assert resumed.answered(Request(PAGE))  # a probe that was judged answers for its URL
+
+
+def test_a_pausing_crawl_waits_for_its_probes_in_flight_a_bounded_time(make_crawler):
+    prober = _prober(make_crawler())
+    assert settle(prober.landed(30.0), timeout_s=1.0) is None  # none in flight: at once
+    in_flight: Deferred[None] = Deferred()
+    prober._fetches.add(in_flight)  # a probe that never lands
+    assert settle(prober.landed(0.05), timeout_s=2.0) is None
+    assert not in_flight.called  # left to land, not cancelled
+    landing = prober.landed(30.0)
+    in_flight.callback(None)
+    assert settle(landing, timeout_s=1.0) is None
 
 
 def test_the_requests_a_rule_pruned_are_asked_again_after_a_pause(make_crawler, tmp_path):

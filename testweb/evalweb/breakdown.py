@@ -83,7 +83,15 @@ def _place(truth: GroundTruth, url: str) -> str:
 def breakdown_lines(truth: GroundTruth, record: CrawlRecord, top: int = 12) -> list[str]:
     """The extra fetches counted four ways, most first."""
     extra = extra_fetches(truth, record)
-    lines = [f"{len(extra)} fetches beyond the first of their content"]
+    answered: set[str] = set()
+    again = 0  # a URL the server answered before (a paused crawl's resumption, say)
+    for entry in record.requests:
+        if entry.method == "GET":
+            again += entry.url in answered
+            answered.add(entry.url)
+    lines = [
+        f"{len(extra)} fetches beyond the first of their content, {again} of a URL fetched before"
+    ]
     ways: dict[str, Any] = {
         "by replica / kind": lambda fetch: fetch.place,
         "by host": lambda fetch: fetch.host,
