@@ -7,7 +7,8 @@ and the requests a rule pruned live in the crawl's memory. Lost at a pause, ever
 fetched is fetched again when the crawl asks for it (docs/scrapy.md, "Pausing and resuming").
 So a crawl closed for any reason but ``finished`` writes them here, and its resumption reads them
 back once: the file is removed as it is read, so a crawl killed later resumes without them and
-fetches those pages again, losing nothing. A file that cannot be read is logged and ignored.
+fetches those pages again, losing nothing. A file that cannot be read, or that another version of
+the filter wrote, is logged and ignored.
 Written with ``pickle``, as Scrapy writes its own disk queues there: ``JOBDIR`` is trusted.
 """
 
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy.utils.job import job_dir
+
+from dedup_filter import __version__
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -40,7 +43,7 @@ def save(crawler: Crawler, name: str, state: object) -> None:
         return
     partial = path.with_name(path.name + ".partial")
     try:
-        partial.write_bytes(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.write_bytes(pickle.dumps((__version__, state), protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(partial, path)  # a crawl killed while writing leaves no half file behind
     except (OSError, pickle.PicklingError, TypeError, AttributeError) as error:
         partial.unlink(missing_ok=True)
@@ -54,12 +57,16 @@ def take(crawler: Crawler, name: str) -> Any | None:
     if path is None or not path.exists():
         return None
     try:
-        return pickle.loads(path.read_bytes())
+        written_by, state = pickle.loads(path.read_bytes())
     except Exception as error:  # a damaged file costs fetches, never the crawl
         logger.warning("dedup: ignoring %s, which cannot be read: %r", path, error)
         return None
     finally:
         path.unlink(missing_ok=True)
+    if written_by != __version__:  # its classes may have changed since
+        logger.warning("dedup: ignoring %s, written by dedup-filter %s", path, written_by)
+        return None
+    return state
 
 
 def _path(crawler: Crawler, name: str) -> Path | None:

@@ -50,6 +50,16 @@ def test_a_damaged_file_is_logged_ignored_and_removed(make_crawler, tmp_path, ca
     assert not kept.exists()
 
 
+def test_what_another_version_of_the_filter_kept_is_ignored(make_crawler, tmp_path, caplog):
+    crawler = make_crawler(JOBDIR=str(tmp_path / "job"))
+    kept = tmp_path / "job" / "dedup-probes.pickle"
+    kept.write_bytes(pickle.dumps(("0.0.1-older", {"kept": 1})))
+    with caplog.at_level(logging.WARNING):
+        assert jobdir.take(crawler, "probes") is None
+    assert "written by dedup-filter 0.0.1-older" in caplog.text
+    assert not kept.exists()
+
+
 def test_what_a_probe_fetched_before_the_pause_serves_the_spider_after_it(make_crawler):
     crawler = make_crawler()
     paused = _prober(crawler)
