@@ -4,8 +4,6 @@ part got, its probes' pages included, and loses none."""
 from __future__ import annotations
 
 import pickle
-import signal
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -30,7 +28,7 @@ def test_a_paused_crawl_resumes_without_fetching_again(web: TestWeb, tmp_path: P
         first, first_fetched = _crawl_part(server, web, tmp_path, "first", pause=True)
         kept = tmp_path / "job" / "dedup-probes.pickle"
         assert first.stat("dedup/probes") > 0
-        memory = pickle.loads(kept.read_bytes())  # the probes' memory, kept for the resumption
+        _, memory = pickle.loads(kept.read_bytes())  # (its writer, the memory) for the resumption
         assert memory.answers
         assert memory.judged
         second, second_fetched = _crawl_part(server, web, tmp_path, "second", pause=False)
@@ -62,11 +60,8 @@ def _crawl_part(
         name=name,
         settings={"JOBDIR": str(workdir / "job"), "DEDUP_DECISION_LOG": f"{name}.{DECISIONS}"},
     )
-    deadline = time.monotonic() + 60
-    while pause and len(server.request_log) < PAUSE_AFTER and time.monotonic() < deadline:
-        time.sleep(0.02)
     if pause:
-        running.process.send_signal(signal.SIGINT)
+        assert running.pause_after(lambda: len(server.request_log), PAUSE_AFTER, 60)
     run = running.wait(120)
     assert run.returncode == 0, run.log[-3000:]
     assert run.stat("log_count/ERROR") == 0, run.log[-3000:]

@@ -8,14 +8,12 @@ Each crawl runs ``scrapy crawl`` in a subprocess in a fresh project directory (a
 from __future__ import annotations
 
 import json
-import signal
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dedup_filter import DedupFilter
-from testweb.scrapy_project.run import RunningCrawl, start_crawl
+from testweb.scrapy_project.run import start_crawl
 from testweb.server import LoggedRequest, RunningServer
 
 from .builder import EvalWeb
@@ -95,7 +93,9 @@ def crawl(
             name=name,
             settings=settings,
         )
-        paused = bool(pause_every) and _paused(running, server, pause_every, timeout_s)
+        paused = bool(pause_every) and running.pause_after(
+            lambda: len(server.request_log), pause_every, timeout_s
+        )
         run = running.wait(timeout_s)
         if run.returncode != 0 or run.stat("log_count/ERROR"):
             msg = f"crawl {name} failed ({run.returncode}): {run.log[-2000:]}"
@@ -112,18 +112,6 @@ def crawl(
     )
     rules, lists_url_rules = listed_rules(directory / _INDEX) if variant == FILTER else ([], False)
     return CrawlRecord(variant, order, requests, decisions, rules, lists_url_rules, seconds)
-
-
-def _paused(running: RunningCrawl, server: RunningServer, requests: int, timeout_s: float) -> bool:
-    """Pause the crawl with SIGINT once the server answered ``requests`` of its requests; False
-    when it ended before."""
-    deadline = time.monotonic() + timeout_s
-    while running.process.poll() is None and time.monotonic() < deadline:
-        if len(server.request_log) >= requests:
-            running.process.send_signal(signal.SIGINT)
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def listed_rules(index: Path) -> tuple[list[dict[str, Any]], bool]:

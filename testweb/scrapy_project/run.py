@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,18 @@ class RunningCrawl:
     workdir: Path
     process: subprocess.Popen[bytes]
     started: float
+
+    def pause_after(self, answered: Callable[[], int], requests: int, timeout_s: float) -> bool:
+        """Send SIGINT once ``answered()`` (the server's count) reaches ``requests``, as Ctrl-C
+        pauses a crawl: Scrapy closes the spider and a ``JOBDIR`` keeps the rest for the same
+        command to resume. False when the crawl ended (or ``timeout_s`` passed) before."""
+        deadline = time.monotonic() + timeout_s
+        while self.process.poll() is None and time.monotonic() < deadline:
+            if answered() >= requests:
+                self.process.send_signal(signal.SIGINT)
+                return True
+            time.sleep(0.02)
+        return False
 
     def wait(self, timeout_s: float = 120.0) -> CrawlRun:
         try:
