@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -104,7 +105,7 @@ def test_a_link_to_a_page_left_out_is_unlinked_whatever_the_case_of_its_attribut
     """vim's help pages write ``HREF``: links to its pages over 100 kB were 404s in every copy."""
     body = '<A HREF="autocmd.html#x">a</A> <a href="kept.html">k</a>'
     repaired = _unbroken("doc/index.html", body, {"doc/index.html", "doc/kept.html"})
-    assert 'autocmd' not in repaired and 'href="kept.html"' in repaired
+    assert "autocmd" not in repaired and 'href="kept.html"' in repaired
 
 
 def test_near_pairs_agree_with_every_pair_compared(web: EvalWeb) -> None:
@@ -152,6 +153,32 @@ def test_no_content_is_lost(result: Score) -> None:
     assert result.newer_lost == []
 
 
+def test_a_crawl_paused_and_resumed_loses_nothing_and_fetches_nothing_twice(
+    web: EvalWeb, crawls: dict[str, CrawlRecord], tmp_path: Path
+) -> None:
+    """Paused (SIGINT, ``JOBDIR``) every third of the filtered crawl's requests, and resumed."""
+    every = len(crawls[FILTER].requests) // 3
+    with serve(web.test_web()) as server:
+        paused = crawl(
+            server,
+            web,
+            tmp_path,
+            FILTER,
+            "breadth_first",
+            timeout_s=120,
+            settings=ONE_AT_A_TIME,
+            pause_every=every,
+        )
+    result = score(web.truth, web.pages, crawls[UNFILTERED], paused)
+    assert result.lost == []
+    assert result.newer_lost == []
+    # a pause makes no second fetch (the crawl unpaused fetches one URL twice: the canonical
+    # URL of an alias, dropped as a duplicate before any alias waited for it, is probed again)
+    assert _fetched_twice(paused) <= _fetched_twice(crawls[FILTER])
+    unpaused = score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
+    assert result.saved >= unpaused.saved - 0.03, (result.saved, unpaused.saved)
+
+
 def test_the_scorer_counts_a_newer_text_lost_that_a_stale_copy_hides(web: EvalWeb) -> None:
     """A stale copy's edited page shares its origin's content key: a crawl that fetched only
     the older text loses no content by that key, and the newer text is counted lost."""
@@ -177,3 +204,8 @@ def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -
     alias_first = score(web.truth, web.pages, everything, _record(FILTER, [alias, page]))
     page_first = score(web.truth, web.pages, everything, _record(FILTER, [page, alias]))
     assert (alias_first.aliases_first, page_first.aliases_first) == (1, 0)
+
+
+def _fetched_twice(record: CrawlRecord) -> set[str]:
+    answered = Counter(entry.url for entry in record.requests if entry.method == "GET")
+    return {url for url, times in answered.items() if times > 1}
