@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import _unbroken
@@ -204,6 +206,25 @@ def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -
     alias_first = score(web.truth, web.pages, everything, _record(FILTER, [alias, page]))
     page_first = score(web.truth, web.pages, everything, _record(FILTER, [page, alias]))
     assert (alias_first.aliases_first, page_first.aliases_first) == (1, 0)
+
+
+def test_the_breakdown_names_the_verdict_a_url_had_when_it_was_fetched(web: EvalWeb) -> None:
+    """A URL kept, fetched as the first of its content, fetched again (a second request),
+    then pruned: the second fetch is the extra one, and it went with the verdict before it."""
+    url = sorted(web.truth.must_keep())[0]
+    verdicts = [
+        (100.0, "not_mirrored"),
+        (102.0, "already_held"),
+        (104.0, "mirrored_directory"),  # a later request, never fetched
+    ]
+    decisions = [
+        {"time": datetime.fromtimestamp(when, UTC).isoformat(), "url": url, "reason": reason}
+        for when, reason in verdicts
+    ]
+    requests = [LoggedRequest("GET", url, 200, 0, False, when) for when in (101.0, 103.0)]
+    record = CrawlRecord(FILTER, "breadth_first", requests, decisions, [], False, 0.0)
+    [extra] = extra_fetches(web.truth, record)
+    assert extra.url_reason == "already_held"
 
 
 def _fetched_twice(record: CrawlRecord) -> set[str]:

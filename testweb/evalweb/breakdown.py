@@ -8,8 +8,10 @@ filter's internals: a diagnosis beside the figures, not a figure.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from .crawls import CrawlRecord
@@ -36,18 +38,21 @@ class ExtraFetch:
     status: int
     place: str  # the replica copy it lies in ("kind copy"), else its URL kind
     host: str
-    url_reason: str  # the last verdict on the URL before its fetch ("-": none logged)
+    url_reason: str  # the last verdict on the URL logged before its fetch ("-": none)
     page_reason: str  # the verdict on the fetched page ("-": none)
     ruled: bool  # under a listed mirror rule's mirror directory at the crawl's end
 
 
 def extra_fetches(truth: GroundTruth, record: CrawlRecord) -> list[ExtraFetch]:
     """Every GET beyond the first of its content (404s and probes included), in request order."""
-    url_reasons: dict[str, str] = {}
+    url_verdicts: dict[str, list[tuple[float, str]]] = {}  # in the log's (time) order
     page_reasons: dict[str, str] = {}
     for decision in record.decisions:
-        reasons = page_reasons if decision["reason"] in _PAGE_REASONS else url_reasons
-        reasons[decision["url"]] = decision["reason"]
+        if decision["reason"] in _PAGE_REASONS:
+            page_reasons[decision["url"]] = decision["reason"]
+        else:
+            when = datetime.fromisoformat(decision["time"]).timestamp()
+            url_verdicts.setdefault(decision["url"], []).append((when, decision["reason"]))
     mirrors = [rule["mirror"] for rule in record.rules if rule["kind"] == "mirror"]
     seen: set[str] = set()
     extra = []
@@ -64,12 +69,18 @@ def extra_fetches(truth: GroundTruth, record: CrawlRecord) -> list[ExtraFetch]:
                 entry.status,
                 _place(truth, entry.url),
                 entry.url.split("/")[2],
-                url_reasons.get(entry.url, "-"),
+                _verdict_before(url_verdicts.get(entry.url, []), entry.time),
                 page_reasons.get(entry.url, "-"),
                 any(entry.url.startswith(mirror) for mirror in mirrors),
             )
         )
     return extra
+
+
+def _verdict_before(verdicts: list[tuple[float, str]], fetched_at: float) -> str:
+    """The last verdict on a URL logged before its fetch was answered ("-": none)."""
+    before = bisect_right(verdicts, (fetched_at, "\uffff"))
+    return verdicts[before - 1][1] if before else "-"
 
 
 def _place(truth: GroundTruth, url: str) -> str:
