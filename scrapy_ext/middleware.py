@@ -138,6 +138,7 @@ class DedupMiddleware:
         decision = await self._check(response)
         self._prober.crawl_response(request, response.status, judged=decision is not None)
         if decision is not None and decision.dropped:
+            self._prober.crawl_dropped(request, response)
             await self._drop(request, response, decision)
         return response
 

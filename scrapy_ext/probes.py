@@ -11,7 +11,9 @@ not even want that URL). Nothing is fetched twice, whichever side asks first:
 - crawl first: a probe of a URL whose crawl request is in flight is answered by that response (a
   checked page answers it inside the core; anything else is reported as a failed probe), and a
   probe of a URL the crawl already got as a 404, an error or a non-HTML body is reported failed
-  at once from that status.
+  at once from that status; a probe of a page the crawl got and the core dropped as a duplicate
+  (not held under its URL, so the core may ask for it) is judged again from the crawl's response
+  (the last ``_DROPPED_KEPT`` such pages).
 
 It also remembers which URLs the crawl or a probe got an answer for (``answered``), so that the
 filter's own second requests of a URL (a page fetched back, a deferred request) are not fetched
@@ -52,6 +54,9 @@ _PROBE_META = {PROBE: True, "dont_redirect": True}
 _UNJUDGED_KEPT = 10_000
 # pages the core judged, kept to refuse a second fetch of the filter's own (about 100 B each)
 _JUDGED_KEPT = 100_000
+# crawl pages the core dropped as duplicates, kept to answer a later probe of their URL (such a
+# page is not held under its URL, so the core may ask for it) without a second fetch
+_DROPPED_KEPT = 256
 # statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
 _GONE = frozenset({404, 410})
 
@@ -99,12 +104,14 @@ class _StoredAnswer:
 
 @dataclass(frozen=True, slots=True)
 class ProberMemory:
-    """``Prober.memory``: its probes' answers not served yet, and the URLs answered already
-    (request fingerprints; with the status of those the core never judged)."""
+    """``Prober.memory``: its probes' answers not served yet, the URLs answered already (request
+    fingerprints; with the status of those the core never judged), and the crawl's pages dropped
+    as duplicates."""
 
     answers: list[_StoredAnswer]
     judged: list[bytes]
     unjudged: list[tuple[bytes, int]]
+    dropped: list[_StoredAnswer]  # crawl pages dropped as duplicates (no decision kept)
 
 
 class Prober:
@@ -129,6 +136,7 @@ class Prober:
         self._crawl_in_flight: dict[bytes, bool] = {}  # -> whether a probe waits for its answer
         self._unjudged: OrderedDict[bytes, int] = OrderedDict()
         self._judged: OrderedDict[bytes, None] = OrderedDict()
+        self._dropped: OrderedDict[bytes, Response] = OrderedDict()
 
     def schedule(self, urls: Iterable[str]) -> None:
         """Probe each URL unless it is probed already or the crawl has (or will have) its answer."""
@@ -147,7 +155,11 @@ class Prober:
             elif key in self._unjudged:
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
                 self._on_failure(url, self._unjudged[key])
+            elif key in self._dropped:  # judged again from the crawl's response, not fetched
+                self._stats.inc_value("dedup/probes_answered_by_crawl")
+                self._fetch_later(key, request, self._dropped.pop(key))
             else:
+                self._stats.inc_value("dedup/probes")
                 self._fetch_later(key, request)
 
     def wait_for(self, request: Request) -> Deferred[None] | None:
@@ -201,6 +213,11 @@ class Prober:
         elif status is not None and request.method == "GET":
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
 
+    def crawl_dropped(self, request: Request, response: Response) -> None:
+        """A crawl page the core dropped as a duplicate: kept (the last ``_DROPPED_KEPT``) to
+        answer a probe of its URL."""
+        self._remember(self._dropped, self._fingerprint(request), response, _DROPPED_KEPT)
+
     @staticmethod
     def _remember(memory: OrderedDict[bytes, T], key: bytes, value: T, size: int) -> None:
         memory[key] = value
@@ -216,10 +233,10 @@ class Prober:
                 reason = reasons[position] if position < len(reasons) else None
                 self._on_failure(url, reason if isinstance(reason, int) else None)
 
-    def _fetch_later(self, key: bytes, request: Request) -> None:
+    def _fetch_later(self, key: bytes, request: Request, answer: Response | None = None) -> None:
+        """Fetch the probe (or take ``answer``, a response the crawl got), judge it, keep it."""
         self._waiting[key] = []
-        self._stats.inc_value("dedup/probes")
-        fetch = deferred_from_coro(self._fetch(key, request))
+        fetch = deferred_from_coro(self._fetch(key, request, answer))
         self._fetches.add(fetch)
         fetch.addErrback(_log_failure, request.url)
         fetch.addBoth(self._forget, fetch)
@@ -227,9 +244,11 @@ class Prober:
     def _forget(self, result: None, fetch: Deferred[None]) -> None:
         self._fetches.discard(fetch)
 
-    async def _fetch(self, key: bytes, request: Request) -> None:
+    async def _fetch(self, key: bytes, request: Request, answer: Response | None) -> None:
         try:
-            response = await self._crawler.engine.download_async(request)
+            response = (
+                answer if answer is not None else await self._crawler.engine.download_async(request)
+            )
         except Exception as error:  # any download failure is a failed probe, never a crash
             logger.debug("dedup: probe %s failed: %r", request.url, error)
             self._on_failure(request.url, None)
@@ -265,7 +284,11 @@ class Prober:
         """What a paused crawl's resumption needs (``jobdir``): the probed pages the spider has
         not been handed yet, and which URLs got their answer."""
         answers = [_StoredAnswer.of(key, outcome) for key, outcome in self._done.items()]
-        return ProberMemory(answers, list(self._judged), list(self._unjudged.items()))
+        dropped = [
+            _StoredAnswer.of(key, ProbeOutcome(response, None))
+            for key, response in self._dropped.items()
+        ]
+        return ProberMemory(answers, list(self._judged), list(self._unjudged.items()), dropped)
 
     def recall(self, memory: ProberMemory) -> None:
         """Take back what the paused crawl knew, before the first request of its resumption."""
@@ -275,6 +298,8 @@ class Prober:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
         for key, status in memory.unjudged:
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
+        for page in memory.dropped:
+            self._remember(self._dropped, page.key, page.outcome().response, _DROPPED_KEPT)
 
     def _keep(self, key: bytes, outcome: ProbeOutcome) -> None:
         if self._cache_size == 0:

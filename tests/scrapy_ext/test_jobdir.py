@@ -68,6 +68,8 @@ def test_what_a_probe_fetched_before_the_pause_serves_the_spider_after_it(make_c
     key = crawler.request_fingerprinter.fingerprint(Request(PAGE))
     paused._keep(key, ProbeOutcome(answer, decision))  # as a judged probe lands
     paused._remember(paused._judged, key, None, 10)
+    dropped = html_response(PAGE + "?print", "<html><body><p>The introduction.</p></body></html>")
+    paused.crawl_dropped(Request(dropped.url), dropped)
     resumed = _prober(crawler)
     resumed.recall(pickle.loads(pickle.dumps(paused.memory())))  # as jobdir writes and reads it
     outcome = resumed.take(Request(PAGE))
@@ -78,6 +80,7 @@ def test_what_a_probe_fetched_before_the_pause_serves_the_spider_after_it(make_c
     assert outcome.response.headers["Content-Type"] == b"text/html; charset=utf-8"
     assert outcome.decision == decision
     assert resumed.answered(Request(PAGE))  # a probe that was judged answers for its URL
+    assert resumed.memory().dropped[0].body == dropped.body  # to be judged again, unfetched
 
 
 def test_a_pausing_crawl_waits_for_its_probes_in_flight_a_bounded_time(make_crawler):

@@ -1,0 +1,50 @@
+"""The prober's bookkeeping on a real crawler (no crawl runs: a probe that reaches the downloader
+fails the test): which probes are fetched, and which are answered by what the crawl got."""
+
+from __future__ import annotations
+
+from dedup_filter.scrapy.probes import Prober
+from scrapy import Request
+
+from dedup_filter import Decision
+from dedup_filter.decision import Reason
+
+from .conftest import html_response, settle
+
+DUPLICATE = "http://docs.test/guide/index.html"
+HELD = "http://docs.test/guide/"
+
+
+def test_a_probe_of_a_page_the_crawl_got_and_dropped_is_judged_again_unfetched(make_crawler):
+    """A page dropped as a duplicate is not held under its URL, so the core may ask to probe it
+    (a replacement probe, an alias's canonical URL): it is judged again from the crawl's
+    response, and the spider's later request for it gets that outcome."""
+    crawler = make_crawler()
+    crawler.engine = _NoDownloads()
+    judged: list[str] = []
+
+    async def judge(request, response):
+        judged.append(response.url)
+        return Decision(response.url, "drop", Reason.EXACT_DUPLICATE, HELD)
+
+    prober = Prober(crawler, judge, lambda url, status: None, cache_size=8)
+    crawl_request = Request(DUPLICATE)
+    prober.crawl_response(crawl_request, 200, judged=True)
+    prober.crawl_dropped(crawl_request, html_response(DUPLICATE, "<p>The guide</p>"))
+    prober.schedule([DUPLICATE])
+    settle(prober.landed(5.0))
+    assert judged == [DUPLICATE]
+    assert crawler.stats.get_value("dedup/probes_answered_by_crawl") == 1
+    assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
+    outcome = prober.take(Request(DUPLICATE))
+    assert outcome is not None
+    assert outcome.decision.duplicate_of == HELD
+    prober.schedule([DUPLICATE])  # asked once more: the page was handed out, so it is fetched
+    assert crawler.stats.get_value("dedup/probes") == 1
+
+
+class _NoDownloads:
+    """An engine whose downloader refuses every request: a probe that reaches it fails."""
+
+    async def download_async(self, request):
+        raise ConnectionRefusedError(request.url)
