@@ -3,8 +3,9 @@ carried over to its resumption.
 
 Scrapy keeps a paused crawl's queue and seen requests in ``JOBDIR``, and the filter its decisions
 in the index; but the probes' pages not yet handed to the spider, which URLs got their answer,
-the last pages dropped as duplicates and the requests a rule pruned live in the crawl's memory. Lost at a pause, every page a probe
-fetched is fetched again when the crawl asks for it (docs/scrapy.md, "Pausing and resuming").
+the last pages dropped as duplicates and the requests a rule pruned live in the crawl's memory.
+Lost at a pause, every page a probe fetched is fetched again when the crawl asks for it
+(docs/scrapy.md, "Pausing and resuming").
 So a crawl closed for any reason but ``finished`` writes them here, and its resumption reads them
 back once: the file is removed as it is read, so a crawl killed later resumes without them and
 fetches those pages again, losing nothing. A file that cannot be read, or that another version of

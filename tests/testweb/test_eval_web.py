@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
