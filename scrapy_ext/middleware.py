@@ -55,6 +55,7 @@ logger = logging.getLogger(__name__)
 
 _PROBER_MEMORY = "probes"  # the prober's memory in a paused crawl's JOBDIR
 _LANDING_WAIT_S = 30.0  # how long a pausing crawl waits for its probes in flight to be judged
+_REPEAT_WAIT_S = 60.0  # how long a repeat waits for the request in flight for its URL
 
 
 class DedupMiddleware:
@@ -115,15 +116,20 @@ class DedupMiddleware:
 
     async def _fetch(self, request: Request) -> Request | Response | None:
         """Send the request on, unless a probe of its URL has its response or is in flight, or
-        it is the filter's own repeat of a URL this crawl got already."""
+        it is the filter's own repeat of a URL this crawl got already (or is getting: it waits
+        for that request to come back)."""
         waiting = self._prober.wait_for(request)
         if waiting is not None:  # the probe of this URL is in flight
             return await self._again_after(waiting, request)
         outcome = self._prober.take(request)
         if outcome is not None:
             return await self._serve(request, outcome)
-        if is_repeat(request) and self._prober.answered(request):
-            raise DedupIgnoreRequest(self._session.answered_already(request.url))
+        if is_repeat(request):
+            landing = self._prober.wait_for_crawl(request, _REPEAT_WAIT_S)
+            if landing is not None:  # another request for its URL is in flight: its answer may do
+                return await self._again_after(landing, request)
+            if self._prober.answered(request):
+                raise DedupIgnoreRequest(self._session.answered_already(request.url))
         self._prober.crawl_request_sent(request)
         return None
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy import Request
 from scrapy.http.headers import Headers
@@ -134,6 +134,7 @@ class Prober:
         self._waiting: dict[bytes, list[Deferred[None]]] = {}
         self._fetches: set[Deferred[None]] = set()
         self._crawl_in_flight: dict[bytes, bool] = {}  # -> whether a probe waits for its answer
+        self._crawl_waiters: dict[bytes, list[Deferred[None]]] = {}  # the filter's repeats
         self._unjudged: OrderedDict[bytes, int] = OrderedDict()
         self._judged: OrderedDict[bytes, None] = OrderedDict()
         self._dropped: OrderedDict[bytes, Response] = OrderedDict()
@@ -200,6 +201,17 @@ class Prober:
         """A crawl request goes to the downloader: a probe of its URL will wait for its answer."""
         self._crawl_in_flight.setdefault(self._fingerprint(request), False)
 
+    def wait_for_crawl(self, request: Request, timeout_s: float) -> Deferred[None] | None:
+        """A Deferred firing when the crawl's request in flight for this request's URL comes
+        back (its answer then known to ``answered``), or after ``timeout_s``; ``None`` if none
+        is in flight."""
+        key = self._fingerprint(request)
+        if key not in self._crawl_in_flight:
+            return None
+        waiter: Deferred[None] = Deferred()
+        self._crawl_waiters.setdefault(key, []).append(waiter)
+        return _at_most(waiter, timeout_s)
+
     def crawl_response(self, request: Request, status: int | None, judged: bool) -> None:
         """A crawl request came back (``status`` None: it failed); ``judged``: by ``check_page``."""
         self._redirected_away(request)
@@ -207,11 +219,11 @@ class Prober:
         probe_waits = self._crawl_in_flight.pop(key, False)
         if judged:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
-            return
-        if probe_waits:
+        elif probe_waits:
             self._on_failure(request.url, status)
         elif status is not None and request.method == "GET":
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
+        self._crawl_landed(key)
 
     def crawl_dropped(self, request: Request, response: Response) -> None:
         """A crawl page the core dropped as a duplicate: kept (the last ``_DROPPED_KEPT``) to
@@ -229,9 +241,15 @@ class Prober:
         """The URLs this request was redirected from never answer for themselves."""
         reasons = request.meta.get("redirect_reasons") or []
         for position, url in enumerate(request.meta.get("redirect_urls") or []):
-            if self._crawl_in_flight.pop(self._fingerprint(Request(url)), False):
+            key = self._fingerprint(Request(url))
+            if self._crawl_in_flight.pop(key, False):
                 reason = reasons[position] if position < len(reasons) else None
                 self._on_failure(url, reason if isinstance(reason, int) else None)
+            self._crawl_landed(key)
+
+    def _crawl_landed(self, key: bytes) -> None:
+        for waiter in self._crawl_waiters.pop(key, []):
+            waiter.callback(None)
 
     def _fetch_later(self, key: bytes, request: Request, answer: Response | None = None) -> None:
         """Fetch the probe (or take ``answer``, a response the crawl got), judge it, keep it."""
@@ -266,19 +284,7 @@ class Prober:
     def landed(self, timeout_s: float) -> Deferred[None]:
         """Fires once every probe fetched so far is judged and kept, or after ``timeout_s``
         (the probes are left to land: none is cancelled)."""
-        from twisted.internet import reactor  # the reactor Scrapy installed
-
-        landing: Deferred[None] = Deferred()
-
-        def land(_: object = None) -> None:
-            if timer.active():
-                timer.cancel()
-            if not landing.called:
-                landing.callback(None)
-
-        timer = reactor.callLater(timeout_s, land)
-        DeferredList(list(self._fetches)).addBoth(land)
-        return landing
+        return _at_most(DeferredList(list(self._fetches)), timeout_s)
 
     def memory(self) -> ProberMemory:
         """What a paused crawl's resumption needs (``jobdir``): the probed pages the spider has
@@ -307,6 +313,24 @@ class Prober:
         self._done[key] = outcome
         while len(self._done) > self._cache_size:
             self._done.popitem(last=False)
+
+
+def _at_most(work: Deferred[Any], timeout_s: float) -> Deferred[None]:
+    """Fires when ``work`` does or after ``timeout_s``, whichever comes first (``work`` is left
+    to run: a wait that ends never cancels what it waited for)."""
+    from twisted.internet import reactor  # the reactor Scrapy installed
+
+    ended: Deferred[None] = Deferred()
+
+    def end(_: object = None) -> None:
+        if timer.active():
+            timer.cancel()
+        if not ended.called:
+            ended.callback(None)
+
+    timer = reactor.callLater(timeout_s, end)
+    work.addBoth(end)
+    return ended
 
 
 def _log_failure(failure: Failure, url: str) -> None:

@@ -13,6 +13,7 @@ from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
+from twisted.internet.defer import Deferred
 
 from dedup_filter import DedupFilter, IndexMismatchError, IndexStoreError
 
@@ -188,9 +189,39 @@ def test_the_filters_own_repeat_of_an_answered_url_is_not_fetched(
                 settle(middleware.process_request(repeat))
         else:
             assert settle(middleware.process_request(repeat)) is None
+            again = first.replace(request=repeat)  # the same status again
+            settle(middleware.process_response(repeat, again))
     assert crawler.stats.get_value("dedup/dropped/url_fetched") == (2 if refused else None)
     for spiders_own in (Request(url), Request(url, dont_filter=True)):
         assert settle(middleware.process_request(spiders_own)) is None
+
+
+def test_the_filters_own_repeat_waits_for_the_request_in_flight_for_its_url(
+    middleware, crawler, stdlib_page
+):
+    """A page fetched back and a stand-in for it may be asked for at once: the repeat waits for
+    the request in flight, and is refused once that one got the page (not fetched twice)."""
+    url = "http://a.test/heapq.html"
+    first = Request(url)
+    assert settle(middleware.process_request(first)) is None  # sent: in flight
+    repeat = Deferred.fromCoroutine(
+        middleware.process_request(Request(url, dont_filter=True, meta={"dedup_fetch_back": True}))
+    )
+    settle(_turns(5))
+    assert not repeat.called  # waits for the first
+    response = html_response(url, stdlib_page("heapq"))
+    settle(middleware.process_response(first, response.replace(request=first)))
+    with pytest.raises(IgnoreRequest, match="url_fetched"):
+        settle(repeat)
+
+
+async def _turns(count: int) -> None:
+    """Let the reactor turn ``count`` times."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+
+    for _ in range(count):
+        await deferLater(reactor, 0.01, lambda: None)
 
 
 def test_a_repeat_of_a_url_never_answered_is_fetched(middleware, crawler):
