@@ -177,7 +177,7 @@ def test_a_crawl_paused_and_resumed_loses_nothing_and_fetches_nothing_twice(
     # no second fetch unpaused (the canonical URL of an alias, dropped as a duplicate of its
     # directory before any alias waited for it, is probed later: judged again unfetched); at
     # most one a pause (one clean-clone run fetched a page twice across a pause, undiagnosed:
-    # maybe a request in flight as the crawl closed), where the start code fetched many
+    # maybe a request in flight as the crawl closed), where the start code fetched several
     assert not _fetched_twice(crawls[FILTER])
     assert len(_fetched_twice(paused)) <= 2, _fetched_twice(paused)
     unpaused = score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
