@@ -71,7 +71,8 @@ class ProbeOutcome:
 
 @dataclass(frozen=True, slots=True)
 class _StoredAnswer:
-    """A probe's outcome as a paused crawl keeps it (a response without its probe request)."""
+    """A probe's outcome (or a dropped crawl page, without a decision) as a paused crawl keeps
+    it: a response without its request."""
 
     key: bytes
     response_class: type[Response]
@@ -82,24 +83,16 @@ class _StoredAnswer:
     decision: Decision | None
 
     @classmethod
-    def of(cls, key: bytes, outcome: ProbeOutcome) -> _StoredAnswer:
-        response = outcome.response
+    def of(cls, key: bytes, response: Response, decision: Decision | None) -> _StoredAnswer:
         headers = {bytes(name): list(values) for name, values in response.headers.items()}
         return cls(
-            key,
-            type(response),
-            response.url,
-            response.status,
-            headers,
-            response.body,
-            outcome.decision,
+            key, type(response), response.url, response.status, headers, response.body, decision
         )
 
-    def outcome(self) -> ProbeOutcome:
-        response = self.response_class(
+    def response(self) -> Response:
+        return self.response_class(
             url=self.url, status=self.status, headers=Headers(self.headers), body=self.body
         )
-        return ProbeOutcome(response, self.decision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,23 +282,23 @@ class Prober:
     def memory(self) -> ProberMemory:
         """What a paused crawl's resumption needs (``jobdir``): the probed pages the spider has
         not been handed yet, and which URLs got their answer."""
-        answers = [_StoredAnswer.of(key, outcome) for key, outcome in self._done.items()]
-        dropped = [
-            _StoredAnswer.of(key, ProbeOutcome(response, None))
-            for key, response in self._dropped.items()
+        answers = [
+            _StoredAnswer.of(key, outcome.response, outcome.decision)
+            for key, outcome in self._done.items()
         ]
+        dropped = [_StoredAnswer.of(key, page, None) for key, page in self._dropped.items()]
         return ProberMemory(answers, list(self._judged), list(self._unjudged.items()), dropped)
 
     def recall(self, memory: ProberMemory) -> None:
         """Take back what the paused crawl knew, before the first request of its resumption."""
         for answer in memory.answers:
-            self._keep(answer.key, answer.outcome())
+            self._keep(answer.key, ProbeOutcome(answer.response(), answer.decision))
         for key in memory.judged:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
         for key, status in memory.unjudged:
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
         for page in memory.dropped:
-            self._remember(self._dropped, page.key, page.outcome().response, _DROPPED_KEPT)
+            self._remember(self._dropped, page.key, page.response(), _DROPPED_KEPT)
 
     def _keep(self, key: bytes, outcome: ProbeOutcome) -> None:
         if self._cache_size == 0:

@@ -138,9 +138,8 @@ class DedupSession:
                 except (ValueError, AttributeError, KeyError, TypeError) as error:
                     logger.warning("dedup: a pruned request cannot be taken back: %r", error)
                     continue
-                self._pruned.setdefault(mirror, []).append(request)
-                self._pruned_kept += 1
-                self.stats.inc_value("dedup/resumed/pruned_requests")
+                if self._keep_pruned(mirror, request):
+                    self.stats.inc_value("dedup/resumed/pruned_requests")
 
     async def spider_closed(self, reason: str = "finished") -> None:
         """Returns once this crawl's decisions are committed and the index released; a paused
@@ -206,10 +205,16 @@ class DedupSession:
             decision.reason == Reason.MIRRORED_DIRECTORY
             and isinstance(mirror, str)
             and request.url.lower().startswith(mirror.lower())
-            and self._pruned_kept < _PRUNED_KEPT
         ):
-            self._pruned.setdefault(mirror, []).append(request)
-            self._pruned_kept += 1
+            self._keep_pruned(mirror, request)
+
+    def _keep_pruned(self, mirror: str, request: Request) -> bool:
+        """Keep a request ``mirror``'s rule pruned, up to ``_PRUNED_KEPT`` a crawl."""
+        if self._pruned_kept >= _PRUNED_KEPT:
+            return False
+        self._pruned.setdefault(mirror, []).append(request)
+        self._pruned_kept += 1
+        return True
 
     def _stored_pruned(self) -> dict[str, list[dict[str, Any]]]:
         """The pruned requests as Scrapy stores queued ones (a callback that is no method of the

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -231,5 +230,4 @@ def test_the_breakdown_names_the_verdict_a_url_had_when_it_was_fetched(web: Eval
 
 
 def _fetched_twice(record: CrawlRecord) -> set[str]:
-    answered = Counter(entry.url for entry in record.requests if entry.method == "GET")
-    return {url for url, times in answered.items() if times > 1}
+    return set(record.fetched_again())

@@ -94,12 +94,7 @@ def _place(truth: GroundTruth, url: str) -> str:
 def breakdown_lines(truth: GroundTruth, record: CrawlRecord, top: int = 12) -> list[str]:
     """The extra fetches counted four ways, most first."""
     extra = extra_fetches(truth, record)
-    answered: set[str] = set()
-    again = 0  # a URL the server answered before (a paused crawl's resumption, say)
-    for entry in record.requests:
-        if entry.method == "GET":
-            again += entry.url in answered
-            answered.add(entry.url)
+    again = len(record.fetched_again())
     lines = [
         f"{len(extra)} fetches beyond the first of their content, {again} of a URL fetched before"
     ]

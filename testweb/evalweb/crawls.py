@@ -44,6 +44,18 @@ class CrawlRecord:
     lists_url_rules: bool  # whether the filter has a URL-rules listing at all
     seconds: float
 
+    def fetched_again(self) -> list[str]:
+        """The URL of every GET the server had answered for that URL before (any status), in
+        order: a second fetch of one page."""
+        answered: set[str] = set()
+        again = []
+        for entry in self.requests:
+            if entry.method == "GET":
+                if entry.url in answered:
+                    again.append(entry.url)
+                answered.add(entry.url)
+        return again
+
     def fetched(self) -> list[str]:
         """URLs answered 200, in the order the server answered them (each once)."""
         return list(
