@@ -24,6 +24,7 @@ from dedup_filter.mirrors.directories import (
     placements,
     usable_directory,
 )
+from dedup_filter.mirrors.languages import language_editions
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import (
@@ -196,6 +197,9 @@ class CandidateUpdate:
         arrived), then confirm, reject, or store the candidate with the probes it needs."""
         if self._covered(candidate):
             return
+        if self._editions(candidate):
+            self._reject(candidate)
+            return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
         verdict = self._sampler.verdict(self.store, candidate)
         if verdict is Verdict.CONFIRMED:
@@ -338,6 +342,10 @@ class CandidateUpdate:
             self._sessions,
         )
 
+    def _editions(self, pair: DirectoryPair) -> bool:
+        """Whether the pair's directories name different languages (``languages.py``)."""
+        return self.config.language_editions_apart and language_editions(pair.mirror, pair.origin)
+
     def _rejected(self, pair: DirectoryPair) -> bool:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))
         return known is not None and known.state == REJECTED
@@ -353,6 +361,9 @@ class CandidateUpdate:
         if self._turns_over(candidate):
             candidate = self._reoriented(candidate)
         collapsed, through = collapse_origin(self.store, candidate, max_depth)
+        if through and self._editions(collapsed):
+            self._reject(candidate)  # an edition's copy collapsed onto another edition
+            return
         if through and self._rejected(collapsed):
             # the pair it stands for was rejected, or revoked (an edition), and is never paired
             # again; the rule it collapses through may be revoked in turn (two editions paired

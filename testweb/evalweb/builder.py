@@ -40,8 +40,8 @@ from testweb.site import TestWeb
 from . import hazards, portal
 from .hosts import HostsBuilder, Transform
 from .notes import note_pages
-from .packages import read_tree, symlinks
-from .truth import GroundTruth
+from .packages import TREES, borrowed, read_tree, symlinks
+from .truth import GroundTruth, Replica
 
 _CODE_WORDS = {
     "dpkg": "rpm",
@@ -144,6 +144,22 @@ FOURTH = Hosts(
 )
 
 
+# The fifth holdout's (twenty-fourth session): other names again, a session id in a path-like name.
+FIFTH = Hosts(
+    ("docs.python.test", "ftp.sunet.test", "pydocs.cdn.test"),
+    ("pub/lang/python/3.11/library/", "library/"),
+    "guides.python.test",
+    "python.oldmirror.test",
+    "learn.python.test",
+    "code-snippets.test",
+    "httpd.project.test",
+    "httpd.partner.test",
+    "docs.univ5.test",
+    "mail.archive.test",
+    "jsessionid=A7F3C09B21",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -231,6 +247,21 @@ LAYOUTS = {
         80,
         ("9.0.1378", "9.0.0749"),
         FOURTH,
+    ),
+    # the twenty-fourth session's, packages never used before, chosen after the code: Sphinx
+    # pages (Python's library reference as the chain; howtos, tutorial and C API as the stale
+    # manual) and the Apache manual in English and two partial translations as guides
+    "holdout5": Layout(
+        "python-library",
+        "python-guides",
+        "",
+        ("apache-en", "apache-de", "apache-ja"),
+        ("aptitude-en", "aptitude-fr"),
+        None,
+        40,
+        80,
+        ("3.11.2", "3.11.0"),
+        FIFTH,
     ),
 }
 
@@ -357,6 +388,7 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     guides, banner, books = layout.hosts.guides, layout.hosts.banner, layout.hosts.books
     for tree in layout.guides:
         web.place(guides, f"{tree}/", tree, read_tree(tree), symlinks(tree))
+        _untranslated(web, guides, tree)
     for path, body in read_tree(first).items():
         recoded = hazards.code_edition(body, _CODE_WORDS)
         content = f"{first}-rpm:{path}" if recoded != body else f"{first}:{path}"
@@ -389,6 +421,25 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
         "guides-partial",
         _without(lacking, f"{first}/", f"debian/{first}/"),
     )
+
+
+def _untranslated(web: HostsBuilder, host: str, tree: str) -> None:
+    """A partial translation's untranslated pages are its fallback edition's (placed before it
+    on ``host``): copies of those. The translation is a replica of that edition that holds pages
+    of its own under the same names, so no rule may prune it unfetched."""
+    untranslated = borrowed(tree)
+    fallback = TREES[tree].fallback
+    for path, target in untranslated.items():
+        content = web.content(host, f"{fallback}/{target}")
+        web.truth.add(site_url(host, f"{tree}/{path}"), content, "copy_untranslated")
+    if untranslated:
+        replica = Replica(
+            "partial_translation",
+            site_url(host, f"{tree}/"),
+            site_url(host, f"{fallback}/"),
+            "translations",
+        )
+        web.truth.replicas.append(replica)
 
 
 def _look_alikes(

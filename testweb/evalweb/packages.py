@@ -32,6 +32,9 @@ class DocTree:
     directory: str  # inside the unpacked package
     subdirectories: tuple[str, ...] = ("",)
     suffix: str = ".html"
+    # the tree a page installed as a symbolic link out of this one copies: a translation's
+    # untranslated pages (Debian installs them as links to the English edition's)
+    fallback: str | None = None
 
 
 TREES = {
@@ -78,6 +81,23 @@ TREES = {
         )
         for language in ("en", "fr", "de", "es")
     },
+    # the fifth holdout's trees (twenty-fourth session): Sphinx pages whose navigation every
+    # page repeats (Python's library reference as the chain; its howtos, tutorial and C API as
+    # the stale manual), and the Apache manual's partial translations as guides: of the German
+    # edition's 68 pages read, 56 are the English pages installed as links
+    "python-library": DocTree("python3.11-doc", "usr/share/doc/python3.11/html/library"),
+    "python-guides": DocTree(
+        "python3.11-doc", "usr/share/doc/python3.11/html", ("howto/", "tutorial/", "c-api/")
+    ),
+    **{
+        f"apache-{language}": DocTree(
+            "apache2-doc",
+            f"usr/share/doc/apache2-doc/manual/{language}",
+            ("", "howto/", "misc/", "rewrite/", "ssl/", "vhosts/"),
+            fallback=None if language == "en" else "apache-en",
+        )
+        for language in ("en", "de", "ja")
+    },
 }
 
 
@@ -118,13 +138,26 @@ def _unbroken(path: str, body: str, served: Iterable[str]) -> str:
 
 def symlinks(name: str, cache: Path = _CACHE) -> dict[str, str]:
     """Pages of tree ``name`` that are symbolic links to another of its pages (path -> target)."""
+    return _links(TREES[name], TREES[name], cache)
+
+
+def borrowed(name: str, cache: Path = _CACHE) -> dict[str, str]:
+    """Pages of tree ``name`` installed as symbolic links into its ``fallback`` tree (path -> the
+    page's path there): copies of that tree's pages, not content of this one."""
     tree = TREES[name]
+    return {} if tree.fallback is None else _links(tree, TREES[tree.fallback], cache)
+
+
+def _links(tree: DocTree, into: DocTree, cache: Path) -> dict[str, str]:
+    """``tree``'s pages that are symbolic links to a page of tree ``into`` (path -> target, each
+    relative to its tree's top)."""
     top = unpacked(tree.package, cache) / tree.directory
+    into_top = (unpacked(into.package, cache) / into.directory).resolve()
     return {
-        file.relative_to(top).as_posix(): file.resolve().relative_to(top.resolve()).as_posix()
+        file.relative_to(top).as_posix(): file.resolve().relative_to(into_top).as_posix()
         for subdirectory in tree.subdirectories
         for file in sorted((top / subdirectory).glob("*" + tree.suffix))
-        if file.is_symlink()
+        if file.is_symlink() and file.resolve().is_relative_to(into_top)
     }
 
 

@@ -12,7 +12,7 @@ listings (decision log, rules): never from the filter's internals.
 - *origins pruned*: true mirror rules whose pruned side is a package's own directory (an origin
   taken for the copy of its copy, or a copier's victim);
 - *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
-  counterpart, in either orientation;
+  counterpart, in either orientation (a partial translation's is not sought);
 - *near-duplicate precision*: page drops (exact or near) whose named page has a Jaccard >= 0.8 of
   8-word shingles with the dropped one; *recall*: of the fetched pages with Jaccard >= 0.8 to a
   page fetched before them, the share dropped;
@@ -36,6 +36,9 @@ from .shingles import NEAR, jaccard, near_pairs, page_shingles
 from .truth import GroundTruth
 
 _PAGE_DROPS = {"exact_duplicate", "near_duplicate"}
+# replicas no rule need find: a partial translation holds pages of its own under its source's
+# names, so the safe crawl fetches it (a rule pairing it with its source is right all the same)
+_UNSOUGHT = {"partial_translation"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +100,10 @@ def score(
         for rule in mirror_rules
         if not _true_rule(truth, rule)
     ]
+    boundaries = [replica for replica in truth.replicas if replica.kind not in _UNSOUGHT]
     missed = [
         f"{replica.copy} ({replica.kind})"
-        for replica in truth.replicas
+        for replica in boundaries
         if not _boundary_found(truth, replica.copy, mirror_rules)
     ]
     shingles = _Shingles(pages)
@@ -120,8 +124,8 @@ def score(
             _true_rule(truth, rule) and canonical_directory(truth, rule["mirror"]) == rule["mirror"]
             for rule in mirror_rules
         ),
-        boundaries=len(truth.replicas),
-        boundaries_found=len(truth.replicas) - len(missed),
+        boundaries=len(boundaries),
+        boundaries_found=len(boundaries) - len(missed),
         page_drops=drops,
         page_drops_right=drops_right,
         near_pairs=pairs,

@@ -1,0 +1,88 @@
+"""Language editions named in their paths are never paired: a partial translation whose
+untranslated pages are the source edition's would otherwise be confirmed, and its translated
+pages pruned with the copies."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter.mirrors.languages import language_editions
+
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, docs_tree, interleave
+
+ENGLISH = ORIGIN + "manual/en/"
+GERMAN = ORIGIN + "manual/de/"
+GERMAN_COPY = "http://mirror.copy.test/manual/de/"
+
+
+@pytest.mark.parametrize(
+    ("directory", "other", "editions"),
+    [
+        ("http://a.test/en/", "http://a.test/de/", True),
+        ("http://a.test/manual-en/", "http://b.test/pub/manual-fr/", True),
+        ("http://a.test/apache-ja/misc/", "http://a.test/apache-de/misc/", True),
+        ("http://a.test/en-US/guide/", "http://a.test/fr-FR/guide/", True),
+        ("http://a.test/fr/3/library/", "http://a.test/de/3/library/", True),
+        # the same language, or one side unnamed: sampled as any pair
+        ("http://a.test/apache-de/", "http://b.test/apache-de/", False),
+        ("http://a.test/zh_Hans/", "http://b.test/zh-hans/", False),
+        ("http://a.test/3/library/", "http://a.test/de/3/library/", False),
+        ("http://a.test/docs/", "http://b.test/pub/docs/", False),
+        # codes that are words in path names name no language
+        ("http://a.test/how-to/", "http://b.test/docs-en/", False),
+        ("http://a.test/io/", "http://b.test/en/", False),
+    ],
+)
+def test_language_editions_by_name(directory, other, editions):
+    assert language_editions(directory, other) is editions
+    assert language_editions(other, directory) is editions
+
+
+def partial_translation(corpus: dict[str, str], modules: list[str]) -> tuple[dict, list[str]]:
+    """The English manual and a German edition holding the English pages but for three, whose
+    German text (here: other modules' pages) no other URL holds; and those three URLs."""
+    english = docs_tree(corpus, ENGLISH, modules[:24], "Manual")
+    german = {GERMAN + url[len(ENGLISH) :]: body for url, body in english.items()}
+    leaves = sorted(url for url in german if url.endswith(".html"))
+    translated = leaves[2:12:4]
+    for url, module in zip(translated, modules[-3:], strict=True):
+        german[url] = corpus[module].encode()
+    return english | german, translated
+
+
+@pytest.mark.parametrize("order", ["english_first", "german_first", "interleaved"])
+def test_a_partial_translation_keeps_its_translated_pages(open_filter, corpus, modules, order):
+    pages, translated = partial_translation(corpus, modules)
+    english, german = breadth_first(pages, ENGLISH), breadth_first(pages, GERMAN)
+    urls = {
+        "english_first": english + german,
+        "german_first": german + english,
+        "interleaved": interleave(english, german),
+    }[order]
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert dedup.mirror_rules() == []
+    assert all(url in crawl.fetched for url in translated)
+
+
+def test_without_the_names_the_translation_is_taken_for_a_mirror(open_filter, corpus, modules):
+    """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
+    rule prunes what it never fetched, translated pages among them in this order."""
+    pages, translated = partial_translation(corpus, modules)
+    dedup = open_filter(language_editions_apart=False)
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, ENGLISH) + breadth_first(pages, GERMAN)
+    )
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(GERMAN, ENGLISH)]
+    assert any(url not in crawl.fetched for url in translated)
+
+
+def test_a_copy_of_a_translation_is_still_a_mirror(open_filter, corpus, modules):
+    pages, _ = partial_translation(corpus, modules)
+    german = {url: body for url, body in pages.items() if url.startswith(GERMAN)}
+    copy = {GERMAN_COPY + url[len(GERMAN) :]: body for url, body in german.items()}
+    dedup = open_filter()
+    OnlineCrawl(dedup, german | copy).visit(
+        breadth_first(german, GERMAN) + breadth_first(copy, GERMAN_COPY)
+    )
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(GERMAN_COPY, GERMAN)]
