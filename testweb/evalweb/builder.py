@@ -399,6 +399,12 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
             content,
             "edition_code" if recoded != body else "copy",
         )
+    # a copy with pages of its own (the recoded ones): a rule pairing it with the guide is right,
+    # and what it prunes of those pages shows as lost
+    edition = Replica(
+        "edition_code", site_url(guides, f"{first}-rpm/"), site_url(guides, f"{first}/"), "guides"
+    )
+    web.truth.replicas.append(edition)
     web.copy(
         (guides, f"{last}/"),
         (guides, f"archive/{last}-old/"),

@@ -87,7 +87,7 @@ TREES = {
     # edition's 68 pages read, 56 are the English pages installed as links
     "python-library": DocTree("python3.11-doc", "usr/share/doc/python3.11/html/library"),
     "python-guides": DocTree(
-        "python3.11-doc", "usr/share/doc/python3.11/html", ("howto/", "tutorial/", "c-api/")
+        "python3.11-doc", "usr/share/doc/python3.11/html", ("", "howto/", "tutorial/", "c-api/")
     ),
     **{
         f"apache-{language}": DocTree(

@@ -36,9 +36,10 @@ from .shingles import NEAR, jaccard, near_pairs, page_shingles
 from .truth import GroundTruth
 
 _PAGE_DROPS = {"exact_duplicate", "near_duplicate"}
-# replicas no rule need find: a partial translation holds pages of its own under its source's
-# names, so the safe crawl fetches it (a rule pairing it with its source is right all the same)
-_UNSOUGHT = {"partial_translation"}
+# replicas no rule need find: a partial translation or a code edition holds pages of its own under
+# its source's names, so the safe crawl fetches it (a rule pairing it with its source is right all
+# the same: what it prunes of those pages shows as lost)
+_UNSOUGHT = {"partial_translation", "edition_code"}
 
 
 @dataclass(frozen=True, slots=True)
