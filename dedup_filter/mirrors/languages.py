@@ -14,7 +14,9 @@ A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segme
 ``manual-de/``, ``pt-br/``, ``zh_Hans/``), but for codes that are also words in path names
 (``how-to``, ``io``). A directory without a tag pairs with anything: a site's default edition
 is often unnamed, and a name like ``docs/`` says nothing. Two tagged directories taken for
-editions wrongly cost fetches, never a page.
+editions wrongly cost fetches, never a page. Host names are not read: ``de.`` and ``fr.`` name
+a country mirror at least as often as a language (``de.archive.ubuntu.com``), and two country
+mirrors of one archive are the copies this filter exists to find.
 """
 
 from __future__ import annotations
