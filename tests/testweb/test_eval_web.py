@@ -17,12 +17,13 @@ from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import _unbroken
-from testweb.evalweb.scorer import Score, canonical_directory, score
+from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
 from testweb.evalweb.truth import GroundTruth
 from testweb.server import LoggedRequest, serve
 
 ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": 1}  # the same order in every run, so the same outcome
+_OWN_PAGES = {"edition_code", "partial_translation"}  # replicas with pages of their own
 pytestmark = pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get and dpkg")
 
 
@@ -72,29 +73,37 @@ def test_every_served_url_has_its_truth_and_traps_hold_content_of_their_own(
 
 
 def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
-    """Every page of a replica is a copy of its source's, but a code edition's recoded pages
-    (some, not all)."""
+    """Every page of a replica is a copy of its source's, but a code edition's recoded pages and
+    a partial translation's translated ones (some, not all)."""
     truth = web.truth
-    assert len(truth.replicas) == 9
-    editions = tuple(r.copy for r in truth.replicas if r.kind == "edition_code")
+    assert len(truth.replicas) == 10
     for replica in truth.replicas:
         copied = [
             url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"
         ]
         assert copied, replica
-        same = []
-        for url in copied:  # the page of the package's own directory holds the same content
-            directory, name = url.split("?")[0].rsplit("/", 1)
-            origin = canonical_directory(truth, directory + "/") + name
-            source = replica.source + url.split("?")[0][len(replica.copy) :]
-            if replica.kind != "edition_code" and source.startswith(editions):
-                origin = source  # a copy of a code edition's page: its source's content
-            same.append(truth.contents[url] == truth.contents[origin])
-        if replica.kind == "edition_code":
+        if replica.kind in _OWN_PAGES:
+            same = [
+                truth.contents[url]
+                == truth.contents[replica.source + url.split("?")[0][len(replica.copy) :]]
+                for url in copied
+            ]
             assert any(same), replica
             assert not all(same), replica
         else:
-            assert all(same), replica
+            for url in copied:  # the page it copies, replica after replica, holds the same content
+                assert truth.contents[url] == truth.contents[_source(truth, url)], url
+
+
+def _source(truth: GroundTruth, url: str) -> str:
+    """The page a copied URL copies, through every replica but those with pages of their own."""
+    page = url.split("?")[0]
+    while copies := [
+        r for r in truth.replicas if page.startswith(r.copy) and r.kind not in _OWN_PAGES
+    ]:
+        nearest = max(copies, key=lambda replica: len(replica.copy))
+        page = nearest.source + page[len(nearest.copy) :]
+    return page
 
 
 def test_a_partial_translation_holds_its_source_pages_and_its_own() -> None:
