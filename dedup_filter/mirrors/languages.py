@@ -11,12 +11,14 @@ paths carry language tags, and not the same ones, are never a candidate: their p
 and each is judged on its own (a copy is still dropped as a duplicate, after its fetch).
 
 A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segment (``de/``,
-``manual-de/``, ``pt-br/``, ``zh_Hans/``), but for codes that are also words in path names
-(``how-to``, ``io``). A directory without a tag pairs with anything: a site's default edition
-is often unnamed, and a name like ``docs/`` says nothing. Two tagged directories taken for
-editions wrongly cost fetches, never a page. Host names are not read: ``de.`` and ``fr.`` name
-a country mirror at least as often as a language (``de.archive.ubuntu.com``), and two country
-mirrors of one archive are the copies this filter exists to find.
+``manual-de/``, ``pt-br/``, ``zh_Hans/``), or a language's name in English or in itself
+(``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for codes that are also
+words in path names (``how-to``, ``io``). A directory without a tag pairs with anything: a
+site's default edition is often unnamed, and a name like ``docs/`` says nothing. Two tagged
+directories taken for editions wrongly cost fetches, never a page. Host names are not
+read: ``de.`` and ``fr.`` name a country mirror at least as often as a language
+(``de.archive.ubuntu.com``), and two country mirrors of one archive are the copies this filter
+exists to find.
 """
 
 from __future__ import annotations
@@ -37,6 +39,43 @@ _CODES = (
 # no language where they appear
 _WORDS = "am as be he id ie io is ml ms my or os pi ps so to ts vi"
 _ISO_639_1 = frozenset(_CODES.split()) - frozenset(_WORDS.split())
+# languages named in English or in themselves (``/docs/german/``, ``/handbuch-deutsch/``), without
+# diacritics, as URL paths mostly write them
+_NAMES = {
+    "english": "en",
+    "german": "de",
+    "deutsch": "de",
+    "french": "fr",
+    "francais": "fr",
+    "spanish": "es",
+    "espanol": "es",
+    "italian": "it",
+    "italiano": "it",
+    "portuguese": "pt",
+    "portugues": "pt",
+    "dutch": "nl",
+    "nederlands": "nl",
+    "russian": "ru",
+    "japanese": "ja",
+    "chinese": "zh",
+    "korean": "ko",
+    "polish": "pl",
+    "polski": "pl",
+    "swedish": "sv",
+    "svenska": "sv",
+    "danish": "da",
+    "dansk": "da",
+    "finnish": "fi",
+    "suomi": "fi",
+    "norwegian": "no",
+    "norsk": "no",
+    "czech": "cs",
+    "turkish": "tr",
+    "greek": "el",
+    "hungarian": "hu",
+    "magyar": "hu",
+}
+_LANGUAGES = {code: code for code in _ISO_639_1} | _NAMES
 _PARTS = re.compile(r"[-_.]")
 
 
@@ -49,10 +88,11 @@ def language_editions(directory: str, other: str) -> bool:
 
 def _tags(directory: str) -> frozenset[str]:
     """The languages a directory URL's path names: its segments' ``-``/``_``/``.``-separated
-    parts that are language codes (``de``, ``manual-de``, ``pt-br``, ``zh_Hans``)."""
+    parts that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_Hans``,
+    ``german``)."""
     return frozenset(
-        part
+        _LANGUAGES[part]
         for segment in urlsplit(directory).path.lower().split("/")
         for part in _PARTS.split(segment)
-        if part in _ISO_639_1
+        if part in _LANGUAGES
     )

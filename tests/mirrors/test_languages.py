@@ -23,9 +23,12 @@ GERMAN_COPY = "http://mirror.copy.test/manual/de/"
         ("http://a.test/apache-ja/misc/", "http://a.test/apache-de/misc/", True),
         ("http://a.test/en-US/guide/", "http://a.test/fr-FR/guide/", True),
         ("http://a.test/fr/3/library/", "http://a.test/de/3/library/", True),
+        ("http://a.test/docs/german/", "http://a.test/docs/english/", True),
+        ("http://a.test/handbuch-deutsch/", "http://b.test/manual-en/", True),
         # the same language, or one side unnamed: sampled as any pair
         ("http://a.test/apache-de/", "http://b.test/apache-de/", False),
         ("http://a.test/zh_Hans/", "http://b.test/zh-hans/", False),
+        ("http://a.test/docs/german/", "http://b.test/docs/de/", False),
         ("http://a.test/3/library/", "http://a.test/de/3/library/", False),
         ("http://a.test/docs/", "http://b.test/pub/docs/", False),
         # codes that are words in path names name no language
