@@ -18,6 +18,7 @@ from typing import Any
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.mirrors.directories import Placement
+from dedup_filter.mirrors.languages import language_editions
 from dedup_filter.mirrors.records import (
     DROPPED_AS_MIRROR,
     KEPT_AS_CANDIDATE,
@@ -116,10 +117,19 @@ def final_decision(
 
 
 def summary(candidate: Candidate) -> dict[str, Any]:
-    """A candidate as decisions and the ``mirrors`` command show it."""
-    return {
+    """A candidate as decisions and the ``mirrors`` command show it; a pair rejected before any
+    sample for naming different languages says so (``languages.py``: no other rejection comes
+    without samples)."""
+    shown = {
         "mirror": candidate.mirror,
         "origin": candidate.origin,
         "state": STATE_NAMES[candidate.state],
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
     }
+    if (
+        candidate.state == REJECTED
+        and not candidate.samples
+        and language_editions(candidate.mirror, candidate.origin)
+    ):
+        shown["rejected_for"] = "language_editions"
+    return shown

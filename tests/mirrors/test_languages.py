@@ -66,6 +66,13 @@ def test_a_partial_translation_keeps_its_translated_pages(open_filter, corpus, m
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     assert dedup.mirror_rules() == []
     assert all(url in crawl.fetched for url in translated)
+    pairs = dedup.mirror_candidates()  # the pair and its subdirectories', each with its reason
+    assert {frozenset((pair["mirror"], pair["origin"])) for pair in pairs} >= {
+        frozenset((ENGLISH, GERMAN))
+    }
+    assert {(pair["state"], pair["rejected_for"]) for pair in pairs} == {
+        ("rejected", "language_editions")
+    }
 
 
 def test_without_the_names_the_translation_is_taken_for_a_mirror(open_filter, corpus, modules):
