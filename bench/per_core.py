@@ -3,13 +3,15 @@
     python bench/per_core.py [DIR ...] [--rounds 3] [--limit 2000] [--max-bytes 100000]
         [--file-paths]
 
-Without a directory it reads the Debian documentation packages of the evaluation web
-(~/.cache/dedup-filter/debdocs, fetched by ``bench/eval_web.py``): every HTML file of at most
-``--max-bytes``, shuffled (seeded). A page's URL is its path under ``/usr/share/``, as a
-documentation server publishes it (``http://docs.test/doc/sqlite3/c3ref/intro.html``: 2-5
-directories deep, like a site's pages); ``--file-paths`` gives the whole file path instead (the
-URLs before the tenth session, 10-12 directories deep: the mirror detector writes an entry a
-directory, so they weigh its bookkeeping more than a crawl does).
+Without a directory it reads the Debian documentation packages the evaluation webs read
+(``testweb.evalweb.packages.TREES``, unpacked under ~/.cache/dedup-filter/debdocs and fetched
+when missing; other packages in that cache are left out, so the corpus is the same on every
+machine): every HTML file of at most ``--max-bytes``, shuffled (seeded). A page's URL is its
+path under ``/usr/share/``, as a documentation server publishes it
+(``http://docs.test/doc/sqlite3/c3ref/intro.html``: 2-5 directories deep, like a site's pages);
+``--file-paths`` gives the whole file path instead (the URLs before the tenth session, 10-12
+directories deep: the mirror detector writes an entry a directory, so they weigh its
+bookkeeping more than a crawl does).
 
 The peer is ``peers.SelectolaxPeers``: selectolax's own text, ``\\w+`` terms, datasketch
 MinHash(84) of 8-token shingles + MinHashLSH and the simhash package's Simhash + SimhashIndex, in
@@ -40,9 +42,9 @@ from peers import SelectolaxPeers
 from real_pages import html_files
 
 from dedup_filter import DedupFilter
+from testweb.evalweb.packages import TREES, unpacked
 
 BATCH = 64
-_DEBIAN_DOCS = "~/.cache/dedup-filter/debdocs/unpacked"
 OURS_BATCHED = f"dedup-filter check_pages, batches of {BATCH} (B + C + LMDB)"
 OURS_SINGLE = "dedup-filter check_page, one at a time (B + C + LMDB)"
 PEER = SelectolaxPeers.name
@@ -67,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     cpu = max(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
-    roots = args.roots or [_DEBIAN_DOCS]
+    roots = args.roots or _evaluation_packages()
     pages = _pages(roots, args.max_bytes, args.limit, args.seed, args.file_paths)
     if not pages:
         print("no HTML files found")
@@ -89,7 +91,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("roots", nargs="*", help=f"directories to read (default: {_DEBIAN_DOCS})")
+    parser.add_argument(
+        "roots", nargs="*", help="directories to read (default: the evaluation webs' packages)"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="rounds on fresh indexes")
     parser.add_argument("--limit", type=int, default=2_000, help="pages at most")
     parser.add_argument("--max-bytes", type=int, default=100_000, help="largest page read")
@@ -98,6 +102,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--file-paths", action="store_true", help="URLs of whole file paths, not site paths"
     )
     return parser.parse_args(argv)
+
+
+def _evaluation_packages() -> list[str]:
+    """The unpacked packages of the evaluation webs' trees."""
+    return [str(unpacked(package)) for package in sorted({tree.package for tree in TREES.values()})]
 
 
 def _pages(
