@@ -42,7 +42,7 @@ from peers import SelectolaxPeers
 from real_pages import html_files
 
 from dedup_filter import DedupFilter
-from testweb.evalweb.packages import TREES, unpacked
+from testweb.evalweb.packages import unpacked_packages
 
 BATCH = 64
 OURS_BATCHED = f"dedup-filter check_pages, batches of {BATCH} (B + C + LMDB)"
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     cpu = max(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
-    roots = args.roots or _evaluation_packages()
+    roots = args.roots or [str(path) for path in unpacked_packages()]
     pages = _pages(roots, args.max_bytes, args.limit, args.seed, args.file_paths)
     if not pages:
         print("no HTML files found")
@@ -102,11 +102,6 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--file-paths", action="store_true", help="URLs of whole file paths, not site paths"
     )
     return parser.parse_args(argv)
-
-
-def _evaluation_packages() -> list[str]:
-    """The unpacked packages of the evaluation webs' trees."""
-    return [str(unpacked(package)) for package in sorted({tree.package for tree in TREES.values()})]
 
 
 def _pages(

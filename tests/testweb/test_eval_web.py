@@ -17,13 +17,12 @@ from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import _unbroken
-from testweb.evalweb.scorer import Score, score
+from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
-from testweb.evalweb.truth import GroundTruth
+from testweb.evalweb.truth import OWN_PAGES, GroundTruth
 from testweb.server import LoggedRequest, serve
 
 ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": 1}  # the same order in every run, so the same outcome
-_OWN_PAGES = {"edition_code", "partial_translation"}  # replicas with pages of their own
 pytestmark = pytest.mark.skipif(shutil.which("apt-get") is None, reason="needs apt-get and dpkg")
 
 
@@ -82,7 +81,7 @@ def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
             url for url in web.pages if url.startswith(replica.copy) and truth.kinds[url] != "front"
         ]
         assert copied, replica
-        if replica.kind in _OWN_PAGES:
+        if replica.kind in OWN_PAGES:
             same = [
                 truth.contents[url]
                 == truth.contents[replica.source + url.split("?")[0][len(replica.copy) :]]
@@ -92,18 +91,8 @@ def test_replicas_hold_copies_of_their_source_pages(web: EvalWeb) -> None:
             assert not all(same), replica
         else:
             for url in copied:  # the page it copies, replica after replica, holds the same content
-                assert truth.contents[url] == truth.contents[_source(truth, url)], url
-
-
-def _source(truth: GroundTruth, url: str) -> str:
-    """The page a copied URL copies, through every replica but those with pages of their own."""
-    page = url.split("?")[0]
-    while copies := [
-        r for r in truth.replicas if page.startswith(r.copy) and r.kind not in _OWN_PAGES
-    ]:
-        nearest = max(copies, key=lambda replica: len(replica.copy))
-        page = nearest.source + page[len(nearest.copy) :]
-    return page
+                source = canonical_directory(truth, url.split("?")[0], OWN_PAGES)
+                assert truth.contents[url] == truth.contents[source], url
 
 
 def test_a_partial_translation_holds_its_source_pages_and_its_own() -> None:

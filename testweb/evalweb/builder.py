@@ -41,7 +41,7 @@ from . import hazards, portal
 from .hosts import HostsBuilder, Transform
 from .notes import note_pages
 from .packages import TREES, borrowed, read_tree, symlinks
-from .truth import GroundTruth, Replica
+from .truth import GroundTruth
 
 _CODE_WORDS = {
     "dpkg": "rpm",
@@ -408,12 +408,8 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
             content,
             "edition_code" if recoded != body else "copy",
         )
-    # a copy with pages of its own (the recoded ones): a rule pairing it with the guide is right,
-    # and what it prunes of those pages shows as lost
-    edition = Replica(
-        "edition_code", site_url(guides, f"{first}-rpm/"), site_url(guides, f"{first}/"), "guides"
-    )
-    web.truth.replicas.append(edition)
+    # a copy with pages of its own (the recoded ones: ``truth.OWN_PAGES``)
+    web.replica("edition_code", (guides, f"{first}/"), (guides, f"{first}-rpm/"), "guides")
     web.copy(
         (guides, f"{last}/"),
         (guides, f"archive/{last}-old/"),
@@ -448,13 +444,9 @@ def _untranslated(web: HostsBuilder, host: str, tree: str) -> None:
         content = web.content(host, f"{fallback}/{target}")
         web.truth.add(site_url(host, f"{tree}/{path}"), content, "copy_untranslated")
     if untranslated:
-        replica = Replica(
-            "partial_translation",
-            site_url(host, f"{tree}/"),
-            site_url(host, f"{fallback}/"),
-            "translations",
+        web.replica(
+            "partial_translation", (host, f"{fallback}/"), (host, f"{tree}/"), "translations"
         )
-        web.truth.replicas.append(replica)
 
 
 def _look_alikes(

@@ -62,6 +62,14 @@ class HostsBuilder:
             if changed is not None:
                 content = self.content(source_host, source_dir + path[len(target_dir) :])
                 self.put(target_host, path, changed, content, "copy")
+        self.replica(kind, source, target, group)
+
+    def replica(
+        self, kind: str, source: tuple[str, str], target: tuple[str, str], group: str
+    ) -> None:
+        """Record that directory ``target`` (host, dir) replicates ``source`` (``copy`` does;
+        editions made page by page say so themselves)."""
+        (source_host, source_dir), (target_host, target_dir) = source, target
         replica = Replica(
             kind, site_url(target_host, target_dir), site_url(source_host, source_dir), group
         )

@@ -153,12 +153,20 @@ def _links(tree: DocTree, into: DocTree, cache: Path) -> dict[str, str]:
     relative to its tree's top)."""
     top = unpacked(tree.package, cache) / tree.directory
     into_top = (unpacked(into.package, cache) / into.directory).resolve()
-    return {
-        file.relative_to(top).as_posix(): file.resolve().relative_to(into_top).as_posix()
-        for subdirectory in tree.subdirectories
-        for file in sorted((top / subdirectory).glob("*" + tree.suffix))
-        if file.is_symlink() and file.resolve().is_relative_to(into_top)
-    }
+    links = {}
+    for subdirectory in tree.subdirectories:
+        for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
+            target = file.resolve()
+            if file.is_symlink() and target.is_relative_to(into_top):
+                links[file.relative_to(top).as_posix()] = target.relative_to(into_top).as_posix()
+    return links
+
+
+def unpacked_packages(cache: Path = _CACHE) -> list[Path]:
+    """Every package the trees are read from, unpacked (fetched when missing)."""
+    return [
+        unpacked(package, cache) for package in sorted({tree.package for tree in TREES.values()})
+    ]
 
 
 def unpacked(package: str, cache: Path = _CACHE) -> Path:

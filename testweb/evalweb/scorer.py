@@ -33,13 +33,9 @@ from testweb.scoring import share
 
 from .crawls import CrawlRecord
 from .shingles import NEAR, jaccard, near_pairs, page_shingles
-from .truth import GroundTruth
+from .truth import OWN_PAGES, GroundTruth
 
 _PAGE_DROPS = {"exact_duplicate", "near_duplicate"}
-# replicas no rule need find: a partial translation or a code edition holds pages of its own under
-# its source's names, so the safe crawl fetches it (a rule pairing it with its source is right all
-# the same: what it prunes of those pages shows as lost)
-_UNSOUGHT = {"partial_translation", "edition_code"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +97,8 @@ def score(
         for rule in mirror_rules
         if not _true_rule(truth, rule)
     ]
-    boundaries = [replica for replica in truth.replicas if replica.kind not in _UNSOUGHT]
+    # a replica with pages of its own is no boundary to find: the safe crawl fetches it
+    boundaries = [replica for replica in truth.replicas if replica.kind not in OWN_PAGES]
     missed = [
         f"{replica.copy} ({replica.kind})"
         for replica in boundaries
@@ -179,10 +176,17 @@ def _traps(truth: GroundTruth) -> set[str]:
     return {url for url, kind in truth.kinds.items() if kind.startswith("trap")}
 
 
-def canonical_directory(truth: GroundTruth, directory: str) -> str:
-    """The package directory a directory URL holds a copy of (itself when it copies nothing)."""
+def canonical_directory(
+    truth: GroundTruth, directory: str, skipped: frozenset[str] = frozenset()
+) -> str:
+    """The package directory a directory URL (or a page's) holds a copy of (itself when it copies
+    nothing), through every replica but those of the ``skipped`` kinds."""
     while True:
-        copies = [replica for replica in truth.replicas if directory.startswith(replica.copy)]
+        copies = [
+            replica
+            for replica in truth.replicas
+            if directory.startswith(replica.copy) and replica.kind not in skipped
+        ]
         if not copies:
             return directory
         nearest = max(copies, key=lambda replica: len(replica.copy))

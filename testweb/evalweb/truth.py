@@ -15,6 +15,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 
+# replicas that hold pages of their own under their source's names (a code edition's recoded
+# pages, a partial translation's translated ones): a rule pairing one with its source is right,
+# and what it prunes of those pages counts as lost
+OWN_PAGES = frozenset({"edition_code", "partial_translation"})
+
+
 @dataclass(frozen=True, slots=True)
 class Replica:
     """Directory ``copy`` replicates directory ``source`` (absolute URLs ending in ``/``); ``kind``
