@@ -1,6 +1,6 @@
 """The whole Apache manual, every language edition as Debian installs it, on a host and a mirror.
 
-    PYTHONPATH=. python bench/translations.py
+    PYTHONPATH=. python bench/translations.py [--source-unnamed]
 
 Debian's apache2-doc installs the manual in eleven languages; a page nobody translated is a
 symbolic link to the English page, so each edition but the English and the French holds mostly
@@ -11,10 +11,15 @@ orders, with ``mirror.language_editions_apart`` on (the default) and off. A page
 file it is installed as (a link: its target), so *lost* counts the contents the crawl reached
 without the filter and never fetched under any URL: translated pages, or English ones pruned for a
 translation taken for their origin.
+
+``--source-unnamed`` lays the English edition at the manual's top (``docs/2.4/mod/core.html``
+beside ``docs/2.4/de/mod/core.html``), as most sites serve their source language. The pages'
+links to ``en/`` and from the English pages upwards are then answered 404 (*not served*).
 """
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -26,25 +31,37 @@ from testweb.site import TestWeb
 
 ORIGIN, MIRROR = "http://httpd.test/docs/2.4/", "http://mirror.test/apache/docs/2.4/"
 _MAX_PAGE_BYTES = 100_000
+_SOURCE = "en/"
 
 
-def manual() -> tuple[dict[str, bytes], dict[str, str]]:
-    """The pages of every edition by path under the manual's top, and each one's content: the
-    path of the file it is installed as."""
+def manual(source_unnamed: bool = False) -> tuple[dict[str, bytes], dict[str, str], set[str]]:
+    """The pages of every edition by path under the manual's top, each one's content (the path
+    of the file it is installed as), and the translated pages (the English edition's paths
+    without ``en/`` when ``source_unnamed``)."""
     top = unpacked("apache2-doc") / "usr/share/doc/apache2-doc/manual"
-    pages, contents = {}, {}
+
+    def placed(path: str) -> str:
+        return path.removeprefix(_SOURCE) if source_unnamed else path
+
+    pages, contents, translated = {}, {}, set()
     for edition in sorted(path for path in top.iterdir() if (path / "index.html").is_file()):
         for file in sorted(edition.rglob("*.html")):
             if file.stat().st_size <= _MAX_PAGE_BYTES:
-                path = file.relative_to(top).as_posix()
+                installed = file.relative_to(top).as_posix()
+                path = placed(installed)
                 pages[path] = file.read_bytes()
-                contents[path] = file.resolve().relative_to(top.resolve()).as_posix()
-    return pages, contents
+                contents[path] = placed(file.resolve().relative_to(top.resolve()).as_posix())
+                if contents[path] == path and not installed.startswith(_SOURCE):
+                    translated.add(path)
+    return pages, contents, translated
 
 
 def web(pages: dict[str, bytes]) -> TestWeb:
-    editions = sorted({path.split("/")[0] for path in pages})
-    front = link_list("", [(f"{edition}/index.html", edition, "") for edition in editions])
+    editions = sorted({path.split("/")[0] + "/" for path in pages if "/" in path})
+    tops = [f"{edition}index.html" for edition in editions if edition + "index.html" in pages]
+    if "index.html" in pages:  # the source edition, unnamed
+        tops.append("index.html")
+    front = link_list("", [(top, top.removesuffix("index.html") or "en", "") for top in tops])
     served = {}
     for base in (ORIGIN, MIRROR):
         served[base] = f"<html><body><h1>Manual</h1>{front}</body></html>".encode()
@@ -60,15 +77,20 @@ def content_of(url: str, contents: dict[str, str]) -> str | None:
 
 
 def main() -> None:
-    pages, contents = manual()
-    translated = {path for path, content in contents.items() if path == content}
+    parser = argparse.ArgumentParser(prog="python bench/translations.py", description=__doc__)
+    parser.add_argument(
+        "--source-unnamed", action="store_true", help="the English edition at the manual's top"
+    )
+    args = parser.parse_args()
+    pages, contents, translated = manual(args.source_unnamed)
     served = web(pages)
     reached = {content_of(url, contents) for url in crawl(served, None).fetched} - {None}
     print(f"{len(served.pages)} URLs, {len(reached)} contents reached without the filter")
     print(
-        "| order | language_editions_apart | fetches | contents lost | of them translated pages |"
+        "| order | language_editions_apart | fetches | of them not served | contents lost "
+        "| of them translated pages |"
     )
-    print("|---|---|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|")
     for order in ORDERS:
         for apart in (True, False):
             config = Config.default().with_overrides({"mirror.language_editions_apart": apart})
@@ -81,7 +103,8 @@ def main() -> None:
             held = {content_of(url, contents) for url in log.fetched}
             lost = reached - held
             print(
-                f"| {order} | {apart} | {len(log.fetched)} | {len(lost)} | "
+                f"| {order} | {apart} | {len(log.fetched)} | "
+                f"{sum(url not in served.pages for url in log.fetched)} | {len(lost)} | "
                 f"{len(lost & translated)} |",
                 flush=True,
             )

@@ -15,6 +15,7 @@ from typing import Any
 
 from dedup_filter.config import MirrorConfig
 from dedup_filter.features.simhash import agreement
+from dedup_filter.languages import language_editions
 from dedup_filter.mirrors.boundary import widen
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -24,7 +25,6 @@ from dedup_filter.mirrors.directories import (
     placements,
     usable_directory,
 )
-from dedup_filter.mirrors.languages import language_editions
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.probes import (

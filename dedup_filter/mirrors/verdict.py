@@ -17,8 +17,8 @@ from typing import Any
 
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.languages import language_editions
 from dedup_filter.mirrors.directories import Placement
-from dedup_filter.mirrors.languages import language_editions
 from dedup_filter.mirrors.records import (
     DROPPED_AS_MIRROR,
     KEPT_AS_CANDIDATE,

@@ -5,6 +5,9 @@ presence of some parameters (``drop``), by their values only (``ignore``), by a 
 (``index``), by one directory segment (``marker``) or by letter case (``case``). The pair then
 supports that rule, for the class of URLs both rewrite to. Pairs that differ in more than one way,
 or by more than ``MAX_GROUP`` parameters, support nothing: no rule would be learnt from them alone.
+Nor do pairs that differ by a language (``/de/x.html`` and ``/x.html``, ``x?lang=de`` and ``x``):
+an untranslated page of a partial translation is its source's copy, the translated ones are not
+(``dedup_filter/languages.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from dedup_filter.languages import language_parameter, names_language
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 from dedup_filter.urlrules.rewrite import CASE, DROP, IGNORE, INDEX, MARKER, RuleKey
 
@@ -51,7 +55,7 @@ def _parameters(first: UrlParts, second: UrlParts) -> Explanation | None:
             or (name in first.names()) != (name in second.names())
         )
     )
-    if not differing or len(differing) > MAX_GROUP:
+    if not differing or len(differing) > MAX_GROUP or any(map(language_parameter, differing)):
         return None
     if first.without(differing).class_key() != second.without(differing).class_key():
         return None  # repeated names or an order that removing the group does not settle
@@ -83,6 +87,8 @@ def _path(first: UrlParts, second: UrlParts, documents: Iterable[str]) -> Explan
         return None
     for position in range(1, len(long_segments) - 1):
         if long_segments[:position] + long_segments[position + 1 :] == short_segments:
+            if names_language(long_segments[position]):
+                return None
             key = RuleKey(host, MARKER, long_segments[position])
             return Explanation(key, shorter.class_key(), (str(position - 1),))
     return None

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirrors.languages import language_editions
+from dedup_filter.languages import language_editions
 
 from .conftest import ORIGIN, OnlineCrawl, breadth_first, docs_tree, interleave
 
 ENGLISH = ORIGIN + "manual/en/"
 GERMAN = ORIGIN + "manual/de/"
 GERMAN_COPY = "http://mirror.copy.test/manual/de/"
+# the source edition unnamed, the translation named, as most sites lay them out
+SOURCE = ORIGIN + "docs/"
+GERMAN_BESIDE = ORIGIN + "de/docs/"
+LAYOUTS = {"both_named": (ENGLISH, GERMAN), "source_unnamed": (SOURCE, GERMAN_BESIDE)}
 
 
 @pytest.mark.parametrize(
@@ -25,15 +29,18 @@ GERMAN_COPY = "http://mirror.copy.test/manual/de/"
         ("http://a.test/fr/3/library/", "http://a.test/de/3/library/", True),
         ("http://a.test/docs/german/", "http://a.test/docs/english/", True),
         ("http://a.test/handbuch-deutsch/", "http://b.test/manual-en/", True),
-        # the same language, or one side unnamed: sampled as any pair
+        # the source edition unnamed, as most sites serve it
+        ("http://a.test/3/library/", "http://a.test/fr/3/library/", True),
+        ("http://a.test/docs/", "http://a.test/de/docs/", True),
+        ("http://a.test/manual/", "http://b.test/manual/ja/", True),
+        # the same language, or none: sampled as any pair
         ("http://a.test/apache-de/", "http://b.test/apache-de/", False),
         ("http://a.test/zh_Hans/", "http://b.test/zh-hans/", False),
         ("http://a.test/docs/german/", "http://b.test/docs/de/", False),
-        ("http://a.test/3/library/", "http://a.test/de/3/library/", False),
         ("http://a.test/docs/", "http://b.test/pub/docs/", False),
         # codes that are words in path names name no language
-        ("http://a.test/how-to/", "http://b.test/docs-en/", False),
-        ("http://a.test/io/", "http://b.test/en/", False),
+        ("http://a.test/how-to/", "http://b.test/docs/", False),
+        ("http://a.test/io/en/", "http://b.test/en/", False),
     ],
 )
 def test_language_editions_by_name(directory, other, editions):
@@ -41,11 +48,14 @@ def test_language_editions_by_name(directory, other, editions):
     assert language_editions(other, directory) is editions
 
 
-def partial_translation(corpus: dict[str, str], modules: list[str]) -> tuple[dict, list[str]]:
+def partial_translation(
+    corpus: dict[str, str], modules: list[str], layout: str = "both_named"
+) -> tuple[dict, list[str]]:
     """The English manual and a German edition holding the English pages but for three, whose
     German text (here: other modules' pages) no other URL holds; and those three URLs."""
-    english = docs_tree(corpus, ENGLISH, modules[:24], "Manual")
-    german = {GERMAN + url[len(ENGLISH) :]: body for url, body in english.items()}
+    english_base, german_base = LAYOUTS[layout]
+    english = docs_tree(corpus, english_base, modules[:24], "Manual")
+    german = {german_base + url[len(english_base) :]: body for url, body in english.items()}
     leaves = sorted(url for url in german if url.endswith(".html"))
     translated = leaves[2:12:4]
     for url, module in zip(translated, modules[-3:], strict=True):
@@ -53,10 +63,16 @@ def partial_translation(corpus: dict[str, str], modules: list[str]) -> tuple[dic
     return english | german, translated
 
 
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("order", ["english_first", "german_first", "interleaved"])
-def test_a_partial_translation_keeps_its_translated_pages(open_filter, corpus, modules, order):
-    pages, translated = partial_translation(corpus, modules)
-    english, german = breadth_first(pages, ENGLISH), breadth_first(pages, GERMAN)
+def test_a_partial_translation_keeps_its_translated_pages(
+    open_filter, corpus, modules, order, layout
+):
+    """Neither a mirror rule nor a URL rule (``/de/docs/x.html`` = ``/docs/x.html``, learnt from
+    the untranslated pages dropped as duplicates) prunes a translated page."""
+    pages, translated = partial_translation(corpus, modules, layout)
+    english_base, german_base = LAYOUTS[layout]
+    english, german = breadth_first(pages, english_base), breadth_first(pages, german_base)
     urls = {
         "english_first": english + german,
         "german_first": german + english,
@@ -65,10 +81,16 @@ def test_a_partial_translation_keeps_its_translated_pages(open_filter, corpus, m
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     assert dedup.mirror_rules() == []
+    assert dedup.url_rules(with_candidates=True) == []
     assert all(url in crawl.fetched for url in translated)
+    # each untranslated page, or its English page, is still dropped as a duplicate, once fetched
+    for url in german:
+        source = english_base + url[len(german_base) :]
+        if url.endswith(".html") and url not in translated:
+            assert crawl.decisions[url].dropped or crawl.decisions[source].dropped
     pairs = dedup.mirror_candidates()  # the pair and its subdirectories', each with its reason
     assert {frozenset((pair["mirror"], pair["origin"])) for pair in pairs} >= {
-        frozenset((ENGLISH, GERMAN))
+        frozenset((english_base, german_base))
     }
     assert {(pair["state"], pair["rejected_for"]) for pair in pairs} == {
         ("rejected", "language_editions")

@@ -19,18 +19,18 @@ def test_a_default_document_held_before_the_rule_is_found_by_its_url(site):
 
 def test_a_parameter_that_selects_content_on_most_pages_never_becomes_a_rule(site):
     hold(site, range(8))
-    # lang=fr: the same page on untranslated pages (0, 1, 5, 6, 7), another page on 2..4
-    site.fetch("/p0.html?lang=fr", 0)
-    site.fetch("/p1.html?lang=fr", 1)
-    killing = site.fetch("/p2.html?lang=fr", 12)
+    # rev=2: the same page where nothing was revised (0, 1, 5, 6, 7), another page on 2..4
+    site.fetch("/p0.html?rev=2", 0)
+    site.fetch("/p1.html?rev=2", 1)
+    killing = site.fetch("/p2.html?rev=2", 12)
     assert killing.reason == "unique"
-    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop lang"]
+    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop rev"]
     for page in (5, 6, 7):
-        assert site.fetch(f"/p{page}.html?lang=fr", page).dropped
-    rule = site.rule("docs.a.test drop lang")
+        assert site.fetch(f"/p{page}.html?rev=2", page).dropped
+    rule = site.rule("docs.a.test drop rev")
     assert (rule["state"], rule["counterexamples"]) == ("dead", 1)
-    assert rule["example"] == {"alias": f"{HOST}/p2.html?lang=fr", "held": f"{HOST}/p2.html"}
-    assert site.check("/p3.html?lang=fr").action == "keep"
+    assert rule["example"] == {"alias": f"{HOST}/p2.html?rev=2", "held": f"{HOST}/p2.html"}
+    assert site.check("/p3.html?rev=2").action == "keep"
 
 
 def test_a_counterexample_met_before_any_pair_is_a_tombstone(site):
@@ -54,9 +54,9 @@ def test_a_group_naming_a_content_parameter_is_no_rule(site):
 
 def test_an_alias_held_first_is_a_counterexample_when_the_page_itself_comes(site):
     hold(site, range(1))
-    site.fetch("/p0.html?lang=fr", 0)  # opens the candidate
-    assert site.fetch("/p1.html?lang=fr", 13).reason == "unique"
-    assert site.fetch("/p1.html", 1).evidence["url_rules_killed"] == ["docs.a.test drop lang"]
+    site.fetch("/p0.html?rev=2", 0)  # opens the candidate
+    assert site.fetch("/p1.html?rev=2", 13).reason == "unique"
+    assert site.fetch("/p1.html", 1).evidence["url_rules_killed"] == ["docs.a.test drop rev"]
 
 
 def test_one_counterexample_kills_a_confirmed_rule(site):
@@ -83,10 +83,10 @@ def test_thin_support_asks_for_probes_whose_pages_confirm_the_rule(site):
 
 def test_a_probe_of_a_trap_kills_it(site):
     hold(site, range(2))
-    site.fetch("/p0.html?lang=fr", 0)
+    site.fetch("/p0.html?rev=2", 0)
     (probe,) = site.fetch("/p4.html", 4).probes
-    assert probe == f"{HOST}/p4.html?lang=fr"
-    assert site.fetch("/p4.html?lang=fr", 14).evidence["url_rules_killed"]
+    assert probe == f"{HOST}/p4.html?rev=2"
+    assert site.fetch("/p4.html?rev=2", 14).evidence["url_rules_killed"]
 
 
 @pytest.mark.parametrize(
@@ -99,6 +99,4 @@ def test_a_near_copy_the_pair_search_missed_is_no_counterexample(site):
     assert missed.reason == "unique"
     assert "url_rules_killed" not in missed.evidence
     assert site.rule("docs.a.test drop sessionid")["state"] != "dead"
-    assert site.fetch("/p2.html?lang=fr", 12).evidence["url_rules_killed"] == [
-        "docs.a.test drop lang"
-    ]
+    assert site.fetch("/p2.html?rev=2", 12).evidence["url_rules_killed"] == ["docs.a.test drop rev"]

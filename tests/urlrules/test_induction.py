@@ -42,6 +42,13 @@ def test_a_pair_supports_the_rule_that_explains_it(dropped, held, label, canonic
         (f"{H}/d/faq.html", f"{H}/d/"),  # not a default document
         (f"{H}/x", "http://other.test/x"),  # another host
         (f"{H}/x", f"{H}/x"),
+        # a language: an untranslated page repeats its source, a translated one does not
+        (f"{H}/de/a/b.html", f"{H}/a/b.html"),
+        (f"{H}/docs/pt-br/b.html", f"{H}/docs/b.html"),
+        (f"{H}/x?lang=de", f"{H}/x"),
+        (f"{H}/x?hl=de&sid=1", f"{H}/x?hl=fr&sid=1"),
+        (f"{H}/x?uselang=ja", f"{H}/x"),
+        (f"{H}/x?locale=de_DE&sid=2", f"{H}/x"),
     ],
 )
 def test_pairs_no_rule_explains_support_nothing(dropped, held):

@@ -1,0 +1,123 @@
+"""Language editions named in URLs are never taken for copies of each other.
+
+A site's translations sit side by side under names that differ by a language tag (``en/`` and
+``de/``, ``manual-en/`` and ``manual-fr/``, ``en-US/`` and ``fr-FR/``), and most sites serve
+their source language unnamed (``/docs/`` beside ``/de/docs/``, ``/3/library/`` beside
+``/fr/3/library/``). A partial translation installs its untranslated pages as copies of the
+source edition's (the Apache manual's German edition: 56 of the 68 pages of its guides are the
+English pages), so the copies look like a mirror, or like aliases, and a rule learnt from them
+prunes the translated pages with the copies: content no other URL holds. Sampling cannot tell a
+translation that few pages carry from a faithful copy; the names can. So:
+
+- two directories whose tags differ are never a mirror candidate (``language_editions``; no
+  tag is a tag too, the site's default edition's): the Apache manual with its English edition
+  unnamed lost 105 translated pages to rules pairing it with named editions while only two
+  named editions were kept apart (``bench/translations.py --source-unnamed``);
+- a language segment (``/de/x.html`` = ``/x.html``) or a language parameter (``x?lang=de`` =
+  ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``): the
+  same manual lost 83 translated pages to ``marker de``, ``marker ko``, ... once the mirror
+  pairs were kept apart.
+
+Their pages are fetched and each is judged on its own: a copy is still dropped as a duplicate,
+after its fetch. A copy that adds or drops a tag (``/pub/docs/`` copying ``/de/docs/``) is taken
+for an edition: its pages cost a fetch each, never a page.
+
+A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segment (``de/``,
+``manual-de/``, ``pt-br/``, ``zh_Hans/``), or a language's name in English or in itself
+(``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for codes that are also words
+in path names (``how-to``, ``io``). Host names are not read: ``de.`` and ``fr.`` name a country
+mirror at least as often as a language (``de.archive.ubuntu.com``), and two country mirrors of
+one archive are the copies this filter exists to find.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+_CODES = (
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv "
+    "cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr "
+    "ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw "
+    "ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv "
+    "ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr "
+    "ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi "
+    "yo za zh zu"
+)
+# codes that are also words or abbreviations in path names (``how-to``, ``io``, ``vi``, ``os``):
+# no language where they appear
+_WORDS = "am as be he id ie io is ml ms my or os pi ps so to ts vi"
+_ISO_639_1 = frozenset(_CODES.split()) - frozenset(_WORDS.split())
+# languages named in English or in themselves (``/docs/german/``, ``/handbuch-deutsch/``), without
+# diacritics, as URL paths mostly write them
+_NAMES = {
+    "english": "en",
+    "german": "de",
+    "deutsch": "de",
+    "french": "fr",
+    "francais": "fr",
+    "spanish": "es",
+    "espanol": "es",
+    "italian": "it",
+    "italiano": "it",
+    "portuguese": "pt",
+    "portugues": "pt",
+    "dutch": "nl",
+    "nederlands": "nl",
+    "russian": "ru",
+    "japanese": "ja",
+    "chinese": "zh",
+    "korean": "ko",
+    "polish": "pl",
+    "polski": "pl",
+    "swedish": "sv",
+    "svenska": "sv",
+    "danish": "da",
+    "dansk": "da",
+    "finnish": "fi",
+    "suomi": "fi",
+    "norwegian": "no",
+    "norsk": "no",
+    "czech": "cs",
+    "turkish": "tr",
+    "greek": "el",
+    "hungarian": "hu",
+    "magyar": "hu",
+}
+_LANGUAGES = {code: code for code in _ISO_639_1} | _NAMES
+_PARTS = re.compile(r"[-_.]")
+
+
+# parameters that choose a page's language (``?lang=de``, ``?hl=de``, ``?locale=de_DE``)
+_PARAMETER_WORDS = ("lang", "locale")
+_PARAMETER_NAMES = frozenset({"hl", "lng"})
+
+
+def language_editions(directory: str, other: str) -> bool:
+    """Whether two directory URLs name different language editions: their tags differ (no tag
+    is the site's default edition)."""
+    return _tags(directory) != _tags(other)
+
+
+def names_language(segment: str) -> bool:
+    """Whether a path segment names a language (``de``, ``pt-br``, ``manual-de``)."""
+    return any(part in _LANGUAGES for part in _PARTS.split(segment.lower()))
+
+
+def language_parameter(name: str) -> bool:
+    """Whether a query parameter's name says it chooses a language (``lang``, ``uselang``,
+    ``locale``, ``hl``)."""
+    name = name.lower()
+    return name in _PARAMETER_NAMES or any(word in name for word in _PARAMETER_WORDS)
+
+
+def _tags(directory: str) -> frozenset[str]:
+    """The languages a directory URL's path names: its segments' ``-``/``_``/``.``-separated
+    parts that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_Hans``,
+    ``german``)."""
+    return frozenset(
+        _LANGUAGES[part]
+        for segment in urlsplit(directory).path.lower().split("/")
+        for part in _PARTS.split(segment)
+        if part in _LANGUAGES
+    )
