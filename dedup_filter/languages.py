@@ -15,19 +15,23 @@ translation that few pages carry from a faithful copy; the names can. So:
   named editions were kept apart (``bench/translations.py --source-unnamed``);
 - a language segment (``/de/x.html`` = ``/x.html``) or a language parameter (``x?lang=de`` =
   ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``): the
-  same manual lost 83 translated pages to ``marker de``, ``marker ko``, ... once the mirror
-  pairs were kept apart.
+  same manual lost 83 translated pages (breadth-first) to ``marker de``, ``marker ko``, ...
+  once the mirror pairs were kept apart.
 
 Their pages are fetched and each is judged on its own: a copy is still dropped as a duplicate,
 after its fetch. A copy that adds or drops a tag (``/pub/docs/`` copying ``/de/docs/``) is taken
 for an edition: its pages cost a fetch each, never a page.
 
 A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segment (``de/``,
-``manual-de/``, ``pt-br/``, ``zh_Hans/``), or a language's name in English or in itself
-(``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for codes that are also words
-in path names (``how-to``, ``io``). Host names are not read: ``de.`` and ``fr.`` name a country
-mirror at least as often as a language (``de.archive.ubuntu.com``), and two country mirrors of
-one archive are the copies this filter exists to find.
+``manual-de/``, ``pt-br/``, ``zh_Hans/``) or of a subdomain's label (``de.docs.example.org``,
+``ja.react.dev``: not the domain's own name nor its suffix, ``example.de``), or a language's name
+in English or in itself (``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for
+codes that are also words in path names (``how-to``, ``io``). Translations served from language
+subdomains are common (JavaScript frameworks' documentation, Wikipedia), and with the Apache
+manual's editions so served one host each, the code that read paths only ruled the English host
+a mirror of the Chinese one and lost 116 pages (breadth-first). The cost: a country mirror
+named by a code that is also a language's (``de.archive.ubuntu.com``, ``fr.php.net``) is taken
+for an edition of its archive, and its pages are fetched, each dropped as a duplicate after.
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ _NAMES = {
 }
 _LANGUAGES = {code: code for code in _ISO_639_1} | _NAMES
 _PARTS = re.compile(r"[-_.]")
+# second-level labels of country suffixes (``example.co.uk``): part of the suffix, not a name
+_SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "go", "gov", "ne", "net", "or", "org"})
 
 
 # parameters that choose a page's language (``?lang=de``, ``?hl=de``, ``?locale=de_DE``)
@@ -112,12 +118,22 @@ def language_parameter(name: str) -> bool:
 
 
 def _tags(directory: str) -> frozenset[str]:
-    """The languages a directory URL's path names: its segments' ``-``/``_``/``.``-separated
-    parts that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_Hans``,
-    ``german``)."""
+    """The languages a directory URL names: the ``-``/``_``/``.``-separated parts of its path's
+    segments and of its subdomain's labels that are language codes or names (``de``,
+    ``manual-de``, ``pt-br``, ``zh_Hans``, ``german``)."""
+    parts = urlsplit(directory.lower())
+    segments = [*_subdomain(parts.hostname or ""), *parts.path.split("/")]
     return frozenset(
         _LANGUAGES[part]
-        for segment in urlsplit(directory).path.lower().split("/")
+        for segment in segments
         for part in _PARTS.split(segment)
         if part in _LANGUAGES
     )
+
+
+def _subdomain(host: str) -> list[str]:
+    """The labels of ``host`` before its domain's own name and suffix: ``de``, ``docs`` of
+    ``de.docs.example.org``; ``www`` of ``www.example.co.uk``; none of ``example.de``."""
+    labels = host.split(".")
+    suffix = 2 if len(labels) > 2 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2 else 1
+    return labels[: -(suffix + 1)]

@@ -5,9 +5,11 @@ Every request asks ``check_url`` first (frontier pruning; a deferred URL waits a
 response goes through
 ``check_page``; the probes a decision asks for jump the queue, their responses are fed back (a
 404 or a non-HTML body is reported with ``probe_failed``) and kept, so that the crawl's own later
-request for a probed URL is served without a second fetch. Links are followed only from pages the
-filter keeps. Two orders: one breadth-first FIFO over all hosts, or one FIFO per host visited in
-turn (a polite crawler interleaving hosts). The log says what was fetched, probed and pruned.
+request for a probed URL is served without a second fetch. Links are followed from pages the
+filter keeps, and, with ``follow_dropped``, from a page it drops those ``links_to_follow`` names,
+as the Scrapy middleware does. Two orders: one breadth-first FIFO over all hosts, or one FIFO per
+host visited in turn (a polite crawler interleaving hosts). The log says what was fetched, probed
+and pruned.
 """
 
 from __future__ import annotations
@@ -88,8 +90,10 @@ def crawl(
     dedup: DedupFilter | None,
     order: str = "breadth_first",
     max_requests: int = 100_000,
+    follow_dropped: bool = False,
 ) -> CrawlLog:
-    """Crawl ``web`` from its start URLs; without ``dedup`` every reachable URL is fetched once."""
+    """Crawl ``web`` from its start URLs; without ``dedup`` every reachable URL is fetched once.
+    ``follow_dropped``: follow the links ``links_to_follow`` names on a dropped page."""
     frontier = _Frontier(order)
     for url in web.start_urls:
         frontier.add(normalize_url(url))
@@ -130,10 +134,17 @@ def crawl(
             decision = answered[url]
         else:
             decision = _fetch(web, dedup, url, frontier, log)
-        if decision is not None and not decision.dropped:
-            for link in page_links(url, web.pages[url], None, "utf-8"):
-                if _in_web(web, link):
-                    frontier.add(link)
+        if decision is None:
+            continue
+        if not decision.dropped:
+            links = page_links(url, web.pages[url], None, "utf-8")
+        elif follow_dropped and dedup is not None:
+            links = dedup.links_to_follow(decision, web.pages[url])
+        else:
+            links = []
+        for link in links:
+            if _in_web(web, link):
+                frontier.add(link)
     return log
 
 

@@ -16,7 +16,11 @@ GERMAN_COPY = "http://mirror.copy.test/manual/de/"
 # the source edition unnamed, the translation named, as most sites lay them out
 SOURCE = ORIGIN + "docs/"
 GERMAN_BESIDE = ORIGIN + "de/docs/"
-LAYOUTS = {"both_named": (ENGLISH, GERMAN), "source_unnamed": (SOURCE, GERMAN_BESIDE)}
+LAYOUTS = {
+    "both_named": (ENGLISH, GERMAN),
+    "source_unnamed": (SOURCE, GERMAN_BESIDE),
+    "subdomains": ("http://docs.lang.test/manual/", "http://de.docs.lang.test/manual/"),
+}
 
 
 @pytest.mark.parametrize(
@@ -33,6 +37,13 @@ LAYOUTS = {"both_named": (ENGLISH, GERMAN), "source_unnamed": (SOURCE, GERMAN_BE
         ("http://a.test/3/library/", "http://a.test/fr/3/library/", True),
         ("http://a.test/docs/", "http://a.test/de/docs/", True),
         ("http://a.test/manual/", "http://b.test/manual/ja/", True),
+        # languages named by subdomains
+        ("http://ja.react.test/learn/", "http://react.test/learn/", True),
+        ("http://de.archive.test/docs/", "http://fr.archive.test/docs/", True),
+        ("http://pt-br.docs.test/x/", "http://docs.test/pt-br/x/", False),
+        ("http://www.docs.example.co.uk/x/", "http://docs.example.org/x/", False),
+        ("http://docs.example.de/x/", "http://docs.example.org/x/", False),  # a suffix
+        ("http://de.example/x/", "http://other.example/x/", False),  # a domain's own name
         # the same language, or none: sampled as any pair
         ("http://a.test/apache-de/", "http://b.test/apache-de/", False),
         ("http://a.test/zh_Hans/", "http://b.test/zh-hans/", False),
