@@ -207,8 +207,9 @@ class MirrorConfig:
     max_depth: int = 12
     listing_min_links: int = 4
     listing_min_agreement: float = 0.85
-    # two directories whose paths name different languages (``en/``, ``manual-de/``) are never
-    # paired: a partial translation's untranslated pages would confirm it (languages.py)
+    # two directories whose URLs name different languages (``en/``, ``manual-de/``, none,
+    # ``de.docs.example.org``) are never paired: a partial translation's untranslated pages
+    # would confirm it (languages.py)
     language_editions_apart: bool = True
     # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
     protected_prefixes: tuple[str, ...] = ()

@@ -10,13 +10,14 @@ prunes the translated pages with the copies: content no other URL holds. Samplin
 translation that few pages carry from a faithful copy; the names can. So:
 
 - two directories whose tags differ are never a mirror candidate (``language_editions``; no
-  tag is a tag too, the site's default edition's): the Apache manual with its English edition
-  unnamed lost 105 translated pages to rules pairing it with named editions while only two
-  named editions were kept apart (``bench/translations.py --source-unnamed``);
+  tag is a tag too, the site's default edition's);
 - a language segment (``/de/x.html`` = ``/x.html``) or a language parameter (``x?lang=de`` =
-  ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``): the
-  same manual lost 83 translated pages (breadth-first) to ``marker de``, ``marker ko``, ...
-  once the mirror pairs were kept apart.
+  ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``).
+
+With the Apache manual laid out as sites serve it (``bench/translations.py --layout ...``), the
+code that paired untagged directories with anything and read neither URL rules nor hosts lost 88
+translated pages with English unnamed, and 115 with one host a language (docs/mirrors.md, point
+29).
 
 Their pages are fetched and each is judged on its own: a copy is still dropped as a duplicate,
 after its fetch. A copy that adds or drops a tag (``/pub/docs/`` copying ``/de/docs/``) is taken
@@ -27,9 +28,9 @@ A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segme
 ``ja.react.dev``: not the domain's own name nor its suffix, ``example.de``), or a language's name
 in English or in itself (``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for
 codes that are also words in path names (``how-to``, ``io``). Translations served from language
-subdomains are common (JavaScript frameworks' documentation, Wikipedia), and with the Apache
-manual's editions so served one host each, the code that read paths only ruled the English host
-a mirror of the Chinese one and lost 116 pages (breadth-first). The cost: a country mirror
+subdomains are common (JavaScript frameworks' documentation, Wikipedia): read from paths only,
+the manual's editions served one host each had the English host ruled a mirror of the Chinese
+one. The cost: a country mirror
 named by a code that is also a language's (``de.archive.ubuntu.com``, ``fr.php.net``) is taken
 for an edition of its archive, and its pages are fetched, each dropped as a duplicate after.
 """
