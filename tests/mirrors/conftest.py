@@ -56,6 +56,42 @@ def docs_tree(
     return pages
 
 
+# a manual and its partial German translation, laid out three ways
+ENGLISH = ORIGIN + "manual/en/"
+GERMAN = ORIGIN + "manual/de/"
+GERMAN_COPY = "http://mirror.copy.test/manual/de/"
+# the source edition unnamed, the translation named, as most sites lay them out
+SOURCE = ORIGIN + "docs/"
+GERMAN_BESIDE = ORIGIN + "de/docs/"
+LAYOUTS = {
+    "both_named": (ENGLISH, GERMAN),
+    "source_unnamed": (SOURCE, GERMAN_BESIDE),
+    "subdomains": ("http://docs.lang.test/manual/", "http://de.docs.lang.test/manual/"),
+}
+
+
+# the German text of the translated pages: modules no other page of these webs renders
+TRANSLATED_MODULES = ("fractions", "graphlib", "statistics")
+
+
+def partial_translation(
+    corpus: dict[str, str],
+    modules: list[str],
+    stdlib_page: Callable[[str], str],
+    layout: str = "both_named",
+) -> tuple[dict, list[str]]:
+    """The English manual and a German edition holding the English pages but for three, whose
+    German text (here: other modules' pages) no other URL holds; and those three URLs."""
+    english_base, german_base = LAYOUTS[layout]
+    english = docs_tree(corpus, english_base, modules[:24], "Manual")
+    german = {german_base + url[len(english_base) :]: body for url, body in english.items()}
+    leaves = sorted(url for url in german if url.endswith(".html"))
+    translated = leaves[2:12:4]
+    for url, module in zip(translated, TRANSLATED_MODULES, strict=True):
+        german[url] = stdlib_page(module).encode()
+    return english | german, translated
+
+
 def copy_tree(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, bytes]:
     return {
         new_base + url[len(base) :]: body for url, body in pages.items() if url.startswith(base)

@@ -1,4 +1,4 @@
-"""Language editions named in their paths are never paired: a partial translation whose
+"""Language editions named in their URLs are never paired: a partial translation whose
 untranslated pages are the source edition's would otherwise be confirmed, and its translated
 pages pruned with the copies."""
 
@@ -8,19 +8,16 @@ import pytest
 
 from dedup_filter.languages import language_editions
 
-from .conftest import ORIGIN, OnlineCrawl, breadth_first, docs_tree, interleave
-
-ENGLISH = ORIGIN + "manual/en/"
-GERMAN = ORIGIN + "manual/de/"
-GERMAN_COPY = "http://mirror.copy.test/manual/de/"
-# the source edition unnamed, the translation named, as most sites lay them out
-SOURCE = ORIGIN + "docs/"
-GERMAN_BESIDE = ORIGIN + "de/docs/"
-LAYOUTS = {
-    "both_named": (ENGLISH, GERMAN),
-    "source_unnamed": (SOURCE, GERMAN_BESIDE),
-    "subdomains": ("http://docs.lang.test/manual/", "http://de.docs.lang.test/manual/"),
-}
+from .conftest import (
+    ENGLISH,
+    GERMAN,
+    GERMAN_COPY,
+    LAYOUTS,
+    OnlineCrawl,
+    breadth_first,
+    interleave,
+    partial_translation,
+)
 
 
 @pytest.mark.parametrize(
@@ -59,29 +56,14 @@ def test_language_editions_by_name(directory, other, editions):
     assert language_editions(other, directory) is editions
 
 
-def partial_translation(
-    corpus: dict[str, str], modules: list[str], layout: str = "both_named"
-) -> tuple[dict, list[str]]:
-    """The English manual and a German edition holding the English pages but for three, whose
-    German text (here: other modules' pages) no other URL holds; and those three URLs."""
-    english_base, german_base = LAYOUTS[layout]
-    english = docs_tree(corpus, english_base, modules[:24], "Manual")
-    german = {german_base + url[len(english_base) :]: body for url, body in english.items()}
-    leaves = sorted(url for url in german if url.endswith(".html"))
-    translated = leaves[2:12:4]
-    for url, module in zip(translated, modules[-3:], strict=True):
-        german[url] = corpus[module].encode()
-    return english | german, translated
-
-
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("order", ["english_first", "german_first", "interleaved"])
 def test_a_partial_translation_keeps_its_translated_pages(
-    open_filter, corpus, modules, order, layout
+    open_filter, corpus, modules, stdlib_page, order, layout
 ):
     """Neither a mirror rule nor a URL rule (``/de/docs/x.html`` = ``/docs/x.html``, learnt from
     the untranslated pages dropped as duplicates) prunes a translated page."""
-    pages, translated = partial_translation(corpus, modules, layout)
+    pages, translated = partial_translation(corpus, modules, stdlib_page, layout)
     english_base, german_base = LAYOUTS[layout]
     english, german = breadth_first(pages, english_base), breadth_first(pages, german_base)
     urls = {
@@ -108,10 +90,12 @@ def test_a_partial_translation_keeps_its_translated_pages(
     }
 
 
-def test_without_the_names_the_translation_is_taken_for_a_mirror(open_filter, corpus, modules):
+def test_without_the_names_the_translation_is_taken_for_a_mirror(
+    open_filter, corpus, modules, stdlib_page
+):
     """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
     rule prunes what it never fetched, translated pages among them in this order."""
-    pages, translated = partial_translation(corpus, modules)
+    pages, translated = partial_translation(corpus, modules, stdlib_page)
     dedup = open_filter(language_editions_apart=False)
     crawl = OnlineCrawl(dedup, pages).visit(
         breadth_first(pages, ENGLISH) + breadth_first(pages, GERMAN)
@@ -120,8 +104,8 @@ def test_without_the_names_the_translation_is_taken_for_a_mirror(open_filter, co
     assert any(url not in crawl.fetched for url in translated)
 
 
-def test_a_copy_of_a_translation_is_still_a_mirror(open_filter, corpus, modules):
-    pages, _ = partial_translation(corpus, modules)
+def test_a_copy_of_a_translation_is_still_a_mirror(open_filter, corpus, modules, stdlib_page):
+    pages, _ = partial_translation(corpus, modules, stdlib_page)
     german = {url: body for url, body in pages.items() if url.startswith(GERMAN)}
     copy = {GERMAN_COPY + url[len(GERMAN) :]: body for url, body in german.items()}
     dedup = open_filter()
