@@ -30,9 +30,9 @@ in English or in itself (``german/``, ``handbuch-deutsch/``: the same tag as ``d
 codes that are also words in path names (``how-to``, ``io``). Translations served from language
 subdomains are common (JavaScript frameworks' documentation, Wikipedia): read from paths only,
 the manual's editions served one host each had the English host ruled a mirror of the Chinese
-one. The cost: a country mirror
-named by a code that is also a language's (``de.archive.ubuntu.com``, ``fr.php.net``) is taken
-for an edition of its archive, and its pages are fetched, each dropped as a duplicate after.
+one. The cost: a country mirror named by a code that is also a language's
+(``de.archive.ubuntu.com``, ``fr.php.net``) is taken for an edition of its archive, and its pages
+are fetched, each dropped as a duplicate after.
 """
 
 from __future__ import annotations
@@ -93,8 +93,6 @@ _LANGUAGES = {code: code for code in _ISO_639_1} | _NAMES
 _PARTS = re.compile(r"[-_.]")
 # second-level labels of country suffixes (``example.co.uk``): part of the suffix, not a name
 _SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "go", "gov", "ne", "net", "or", "org"})
-
-
 # parameters that choose a page's language (``?lang=de``, ``?hl=de``, ``?locale=de_DE``)
 _PARAMETER_WORDS = ("lang", "locale")
 _PARAMETER_NAMES = frozenset({"hl", "lng"})
@@ -108,7 +106,7 @@ def language_editions(directory: str, other: str) -> bool:
 
 def names_language(segment: str) -> bool:
     """Whether a path segment names a language (``de``, ``pt-br``, ``manual-de``)."""
-    return any(part in _LANGUAGES for part in _PARTS.split(segment.lower()))
+    return bool(_languages_in(segment.lower()))
 
 
 def language_parameter(name: str) -> bool:
@@ -119,17 +117,17 @@ def language_parameter(name: str) -> bool:
 
 
 def _tags(directory: str) -> frozenset[str]:
-    """The languages a directory URL names: the ``-``/``_``/``.``-separated parts of its path's
-    segments and of its subdomain's labels that are language codes or names (``de``,
-    ``manual-de``, ``pt-br``, ``zh_Hans``, ``german``)."""
+    """The languages a directory URL names in its path's segments and its subdomain's labels."""
     parts = urlsplit(directory.lower())
     segments = [*_subdomain(parts.hostname or ""), *parts.path.split("/")]
-    return frozenset(
-        _LANGUAGES[part]
-        for segment in segments
-        for part in _PARTS.split(segment)
-        if part in _LANGUAGES
-    )
+    return frozenset(language for segment in segments for language in _languages_in(segment))
+
+
+def _languages_in(segment: str) -> list[str]:
+    """The languages a lower-cased segment or label names: its ``-``/``_``/``.``-separated parts
+    that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_hans``,
+    ``german``)."""
+    return [_LANGUAGES[part] for part in _PARTS.split(segment) if part in _LANGUAGES]
 
 
 def _subdomain(host: str) -> list[str]:

@@ -191,6 +191,18 @@ def deeper_copy_first(dedup: DedupFilter, origin_tree: dict[str, bytes]) -> Onli
     return OnlineCrawl(dedup, pages).visit(order)
 
 
+def two_tree_orders(pages: dict[str, bytes], bases: dict[str, str]) -> dict[str, list[str]]:
+    """Two trees (name -> base URL) crawled breadth-first, one after the other (``NAME_first``)
+    or in turns, the first named leading (``interleaved``)."""
+    (first, first_base), (second, second_base) = bases.items()
+    ahead, behind = breadth_first(pages, first_base), breadth_first(pages, second_base)
+    return {
+        f"{first}_first": ahead + behind,
+        f"{second}_first": behind + ahead,
+        "interleaved": interleave(ahead, behind),
+    }
+
+
 def interleave(*orders: list[str]) -> list[str]:
     """Round-robin over several URL lists (hosts crawled side by side)."""
     return [url for group in itertools.zip_longest(*orders) for url in group if url is not None]

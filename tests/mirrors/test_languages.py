@@ -15,8 +15,8 @@ from .conftest import (
     LAYOUTS,
     OnlineCrawl,
     breadth_first,
-    interleave,
     partial_translation,
+    two_tree_orders,
 )
 
 
@@ -65,19 +65,14 @@ def test_a_partial_translation_keeps_its_translated_pages(
     the untranslated pages dropped as duplicates) prunes a translated page."""
     pages, translated = partial_translation(corpus, modules, stdlib_page, layout)
     english_base, german_base = LAYOUTS[layout]
-    english, german = breadth_first(pages, english_base), breadth_first(pages, german_base)
-    urls = {
-        "english_first": english + german,
-        "german_first": german + english,
-        "interleaved": interleave(english, german),
-    }[order]
+    urls = two_tree_orders(pages, {"english": english_base, "german": german_base})[order]
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     assert dedup.mirror_rules() == []
     assert dedup.url_rules(with_candidates=True) == []
     assert all(url in crawl.fetched for url in translated)
     # each untranslated page, or its English page, is still dropped as a duplicate, once fetched
-    for url in german:
+    for url in breadth_first(pages, german_base):
         source = english_base + url[len(german_base) :]
         if url.endswith(".html") and url not in translated:
             assert crawl.decisions[url].dropped or crawl.decisions[source].dropped

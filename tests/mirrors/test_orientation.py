@@ -16,6 +16,7 @@ from .conftest import (
     docs_tree,
     interleave,
     table_of_contents,
+    two_tree_orders,
 )
 
 VICTIM = "http://victim.test/docs/"
@@ -246,12 +247,7 @@ NEWER_MANUAL, STALE_MANUAL = (
 def crawled_in(order: str, dedup, pages: dict[str, bytes]) -> OnlineCrawl:
     """The newer manual and its stale copy crawled breadth-first, one after the other (either
     first) or in turns."""
-    newer, stale = breadth_first(pages, NEWER_MANUAL), breadth_first(pages, STALE_MANUAL)
-    urls = {
-        "stale_first": stale + newer,
-        "newer_first": newer + stale,
-        "interleaved": interleave(stale, newer),
-    }[order]
+    urls = two_tree_orders(pages, {"stale": STALE_MANUAL, "newer": NEWER_MANUAL})[order]
     return OnlineCrawl(dedup, pages).visit(urls)
 
 
