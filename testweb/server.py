@@ -4,7 +4,8 @@ A proxy client (``http_proxy=http://127.0.0.1:PORT``, honoured by Scrapy) sends 
 requests; a direct client sends the path with a ``Host`` header. Either way the server answers from
 the web's pages and assets, 404 for anything else, gzip when the client accepts it, and records
 every request (method, URL, status, body bytes sent) in a thread-safe log: tests read the log to
-know exactly what a crawler fetched.
+know exactly what a crawler fetched. A response the client hung up on before it was written (a
+crawler cancelling its downloads as it pauses) is marked undelivered: the crawler never got it.
 
 Run it as a process for subprocess crawls (it stops on SIGTERM or SIGINT)::
 
@@ -22,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ class LoggedRequest:
     bytes_sent: int  # body bytes on the wire (after gzip)
     gzip: bool
     time: float  # seconds since the epoch
+    delivered: bool = True  # False: the client hung up before the response was written
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -64,6 +66,14 @@ class RequestLog:
             self._entries.append(entry)
             if self._sink is not None:
                 self._sink(entry)
+
+    def mark_undelivered(self, entry: LoggedRequest) -> None:
+        """``entry``'s response never reached its client (the file sink keeps the request)."""
+        with self._lock:
+            for position in range(len(self._entries) - 1, -1, -1):
+                if self._entries[position] is entry:
+                    self._entries[position] = replace(entry, delivered=False)
+                    return
 
     def entries(self) -> list[LoggedRequest]:
         with self._lock:
@@ -117,18 +127,21 @@ class _Handler(BaseHTTPRequestHandler):
             body = gzip.compress(body, mtime=0)
         sent = len(body) if send_body else 0
         # logged before the response leaves, so a client that has its response finds it logged
-        self.server.request_log.append(
-            LoggedRequest(self.command, url, status, sent, compressed, time.time())
-        )
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Vary", "Accept-Encoding")
-        if compressed:
-            self.send_header("Content-Encoding", "gzip")
-        self.end_headers()
-        if send_body:
-            self.wfile.write(body)
+        entry = LoggedRequest(self.command, url, status, sent, compressed, time.time())
+        self.server.request_log.append(entry)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            if compressed:
+                self.send_header("Content-Encoding", "gzip")
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            self.server.request_log.mark_undelivered(entry)
 
     def _requested_url(self) -> str:
         """The absolute URL: as sent to a proxy, or rebuilt from the Host header."""

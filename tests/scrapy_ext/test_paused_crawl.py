@@ -38,8 +38,16 @@ def test_a_paused_crawl_resumes_without_fetching_again(web: TestWeb, tmp_path: P
     assert second.stat("dedup/resumed/probe_answers") == len(memory.answers)
     assert probed & set(second.parsed)
     assert not probed & {entry.url for entry in second_fetched}
-    fetched = Counter(entry.url for entry in first_fetched + second_fetched if entry.status == 200)
-    assert fetched.most_common(1)[0][1] == 1, [(u, n) for u, n in fetched.items() if n > 1]
+    # a probe in flight as the pause closes the downloader is cancelled: its response never
+    # reached the crawler, and the resumption fetches its URL again
+    fetched = Counter(
+        entry.url
+        for entry in first_fetched + second_fetched
+        if entry.status == 200 and entry.delivered
+    )
+    undelivered = [entry.url for entry in first_fetched + second_fetched if not entry.delivered]
+    twice = [(url, n) for url, n in fetched.items() if n > 1]
+    assert fetched.most_common(1)[0][1] == 1, (twice, undelivered)
     parsed = set(first.parsed) | set(second.parsed)
     decisions = _decisions(tmp_path, "first") + _decisions(tmp_path, "second")
     dropped = {d["url"]: d for d in decisions if d["action"] == "drop"}

@@ -7,12 +7,15 @@ import http.client
 import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
@@ -93,6 +96,7 @@ def test_the_log_records_method_url_status_and_bytes(server, fetch):
     assert (plain.method, plain.url, plain.status, plain.gzip) == ("GET", url, 200, False)
     assert 0 < compressed.bytes_sent < plain.bytes_sent
     assert compressed.gzip
+    assert (plain.delivered, compressed.delivered) == (True, True)
     assert (missing.status, server.request_log.urls(status=404)) == (404, [ROOT + "missing.html"])
 
 
@@ -108,6 +112,21 @@ def test_head_sends_no_body(server):
     assert [(entry.method, entry.bytes_sent) for entry in server.request_log.entries()] == [
         ("HEAD", 0)
     ]
+
+
+def test_a_response_the_client_hung_up_on_is_logged_undelivered(web):
+    url = ROOT + "large.bin"  # more than socket buffers hold: still being written at the hang-up
+    large = replace(web, assets={**web.assets, url: ("application/octet-stream", bytes(32 << 20))})
+    with serve(large) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as client:
+            client.sendall(f"GET {url} HTTP/1.1\r\nHost: docs.alpha.test\r\n\r\n".encode())
+            assert client.recv(64).startswith(b"HTTP/1.1 200")
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        deadline = time.monotonic() + 10
+        while server.request_log.entries()[0].delivered and time.monotonic() < deadline:
+            time.sleep(0.01)
+        [entry] = server.request_log.entries()
+    assert (entry.url, entry.status, entry.delivered) == (url, 200, False)
 
 
 def test_concurrent_requests_are_all_logged(web, server, fetch):
