@@ -36,6 +36,8 @@ from .responses import (
     is_checkable,
     is_exempt,
     is_repeat,
+    past_the_dupefilter,
+    redirected_repeat,
 )
 from .session import DedupSession
 
@@ -104,6 +106,10 @@ class DedupMiddleware:
     async def process_request(self, request: Request) -> Request | Response | None:
         if is_exempt(request):
             return None
+        redirected = redirected_repeat(request)
+        if redirected is not None:
+            self._stats.inc_value("dedup/redirected_repeats")
+            return redirected
         return await self._decide(request)
 
     async def _decide(
@@ -185,9 +191,9 @@ class DedupMiddleware:
             deferrals = request.meta.get(DEFERRALS, 0)
             if deferrals < self._session.settings.max_deferrals:
                 self._stats.inc_value("dedup/deferred")
-                return request.replace(
+                return past_the_dupefilter(
+                    request,
                     priority=request.priority - DEFER_PRIORITY_STEP,
-                    dont_filter=True,
                     meta={**request.meta, DEFERRALS: deferrals + 1},
                 )
             self._stats.inc_value("dedup/deferrals_expired")

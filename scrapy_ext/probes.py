@@ -231,13 +231,17 @@ class Prober:
             memory.popitem(last=False)
 
     def _redirected_away(self, request: Request) -> None:
-        """The URLs this request was redirected from never answer for themselves."""
+        """The URLs this request was redirected from never answer for themselves: a probe of
+        one, or a URL deferred for one, is told so by its status (``crawl_failure``)."""
         reasons = request.meta.get("redirect_reasons") or []
         for position, url in enumerate(request.meta.get("redirect_urls") or []):
             key = self._fingerprint(Request(url))
+            reason = reasons[position] if position < len(reasons) else None
+            status = reason if isinstance(reason, int) else None
             if self._crawl_in_flight.pop(key, False):
-                reason = reasons[position] if position < len(reasons) else None
-                self._on_failure(url, reason if isinstance(reason, int) else None)
+                self._on_failure(url, status)
+            elif status is not None:
+                self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
             self._crawl_landed(key)
 
     def _crawl_landed(self, key: bytes) -> None:

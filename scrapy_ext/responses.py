@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from scrapy.http import HtmlResponse
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from scrapy import Request
     from scrapy.http import Response
 
@@ -22,11 +24,16 @@ URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as
 # how many times the request went back to the scheduler to wait for its mirror counterpart
 DEFERRALS = "dedup_deferrals"
 FETCH_BACK = "dedup_fetch_back"  # set on the requests for pages a revoked rule may have dropped
+# (the URL the filter sent past the dupefilter, the request's own dont_filter): see
+# ``past_the_dupefilter``
+PAST_DUPEFILTER = "dedup_past_dupefilter"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
 # request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
 # not to a request made in its place on another host
-FETCH_STATE = frozenset({"download_slot", "download_latency", "retry_times", DEFERRALS})
+FETCH_STATE = frozenset(
+    {"download_slot", "download_latency", "retry_times", DEFERRALS, PAST_DUPEFILTER}
+)
 
 
 def is_robots_txt(url: str) -> bool:
@@ -50,6 +57,33 @@ def is_repeat(request: Request) -> bool:
     its business (it asked ``dont_filter``, or its dupefilter let it through)."""
     meta = request.meta
     return bool(meta.get(FETCH_BACK) or meta.get(DEFERRALS))
+
+
+def past_the_dupefilter(request: Request, **changes: Any) -> Request:
+    """``request`` (with ``changes``) sent to the scheduler again past its dupefilter, which
+    saw its URL already: the filter's own repeat of a URL (a deferral, a fetch back). Its URL
+    and its own ``dont_filter`` are kept in its meta, for ``redirected_repeat``."""
+    repeat = request.replace(**changes)
+    _, own = request.meta.get(PAST_DUPEFILTER, (None, request.dont_filter))
+    repeat.meta[PAST_DUPEFILTER] = (repeat.url, own)
+    repeat.dont_filter = True
+    return repeat
+
+
+def redirected_repeat(request: Request) -> Request | None:
+    """A repeat the filter sent past the dupefilter that a redirect has since moved to another
+    URL, as a request for that URL through the dupefilter like any other (the redirect copies
+    ``dont_filter``: a page the crawl queued or got under the new URL would be fetched again,
+    and the new URL's own links would fetch it once more); None for any other request."""
+    past = request.meta.get(PAST_DUPEFILTER)
+    if past is None or past[0] == request.url:
+        return None
+    meta = {
+        key: value
+        for key, value in request.meta.items()
+        if key not in {PAST_DUPEFILTER, DEFERRALS, FETCH_BACK}
+    }
+    return request.replace(dont_filter=past[1], meta=meta)
 
 
 def is_checkable(request: Request, response: Response) -> bool:

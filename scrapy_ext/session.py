@@ -27,7 +27,13 @@ from dedup_filter.decision import Reason
 
 from . import jobdir, registry
 from .decision_log import DecisionLog
-from .responses import DEFER_PRIORITY_STEP, FETCH_BACK, FETCH_STATE, URL_CHECKED
+from .responses import (
+    DEFER_PRIORITY_STEP,
+    FETCH_BACK,
+    FETCH_STATE,
+    URL_CHECKED,
+    past_the_dupefilter,
+)
 from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
 
@@ -237,8 +243,8 @@ class DedupSession:
             self.stats.inc_value("dedup/unpruned_requeued")
             meta = _url_free_meta(request)
             self._crawler.engine.crawl(
-                request.replace(
-                    dont_filter=True,
+                past_the_dupefilter(
+                    request,
                     priority=request.priority - DEFER_PRIORITY_STEP,
                     meta={**meta, FETCH_BACK: True},
                 )
@@ -271,11 +277,8 @@ class DedupSession:
                 self._fetched_back.add((url, revoked))
                 self.stats.inc_value("dedup/fetched_back")
                 self._crawler.engine.crawl(
-                    Request(
-                        url,
-                        dont_filter=True,
-                        priority=-DEFER_PRIORITY_STEP,
-                        meta={FETCH_BACK: True},
+                    past_the_dupefilter(
+                        Request(url, priority=-DEFER_PRIORITY_STEP, meta={FETCH_BACK: True})
                     )
                 )
 

@@ -2,10 +2,11 @@
 
 A proxy client (``http_proxy=http://127.0.0.1:PORT``, honoured by Scrapy) sends absolute-URI
 requests; a direct client sends the path with a ``Host`` header. Either way the server answers from
-the web's pages and assets, 404 for anything else, gzip when the client accepts it, and records
-every request (method, URL, status, body bytes sent) in a thread-safe log: tests read the log to
-know exactly what a crawler fetched. A response the client hung up on before it was written (a
-crawler cancelling its downloads as it pauses) is marked undelivered: the crawler never got it.
+the web's pages and assets, 301 where the web redirects a URL, 404 for anything else, gzip when
+the client accepts it, and records every request (method, URL, status, body bytes sent) in a
+thread-safe log: tests read the log to know exactly what a crawler fetched. A response the client
+hung up on before it was written (a crawler cancelling its downloads as it pauses) is marked
+undelivered: the crawler never got it.
 
 Run it as a process for subprocess crawls (it stops on SIGTERM or SIGINT)::
 
@@ -36,6 +37,10 @@ _HTML = "text/html; charset=utf-8"
 _NOT_FOUND = (
     b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"
     b"<body><h1>Not Found</h1></body></html>\n"
+)
+_MOVED = (
+    b"<!DOCTYPE html>\n<html><head><title>301 Moved Permanently</title></head>\n"
+    b"<body><h1>Moved Permanently</h1></body></html>\n"
 )
 
 
@@ -119,8 +124,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, send_body: bool) -> None:
         url = self._requested_url()
-        content_type, body = self._lookup(url)
-        status = 200 if body is not None else 404
+        location = self.server.web.redirects.get(url)
+        content_type, body = (_HTML, _MOVED) if location is not None else self._lookup(url)
+        status = (301 if location is not None else 200) if body is not None else 404
         body = body if body is not None else _NOT_FOUND
         compressed = "gzip" in _accepted_codings(self.headers.get("Accept-Encoding", ""))
         if compressed:
@@ -134,6 +140,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Vary", "Accept-Encoding")
+            if location is not None:
+                self.send_header("Location", location)
             if compressed:
                 self.send_header("Content-Encoding", "gzip")
             self.end_headers()

@@ -106,6 +106,7 @@ class TestWeb:
     exact_duplicates: dict[str, str]
     originals: set[str] = field(default_factory=set)
     mirrored_urls: set[str] = field(default_factory=set)
+    redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
 
     def __post_init__(self) -> None:
         self.mirrored_urls = set().union(*(mirror.mirrored_urls for mirror in self.mirrors))

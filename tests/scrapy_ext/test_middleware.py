@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
+from dedup_filter.scrapy.responses import past_the_dupefilter
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
@@ -222,6 +223,30 @@ async def _turns(count: int) -> None:
 
     for _ in range(count):
         await deferLater(reactor, 0.01, lambda: None)
+
+
+@pytest.mark.parametrize("spiders_own", [False, True])
+def test_a_repeat_a_redirect_moved_goes_back_through_the_dupefilter(
+    middleware, crawler, spiders_own
+):
+    """The filter sends its repeats (deferrals, fetches back) past the dupefilter, and a
+    redirect copies that to the URL it lands on: that URL goes back to the scheduler with the
+    request's own ``dont_filter``, so a page the crawl queued or got under it is not fetched
+    again. A repeat not redirected is decided as before."""
+    moved, landed = "http://a.test/guide", "http://a.test/guide/"
+    repeat = past_the_dupefilter(
+        Request(moved, dont_filter=spiders_own), meta={"dedup_deferrals": 2, "depth": 3}
+    )
+    assert repeat.dont_filter
+    assert settle(middleware.process_request(repeat)) is None  # its own URL: fetched
+    redirected = repeat.replace(url=landed)  # as RedirectMiddleware builds it
+    redirected.meta["redirect_urls"] = [moved]
+    again = settle(middleware.process_request(redirected))
+    assert isinstance(again, Request)
+    assert (again.url, again.dont_filter) == (landed, spiders_own)
+    assert again.meta == {"depth": 3, "redirect_urls": [moved]}
+    assert settle(middleware.process_request(again)) is None  # now a request like any other
+    assert crawler.stats.get_value("dedup/redirected_repeats") == 1
 
 
 def test_a_repeat_of_a_url_never_answered_is_fetched(middleware, crawler):

@@ -43,6 +43,28 @@ def test_a_probe_of_a_page_the_crawl_got_and_dropped_is_judged_again_unfetched(m
     assert crawler.stats.get_value("dedup/probes") == 1
 
 
+def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawler):
+    """A URL answered 301 never answers with a page: a URL deferred for it learns that at
+    once (``crawl_failure``), a probe of it is reported failed unfetched, and a second request
+    of it is still no repeat of an answer (the next fetch may land elsewhere)."""
+    crawler = make_crawler()
+    crawler.engine = _NoDownloads()
+    failed: list[tuple[str, int | None]] = []
+    prober = Prober(crawler, None, lambda url, status: failed.append((url, status)), 8)
+    moved, landed = "http://docs.test/guide", "http://docs.test/guide/"
+    prober.crawl_request_sent(Request(moved))
+    assert prober.crawl_failure(moved) is None
+    redirected = Request(landed, meta={"redirect_urls": [moved], "redirect_reasons": [301]})
+    prober.crawl_response(redirected, 200, judged=True)
+    assert prober.crawl_failure(moved) == 301
+    assert prober.crawl_failure(landed) is None
+    assert not prober.answered(Request(moved))
+    assert prober.answered(Request(landed))
+    prober.schedule([moved])
+    assert failed == [(moved, 301)]
+    assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
+
+
 class _NoDownloads:
     """An engine whose downloader refuses every request: a probe that reaches it fails."""
 

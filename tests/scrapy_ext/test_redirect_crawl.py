@@ -1,0 +1,84 @@
+"""Real Scrapy crawls of a web that redirects as real sites do (``testweb.redirects``):
+directory links without their slash, a ``www.`` alias host, pages moved since they were linked.
+
+The filter sees only where a redirect lands (RedirectMiddleware, at 600, answers first); the URL
+asked for never answers with a page. Nothing may be lost for it, nothing fetched twice because of
+it, and no wait of the filter's may hang on it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from testweb.redirects import RedirectedWeb, with_redirects
+from testweb.server import serve
+from testweb.site import build_web
+
+from .test_crawl import Crawl, crawl
+
+HOST = "docs.alpha.test"  # the origin of the small web's whole-host mirror (mirror1.beta.test)
+
+
+@pytest.fixture(scope="module")
+def redirected() -> RedirectedWeb:
+    return with_redirects(build_web(seed=0, scale="small"), HOST)
+
+
+@pytest.fixture(scope="module", params=[1, 16], ids=["one_at_a_time", "concurrent"])
+def filtered(request: pytest.FixtureRequest, redirected: RedirectedWeb, tmp_path_factory) -> Crawl:
+    workdir: Path = tmp_path_factory.mktemp(f"redirects-{request.param}")
+    with serve(redirected.web) as server:
+        return crawl(
+            server, redirected.web, workdir, "redirects", CONCURRENT_REQUESTS=request.param
+        )
+
+
+def test_the_web_redirects_in_the_crawl(filtered: Crawl, redirected: RedirectedWeb) -> None:
+    statuses = Counter(entry.status for entry in filtered.fetched)
+    redirected_from = {entry.url for entry in filtered.fetched if entry.status == 301}
+    assert statuses[301] >= 20, statuses
+    assert redirected_from <= redirected.web.redirects.keys()
+    assert redirected_from & redirected.moved.keys()
+    assert any(url.startswith(f"http://www.{HOST}/") for url in redirected_from)
+
+
+def test_no_content_is_lost_behind_a_redirect(filtered: Crawl, redirected: RedirectedWeb) -> None:
+    web = redirected.web
+    assert set(redirected.moved.values()) <= web.originals
+    linked_as = {new: old for old, new in redirected.moved.items()}
+    for url in web.originals - filtered.parsed:
+        # dropped only for a page the spider parsed: pruned for it, or fetched and a copy of
+        # it; a moved page may be pruned under the URL that links name (a copy holds it there)
+        decision = filtered.dropped.get(url) or filtered.dropped[linked_as[url]]
+        assert decision["duplicate_of"] in filtered.parsed, url
+    assert not set(redirected.moved) & filtered.parsed  # a redirecting URL is never a page
+
+
+def test_decisions_name_where_redirects_land(filtered: Crawl, redirected: RedirectedWeb) -> None:
+    redirecting = redirected.web.redirects.keys()
+    pages = {d["url"] for d in filtered.decisions if "tokens" in d["evidence"]}
+    assert pages
+    assert not pages & redirecting  # a page is judged under the URL it was served at
+    for decision in filtered.decisions:
+        if decision["duplicate_of"] is not None and decision["action"] == "drop":
+            assert decision["duplicate_of"] not in redirecting, decision
+
+
+def test_nothing_is_fetched_twice_for_a_redirect(filtered: Crawl) -> None:
+    fetched = Counter(entry.url for entry in filtered.fetched if entry.delivered)
+    assert fetched.most_common(1)[0][1] == 1, [(url, n) for url, n in fetched.items() if n > 1]
+
+
+def test_every_wait_on_a_redirected_counterpart_ends(filtered: Crawl) -> None:
+    """A URL deferred for a counterpart that redirects (a directory named without its slash,
+    a moved page) is fetched or dropped in the end: a redirect is no page to wait for."""
+    assert filtered.run.stats.get("finish_reason") == "finished"
+    assert filtered.run.stat("dedup/mirror_rules") >= 1
+    last = {decision["url"]: decision["action"] for decision in filtered.decisions}
+    deferred = {d["url"] for d in filtered.decisions if d["action"] == "defer"}
+    assert deferred
+    ended = {url for url in deferred if url in filtered.fetched_urls or last[url] == "drop"}
+    assert ended == deferred
