@@ -27,6 +27,8 @@ FETCH_BACK = "dedup_fetch_back"  # set on the requests for pages a revoked rule 
 # (the URL the filter sent past the dupefilter, the request's own dont_filter): see
 # ``past_the_dupefilter``
 PAST_DUPEFILTER = "dedup_past_dupefilter"
+# what makes a request one of the filter's repeats
+_REPEAT_STATE = frozenset({DEFERRALS, FETCH_BACK, PAST_DUPEFILTER})
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
 # request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
@@ -63,10 +65,9 @@ def past_the_dupefilter(request: Request, **changes: Any) -> Request:
     """``request`` (with ``changes``) sent to the scheduler again past its dupefilter, which
     saw its URL already: the filter's own repeat of a URL (a deferral, a fetch back). Its URL
     and its own ``dont_filter`` are kept in its meta, for ``redirected_repeat``."""
-    repeat = request.replace(**changes)
     _, own = request.meta.get(PAST_DUPEFILTER, (None, request.dont_filter))
+    repeat = request.replace(dont_filter=True, **changes)
     repeat.meta[PAST_DUPEFILTER] = (repeat.url, own)
-    repeat.dont_filter = True
     return repeat
 
 
@@ -78,11 +79,7 @@ def redirected_repeat(request: Request) -> Request | None:
     past = request.meta.get(PAST_DUPEFILTER)
     if past is None or past[0] == request.url:
         return None
-    meta = {
-        key: value
-        for key, value in request.meta.items()
-        if key not in {PAST_DUPEFILTER, DEFERRALS, FETCH_BACK}
-    }
+    meta = {key: value for key, value in request.meta.items() if key not in _REPEAT_STATE}
     return request.replace(dont_filter=past[1], meta=meta)
 
 

@@ -43,17 +43,17 @@ def with_redirects(web: TestWeb, host: str, every: int = 6) -> RedirectedWeb:
         and url not in served_with_a_query  # an alias would still serve the page there
     )
     moved = {url: url.removesuffix(".html") + ".v2.html" for url in movable[every - 1 :: every]}
-    alias = f"http://www.{host}/"
+    root, alias = f"http://{host}/", f"http://www.{host}/"
     pages = {}
     for url, body in web.pages.items():
         body = _slashless_half(body)
         if not _on(url, host):
-            body = body.replace(f'href="http://{host}/'.encode(), f'href="{alias}'.encode())
+            body = body.replace(f'href="{root}'.encode(), f'href="{alias}'.encode())
         pages[moved.get(url, url)] = body
     redirects = {url[:-1]: url for url in pages if url.endswith("/") and urlsplit(url).path != "/"}
     redirects |= moved
-    redirects |= {alias + url[len(f"http://{host}/") :]: url for url in pages if _on(url, host)}
-    start_urls = [alias if url == f"http://{host}/" else url for url in web.start_urls]
+    redirects |= {alias + url[len(root) :]: url for url in pages if _on(url, host)}
+    start_urls = [alias if url == root else url for url in web.start_urls]
     served = replace(web, pages=pages, start_urls=start_urls, redirects=redirects)
     return RedirectedWeb(served, moved)
 

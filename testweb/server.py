@@ -22,7 +22,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -97,6 +98,15 @@ class RequestLog:
             return len(self._entries)
 
 
+def fetched_again(entries: Iterable[LoggedRequest], status: int | None = None) -> dict[str, int]:
+    """The URLs whose response was delivered more than once (only those answered ``status``,
+    if given), with how many times."""
+    delivered = Counter(
+        entry.url for entry in entries if entry.delivered and status in (None, entry.status)
+    )
+    return {url: count for url, count in delivered.items() if count > 1}
+
+
 class _WebServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # the default 5 drops connects from a crawler's 16 parallel requests
@@ -124,10 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, send_body: bool) -> None:
         url = self._requested_url()
-        location = self.server.web.redirects.get(url)
-        content_type, body = (_HTML, _MOVED) if location is not None else self._lookup(url)
-        status = (301 if location is not None else 200) if body is not None else 404
-        body = body if body is not None else _NOT_FOUND
+        status, content_type, body, location = self._lookup(url)
         compressed = "gzip" in _accepted_codings(self.headers.get("Accept-Encoding", ""))
         if compressed:
             body = gzip.compress(body, mtime=0)
@@ -166,12 +173,19 @@ class _Handler(BaseHTTPRequestHandler):
         query = f"?{parts.query}" if parts.query else ""
         return f"{parts.scheme.lower()}://{authority}{parts.path or '/'}{query}"
 
-    def _lookup(self, url: str) -> tuple[str, bytes | None]:
-        page = self.server.web.pages.get(url)
+    def _lookup(self, url: str) -> tuple[int, str, bytes, str | None]:
+        """Status, content type, body and where a redirect sends the client."""
+        web = self.server.web
+        location = web.redirects.get(url)
+        if location is not None:
+            return 301, _HTML, _MOVED, location
+        page = web.pages.get(url)
         if page is not None:
-            return _HTML, page
-        asset = self.server.web.assets.get(url)
-        return asset if asset is not None else (_HTML, None)
+            return 200, _HTML, page, None
+        asset = web.assets.get(url)
+        if asset is not None:
+            return 200, *asset, None
+        return 404, _HTML, _NOT_FOUND, None
 
 
 @dataclass(frozen=True, slots=True)
