@@ -6,6 +6,7 @@ Broder notes is good enough in practice; the tests check the estimates against e
 
 from __future__ import annotations
 
+import math
 import struct
 
 import numpy as np
@@ -71,3 +72,12 @@ def sketch_resemblance(first: bytes, second: bytes, bits: int, values: int) -> f
     agreeing = 1 - (differing & lowest_bits).bit_count() / values  # padding agrees: zero in both
     chance = 2.0**-bits
     return min(max((agreeing - chance) / (1 - chance), 0.0), 1.0)
+
+
+def sketch_deviation(resemblance: float, bits: int, values: int) -> float:
+    """The standard deviation of ``sketch_resemblance``'s estimate for two sets of Jaccard
+    resemblance ``resemblance``: each of the ``values`` min-values agrees in its low ``bits``
+    bits with probability P = r + (1 - r) 2**-bits, a binomial count, scaled as the estimate is."""
+    chance = 2.0**-bits
+    agreeing = resemblance + (1 - resemblance) * chance
+    return math.sqrt(agreeing * (1 - agreeing) / values) / (1 - chance)

@@ -21,13 +21,13 @@ pages of a banner copy are such drops, and only its short pages are left to mism
   the test web); template pages of other text agree on fewer once their shared template is left
   out.
 * **Added text left out.** When at least ``_MIN_PAIRS`` pairs, and most, differ by the usual
-  count (``_steady``: the text the copy adds to every page), a pair whose sketches resemble as a
-  near-duplicate drop needs once that many shingles are left out of their union matches
-  (``matching.resembles_beside_added``). The bits above see the added text only where it
-  outweighs a page's own on every sampled page, which the shortest pages of a sample decide; the
-  sketch sees it on each pair, so this rescues the pairs that the bits miss (pages of 40-260
-  words under an 18-token banner: 0.54-0.84 of their shingles' resemblance). Leaving that count
-  out of pages of other text gives only the resemblance they would have without it.
+  count (``_steady``: the text the copy adds to every page), a pair whose sketches resemble as
+  much as a page and that page with that many tokens added in two places would, give or take the
+  sketch's error, matches (``matching.resembles_beside_added``). The bits above see the added
+  text only where it outweighs a page's own on every sampled page, which the shortest pages of a
+  sample decide; the sketch sees it on each pair, so this rescues the pairs that the bits miss
+  (pages of 30-260 words under an 18-token banner: 0.41-0.84 of their shingles' resemblance).
+  Pages of other text resemble less than a copy would, whatever their lengths.
 
 One guide's editions with other commands in their code (the same prose, 0.95-1.0 of the bits)
 never come here: their code blocks apart make them an ``EDITION`` (``editions.py``). Invariant:

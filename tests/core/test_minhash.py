@@ -16,6 +16,7 @@ from dedup_filter.features.minhash import (
     MinHasher,
     bbit_sketch,
     estimated_resemblance,
+    sketch_deviation,
     sketch_resemblance,
     super_shingles,
 )
@@ -194,9 +195,7 @@ def test_sketch_estimate_agrees_with_exact_jaccard_within_five_standard_errors(p
         bits,
         num_perm,
     )
-    chance = 2.0**-bits
-    agreement = exact + (1 - exact) * chance
-    standard_error = math.sqrt(agreement * (1 - agreement) / num_perm) / (1 - chance)
+    standard_error = sketch_deviation(exact, bits, num_perm)
     assert abs(estimate - exact) <= 5 * standard_error + 2 / num_perm
 
 
