@@ -202,8 +202,8 @@ def resembles_beside_added(first: Sketched, second: Sketched, added: float, conf
     lacks the g (w - 1) shingles of the shorter that span a place, so the expected resemblance
     is (s - g (w - 1)) / (s + |added| + g (w - 1)); the estimate may fall
     ``_ADDED_DEVIATIONS`` standard deviations below it, never below ``_ADDED_FLOOR``. On the
-    second holdout web a 18-token banner after each page's title left pages of 30-90 tokens at
-    0.41-0.65 estimated resemblance, which the expectation explains and no fixed bar does."""
+    second holdout web an 18-token banner after each page's title left pages of 35-96 tokens at
+    0.41-0.71 estimated resemblance, which the expectation explains and no fixed bar does."""
     width = config.minhash.shingle_width
     shorter = max(min(first.token_count, second.token_count) - width + 1, 1)
     spanning = _ADDED_PLACES * (width - 1)
