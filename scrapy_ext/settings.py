@@ -70,14 +70,25 @@ def read_settings(settings: BaseSettings) -> DedupSettings:
     index_path = settings.get("DEDUP_INDEX_PATH") or DEFAULTS["DEDUP_INDEX_PATH"]
     decision_log = settings.get("DEDUP_DECISION_LOG")
     return DedupSettings(
-        index_path=Path(data_path(index_path)),
+        index_path=_in_data_dir(index_path),
         config=_config(settings),
-        decision_log=Path(data_path(decision_log)) if decision_log else None,
+        decision_log=_in_data_dir(decision_log) if decision_log else None,
         probe_cache_size=_count(settings, "DEDUP_PROBE_CACHE_SIZE"),
         prepare_processes=_count(settings, "DEDUP_PREPARE_PROCESSES"),
         max_deferrals=_count(settings, "DEDUP_MAX_DEFERRALS"),
         index_priority=_count(settings, "DEDUP_INDEX_PRIORITY"),
     )
+
+
+def _in_data_dir(path: str) -> Path:
+    """``path`` under the project's data dir (Scrapy's ``data_path``). Scrapy creates that dir
+    after finding it absent, so of two crawls started at once in a new project, both may find it
+    absent and one fails to create it (``FileExistsError``; it happened in CI): asked again, the
+    dir exists."""
+    try:
+        return Path(data_path(path))
+    except FileExistsError:
+        return Path(data_path(path))
 
 
 def _config(settings: BaseSettings) -> Config:

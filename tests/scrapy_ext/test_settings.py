@@ -27,6 +27,28 @@ def test_index_path_follows_the_project_data_dir(tmp_path, monkeypatch):
     assert read_settings(Settings()).index_path == tmp_path / ".scrapy" / "dedup-index"
 
 
+def test_a_data_dir_another_crawl_created_meanwhile_is_used(tmp_path, monkeypatch):
+    """Two crawls starting at once in a new project: both find ``.scrapy`` absent, the other one
+    creates it first, and this one's ``mkdir`` fails. Played here by creating the dir while
+    Scrapy is told, once, that it is absent."""
+    (tmp_path / "scrapy.cfg").write_text("[settings]\ndefault = placeholder.settings\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SCRAPY_SETTINGS_MODULE", raising=False)
+    data_dir, exists = tmp_path / ".scrapy", Path.exists
+    told = []
+
+    def raced(path: Path, **kwargs: object) -> bool:
+        if path == data_dir and not told:
+            told.append(path)
+            data_dir.mkdir()  # the other crawl got there first
+            return False
+        return exists(path, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", raced)
+    assert read_settings(Settings()).index_path == data_dir / "dedup-index"
+    assert told == [data_dir]
+
+
 def test_absolute_index_path_is_kept(tmp_path):
     settings = read_settings(Settings({"DEDUP_INDEX_PATH": str(tmp_path / "ix")}))
     assert settings.index_path == tmp_path / "ix"
