@@ -4,7 +4,7 @@ scored against the ground truth from the server's request log.
     python bench/eval_web.py [--scale full|small|holdout|holdout2|holdout3|holdout4|holdout5]
                              [--orders breadth_first,round_robin,random]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
-                             [--pause-every N] [-v]
+                             [--pause-every N] [--redirects] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -12,6 +12,7 @@ without the filter, with it, and with a plain datasketch MinHashLSH filter (the 
 table per order, then the worst figure of each column over the orders. docs/evaluation.md says
 what each column means. ``--pause-every N`` pauses each filtered (and peer) crawl every N requests
 and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
+``--redirects`` serves the web with 301s as real servers send them (testweb/evalweb/redirects.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
 from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
+from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
 from testweb.server import serve
@@ -49,10 +51,12 @@ HEADER = (
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     web = build_eval_web(args.scale, args.seed)
+    if args.redirects:
+        web = redirected(web)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     workdir.mkdir(parents=True, exist_ok=True)
     truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
-    print(f"# bench/eval_web.py --scale {args.scale}\n")
+    print(f"# bench/eval_web.py --scale {args.scale}{' --redirects' * args.redirects}\n")
     print(
         f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
         f"{sum(map(len, web.pages.values())) / 1e6:.1f} MB; {len(truth.must_keep())} must-keep, "
@@ -205,6 +209,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=0,
         metavar="N",
         help="pause the filtered (and peer) crawls with a JOBDIR every N requests and resume them",
+    )
+    parser.add_argument(
+        "--redirects",
+        action="store_true",
+        help="slashless directory links, a www alias host and moved pages, answered 301",
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="every lost content, for every variant"

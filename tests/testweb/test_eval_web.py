@@ -17,6 +17,7 @@ from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import _unbroken
+from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
 from testweb.evalweb.truth import OWN_PAGES, GroundTruth
@@ -260,3 +261,26 @@ def test_the_breakdown_names_the_verdict_a_url_had_when_it_was_fetched(web: Eval
 
 def _fetched_twice(record: CrawlRecord) -> set[str]:
     return set(record.fetched_again())
+
+
+def test_a_redirected_web_files_each_moved_content_under_its_new_url(web: EvalWeb) -> None:
+    served = redirected(web)
+    assert set(served.pages) == set(served.truth.contents)  # a moved page's old URL only redirects
+    assert set(served.redirects).isdisjoint(served.pages)
+    assert set(served.redirects.values()) <= set(served.pages)
+    assert len(served.truth.must_keep()) == len(web.truth.must_keep())
+    slashless = [url for url, target in served.redirects.items() if target == url + "/"]
+    aliased = [
+        url
+        for url, target in served.redirects.items()
+        if urlsplit(url).hostname == f"www.{urlsplit(target).hostname}"
+    ]
+    moved = [
+        url
+        for url, target in served.redirects.items()
+        if target.endswith(".v2.html") and url not in aliased
+    ]
+    assert slashless and moved and aliased
+    assert all(
+        served.truth.contents[served.redirects[url]] == web.truth.contents[url] for url in moved
+    )

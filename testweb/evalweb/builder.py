@@ -28,7 +28,7 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 
@@ -280,10 +280,25 @@ class EvalWeb:
     pages: dict[str, bytes]
     start_urls: list[str]
     truth: GroundTruth
+    redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
 
     def test_web(self) -> TestWeb:
         """The web as ``testweb.server.serve`` takes it."""
-        return TestWeb(0, "eval", self.pages, {}, self.start_urls, [], [], set(), {}, {})
+        originals = {url for url, kind in self.truth.kinds.items() if kind == "original"}
+        return TestWeb(
+            0,
+            "eval",
+            self.pages,
+            {},
+            self.start_urls,
+            [],
+            [],
+            set(),
+            {},
+            {},
+            originals,
+            redirects=self.redirects,
+        )
 
     def save_truth(self, directory: Path) -> Path:
         path = directory / "truth.json"
