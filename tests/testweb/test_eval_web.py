@@ -284,3 +284,30 @@ def test_a_redirected_web_files_each_moved_content_under_its_new_url(web: EvalWe
     assert all(
         served.truth.contents[served.redirects[url]] == web.truth.contents[url] for url in moved
     )
+
+
+def test_a_crawl_of_the_web_served_with_redirects_loses_nothing(
+    web: EvalWeb, tmp_path: Path
+) -> None:
+    """The reduced evaluation with 301s (``bench/eval_web.py --redirects``): a redirect lands
+    the crawler on a URL other than the one asked for, which neither a deferral nor a probe
+    names."""
+    served = redirected(web)
+    with serve(served.test_web()) as server:
+        plain = crawl(server, served, tmp_path, UNFILTERED, "breadth_first", timeout_s=120)
+        filtered = crawl(
+            server,
+            served,
+            tmp_path,
+            FILTER,
+            "breadth_first",
+            timeout_s=120,
+            settings=ONE_AT_A_TIME,
+        )
+    result = score(served.truth, served.pages, plain, filtered)
+    assert result.lost == []
+    assert result.newer_lost == []
+    redirected_urls = {entry.url for entry in filtered.requests if entry.status == 301}
+    assert redirected_urls, "the crawl met no redirect"
+    assert not _fetched_twice(filtered) - redirected_urls, _fetched_twice(filtered)
+    assert result.saved > 0.5
