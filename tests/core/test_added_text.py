@@ -4,13 +4,12 @@ page of each length, so the copy's pages match their origin's and pages of other
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint, Fingerprinter
 from dedup_filter.matching import resembles, resembles_beside_added
+from tests.mirrors.conftest import text_words
 
 BANNER = "<div>You are reading a mirror hosted by docs.partner.test.</div>"
 FOOTER = "<div>Mirror of docs.project.test, synchronised daily.</div>"
@@ -32,7 +31,7 @@ def page(fingerprinter: Fingerprinter, url: str, title: str, text: str, copy: bo
 
 
 def words(corpus: dict[str, str], name: str, count: int) -> str:
-    return " ".join(re.sub(r"<[^>]+>|&\w+;", " ", corpus[name]).split()[40 : 40 + count])
+    return " ".join(text_words(corpus[name])[40 : 40 + count])
 
 
 def test_the_short_pages_of_a_banner_copy_resemble_their_origin_s_beside_the_banner(

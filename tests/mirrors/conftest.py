@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -23,6 +24,12 @@ FIXED_NOW = 1_700_000_000.0
 def _synopsis(module_name: str) -> str:
     doc = importlib.import_module(module_name).__doc__ or module_name
     return " ".join(doc.split()[:12])
+
+
+def text_words(page: str) -> list[str]:
+    """The words of an HTML page's text, tags and entities left out (a pydoc page's prose, to
+    build shorter documents of real text from)."""
+    return re.sub(r"<[^>]+>|&\w+;", " ", page).split()
 
 
 def table_of_contents(title: str, entries: Iterable[tuple[str, str]]) -> bytes:

@@ -17,6 +17,7 @@ from .conftest import (
     copy_tree,
     interleave,
     table_of_contents,
+    text_words,
 )
 from .test_detection import leaves_in_sample_order
 
@@ -53,7 +54,7 @@ def short_pages(
     """A directory of short documents (about 60 words each: an API stub, a changelog entry)."""
     tree = {base: table_of_contents("Short notes", [(f"{name}.html", name) for name in modules])}
     for name in modules:
-        text = " ".join(re.sub(r"<[^>]+>|&\w+;", " ", corpus[name]).split()[40 : 40 + words])
+        text = " ".join(text_words(corpus[name])[40 : 40 + words])
         body = f"<html><head><title>{name}</title></head><body><p>{text}</p></body></html>"
         tree[f"{base}{name}.html"] = body.encode()
     return tree
@@ -112,7 +113,7 @@ def graded_notes(
     entries, API stubs): the words of each module's page from the ``skip``-th on."""
     tree = {base: table_of_contents("Short notes", [(f"{name}.html", name) for name in modules])}
     for number, name in enumerate(modules):
-        words = re.sub(r"<[^>]+>|&\w+;", " ", corpus[name]).split()
+        words = text_words(corpus[name])
         text = " ".join(words[skip : skip + shortest + step * number])
         body = f"<html><head><title>{name}</title></head><body><p>{text}</p></body></html>"
         tree[f"{base}{name}.html"] = body.encode()
@@ -280,7 +281,7 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(
 def long_notes_but_one(corpus: dict[str, str], base: str, short_words: int) -> dict[str, bytes]:
     """A directory of documents of 300 words (the modules that have as many), but for the one
     sampled first (``short_words``)."""
-    words = {name: re.sub(r"<[^>]+>|&\w+;", " ", doc).split()[40:] for name, doc in corpus.items()}
+    words = {name: text_words(doc)[40:] for name, doc in corpus.items()}
     names = [name for name in sorted(words) if len(words[name]) >= 300]
     tree = {base: table_of_contents("Notes", [(f"{name}.html", name) for name in names])}
     short = leaves_in_sample_order({f"{base}{name}.html": b"" for name in names}, base)[0]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -33,14 +32,16 @@ def web() -> EvalWeb:
 
 
 @pytest.fixture(scope="module")
-def crawls(
-    web: EvalWeb, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, CrawlRecord]]:
+def crawls(web: EvalWeb, tmp_path_factory: pytest.TempPathFactory) -> dict[str, CrawlRecord]:
     """Without the filter every reachable page is fetched whatever the order: only the filtered
     crawl needs the one order."""
-    workdir = tmp_path_factory.mktemp("eval-web")
+    return _crawled(web, tmp_path_factory.mktemp("eval-web"))
+
+
+def _crawled(web: EvalWeb, workdir: Path) -> dict[str, CrawlRecord]:
+    """``web`` crawled breadth-first without the filter and with it (one request at a time)."""
     with serve(web.test_web()) as server:
-        yield {
+        return {
             UNFILTERED: crawl(server, web, workdir, UNFILTERED, "breadth_first", timeout_s=120),
             FILTER: crawl(
                 server, web, workdir, FILTER, "breadth_first", timeout_s=120, settings=ONE_AT_A_TIME
@@ -293,17 +294,8 @@ def test_a_crawl_of_the_web_served_with_redirects_loses_nothing(
     the crawler on a URL other than the one asked for, which neither a deferral nor a probe
     names."""
     served = redirected(web)
-    with serve(served.test_web()) as server:
-        plain = crawl(server, served, tmp_path, UNFILTERED, "breadth_first", timeout_s=120)
-        filtered = crawl(
-            server,
-            served,
-            tmp_path,
-            FILTER,
-            "breadth_first",
-            timeout_s=120,
-            settings=ONE_AT_A_TIME,
-        )
+    crawls = _crawled(served, tmp_path)
+    plain, filtered = crawls[UNFILTERED], crawls[FILTER]
     result = score(served.truth, served.pages, plain, filtered)
     assert result.lost == []
     assert result.newer_lost == []

@@ -286,17 +286,17 @@ class EvalWeb:
         """The web as ``testweb.server.serve`` takes it."""
         originals = {url for url, kind in self.truth.kinds.items() if kind == "original"}
         return TestWeb(
-            0,
-            "eval",
-            self.pages,
-            {},
-            self.start_urls,
-            [],
-            [],
-            set(),
-            {},
-            {},
-            originals,
+            seed=0,
+            scale="eval",
+            pages=self.pages,
+            assets={},
+            start_urls=self.start_urls,
+            mirrors=[],
+            traps=[],
+            boilerplate_urls=set(),
+            near_duplicates={},
+            exact_duplicates={},
+            originals=originals,
             redirects=self.redirects,
         )
 
