@@ -42,6 +42,15 @@ beside its victim thus stands in for the victim's pages it holds, as a copy met 
 any page; a victim crawled first, by more than one document before any page of the copier, is
 never pruned.
 
+Where two sides crawled side by side differ in what they hold, the coin may fall on a partial
+copy (a copy of a copy lacking pages, reached early): its URLs are fetched while the other
+side's wait for them, and each page it lacks costs a 404 before the other side's page is
+fetched. So once the side held first answers a page's counterpart with a 404 or 410 and the
+other side holds that page, the other side is held first instead, once (``turned_by_absence``):
+the partial side's URLs then wait for the complete side's pages. Either way round both sides are
+pruned only for pages held, so the turn costs no content; a side crawled first is never side by
+side, so it never turns a victim crawled first into a pruned side.
+
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first
 ``_SCANNED`` entries of each side in hash order, a sample of a large side). An index page fetched
@@ -67,6 +76,8 @@ _SIDE_BY_SIDE_LEAD = 1
 _SIDE_BY_SIDE_DOCUMENTS = 8  # held on each side before a lead of more than one is side by side
 _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
+# the answers of a side that lacks a page (a redirect may be a page moved, an error passing)
+_LACKING_STATUSES = frozenset({404, 410})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +147,20 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
         return Reweighed(None, _SIDE_BY_SIDE_DOCUMENTS)  # counts decide: they may turn again
     fewer = min(len(side.documents) for side in sides)
     return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * first.lead_over(second)) - fewer)
+
+
+def turned_by_absence(rule: Rule, on_mirror: bool, counterpart_status: int | None) -> Rule | None:
+    """``rule`` with held first passed to the side holding a page (``on_mirror``: the mirror
+    side) whose counterpart the side held first answered with ``counterpart_status``: a 404 or
+    410, the two crawled side by side, every sample matched, and no absence turned it before
+    (two partial copies would turn it back and forth). None: no turn."""
+    if not (rule.side_by_side and rule.exchangeable) or rule.turned_by_absence:
+        return None
+    if rule.origin_lacks or rule.mirror_held_first == on_mirror:
+        return None
+    if counterpart_status not in _LACKING_STATUSES:
+        return None
+    return replace(rule, mirror_held_first=on_mirror, turned_by_absence=True)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

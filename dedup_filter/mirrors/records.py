@@ -27,6 +27,7 @@ STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 # flags of a rule value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1, 2, 4, 8, 16
+_TURNED_BY_ABSENCE = 32
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -186,6 +187,9 @@ class Rule(DirectoryPair):
     # the mirror's index page names an earlier release than the origin's: a stale copy, whose
     # pages may be the older text of the origin's (``Orientation.names_older_release``)
     mirror_older: bool = False
+    # crawled side by side, the side held first lacked a page the other side holds: held first
+    # passed to that side, once (``precedence.turned_by_absence``)
+    turned_by_absence: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -251,6 +255,7 @@ class Rule(DirectoryPair):
             | (_SIDE_BY_SIDE if self.side_by_side else 0)
             | (_ORIGIN_LACKS if self.origin_lacks else 0)
             | (_MIRROR_OLDER if self.mirror_older else 0)
+            | (_TURNED_BY_ABSENCE if self.turned_by_absence else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
@@ -277,4 +282,5 @@ class Rule(DirectoryPair):
             through,
             bool(flags & _ORIGIN_LACKS),
             bool(flags & _MIRROR_OLDER),
+            bool(flags & _TURNED_BY_ABSENCE),
         )

@@ -116,7 +116,8 @@ class OnlineCrawl:
     pruned URL is skipped, a deferred one set aside until ``settle_deferred`` says its fate, and
     fetched when nothing else is left), ``check_page`` on the body, every probe answered at once
     from the same pages (a missing page is reported with ``probe_failed``) and never fetched
-    twice."""
+    twice. A URL the pages lack is a 404, reported with ``fetch_failed``; the stand-ins it names
+    are crawled in its place."""
 
     def __init__(self, dedup: DedupFilter, pages: dict[str, bytes]) -> None:
         self.dedup = dedup
@@ -129,6 +130,7 @@ class OnlineCrawl:
         self.absent_probes: list[str] = []  # what a rule's origin answers for a page it lacks
         self.deferred: dict[str, Decision] = {}  # url -> its defer decision
         self.settled: dict[str, Decision] = {}  # deferred url -> its final decision
+        self.missing: list[str] = []  # URLs visited that the pages lack (404s)
 
     def visit(self, urls: Iterable[str]) -> OnlineCrawl:
         for url in urls:
@@ -139,8 +141,8 @@ class OnlineCrawl:
                 self._settle(float("inf"))
             elif verdict.dropped:
                 self.pruned[url] = verdict
-            elif url not in self.decisions:
-                self._answer(self._fetch(url).probes)
+            elif url not in self.decisions and url not in self.missing:
+                self._crawl(url)
             elif url in self.probes and not self.decisions[url].dropped:
                 self.dedup.probe_served(url)  # the probe's page goes to the crawl
         self._settle(0.0)  # nothing else is left: what still waits is fetched
@@ -153,8 +155,17 @@ class OnlineCrawl:
             self.settled[decision.url] = decision
             if decision.dropped:
                 self.pruned[decision.url] = decision
-            elif decision.url not in self.decisions:
-                self._answer(self._fetch(decision.url).probes)
+            elif decision.url not in self.decisions and decision.url not in self.missing:
+                self._crawl(decision.url)
+
+    def _crawl(self, url: str) -> None:
+        if url in self.pages:
+            self._answer(self._fetch(url).probes)
+            return
+        self.missing.append(url)
+        for stand_in in self.dedup.fetch_failed(url, 404):
+            if stand_in.url not in self.decisions and stand_in.url not in self.missing:
+                self._crawl(stand_in.url)
 
     def fetch(self, url: str) -> Decision:
         """Fetch and check one page, leaving its probes unanswered (a crawl whose probes wait

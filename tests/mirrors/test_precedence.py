@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirrors.precedence import HeldFirst, held_first
+from dedup_filter.mirrors.precedence import HeldFirst, held_first, turned_by_absence
+from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
 
@@ -539,3 +540,92 @@ def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_
         verdict = dedup.check_url(side + "twin.html")
         assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
         assert verdict.duplicate_of == twin
+
+
+# modules whose pydoc pages the origin gained after its copy was made
+ADDED = ("fractions", "statistics", "secrets", "graphlib", "ipaddress", "numbers")
+
+
+@pytest.mark.parametrize("partial_side", ["mirror", "origin"])
+def test_a_side_held_first_that_lacks_a_page_beside_its_counterpart_passes_held_first_on(
+    open_filter, origin_tree, stdlib_page, partial_side
+):
+    """Two sides crawled side by side, the one held first lacking pages the other holds (a
+    partial copy of a copy, reached early): without the turn each page it lacks costs a 404
+    before the other side's page is fetched in its place. Its first 404 beside a page the
+    other side holds passes held first to that side, once: the partial side's other URLs wait
+    for the complete side's pages and are dropped for them, and nothing is lost."""
+    dedup = open_filter()
+    _, crawl, rule, _ = meeting_in_the_middle(
+        dedup, origin_tree, 0 if partial_side == "mirror" else 1
+    )
+    assert (rule["held_first"], rule["side_by_side"], rule["turned_by_absence"]) == (
+        partial_side,
+        True,
+        False,
+    )
+    partial, complete = rule[partial_side], rule["origin" if partial_side == "mirror" else "mirror"]
+    crawl.pages |= {f"{complete}{name}.html": stdlib_page(name).encode() for name in ADDED}
+    crawl.visit(
+        interleave(
+            [f"{partial}{name}.html" for name in ADDED],
+            [f"{complete}{name}.html" for name in ADDED],
+        )
+    )
+    (turned,) = dedup.mirror_rules()
+    assert turned["turned_by_absence"]
+    assert turned["held_first"] != partial_side
+    assert turned["pruned"] == ["mirror", "origin"]
+    assert crawl.missing == [f"{partial}{ADDED[0]}.html"]  # one 404, not six
+    for name in ADDED[1:]:
+        pruned = crawl.pruned[f"{partial}{name}.html"]
+        assert (pruned.reason, pruned.duplicate_of) == (
+            "mirrored_directory",
+            f"{complete}{name}.html",
+        )
+    assert lost(crawl, ORIGIN) == lost(crawl, UNNAMED_COPY) == []
+
+
+def test_only_a_side_by_side_rule_whose_side_held_first_lacks_a_page_turns_and_only_once():
+    """A 404 or 410 turns it; a redirect (a page moved) or an error does not; a side crawled
+    first (a copier's victim) never turns; a rule turned once never turns back (two partial
+    copies would turn it at each page the other lacks)."""
+    beside = Rule(
+        "http://m.test/",
+        "http://o.test/",
+        "",
+        "",
+        0.0,
+        "content",
+        3,
+        3,
+        0,
+        mirror_held_first=True,
+        side_by_side=True,
+    )
+    turned = turned_by_absence(beside, False, 404)
+    assert turned is not None
+    assert (turned.mirror_held_first, turned.turned_by_absence) == (False, True)
+    assert turned_by_absence(beside, False, 410) is not None
+    for status in (301, 500, 0, None):
+        assert turned_by_absence(beside, False, status) is None
+    assert turned_by_absence(beside, True, 404) is None  # the page is on the side held first
+    assert turned_by_absence(turned, True, 404) is None
+    first = Rule(
+        "http://m.test/", "http://o.test/", "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True
+    )
+    assert turned_by_absence(first, False, 404) is None
+    stale = Rule(
+        "http://m.test/",
+        "http://o.test/",
+        "",
+        "",
+        0.0,
+        "content",
+        4,
+        3,
+        0,
+        mirror_held_first=True,
+        side_by_side=True,
+    )
+    assert turned_by_absence(stale, False, 404) is None

@@ -55,7 +55,8 @@ def test_candidates_rules_and_entries_round_trip():
     beside = replace(rule, mirror_held_first=True, side_by_side=True)
     moved = replace(rule, through="http://m\u00e9.test/x/")
     moved_probed = replace(moved, code_probes=2, copy_named=True)
-    for changed in (flagged, probed, both, beside, moved, moved_probed):
+    turned = replace(beside, mirror_held_first=False, turned_by_absence=True)
+    for changed in (flagged, probed, both, beside, moved, moved_probed, turned):
         assert Rule.decode(changed.encode()) == changed
     assert len(flagged.encode()) == len(rule.encode()) + 1  # older values decode unchanged
     assert len(probed.encode()) == len(rule.encode()) + 2
