@@ -231,6 +231,9 @@ class MirrorConfig:
     # a query parameter a host writes into nearly every link with one id-like value is learnt
     # as a session parameter of that host (sessions.py)
     learn_session_parameters: bool = True
+    # a document on the mirror side of a pair being sampled waits for the pair's verdict
+    # (pruning._while_sampled)
+    defer_while_sampled: bool = True
 
     def __post_init__(self) -> None:
         _require(0 <= self.samples <= 1000, "mirror.samples", "must lie in 0..1000")

@@ -36,6 +36,8 @@ class Reason(StrEnum):
     URL_FETCHED = "url_fetched"  # its page is held, or this crawl got it already (exact URL)
     DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held
+    # deferred: under the mirror side of a pair being sampled, which may become a rule
+    MIRROR_PENDING = "mirror_pending"
     COUNTERPART_MISSING = "counterpart_missing"  # under a rule, but its counterpart does not exist
     COUNTERPART_TIMED_OUT = "counterpart_timed_out"  # deferred too long: fetch it
     # under a rule that prunes its origin for a copy held first, whose page the crawl may have

@@ -171,9 +171,11 @@ def test_a_restarted_stream_frontier_settles_what_an_earlier_process_deferred(ru
     from dedup_filter.streams.frontier import Frontier
 
     dedup, late = ruled
-    assert Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf")).check(
-        [MIRROR + "late.html"]
-    )[0].deferred  # that process stops here
+    assert (
+        Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf"))
+        .check([MIRROR + "late.html"])[0]
+        .deferred
+    )  # that process stops here
     restarted = Frontier(dedup, cache_size=0, deferred_max_age_s=float("inf"))
     dedup.check_page(ORIGIN + "late.html", late["late.html"])
     [settled] = restarted.settle()
@@ -295,3 +297,69 @@ def test_mirrors_whose_origin_lacks_their_pages_are_crawled_once_between_them(
     assert all(url in crawl.fetched for url in pages if url.startswith(kept))
     assert SECOND_COPY + "only.html" in crawl.fetched
     dedup.close()
+
+
+def sampled_pair(open_filter, origin_tree, copy, **overrides):
+    """The origin crawled, then the index page of ``copy`` (a tree under MIRROR) fetched with its
+    samples' probes left in flight: the pair is being sampled. The filter, the crawl, the probes
+    and a document of the copy that no probe asked for."""
+    dedup = open_filter(**overrides)
+    crawl = OnlineCrawl(dedup, origin_tree | copy).visit(breadth_first(origin_tree, ORIGIN))
+    probes = crawl.fetch(MIRROR).probes
+    assert probes  # its samples
+    document = next(url for url in sorted(copy) if url.endswith(".html") and url not in probes)
+    return dedup, crawl, probes, document
+
+
+def test_a_document_of_a_pair_being_sampled_waits_for_the_rule_and_is_pruned_by_it(
+    open_filter, origin_tree
+):
+    dedup, crawl, probes, document = sampled_pair(
+        open_filter, origin_tree, copy_tree(origin_tree, ORIGIN, MIRROR)
+    )
+    counterpart = ORIGIN + document[len(MIRROR) :]
+    verdict = dedup.check_url(document)
+    assert (verdict.action, verdict.reason, verdict.duplicate_of) == (
+        "defer",
+        "mirror_pending",
+        counterpart,
+    )
+    assert verdict.evidence["mirror_candidate"] == MIRROR
+    assert verdict.probes == ()  # the pair may be no copy: its samples are probed already
+    assert dedup.check_url(MIRROR + "extra/").reason == "not_mirrored"  # index pages are fetched
+    assert dedup.settle_deferred(float("inf")) == []  # still sampled
+    crawl.answer(probes)
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.url, settled.action, settled.reason, settled.duplicate_of) == (
+        document,
+        "drop",
+        "mirrored_directory",
+        counterpart,
+    )
+
+
+def test_a_document_of_a_look_alike_pair_waits_for_its_rejection_and_is_fetched(
+    open_filter, origin_tree, stdlib_page
+):
+    """The copy's index page replicates the origin's, its documents do not: the samples reject
+    the pair, and what waited is fetched."""
+    others = iter(["fractions", "statistics", "secrets", "graphlib", "ipaddress", "numbers"] * 4)
+    look_alike = {
+        url: body if url.endswith("/") else stdlib_page(next(others)).encode()
+        for url, body in copy_tree(origin_tree, ORIGIN, MIRROR).items()
+    }
+    dedup, crawl, probes, document = sampled_pair(open_filter, origin_tree, look_alike)
+    assert dedup.check_url(document).reason == "mirror_pending"
+    crawl.answer(probes)
+    assert dedup.mirror_rules() == []
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.url, settled.action, settled.reason) == (document, "keep", "not_mirrored")
+
+
+def test_a_document_of_a_pair_being_sampled_is_fetched_when_waiting_is_off(
+    open_filter, origin_tree
+):
+    copy = copy_tree(origin_tree, ORIGIN, MIRROR)
+    dedup, _, _, document = sampled_pair(open_filter, origin_tree, copy, defer_while_sampled=False)
+    assert dedup.check_url(document).reason == "not_mirrored"

@@ -629,3 +629,47 @@ def test_only_a_side_by_side_rule_whose_side_held_first_lacks_a_page_turns_and_o
         side_by_side=True,
     )
     assert turned_by_absence(stale, False, 404) is None
+
+
+def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pages(
+    open_filter, origin_tree, stdlib_page
+):
+    """A copier's copy at its host's root (taken for the origin by depth), crawled side by side
+    with its victim, lacks a page the victim holds (``origin_lacks``): the victim is crawled
+    whole, so the copier's documents that both gained since wait for the victim's pages and
+    are dropped for them, rather than being fetched beside them."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    half = len(copy_documents) // 2
+    crawl = OnlineCrawl(
+        dedup, pages
+    ).visit(
+        copy_documents[:1]  # no side leads by more than a document: more documents decide
+        + origin_documents[:half]
+        + listings
+        + interleave(origin_documents[half:], copy_documents[1:])
+    )
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["held_first"], rule["side_by_side"]) == (
+        UNNAMED_COPY,
+        "origin",
+        True,
+    )
+    crawl.pages[UNNAMED_COPY + "new.html"] = stdlib_page("sched").encode()
+    crawl.visit([UNNAMED_COPY + "new.html"])  # its counterpart on the copier is a 404
+    (rule,) = dedup.mirror_rules()
+    assert rule["origin_lacks"]
+    gained = {f"{side}{name}.html" for name in ADDED for side in (ORIGIN, UNNAMED_COPY)}
+    crawl.pages |= {url: stdlib_page(url.rsplit("/", 1)[1][:-5]).encode() for url in gained}
+    copier_first = interleave(
+        [f"{ORIGIN}{name}.html" for name in ADDED], [f"{UNNAMED_COPY}{name}.html" for name in ADDED]
+    )
+    waiting = dedup.check_url(copier_first[0])
+    assert (waiting.action, waiting.reason, waiting.probes) == ("defer", "counterpart_pending", ())
+    assert waiting.evidence["awaiting_crawl_of"] == UNNAMED_COPY + ADDED[0] + ".html"
+    crawl.visit(copier_first)
+    for name in ADDED:
+        assert crawl.decisions[f"{UNNAMED_COPY}{name}.html"].action == "keep"
+        assert f"{ORIGIN}{name}.html" not in crawl.fetched
+        assert crawl.pruned[f"{ORIGIN}{name}.html"].duplicate_of == f"{UNNAMED_COPY}{name}.html"
+    assert lost(crawl, ORIGIN) == lost(crawl, UNNAMED_COPY) == []
