@@ -191,6 +191,7 @@ class DedupMiddleware:
             deferrals = request.meta.get(DEFERRALS, 0)
             if deferrals < self._session.settings.max_deferrals:
                 self._stats.inc_value("dedup/deferred")
+                self._stats.inc_value(f"dedup/deferred/{decision.reason}")
                 return past_the_dupefilter(
                     request,
                     priority=request.priority - DEFER_PRIORITY_STEP,

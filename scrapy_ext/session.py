@@ -65,12 +65,14 @@ _sessions: WeakKeyDictionary[Crawler, DedupSession] = WeakKeyDictionary()
 # evidence a decision may carry -> the stat that counts it
 _RULE_EVENTS = {
     "mirrors_confirmed": "dedup/mirror_rules",
+    "mirrors_turned_by_absence": "dedup/mirror_rules_turned",
     "url_rules_confirmed": "dedup/url_rules_confirmed",
     "url_rules_killed": "dedup/url_rules_killed",
 }
 
-# evidence after which a URL kept before may be decided otherwise
-_RULE_NEWS = frozenset({"mirrors_confirmed", "url_rules_confirmed", "url_rule_support"})
+# evidence after which a URL kept before may be decided otherwise ("mirror": a pair being
+# sampled, whose mirror side's documents wait for its verdict)
+_RULE_NEWS = frozenset({"mirror", "mirrors_confirmed", "url_rules_confirmed", "url_rule_support"})
 
 
 # request meta that belongs to one fetch or one URL: not carried to a request for another URL

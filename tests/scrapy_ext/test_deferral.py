@@ -39,9 +39,30 @@ def test_a_deferred_url_is_forgotten_once_its_request_is_fetched(make_crawler, r
     assert isinstance(requeued, Request)  # back to the scheduler, behind other work
     assert settle(middleware.process_request(requeued)) is None  # fetched after one deferral
     assert crawler.stats.get_value("dedup/deferrals_expired") == 1
+    assert crawler.stats.get_value("dedup/deferred/counterpart_pending") == 1
     close_spider(crawler)
     with DedupFilter.open(ruled_index) as dedup:
         assert not dedup.any_deferred()
+
+
+def test_a_document_of_a_pair_being_sampled_goes_back_behind_other_work(
+    make_crawler, tmp_path, corpus
+):
+    """The copy's index page paired it with the origin, and the pair's samples are in flight:
+    its documents wait, counted by the reason they wait for (docs/mirrors.md, point 31)."""
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
+    pages = origin | copy_tree(origin, ORIGIN, MIRROR)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, ORIGIN))
+        probes = crawl.fetch(MIRROR).probes  # the samples, not answered
+    document = next(url for url in breadth_first(pages, MIRROR) if url.endswith(".html"))
+    assert document not in probes
+    crawler = make_crawler()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    requeued = settle(middleware.process_request(Request(document)))
+    assert isinstance(requeued, Request)  # back to the scheduler, behind other work
+    assert crawler.stats.get_value("dedup/deferred/mirror_pending") == 1
+    close_spider(crawler)
 
 
 def test_a_url_to_defer_is_queued_by_the_dupefilter_and_deferred_with_its_probe(
