@@ -379,8 +379,8 @@ class UrlPruner:
         page, or, where every checked sample matched and nothing names its mirror the copy, its
         mirror's page (a stale copy's page may be the older text). On a third site, a copy that
         its rule prunes the origin for (held first, or crawled side by side with it; every
-        sample matched), and that was held before ``url``'s side too, or side by side with it: a
-        side held first is never pruned for a copy met later.
+        sample matched), and that was held before ``url``'s side too: a side held first is never
+        pruned for a copy met later.
         Only where every checked sample of ``rule`` matched (a stale copy's pages are other
         versions of its origin's). None: no such copy crawled."""
         if not rule.exchangeable:
@@ -419,17 +419,13 @@ class UrlPruner:
 
     @staticmethod
     def _held_before(store: MirrorStore, other: Rule, rule: Rule) -> bool:
-        """Whether the crawl held ``other``'s mirror first, or side by side with, the part of
-        ``rule``'s mirror side that stands where ``other``'s origin lies in ``rule``'s: side by
-        side, which was held first is a coin flip, and either side gives way where the other
-        holds a page the crawl fetched as itself (``precedence.py``). On the fourth holdout web
-        (breadth-first) two copies of one origin crawled side by side were both fetched whole
-        beside each other: 125 of one's pages duplicated the other's, crawled before them."""
+        """Whether the crawl held ``other``'s mirror first, not side by side, against the part
+        of ``rule``'s mirror side that stands where ``other``'s origin lies in ``rule``'s."""
         beside = rule.mirror
         if other.origin.lower().startswith(rule.origin.lower()):
             beside += other.origin[len(rule.origin) :]
         held = held_first(store, other.mirror, beside)
-        return held.mirror or held.side_by_side
+        return held.mirror and not held.side_by_side
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held

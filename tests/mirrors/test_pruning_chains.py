@@ -141,7 +141,9 @@ def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_p
     assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + GUIDE + other)
 
 
-def test_a_stale_copy_held_first_keeps_its_pages_whatever_twins_it_crawled(tmp_path, stdlib_page):
+def test_a_stale_copy_held_first_keeps_its_pages_whatever_twins_it_crawled(
+    tmp_path, stdlib_page
+):
     """The host rule has a mismatching sample: the copy's pages are other versions of the
     origin's, so what the origin's archive rule says of the origin says nothing of the copy."""
     with DedupFilter.open(tmp_path / "index") as dedup:
@@ -202,22 +204,6 @@ def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(
         assert decision.evidence["copy_rule"] == THIRD
     else:
         assert (decision.action, decision.reason) == ("keep", "crawled_first")
-
-
-def test_a_third_sites_copy_crawled_side_by_side_with_the_guide_stands_for_its_page(
-    tmp_path, stdlib_page
-):
-    """The guide and a third site's copy of it crawled in turns, the guide a page ahead: which
-    was held first is a coin flip, and the copy's page crawled stands for the guide's (the
-    fourth holdout web, breadth-first: 125 such pages fetched on both copies)."""
-    with DedupFilter.open(tmp_path / "index") as dedup:
-        dedup.index.transact(_third_copy)
-        in_turns = [COPY + GUIDE + "a.html", THIRD + "b.html", COPY + GUIDE + "c.html"]
-        _held(dedup, [*in_turns, THIRD + "d.html"], stdlib_page)
-        page = stdlib_page("fractions")
-        decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
-    assert (decision.action, decision.duplicate_of) == ("drop", THIRD + PAGE)
-    assert decision.evidence["copy_rule"] == THIRD
 
 
 def test_a_guide_held_before_a_third_sites_copy_is_never_pruned_for_it(tmp_path, stdlib_page):
