@@ -4,6 +4,8 @@ the copy holds it; a copier never gets its victim pruned when the victim was cra
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dedup_filter.mirrors.precedence import HeldFirst, held_first, turned_by_absence
@@ -611,23 +613,9 @@ def test_only_a_side_by_side_rule_whose_side_held_first_lacks_a_page_turns_and_o
         assert turned_by_absence(beside, False, status) is None
     assert turned_by_absence(beside, True, 404) is None  # the page is on the side held first
     assert turned_by_absence(turned, True, 404) is None
-    first = Rule(
-        "http://m.test/", "http://o.test/", "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True
-    )
+    first = replace(beside, side_by_side=False)  # crawled first
     assert turned_by_absence(first, False, 404) is None
-    stale = Rule(
-        "http://m.test/",
-        "http://o.test/",
-        "",
-        "",
-        0.0,
-        "content",
-        4,
-        3,
-        0,
-        mirror_held_first=True,
-        side_by_side=True,
-    )
+    stale = replace(beside, checked=4)  # a sample mismatched
     assert turned_by_absence(stale, False, 404) is None
 
 
