@@ -166,10 +166,12 @@ class MirrorDetector:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
         self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
-        found = rule_over(store, page.places) if store.has_rules() else None
-        beside = self._side_by_side_by_now(store, found, page.places)
+        ruled = store.has_rules()
+        found = rule_over(store, page.places) if ruled else None
+        origins_over = rules_with_origin_over(store, page.places) if ruled else []
+        beside = self._side_by_side_by_now(store, found, origins_over)
         lacking = self._origin_lacking(store, found)
-        turned = self._turned_by_absence(store, found, page.places)
+        turned = self._turned_by_absence(store, found, origins_over)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -432,16 +434,17 @@ class MirrorDetector:
             store.put_entry(place.directory_key, key, entry, record)
 
     def _side_by_side_by_now(
-        self, store: MirrorStore, found: tuple[Rule, Placement] | None, places: list[Placement]
+        self,
+        store: MirrorStore,
+        found: tuple[Rule, Placement] | None,
+        origins_over: list[tuple[Rule, Placement]],
     ) -> list[str]:
-        """The mirrors of the rules whose sides hold this page (``found``: the rule over it)
-        that count as crawled side by side by now (``precedence.side_by_side_by_now``), each
-        weighed again once its sides recorded the pages it said could change that (a weighing
-        reads up to 2,048 entries)."""
-        if not store.has_rules():
-            return []
+        """The mirrors of the rules whose sides hold this page (``found``: the rule over it;
+        ``origins_over``: the rules whose origin side holds it) that count as crawled side by
+        side by now (``precedence.side_by_side_by_now``), each weighed again once its sides
+        recorded the pages it said could change that (a weighing reads up to 2,048 entries)."""
         rules = [found[0]] if found is not None else []
-        rules += [rule for rule, _ in rules_with_origin_over(store, places)]
+        rules += [rule for rule, _ in origins_over]
         made = []
         for rule in rules:
             key = (rule.mirror, rule.origin, rule.created_at)  # a rule repointed is weighed anew
@@ -488,15 +491,17 @@ class MirrorDetector:
         return [rule.mirror]
 
     def _turned_by_absence(
-        self, store: MirrorStore, found: tuple[Rule, Placement] | None, places: list[Placement]
+        self,
+        store: MirrorStore,
+        found: tuple[Rule, Placement] | None,
+        origins_over: list[tuple[Rule, Placement]],
     ) -> list[str]:
         """The mirrors of the rules crawled side by side whose side held first answered this
         document's counterpart with a 404 or 410: held first passes to this document's side
         (``precedence.turned_by_absence``). The fourth holdout web's partial copy of a copy,
         held first, cost 35 such answers in each of three orders."""
         sides = [(found[0], found[1], True)] if found is not None else []
-        if store.has_rules():
-            sides += [(rule, place, False) for rule, place in rules_with_origin_over(store, places)]
+        sides += [(rule, place, False) for rule, place in origins_over]
         turned = []
         for rule, place, on_mirror in sides:
             if self._index_pages.names_listing(place.relative):

@@ -345,29 +345,27 @@ class UrlPruner:
         mirrors per crawl (s27 runs, every web and order). Its counterpart is not probed (the
         pair may be no copy), and nothing is deferred that a probe asked for, a protected URL,
         an index page, a page held, or one whose counterpart is known absent."""
-        if not self.config.defer_while_sampled or index or not places:
+        if not self.config.defer_while_sampled or index:
             return None
+        sampled = (
+            (candidate, place)
+            for place in places
+            for candidate in store.candidates_of_mirror(place.directory)
+            if candidate.state == OPEN
+        )
+        found = next(sampled, None)
+        if found is None:  # most URLs: no pair is being sampled over them
+            return None
+        candidate, place = found
+        counterpart = candidate.origin + place.relative
         if self.protection.covers(url) or store.probes_for(url):
             return None
-        for place in places:
-            candidate = next(
-                (
-                    found
-                    for found in store.candidates_of_mirror(place.directory)
-                    if found.state == OPEN
-                ),
-                None,
-            )
-            if candidate is None:
-                continue
-            counterpart = candidate.origin + place.relative
-            if Deferrals(store.view).absent(counterpart) is not None:
-                return None
-            if self._held_as_itself(store, self._sessions.of(store).strip(url)) is not None:
-                return None
-            evidence = {"mirror_candidate": candidate.mirror, "counterpart": counterpart}
-            return Decision(url, "defer", Reason.MIRROR_PENDING, counterpart, evidence)
-        return None
+        if Deferrals(store.view).absent(counterpart) is not None:
+            return None
+        if self._held_as_itself(store, self._sessions.of(store).strip(url)) is not None:
+            return None
+        evidence = {"mirror_candidate": candidate.mirror, "counterpart": counterpart}
+        return Decision(url, "defer", Reason.MIRROR_PENDING, counterpart, evidence)
 
     def _copy_held_before(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
@@ -668,9 +666,11 @@ class UrlPruner:
         if kept is not None:  # the counterpart is held: what its side answers is asked
             asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
-        if "awaiting_crawl_of" in decision.evidence or store.probes_for(counterpart):
-            return decision
-        if decision.reason == Reason.MIRROR_PENDING:  # the pair's samples are probed already
+        # left to the crawl, probed already, or a pair's document (its samples are probed)
+        unprobed = (
+            "awaiting_crawl_of" in decision.evidence or decision.reason == Reason.MIRROR_PENDING
+        )
+        if unprobed or store.probes_for(counterpart):
             return decision
         store.add_probe(counterpart, COUNTERPART_PROBE, b"")
         return Decision(
