@@ -1,10 +1,13 @@
 """Wall time per request of a real Scrapy crawl with the filter, against the same crawl without.
 
     PYTHONPATH=. python bench/crawl_speed.py [--rounds 5] [--scale demo] [--seed 0]
-        [--concurrent-requests 16] [--prepare-processes 1] [--baseline CHECKOUT]
+        [--concurrent-requests 16] [--prepare-processes 1] [--baseline CHECKOUT] [--no-errback]
 
 The web is ``testweb.site.build_web``: pydoc's HTML for the standard library (real documentation
-pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates.
+pages, rendered offline, so any machine has them) on several hosts, with mirrors and duplicates;
+or, with ``--scale`` one of the evaluation webs' (``full``, ``holdout2``...), that web
+(``testweb.evalweb``: Debian documentation trees, their copies, aliases and look-alikes, fetched
+with apt-get when missing), where the filter has many more rules and pairs to weigh a URL by.
 It is served on loopback by ``testweb.server``, so the crawl is CPU-bound and its own cost shows.
 Each round runs the plain crawl (``DEDUP_ENABLED=0``) and the filtered crawl (default settings
 but ``--prepare-processes``, a fresh index) as real ``scrapy crawl`` subprocesses, in alternating
@@ -17,6 +20,10 @@ first honest: the whole ``scrapy crawl`` process's wall time (interpreter and th
 start-up included: a cost moved before the spider opens still shows there), and the CPU time of
 the reactor's thread from the first start request to the spider's close (Scrapy's own work, and
 what the filter leaves in it).
+
+The spider gives every request an errback that records the filter's drops (docs/scrapy.md), so
+each request dropped before its fetch is one more call of spider code (and an item); with
+``--no-errback`` its requests carry none, as most spiders' do, and such a drop is Scrapy's alone.
 
 ``--baseline CHECKOUT`` adds a third crawl to each round: the filtered crawl with the filter of
 another checkout (say a ``git worktree`` of the last release, with the links ``dedup_filter/scrapy
@@ -37,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.scrapy_project.run import CHECKOUT, CrawlRun, scrapy_crawl
 from testweb.server import RunningServer, serve
 from testweb.site import TestWeb, build_web
@@ -64,6 +72,7 @@ def measure_crawl(
     name: str,
     settings: dict[str, Any],
     checkout: Path = CHECKOUT,
+    spider_arguments: dict[str, str] | None = None,
 ) -> Measured:
     """One crawl in a fresh project directory (``settings`` over the crawl's own), with the
     filter of ``checkout``."""
@@ -71,7 +80,13 @@ def measure_crawl(
     settings = CRAWLS[name] | settings
     cpu_before = _children_cpu_s()
     run = scrapy_crawl(
-        workdir, server.proxy_url, web.start_urls, name=name, settings=settings, checkout=checkout
+        workdir,
+        server.proxy_url,
+        web.start_urls,
+        name=name,
+        settings=settings,
+        checkout=checkout,
+        spider_arguments=spider_arguments,
     )
     cpu_s = _children_cpu_s() - cpu_before  # start-up included: read it as an upper bound
     _check(run)
@@ -100,11 +115,14 @@ def _check(run: CrawlRun) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/crawl_speed.py", description=__doc__)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--scale", choices=("small", "demo"), default="demo")
+    parser.add_argument("--scale", choices=("small", "demo", *LAYOUTS), default="demo")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--concurrent-requests", type=int, default=16)
     parser.add_argument("--prepare-processes", type=int, default=1, help="DEDUP_PREPARE_PROCESSES")
     parser.add_argument("--baseline", type=Path, help="another checkout's filter, crawled too")
+    parser.add_argument(
+        "--no-errback", action="store_true", help="the spider's requests carry no errback"
+    )
     args = parser.parse_args(argv)
     checkouts = {"plain": CHECKOUT, "filtered": CHECKOUT}
     if args.baseline is not None:
@@ -115,7 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "CONCURRENT_REQUESTS": args.concurrent_requests,
         "DEDUP_PREPARE_PROCESSES": args.prepare_processes,
     }
-    web = build_web(seed=args.seed, scale=args.scale)
+    spider_arguments = {"errback": "no"} if args.no_errback else {}
+    web = (
+        build_eval_web(args.scale, args.seed).test_web()
+        if args.scale in LAYOUTS
+        else build_web(seed=args.seed, scale=args.scale)
+    )
     load_before = os.getloadavg()
     runs: dict[str, list[Measured]] = {name: [] for name in checkouts}
     with serve(web) as server, tempfile.TemporaryDirectory(prefix="crawl-speed-") as scratch:
@@ -123,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             order = list(checkouts) if round_number % 2 == 0 else list(reversed(checkouts))
             for name in order:
                 workdir = Path(scratch, f"{name}{round_number}")
-                run = measure_crawl(server, web, workdir, name, settings, checkouts[name])
+                run = measure_crawl(
+                    server, web, workdir, name, settings, checkouts[name], spider_arguments
+                )
                 runs[name].append(run)
                 print(
                     f"round {round_number}: {name:<8} {run.requests:5d} requests"
@@ -132,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
     print(
         f"\n{len(web.pages)} pages, {args.rounds} rounds, {args.concurrent_requests} at a time,"
-        f" DEDUP_PREPARE_PROCESSES={args.prepare_processes};"
+        f" DEDUP_PREPARE_PROCESSES={args.prepare_processes},"
+        f" {'no errback' if args.no_errback else 'an errback on every request'};"
         f" load average {_load(load_before)} before, {_load(os.getloadavg())} after"
     )
     _print_table(runs)

@@ -42,6 +42,7 @@ from dedup_filter.config import Config
 from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
+from dedup_filter.index.committed import Committed
 from dedup_filter.index.hosts import HostNumbers
 from dedup_filter.index.page_records import FEATURE_BYTES, stored_simhash
 from dedup_filter.index.page_records import PageRecord as PageRecord
@@ -110,6 +111,7 @@ class IndexView:
         dbs: dict[str, lmdb._Database],
         config: Config,
         answers: dict[Hashable, Any] | None = None,
+        committed: Committed | None = None,
     ) -> None:
         self._txn = txn
         self._answers = answers  # under the rules stamp a read-only view sees (rules_memo)
@@ -122,6 +124,7 @@ class IndexView:
         # records read, as stored: a page's check reads the same few several times (its
         # original's, its directories' pages'); records are frozen, and a write forgets its own
         self._decoded: dict[int, PageRecord | None] = {}
+        self._committed = committed  # a read-only view's: what earlier readers kept (committed)
         self._cursors: dict[str, lmdb.Cursor] = {}  # a table's, for ``_holds_prefix``
 
     # pages and URLs
@@ -129,11 +132,18 @@ class IndexView:
         if page_id in self._decoded:
             return self._decoded[page_id]
         data = self._record_bytes(page_id)
-        record = None if data is None else PageRecord.decode(page_id, data, self._hosts)
+        record = None if data is None else self._decode(page_id, data)
         if len(self._decoded) >= _MAX_DECODED:
             self._decoded.clear()
         self._decoded[page_id] = record
         return record
+
+    def _decode(self, page_id: int, data: bytes) -> PageRecord:
+        if self._committed is None:
+            return PageRecord.decode(page_id, data, self._hosts)
+        return self._committed.record(
+            page_id, data, lambda: PageRecord.decode(page_id, data, self._hosts)
+        )
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
@@ -218,6 +228,13 @@ class IndexView:
         (``rules_memo``); the value must be immutable."""
         return memoised(self._answers, key, compute)
 
+    def settled(self, key: Hashable, compute: Callable[[], tuple[T, bool]]) -> T:
+        """``compute()``'s answer (its first value), reused by every later read-only view of the
+        process once it said the answer can no longer change (its second: ``committed``)."""
+        if self._committed is None:
+            return compute()[0]
+        return self._committed.settled(key, compute)
+
     def _stamp_rules(self, table: str) -> None:
         if table in RULE_TABLES and not self._stamped:
             stamp = _rules_stamp(self._txn, self._dbs) + 1
@@ -295,6 +312,7 @@ class LmdbIndex:
         self.path = path
         self.config = config
         self._memo = RulesMemo()
+        self._committed = Committed()
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], config: Config) -> LmdbIndex:
@@ -371,7 +389,7 @@ class LmdbIndex:
             txn = self._env.begin(write=False)
         with txn:
             answers = self._memo.answers(_rules_stamp(txn, self._dbs))
-            yield IndexView(txn, self._dbs, self.config, answers)
+            yield IndexView(txn, self._dbs, self.config, answers, self._committed)
 
     def transact(self, work: Callable[[IndexView], T]) -> T:
         """Run ``work`` in one write transaction and commit it; grow the map and rerun when full.

@@ -25,6 +25,7 @@ is gone (``gc``) reads as absent until ``forget_orphans`` deletes it.
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Callable
 
@@ -123,17 +124,29 @@ def _trailer(entry: DirEntry, length: int) -> bytes:
 def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
     if offset >= len(data):
         return entry
-    role = data[offset]
-    count, offset = decode_varint(data, offset + 1)
-    hosts = tuple(_U64.unpack_from(data, offset + _U64.size * number)[0] for number in range(count))
-    offset += _U64.size * count
-    length = 0
-    if offset < len(data):
-        length, offset = decode_varint(data, offset)
-    releases = _read_numbers(data, offset) if offset < len(data) else ()
+    role, hosts, length, releases = _trailer_fields(data[offset:])
     return DirEntry(
         entry.representative, entry.exact, entry.relative, role, hosts, length, releases
     )
+
+
+@functools.lru_cache(maxsize=8192)
+def _trailer_fields(
+    trailer: bytes,
+) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...]]:
+    """The role, linked hosts, length and releases a trailer holds: decoded once a process, as
+    an index page's long list of releases is read by every check under its directory."""
+    role = trailer[0]
+    count, offset = decode_varint(trailer, 1)
+    hosts = tuple(
+        _U64.unpack_from(trailer, offset + _U64.size * number)[0] for number in range(count)
+    )
+    offset += _U64.size * count
+    length = 0
+    if offset < len(trailer):
+        length, offset = decode_varint(trailer, offset)
+    releases = _read_numbers(trailer, offset) if offset < len(trailer) else ()
+    return role, hosts, length, releases
 
 
 def _read_numbers(data: bytes, offset: int) -> tuple[tuple[int, ...], ...]:

@@ -96,6 +96,22 @@ def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     return _held_first(_held(store, mirror), _held(store, origin))
 
 
+def held_before(store: MirrorStore, first: str, second: str) -> bool:
+    """Whether the crawl held ``first`` first, not side by side with ``second``. Settled for
+    good (``IndexView.settled``): yes, once ``first`` led before ``second`` was met; no, once
+    ``second`` did, or both hold documents (the leads are fixed then, and a side by side that
+    more documents make stays so)."""
+
+    def weighed() -> tuple[bool, bool]:
+        sides = _held(store, first), _held(store, second)
+        held = _held_first(*sides)
+        if held.mirror and not held.side_by_side:
+            return True, _met_first(*sides)
+        return False, all(side.documents for side in sides) or _met_first(*sides[::-1])
+
+    return store.view.settled(("held_before", first.lower(), second.lower()), weighed)
+
+
 def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
     mirror_lead, origin_lead = (
         mirror_held.lead_over(origin_held),

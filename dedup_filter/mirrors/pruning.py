@@ -51,7 +51,7 @@ from dedup_filter.mirrors.directories import (
     placements,
     side_by_side,
 )
-from dedup_filter.mirrors.precedence import held_first
+from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import fetchable
 from dedup_filter.mirrors.records import OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
@@ -422,8 +422,7 @@ class UrlPruner:
         beside = rule.mirror
         if other.origin.lower().startswith(rule.origin.lower()):
             beside += other.origin[len(rule.origin) :]
-        held = held_first(store, other.mirror, beside)
-        return held.mirror and not held.side_by_side
+        return held_before(store, other.mirror, beside)
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held

@@ -372,3 +372,38 @@ def test_an_answer_from_the_rule_tables_lasts_until_a_rule_table_changes(tmp_ind
     with tmp_index.read() as view:
         assert ask(view) == 3
     assert tmp_index.transact(lambda view: (ask(view), ask(view))) == (4, 5)
+
+
+def test_a_record_read_before_it_changed_is_read_as_it_is_now(tmp_index):
+    """Readers share the records they decoded (``committed``), by their bytes: a page stored
+    again, or seen again, reads as it is now."""
+    old, new = record(1, "http://a.example/x", seed=0), record(1, "http://a.example/x", seed=1)
+    tmp_index.transact(lambda view: view.put_page(old))
+    with tmp_index.read() as view:
+        assert view.page(1) == old
+    tmp_index.transact(lambda view: view.put_page(new))
+    with tmp_index.read() as view:
+        assert view.page(1) == new
+    tmp_index.transact(lambda view: view.touch_page(new, 1_800_000_000.0))
+    with tmp_index.read() as view:
+        assert view.page(1) == replace(new, last_seen=1_800_000_000.0)
+
+
+def test_an_answer_is_kept_for_later_readers_once_it_is_settled(tmp_index):
+    """A reader's answer is worked out again until it says it is settled; then every later
+    reader reuses it, whatever was committed since; a write view never files one."""
+    computed: list[int] = []
+
+    def ask(view, settled_from: int) -> int:
+        def compute() -> tuple[int, bool]:
+            computed.append(len(computed) + 1)
+            return computed[-1], computed[-1] >= settled_from
+
+        return view.settled("question", compute)
+
+    assert tmp_index.transact(lambda view: ask(view, settled_from=1)) == 1  # not filed
+    for settled_from, answer in ((4, 2), (3, 3), (1, 3)):
+        with tmp_index.read() as view:
+            assert ask(view, settled_from) == answer
+        tmp_index.transact(lambda view: view.put("meta", b"elsewhere", b"%d" % answer))
+    assert computed == [1, 2, 3]

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from dedup_filter.mirrors.precedence import HeldFirst, held_first, turned_by_absence
+from dedup_filter.mirrors.precedence import HeldFirst, held_before, held_first, turned_by_absence
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
@@ -220,6 +220,30 @@ def test_a_lead_taken_before_the_other_side_was_met_is_a_side_crawled_first(
         dedup.check_page(url, pages[url])
     held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
     assert held == HeldFirst(mirror=True, side_by_side=origin_page_first)
+
+
+@pytest.mark.parametrize("origin_page_first", [True, False])
+def test_which_side_was_held_before_is_kept_across_reads_only_once_settled(
+    open_filter, origin_tree, origin_page_first
+):
+    """A reader keeps ``held_before``'s answer for the readers after it only once more pages
+    cannot change it: a lead of three taken after the other side was met is no longer a side
+    held before once both hold eight documents (side by side); one taken before it was met
+    stays."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, _ = walking_sides(origin_tree)
+    met = [ORIGIN] if origin_page_first else []
+
+    def copy_held_before() -> bool:
+        with dedup.index.read() as view:
+            return held_before(MirrorStore(view), UNNAMED_COPY, ORIGIN)
+
+    for url in met + copy_documents[:4] + origin_documents[:1]:
+        dedup.check_page(url, pages[url])
+    assert copy_held_before()
+    for url in interleave(copy_documents[4:8], origin_documents[1:8]):
+        dedup.check_page(url, pages[url])
+    assert copy_held_before() is not origin_page_first
 
 
 def test_a_copy_named_a_mirror_held_first_is_pruned_and_its_origin_never(open_filter, origin_tree):

@@ -102,10 +102,12 @@ def start_crawl(
     name: str = "crawl",
     settings: Mapping[str, Any] | None = None,
     checkout: Path = CHECKOUT,
+    spider_arguments: Mapping[str, str] | None = None,
 ) -> RunningCrawl:
-    """Start ``scrapy crawl testweb`` in ``workdir`` with ``-s`` settings (dicts as JSON),
-    importing the test web and the filter from ``checkout`` first (another checkout's filter:
-    one whose ``dedup_filter/scrapy`` and ``dedup_filter/streams`` import, as in the wheel)."""
+    """Start ``scrapy crawl testweb`` in ``workdir`` with ``-s`` settings (dicts as JSON) and
+    ``-a`` spider arguments, importing the test web and the filter from ``checkout`` first
+    (another checkout's filter: one whose ``dedup_filter/scrapy`` and ``dedup_filter/streams``
+    import, as in the wheel)."""
     workdir = make_project(workdir.resolve())
     files = _files(workdir, name)
     files["start"].write_text("\n".join(start_urls) + "\n")
@@ -128,6 +130,8 @@ def start_crawl(
     ]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting(value)}"]
+    for key, value in (spider_arguments or {}).items():
+        command += ["-a", f"{key}={value}"]
     process = subprocess.Popen(command, cwd=workdir, env=_environment(proxy_url, checkout))
     return RunningCrawl(name, workdir, process, time.monotonic())
 
@@ -141,10 +145,17 @@ def scrapy_crawl(
     settings: Mapping[str, Any] | None = None,
     timeout_s: float = 120.0,
     checkout: Path = CHECKOUT,
+    spider_arguments: Mapping[str, str] | None = None,
 ) -> CrawlRun:
     """Run one crawl to its end (see ``start_crawl``)."""
     running = start_crawl(
-        workdir, proxy_url, start_urls, name=name, settings=settings, checkout=checkout
+        workdir,
+        proxy_url,
+        start_urls,
+        name=name,
+        settings=settings,
+        checkout=checkout,
+        spider_arguments=spider_arguments,
     )
     return running.wait(timeout_s)
 

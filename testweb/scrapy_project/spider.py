@@ -17,13 +17,18 @@ from twisted.python.failure import Failure
 
 
 class TestWebSpider(scrapy.Spider):
-    """Arguments: ``start_file`` (one URL a line) and ``stats_file`` (stats as JSON at close)."""
+    """Arguments: ``start_file`` (one URL a line), ``stats_file`` (stats as JSON at close) and
+    ``errback`` ("no": requests carry no errback, as in most spiders; a drop then reaches no
+    spider code, and is not recorded)."""
 
     name = "testweb"
     allowed_domains: ClassVar[list[str]] = ["test"]
 
-    def __init__(self, start_file: str, stats_file: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, start_file: str, stats_file: str | None = None, errback: str = "yes", **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
+        self._errback = None if errback == "no" else self.dropped
         self.start_urls = Path(start_file).read_text(encoding="utf-8").split()
         self.stats_file = stats_file
         self._reactor_cpu_s = time.thread_time()  # the reactor's thread, as start() and closed()
@@ -33,12 +38,12 @@ class TestWebSpider(scrapy.Spider):
         # unlike Scrapy's default, start URLs go through the dupefilter: a later link to one of
         # them is not fetched a second time
         for url in self.start_urls:
-            yield scrapy.Request(url, errback=self.dropped)
+            yield scrapy.Request(url, errback=self._errback)
 
     def parse(self, response: Response) -> Iterator[Any]:
         yield {"url": response.url, "bytes": len(response.body)}
         if isinstance(response, TextResponse):
-            yield from response.follow_all(css="a::attr(href)", errback=self.dropped)
+            yield from response.follow_all(css="a::attr(href)", errback=self._errback)
 
     def dropped(self, failure: Failure) -> Iterator[Any]:
         """A request that got no response: the filter's drops carry their decision."""
