@@ -1,13 +1,14 @@
 """Every decision of the filter over a test web's pages in a fixed order, offline: one line each,
 to diff between two versions of the code (a change of the index layout must not change one).
 
-    PYTHONPATH=. python bench/decision_replay.py [--web demo|eval] [--seed S] > decisions.txt
+    PYTHONPATH=. python bench/decision_replay.py [--web demo|eval|holdout2...] [--seed S]
 
 No crawl, so no timing: the pages come in a shuffled order of their URLs (``--seed``); each URL
 is checked with ``check_url`` and, unless dropped, its page with ``check_page``; the probes a
 decision asks for are answered at once, before the next page (from the web, or ``probe_failed``
 with 404 for a URL it does not hold). ``--web eval`` builds the evaluation web
-(docs/evaluation.md: Debian documentation packages, fetched once into a cache).
+(docs/evaluation.md: Debian documentation packages, fetched once into a cache); ``--web`` one of
+its other scales (``holdout``, ``holdout2``...) builds that one.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ import tempfile
 from collections.abc import Iterator, Sequence
 
 from dedup_filter import Config, DedupFilter
+from testweb.evalweb.builder import LAYOUTS
 
 
 def web_pages(web: str) -> dict[str, bytes]:
-    if web == "eval":
+    if web != "demo":
         from testweb.evalweb.builder import build_eval_web
 
-        return build_eval_web("full").pages
+        return build_eval_web("full" if web == "eval" else web).pages
     from testweb.site import build_web
 
     return build_web(0, "demo").pages
@@ -64,7 +66,7 @@ def _replay(dedup: DedupFilter, pages: dict[str, bytes], queue: list[str]) -> It
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--web", choices=("demo", "eval"), default="demo")
+    parser.add_argument("--web", choices=("demo", "eval", *LAYOUTS), default="demo")
     parser.add_argument("--seed", type=int, default=1, help="seed of the page order")
     args = parser.parse_args(argv)
     for line in decisions(web_pages(args.web), args.seed):
