@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 # records kept decoded: the pages a crawl's rules and their directories name, and a few more;
-# past it the cache starts afresh (a record is about 1 KB of Python objects)
-MAX_RECORDS = 32_768
-MAX_SETTLED = 65_536  # settled answers kept; past it they are worked out again
+# past it the cache starts afresh (a record and its key are about 1 KB: 16 MB at most)
+MAX_RECORDS = 16_384
+MAX_SETTLED = 16_384  # settled answers kept (two directory names each); past it, worked out again
 
 
 class Committed:
