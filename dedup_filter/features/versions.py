@@ -9,6 +9,7 @@ sixth of its features (0.11 ms against 0.72 ms, medians over 400 documentation p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -36,6 +37,7 @@ def page_releases(text: str) -> tuple[Release, ...]:
     return tuple(releases)
 
 
+@functools.lru_cache(maxsize=4096)  # URL checks under a rule compare the same index pages
 def later_release(first: tuple[Release, ...], second: tuple[Release, ...]) -> int:
     """1 when ``first`` names the later release, -1 when ``second`` does, 0 when nothing says.
 
