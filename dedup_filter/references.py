@@ -5,7 +5,8 @@ A documentation page's links and image sources are mostly plain relative paths
 page's URL again for every one of them: 8-9 % of ``check_pages`` on documentation pages (py-spy,
 eleventh session). A plain reference (no scheme, no authority, no path parameters, no character
 that a URL parser removes or reads specially) is resolved here by ``urljoin``'s own rules for dot
-segments and empty segments; every other reference goes through urllib.
+segments and empty segments; a fragment (``#top``: nearly half of a pydoc page's links) names the base itself,
+resolved once; every other reference goes through urllib.
 
 Invariant: ``References(base).resolve(href)`` is ``normalize_url(urljoin(base, href.strip()))``
 when that is an http(s) URL and "" otherwise, and ``plain_file_name`` is the last segment of the
@@ -50,20 +51,29 @@ class References:
     def __init__(self, base: str) -> None:
         self._base = base
         self._root, self._directory = _plain_base(base)
+        # what a fragment names: a parsed base, its fragment dropped (``normalize_url``)
+        self._itself: str | None = None
 
     def resolve(self, reference: str) -> str:
         """The normalised absolute URL ``reference`` names, "" when not http(s) or unparsable."""
         reference = reference.strip()
+        if reference.startswith("#") and self._root:  # nearly half a documentation page's links
+            if self._itself is None:
+                self._itself = self._joined("#")
+            return self._itself
         plain = plain_reference(reference) if self._root else None
         if plain is None:
-            try:
-                target = urljoin(self._base, reference)
-            except ValueError:
-                return ""
-            return normalize_url(target) if target.startswith(_SCHEMES) else ""
+            return self._joined(reference)
         path, query = plain
         path = self._resolved_path(path)
         return f"{self._root}{path}?{query}" if query else f"{self._root}{path}"
+
+    def _joined(self, reference: str) -> str:
+        try:
+            target = urljoin(self._base, reference)
+        except ValueError:
+            return ""
+        return normalize_url(target) if target.startswith(_SCHEMES) else ""
 
     def _resolved_path(self, path: str) -> str:
         """Dot segments removed as ``urljoin`` removes them: empty segments between the base's
