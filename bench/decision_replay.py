@@ -20,17 +20,14 @@ import tempfile
 from collections.abc import Iterator, Sequence
 
 from dedup_filter import Config, DedupFilter
-from testweb.evalweb.builder import LAYOUTS
+from testweb.evalweb.builder import LAYOUTS, build_eval_web
+from testweb.site import build_web
 
 
 def web_pages(web: str) -> dict[str, bytes]:
-    if web != "demo":
-        from testweb.evalweb.builder import build_eval_web
-
-        return build_eval_web("full" if web == "eval" else web).pages
-    from testweb.site import build_web
-
-    return build_web(0, "demo").pages
+    if web == "demo":
+        return build_web(0, "demo").pages
+    return build_eval_web("full" if web == "eval" else web).pages
 
 
 def decisions(pages: dict[str, bytes], seed: int) -> Iterator[str]:

@@ -5,8 +5,8 @@ A documentation page's links and image sources are mostly plain relative paths
 page's URL again for every one of them: 8-9 % of ``check_pages`` on documentation pages (py-spy,
 eleventh session). A plain reference (no scheme, no authority, no path parameters, no character
 that a URL parser removes or reads specially) is resolved here by ``urljoin``'s own rules for dot
-segments and empty segments; a fragment (``#top``: nearly half of a pydoc page's links) names the base itself,
-resolved once; every other reference goes through urllib.
+segments and empty segments; a fragment (``#top``: nearly half of a pydoc page's links) names
+the base itself, resolved once; every other reference goes through urllib.
 
 Invariant: ``References(base).resolve(href)`` is ``normalize_url(urljoin(base, href.strip()))``
 when that is an http(s) URL and "" otherwise, and ``plain_file_name`` is the last segment of the

@@ -18,10 +18,9 @@ running across a sweep keeps the answers settled before it.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:
-    from dedup_filter.index.page_records import PageRecord
+from dedup_filter.index.page_records import HostNames, PageRecord
 
 T = TypeVar("T")
 
@@ -38,14 +37,14 @@ class Committed:
         self._records: dict[tuple[int, bytes], PageRecord] = {}
         self._settled: dict[Hashable, Any] = {}
 
-    def record(self, page_id: int, data: bytes, decode: Callable[[], PageRecord]) -> PageRecord:
-        """The record ``decode()`` gives for these bytes, decoded once."""
+    def record(self, page_id: int, data: bytes, hosts: HostNames) -> PageRecord:
+        """The record these bytes hold, decoded once."""
         key = (page_id, data)
         found = self._records.get(key)
         if found is None:
             if len(self._records) >= MAX_RECORDS:
                 self._records.clear()  # a check reads its records again at once: none is due
-            found = self._records[key] = decode()
+            found = self._records[key] = PageRecord.decode(page_id, data, hosts)
         return found
 
     def settled(self, key: Hashable, compute: Callable[[], tuple[T, bool]]) -> T:

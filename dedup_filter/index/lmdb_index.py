@@ -132,18 +132,16 @@ class IndexView:
         if page_id in self._decoded:
             return self._decoded[page_id]
         data = self._record_bytes(page_id)
-        record = None if data is None else self._decode(page_id, data)
+        if data is None:
+            record = None
+        elif self._committed is None:
+            record = PageRecord.decode(page_id, data, self._hosts)
+        else:
+            record = self._committed.record(page_id, data, self._hosts)
         if len(self._decoded) >= _MAX_DECODED:
             self._decoded.clear()
         self._decoded[page_id] = record
         return record
-
-    def _decode(self, page_id: int, data: bytes) -> PageRecord:
-        if self._committed is None:
-            return PageRecord.decode(page_id, data, self._hosts)
-        return self._committed.record(
-            page_id, data, lambda: PageRecord.decode(page_id, data, self._hosts)
-        )
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
