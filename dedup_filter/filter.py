@@ -22,7 +22,7 @@ from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
-from dedup_filter.mirrors.links import links_beyond_twin, page_links
+from dedup_filter.mirrors.links import links_beyond_twin, page_links, resolve_links
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
@@ -268,7 +268,11 @@ class DedupFilter:
         return stand_ins
 
     def links_to_follow(
-        self, decision: Decision, body: bytes, headers: Mapping[Any, Any] | None = None
+        self,
+        decision: Decision,
+        body: bytes,
+        headers: Mapping[Any, Any] | None = None,
+        prepared: PreparedPage | None = None,
     ) -> list[str]:
         """The links a crawl should still follow from a page this filter dropped (its
         ``check_page`` decision and the same body): a dropped page's links are otherwise never
@@ -279,10 +283,15 @@ class DedupFilter:
         Under no rule (a copy's page met before a rule, or a copy no rule will cover: its index
         page named otherwise, its sampling rejected): the links its twin does not name by the
         same references (``links_beyond_twin``) that URL checks would not drop: in another
-        directory those are other pages, perhaps held nowhere else. ``[]`` for a kept page."""
+        directory those are other pages, perhaps held nowhere else. ``[]`` for a kept page.
+        ``prepared``: the page as it was checked; its anchors, if kept, spare a second parse."""
         if not decision.links_may_differ:
             return []
-        links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
+        anchors = prepared.whole_anchors() if prepared is not None else None
+        if anchors is not None:
+            links = resolve_links(decision.url, anchors)
+        else:
+            links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
         if not decision.dropped_under_rule:
             links = links_beyond_twin(decision.url, decision.duplicate_of or decision.url, links)
         return [

@@ -30,11 +30,18 @@ class PreparedPage:
     worker process can compute it and send it back to the process that decides."""
 
     fingerprint: Fingerprint
-    anchors: Anchors | None = None  # only for a page whose links the mirror detector reads
+    anchors: Anchors | None = None  # read in the same parse: the mirror detector's, or kept
+    detector_reads_links: bool = False
 
     def links(self) -> Iterable[str]:
         """The page's links, resolved when the mirror detector reads them."""
-        return () if self.anchors is None else LazyLinks(self.fingerprint.url, self.anchors)
+        if self.anchors is None or not self.detector_reads_links:
+            return ()
+        return LazyLinks(self.fingerprint.url, self.anchors)
+
+    def whole_anchors(self) -> Anchors | None:
+        """The anchors read, when they are the whole page's (its fingerprint read no cut body)."""
+        return None if self.fingerprint.truncated else self.anchors
 
 
 class PagePreparer:
@@ -48,15 +55,25 @@ class PagePreparer:
         self._mirrors = MirrorDetector(config)
 
     def prepare(
-        self, url: str, body: bytes, headers: Mapping[Any, Any] | None = None
+        self,
+        url: str,
+        body: bytes,
+        headers: Mapping[Any, Any] | None = None,
+        keep_anchors: bool = False,
     ) -> PreparedPage:
+        """Args:
+        keep_anchors: read the page's anchors even if the mirror detector does not (8 % more
+            time a page): ``DedupFilter.links_to_follow`` then needs no second parse.
+        """
         normal, body = normalize_url(url), body or b""
-        if not self._mirrors.wants_links(normal):
+        wanted = self._mirrors.wants_links(normal)
+        if not wanted and not keep_anchors:
             return PreparedPage(self.fingerprinter.fingerprint(normal, body, headers))
-        releases = self._mirrors.is_index_page(normal)
-        return PreparedPage(
-            *self.fingerprinter.fingerprint_with_anchors(normal, body, headers, releases)
+        releases = wanted and self._mirrors.is_index_page(normal)
+        fingerprint, anchors = self.fingerprinter.fingerprint_with_anchors(
+            normal, body, headers, releases
         )
+        return PreparedPage(fingerprint, anchors, wanted)
 
     def warm_up(self) -> None:
         """Prepare a made-up page, so that the compiled kernels are loaded (numba's cache, about

@@ -51,6 +51,10 @@ Batch = Mapping[TopicPartition, Sequence[Any]]  # kafka-python ConsumerRecords b
 # what stops a batch uncommitted; any other failure is one record's, and becomes its dead letter
 BATCH_FAILURES = (IndexStoreError, WorkerPoolError, KafkaError)
 T = TypeVar("T")
+# Reading a page's anchors while it is prepared costs about 8 % of its preparation; a dropped page
+# whose links are followed without them is parsed again (about half a preparation). They are
+# kept while at least this share of the last batch's pages needed them.
+KEEP_ANCHORS_FROM = 0.15
 
 
 class Processor:
@@ -86,6 +90,7 @@ class Processor:
         self._staged: Staged | None = None
         self._stop = Event()  # run's, for a batch finished on revocation
         self._failed_on_revocation: BaseException | None = None
+        self._keep_anchors = False  # whether pages are prepared with their anchors
 
     def run(self, stop: Event) -> None:
         """Process batches until ``stop`` is set; the batch in hand is finished first.
@@ -198,7 +203,7 @@ class Processor:
         with self.metrics.timed("messages"):
             staged = self._parse(batch, started)
         if self.pool is not None and staged.pages:
-            pool, inputs = self.pool, _inputs(staged.pages)
+            pool, inputs = self.pool, _inputs(staged.pages, self._keep_anchors)
             before = previous.prepared if previous is not None else None
             staged.prepared = InBackground(lambda: _after(before, lambda: pool.prepare(inputs)))
         return staged
@@ -215,7 +220,7 @@ class Processor:
                     guarded(functools.partial(self._probe_failed, page), BATCH_FAILURES),
                 )
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
-        page_decisions = self._check_pages(staged)
+        prepared, page_decisions = self._check_pages(staged)
         with self.metrics.timed("index"):
             settled = self._frontier.settle()
         outputs += self._kept_urls(settled)
@@ -224,10 +229,13 @@ class Processor:
                 outputs += self._outputs_or_dead_letter(
                     record, functools.partial(self._url_outputs, record), url_decision
                 )
-            for (record, page), decision in zip(pages, page_decisions, strict=True):
-                outputs += self._outputs_or_dead_letter(
-                    record, functools.partial(self._page_outputs, record, page), decision
+            for (record, page), ready, decision in zip(
+                pages, prepared, page_decisions, strict=True
+            ):
+                page_outputs = functools.partial(
+                    self._page_outputs, record, page, prepared=_ready(ready)
                 )
+                outputs += self._outputs_or_dead_letter(record, page_outputs, decision)
         return outputs, settled
 
     def _outputs_or_dead_letter(
@@ -274,23 +282,33 @@ class Processor:
             )
         return parse_url(record.value, max_bytes=self.config.max_message_bytes)
 
-    def _check_pages(self, staged: Staged) -> list[Decision | Failed]:
-        """Prepared here or by the pool's workers; decided here, in order, in one transaction
-        (pages that fail are then decided alone, so only they fail)."""
+    def _check_pages(
+        self, staged: Staged
+    ) -> tuple[list[PreparedPage | Failed], list[Decision | Failed]]:
+        """The pages prepared here or by the pool's workers, and their decisions, taken here, in
+        order, in one transaction (pages that fail are then decided alone, so only they fail)."""
         with self.metrics.timed("prepare"):
             if staged.prepared is not None:
                 prepared = staged.prepared.result()
             else:
                 prepare = self.dedup.preparer.prepare
-                inputs = _inputs(staged.pages)
+                inputs = _inputs(staged.pages, self._keep_anchors)
                 prepared = [guarded(functools.partial(prepare, *page)) for page in inputs]
         ready = [page for page in prepared if isinstance(page, PreparedPage)]
         with self.metrics.timed("index"):
-            decided = iter(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
-        return [page if isinstance(page, Failed) else next(decided) for page in prepared]
+            decided = list(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
+        self._keep_anchors = _links_followed_share(decided) >= KEEP_ANCHORS_FROM
+        decisions = iter(decided)
+        return prepared, [
+            page if isinstance(page, Failed) else next(decisions) for page in prepared
+        ]
 
     def _page_outputs(
-        self, record: Any, page: PageMessage, decision: Decision
+        self,
+        record: Any,
+        page: PageMessage,
+        decision: Decision,
+        prepared: PreparedPage | None = None,
     ) -> list[OutputRecord]:
         self.metrics.page_decided(decision)
         config = self.config
@@ -302,7 +320,7 @@ class Processor:
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         fetch_back = decision.evidence.get("fetch_back") or ()
-        followed = self.dedup.links_to_follow(decision, page.body, page.headers)
+        followed = self.dedup.links_to_follow(decision, page.body, page.headers, prepared)
         unpruned = [
             url
             for mirror in decision.evidence.get("mirrors_origin_lacking") or ()
@@ -441,8 +459,21 @@ class Processor:
         return Backoff(self.config.retry_backoff_s, self.config.max_retry_backoff_s)
 
 
-def _inputs(pages: list[tuple[Any, PageMessage]]) -> list[tuple[str, bytes, Any]]:
-    return [(page.url, page.body, page.headers) for _, page in pages]
+def _inputs(
+    pages: list[tuple[Any, PageMessage]], keep_anchors: bool
+) -> list[tuple[str, bytes, Any, bool]]:
+    """``PagePreparer.prepare``'s arguments for each page."""
+    return [(page.url, page.body, page.headers, keep_anchors) for _, page in pages]
+
+
+def _ready(prepared: PreparedPage | Failed) -> PreparedPage | None:
+    return prepared if isinstance(prepared, PreparedPage) else None
+
+
+def _links_followed_share(decisions: Sequence[Decision | Failed]) -> float:
+    """The share of pages decided whose links are to be followed (``links_to_follow``)."""
+    decided = [decision for decision in decisions if isinstance(decision, Decision)]
+    return sum(decision.links_may_differ for decision in decided) / max(len(decided), 1)
 
 
 def _after(before: InBackground[Any] | None, work: Callable[[], T]) -> T:

@@ -24,7 +24,10 @@ from dedup_filter import Config
 from dedup_filter.isolation import Failed, guarded
 from dedup_filter.prepare import PagePreparer, PreparedPage
 
-PageInput = tuple[str, bytes, dict[str, str] | None]
+# ``PagePreparer.prepare``'s arguments: URL, body, headers and, optionally, keep_anchors
+PageInput = (
+    tuple[str, bytes, dict[str, str] | None] | tuple[str, bytes, dict[str, str] | None, bool]
+)
 _READY = "ready"
 _CHUNKS_PER_WORKER = 4  # small chunks even out pages of unequal size across the workers
 _CLOSE_GRACE_S = 2.0

@@ -262,9 +262,14 @@ def _bounded(html: str, max_depth: int) -> tuple[str | bytes, bool, frozenset[st
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:
-    base = tree.css_first("base[href]")
-    hrefs = tuple(node.attributes.get("href") or "" for node in tree.css("a[href], area[href]"))
-    return Anchors(None if base is None else base.attributes.get("href") or "", hrefs)
+    """One walk of the tree (a second, for the ``<base>``, cost as much again)."""
+    base, hrefs = None, []
+    for node in tree.css("a[href], area[href], base[href]"):
+        if node.tag != "base":
+            hrefs.append(node.attributes.get("href") or "")
+        elif base is None:  # the first one counts
+            base = node.attributes.get("href") or ""
+    return Anchors(base, tuple(hrefs))
 
 
 def _cut_deep_nesting(html: str, max_depth: int) -> tuple[str, bool]:

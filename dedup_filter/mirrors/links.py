@@ -20,10 +20,11 @@ MAX_LINKS = 2000
 
 
 def resolve_links(page_url: str, anchors: Anchors) -> list[str]:
-    """Absolute, normalised http(s) URLs of a page's anchors, in document order, without repeats."""
+    """Absolute, normalised http(s) URLs of a page's anchors, in document order, without repeats
+    (a reference written twice is resolved once: documentation pages repeat two in three)."""
     base_url = page_url if anchors.base is None else _join(page_url, anchors.base)
     references, links = References(base_url), {}
-    for href in anchors.hrefs:
+    for href in dict.fromkeys(anchors.hrefs):
         target = references.resolve(href)
         if target:
             links[target] = None
@@ -72,7 +73,12 @@ def links_beyond_twin(page_url: str, twin_url: str, links: Iterable[str]) -> lis
     page_dir, twin_dir = directory_of(page_url), directory_of(twin_url)
     if page_dir == twin_dir:
         return []
-    page = urlsplit(page_dir)
+    page, twin = urlsplit(page_dir), urlsplit(twin_dir)
+    if (page.scheme, page.netloc) != (twin.scheme, twin.netloc):
+        # from the twin's directory a relative reference stays on its host and one that names a
+        # host names another path: every link on the page's own host is beyond the twin
+        own_host = f"{page.scheme}://{page.netloc}/"
+        return [link for link in links if link.startswith(own_host)]
     folders = page.path.split("/")[1:-1]
     beyond = []
     for link in links:

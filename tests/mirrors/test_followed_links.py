@@ -69,6 +69,24 @@ def test_a_duplicate_under_no_rule_elsewhere_names_what_its_twin_does_not(tmp_pa
         ]
 
 
+def test_anchors_kept_at_preparation_name_the_same_links_with_no_second_parse(tmp_path, corpus):
+    page = corpus[sorted(corpus)[0]].encode()
+    origin = with_link(page, "only-here.html")
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.check_page("http://copy.test/pub/a.html", page)
+        prepared = dedup.preparer.prepare("http://origin.test/a.html", origin, keep_anchors=True)
+        plain = dedup.preparer.prepare("http://origin.test/a.html", origin)
+        assert prepared.fingerprint == plain.fingerprint
+        assert prepared.links() == plain.links() == ()  # the mirror detector reads none
+        [decision] = dedup.check_prepared([prepared])
+        followed = dedup.links_to_follow(decision, origin)
+        assert "http://origin.test/only-here.html" in followed
+        assert dedup.links_to_follow(decision, b"", prepared=prepared) == followed
+        # a cut body's anchors are not the whole page's: the body is parsed (empty here)
+        cut = replace(prepared, fingerprint=replace(prepared.fingerprint, truncated=True))
+        assert dedup.links_to_follow(decision, b"", prepared=cut) == []
+
+
 HELD_FIRST = "http://www.copy.test/pub/notes/"  # deeper than the origin: a copy, by depth alone
 
 

@@ -83,6 +83,20 @@ def test_a_duplicate_elsewhere_links_what_its_relative_references_name_on_its_ow
     assert beyond == links[:3]
 
 
+def test_a_duplicate_on_another_origin_links_beyond_its_twin_each_link_of_its_own_origin():
+    links = [
+        "http://copy.test/",
+        "http://copy.test///copy.test/docs/a.html",  # "//copy.test/...": a host, another path
+        "http://copy.test/docs/a.html",
+        "https://copy.test/docs/a.html",
+        "http://copy.test:8080/docs/",
+        "http://origin.test/docs/a.html",
+    ]
+    page = "http://copy.test/docs/p.html"
+    assert links_beyond_twin(page, "http://origin.test/docs/p.html", links) == links[:3]
+    assert links_beyond_twin("https://copy.test/docs/p.html", page, links) == [links[3]]
+
+
 def test_a_link_both_reach_by_the_same_reference_is_not_beyond_the_twin():
     """On one host, at equal depths, ``../../top.html`` names one page from either directory."""
     links = ["http://one.test/top.html", "http://one.test/a/b/x.html", "http://one.test/a/"]

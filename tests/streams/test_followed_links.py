@@ -46,3 +46,27 @@ def test_a_duplicate_under_no_rule_sends_the_links_its_twin_does_not_name(
     kept = {value.decode() for _, value, _ in producer.on("urls.keep")}
     assert "http://origin.test/only-here.html" in kept
     assert not [url for url in kept if url.startswith("http://copy.test/")]
+
+
+def test_while_most_pages_are_duplicates_elsewhere_their_anchors_are_kept_for_their_links(
+    make_processor, producer, batch, page, corpus, monkeypatch
+):
+    """The first batch of duplicates is parsed again for its links; the next one, prepared with
+    its anchors, is not (a second parse fails here), and sends the same links."""
+    processor = make_processor(producer=producer)
+    modules = sorted(corpus)[:4]
+    copies = [page(f"http://copy.test/pub/{name}.html", corpus[name]) for name in modules]
+    processor.process(batch(PAGES, copies), threading.Event())
+    for host, names in (("one.test", modules[:2]), ("two.test", modules[2:])):
+        bodies = [with_link(corpus[name].encode(), f"{name}-only.html") for name in names]
+        urls = [f"http://{host}/{name}.html" for name in names]
+        pages = [page(url, body.decode()) for url, body in zip(urls, bodies, strict=True)]
+        processor.process(batch(PAGES, pages), threading.Event())
+        assert producer.on("dedup.dead-letters") == []
+        kept = {value.decode() for _, value, _ in producer.on("urls.keep")}
+        assert {f"http://{host}/{name}-only.html" for name in names} <= kept
+        monkeypatch.setattr("dedup_filter.filter.page_links", _no_second_parse)
+
+
+def _no_second_parse(*_: object) -> list[str]:
+    raise AssertionError("parsed again")
