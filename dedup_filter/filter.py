@@ -110,7 +110,10 @@ class DedupFilter:
     def check_urls(self, urls: Iterable[str]) -> list[Decision]:
         """``check_url`` for many URLs in one read transaction (frontier pruning); deferred URLs
         are then remembered in one write transaction (``settle_deferred`` gives their fate)."""
-        decisions = self._read_urls(urls)
+        return self._recorded(self._read_urls(urls))
+
+    def _recorded(self, decisions: list[Decision]) -> list[Decision]:
+        """URL ``decisions`` as ``check_urls`` gives them: the deferrals written, all counted."""
         if any(decision.deferred for decision in decisions):
             now = self._clock()
             decisions = self.index.transact(
@@ -133,8 +136,8 @@ class DedupFilter:
         self._count_url(decision)
         return decision
 
-    def _read_urls(self, urls: Iterable[str]) -> list[Decision]:
-        normals = [normalize_url(url) for url in urls]
+    def _read_urls(self, urls: Iterable[str], normal: bool = False) -> list[Decision]:
+        normals = list(urls) if normal else [normalize_url(url) for url in urls]
         with self.index.read() as view:
             return [self._check_url(view, url) for url in normals]
 
@@ -285,6 +288,26 @@ class DedupFilter:
         same references (``links_beyond_twin``) that URL checks would not drop: in another
         directory those are other pages, perhaps held nowhere else. ``[]`` for a kept page.
         ``prepared``: the page as it was checked; its anchors, if kept, spare a second parse."""
+        return [checked.url for checked in self._links_checked(decision, body, headers, prepared)]
+
+    def check_links_to_follow(
+        self,
+        decision: Decision,
+        body: bytes,
+        headers: Mapping[Any, Any] | None = None,
+        prepared: PreparedPage | None = None,
+    ) -> list[Decision]:
+        """``links_to_follow`` as ``check_urls`` decides them (keep or defer, the deferrals
+        written, counted), from the URL checks that chose them: a frontier needs no second."""
+        return self._recorded(self._links_checked(decision, body, headers, prepared))
+
+    def _links_checked(
+        self,
+        decision: Decision,
+        body: bytes,
+        headers: Mapping[Any, Any] | None,
+        prepared: PreparedPage | None,
+    ) -> list[Decision]:
         if not decision.links_may_differ:
             return []
         anchors = prepared.whole_anchors() if prepared is not None else None
@@ -295,8 +318,8 @@ class DedupFilter:
         if not decision.dropped_under_rule:
             links = links_beyond_twin(decision.url, decision.duplicate_of or decision.url, links)
         return [
-            link
-            for link, checked in zip(links, self._read_urls(links), strict=True)
+            checked
+            for checked in self._read_urls(links, normal=True)  # resolved links are normal
             if not checked.dropped
             and ("mirror_rule" in checked.evidence or not decision.dropped_under_rule)
         ]

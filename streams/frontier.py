@@ -21,6 +21,9 @@ from dedup_filter import Decision, DedupFilter
 from dedup_filter.decision import Reason
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.prepare import PreparedPage
+
+from .messages import PageMessage
 
 
 class Frontier:
@@ -46,9 +49,20 @@ class Frontier:
     def check(self, urls: Sequence[str]) -> list[Decision]:
         """Decisions in order: the mirror rules in one read transaction, then exact-URL dedup of
         the URLs they keep (any other action of the core is passed on as it is)."""
-        decisions = self._dedup.check_urls(urls) if urls else []
+        return self._deduplicated(self._dedup.check_urls(urls) if urls else [])
+
+    def follow(
+        self, decision: Decision, page: PageMessage, prepared: PreparedPage | None
+    ) -> list[Decision]:
+        """``check`` of the links to follow from a page's ``decision``
+        (``DedupFilter.check_links_to_follow``: the URL checks that chose them decide them)."""
+        return self._deduplicated(
+            self._dedup.check_links_to_follow(decision, page.body, page.headers, prepared)
+        )
+
+    def _deduplicated(self, decisions: list[Decision]) -> list[Decision]:
         self.deferring = self.deferring or any(d.deferred for d in decisions)
-        if not self._cache_size:
+        if not self._cache_size or not decisions:
             return decisions
         with self._dedup.index.read() as view:
             return [self._exact(view, d) if d.action == "keep" else d for d in decisions]

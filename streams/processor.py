@@ -297,7 +297,14 @@ class Processor:
         ready = [page for page in prepared if isinstance(page, PreparedPage)]
         with self.metrics.timed("index"):
             decided = list(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
-        self._keep_anchors = _links_followed_share(decided) >= KEEP_ANCHORS_FROM
+        share = _links_followed_share(decided)
+        if (share >= KEEP_ANCHORS_FROM) != self._keep_anchors:
+            self._keep_anchors = not self._keep_anchors
+            logger.debug(
+                "%.0f %% of a batch's pages had their links followed: pages are now prepared %s",
+                100 * share,
+                "with their anchors" if self._keep_anchors else "without anchors",
+            )
         decisions = iter(decided)
         return prepared, [
             page if isinstance(page, Failed) else next(decisions) for page in prepared
@@ -320,16 +327,16 @@ class Processor:
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         fetch_back = decision.evidence.get("fetch_back") or ()
-        followed = self.dedup.links_to_follow(decision, page.body, page.headers, prepared)
+        followed = self._frontier.follow(decision, page, prepared)
         unpruned = [
             url
             for mirror in decision.evidence.get("mirrors_origin_lacking") or ()
             for url in self.dedup.unpruned(mirror)
         ]
-        again = followed + unpruned
         return outputs + self._kept_urls(
             [Decision(url, "keep", Reason.FETCHED_BACK) for url in fetch_back]
-            + (self._frontier.check(again) if again else [])
+            + followed
+            + (self._frontier.check(unpruned) if unpruned else [])
         )
 
     def _failed_fetch_outputs(

@@ -16,13 +16,18 @@ def with_link(body: bytes, href: str) -> bytes:
     return body.replace(b"</body>", f'<p><a href="{href}">more</a></p></body>'.encode(), 1)
 
 
-def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_path, corpus):
-    modules = sorted(corpus)
-    origin = docs_tree(corpus, ORIGIN, modules, "Standard library notes")
+def mirrored(dedup: DedupFilter, corpus: dict[str, str]) -> dict[str, bytes]:
+    """The mirror's pages, once a crawl made it a rule."""
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
     mirror = copy_tree(origin, ORIGIN, MIRROR)
+    OnlineCrawl(dedup, origin | mirror).visit([*breadth_first(origin, ORIGIN), MIRROR])
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+    return mirror
+
+
+def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_path, corpus):
     with DedupFilter.open(tmp_path / "index") as dedup:
-        OnlineCrawl(dedup, origin | mirror).visit([*breadth_first(origin, ORIGIN), MIRROR])
-        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+        mirror = mirrored(dedup, corpus)
         listing = with_link(mirror[MIRROR + "extra/"], "only-here.html")
         listing = with_link(listing, "http://elsewhere.test/page.html")
         decision = dedup.check_page(MIRROR + "extra/", listing)
@@ -31,6 +36,21 @@ def test_a_page_dropped_under_a_rule_names_the_links_its_url_checks_keep(tmp_pat
         # the listed documents' counterparts are held: pruned, not followed; the other site's
         # page lies under no rule (the twin links it as well)
         assert dedup.links_to_follow(decision, listing) == [MIRROR + "extra/only-here.html"]
+
+
+def test_the_links_to_follow_are_decided_by_the_checks_that_chose_them(tmp_path, corpus):
+    """As ``check_urls`` decides them: a link whose counterpart is not known yet waits."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        listing = with_link(mirrored(dedup, corpus)[MIRROR + "extra/"], "only-here.html")
+        decision = dedup.check_page(MIRROR + "extra/", listing)
+        followed = dedup.links_to_follow(decision, listing)
+        assert not dedup.any_deferred()
+        checked = dedup.check_links_to_follow(decision, listing)
+        assert [link.url for link in checked] == followed
+        assert [link.action for link in checked] == ["defer"]
+        assert dedup.any_deferred()
+        assert checked[0].probes == (ORIGIN + "extra/only-here.html",)  # asked for once
+        assert dedup.check_urls(followed)[0].probes == ()
 
 
 def test_a_duplicate_beside_its_twin_names_no_links(tmp_path, corpus):
