@@ -2,13 +2,15 @@
 per core on the same pages, and how worker processes scale it.
 
 In one run, once per round: ``check_pages`` over the page messages' pages (parsed beforehand, in
-batches of ``--batch``, into a fresh index: the core alone), a bare consume-and-forward loop (poll,
-forward every record, flush, ``.get()``, commit: Kafka alone) and the processor over the same
-messages from the local broker, once per ``--workers`` count (1: pages prepared in its own
-process; N: by a pool of N worker processes). Per core is messages per CPU second of the loop's
-process (the loop and kafka-python's threads) and its workers, never the broker's; the ratio
-processor/check_pages is what the Kafka layer costs on top of the core (issue 13 target 4: at
-least 80 %). Group joins and pool starts are not timed: a run starts at its first non-empty poll
+batches of ``--batch``, into a fresh index: the core alone), ``check_pages+links`` (the same, and
+the links the processor follows from the pages it drops, checked as its frontier checks them: the
+core's whole share of the processor's work), a bare consume-and-forward loop (poll, forward every
+record, flush, ``.get()``, commit: Kafka alone) and the processor over the same messages from the
+local broker, once per ``--workers`` count (1: pages prepared in its own process; N: by a pool of
+N worker processes). Per core is messages per CPU second of the loop's process (the loop and
+kafka-python's threads) and its workers, never the broker's; the ratio processor/check_pages is
+what issue 13's target 4 asks to be at least 80 %; processor/check_pages+links is the Kafka
+layer's own cost. Group joins and pool starts are not timed: a run starts at its first non-empty poll
 and ends at its last commit. Each processor run prints where its time went (wall time per stage,
 CPU per process), and each run the CPU other processes took meanwhile: on a shared machine the
 medians are given over all runs and over the quiet ones.
@@ -35,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from dedup_filter.streams import kafka_io
 from dedup_filter.streams.config import StreamConfig
@@ -247,6 +250,7 @@ def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> 
 
 QUIET_CORES = 0.1  # a run is quiet when other processes took less than this share of one core
 CORE = "check_pages"
+CORE_LINKS = "check_pages+links"
 
 
 @dataclass(frozen=True)
@@ -272,9 +276,12 @@ class Result:
         return self.cpu["others"] / self.seconds < QUIET_CORES
 
 
-def core_loop(values: list[bytes], batch: int) -> Result:
+def core_loop(values: list[bytes], batch: int, links: bool = False) -> Result:
     """``check_pages`` on the messages' pages (read as the processor reads them, before the clock
-    starts), into a fresh index."""
+    starts), into a fresh index. With ``links``, also what the processor sends beyond its verdicts:
+    the pages prepared with their anchors, and the links to follow from those dropped checked as a
+    frontier checks them (``check_links_to_follow``); the Kafka layer's own cost is then what the
+    processor takes beyond this loop."""
     pages = [(fields.url, fields.body, fields.headers) for fields in map(_page_fields, values)]
     meter = CpuMeter([])
     with (
@@ -284,11 +291,22 @@ def core_loop(values: list[bytes], batch: int) -> Result:
         started = time.perf_counter()
         meter.start()
         for start in range(0, len(pages), batch):
-            dedup.check_pages(pages[start : start + batch])
+            if links:
+                _check_with_links(dedup, pages[start : start + batch])
+            else:
+                dedup.check_pages(pages[start : start + batch])
         meter.stop()
         seconds = time.perf_counter() - started
     print(f"    CPU ms/page: {meter.per_message(len(pages))}")
     return Result(len(pages), seconds, meter.used)
+
+
+def _check_with_links(dedup: DedupFilter, pages: list[tuple[str, bytes, Any]]) -> None:
+    prepared = [dedup.preparer.prepare(*page, keep_anchors=True) for page in pages]
+    for (_, body, headers), page, decision in zip(
+        pages, prepared, dedup.check_prepared(prepared), strict=True
+    ):
+        dedup.check_links_to_follow(decision, body, headers, page)
 
 
 def _page_fields(value: bytes) -> PageFields:
@@ -351,6 +369,7 @@ def round_of_runs(
     produce(bootstrap, config.pages_in, values)
     runs: list[tuple[str, Callable[[], Result]]] = [
         (CORE, partial(core_loop, values, batch)),
+        (CORE_LINKS, partial(core_loop, values, batch, links=True)),
         (
             "bare",
             partial(
@@ -377,24 +396,32 @@ def summary(results: dict[str, list[Result]], title: str, keep: Callable[[Result
     lines = [
         f"medians of {title} (quiet: other processes < {QUIET_CORES} core):",
         "| loop | runs | messages/s | per core | per core / check_pages |"
-        " CPU ms/message: loop (its main thread) | workers | broker |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        " per core / check_pages+links | CPU ms/message: loop (its main thread) | workers |"
+        " broker |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    core = statistics.median(r.per_core for r in kept[CORE]) if kept.get(CORE) else None
+    cores = {
+        core: statistics.median(r.per_core for r in kept[core])
+        for core in (CORE, CORE_LINKS)
+        if kept.get(core)
+    }
     for name, runs in kept.items():
         if not runs:
             continue
         per_core = statistics.median(r.per_core for r in runs)
-        ratio = f"{per_core / core:.0%}" if core and name not in (CORE, "bare") else ""
+        ratios = " | ".join(
+            f"{per_core / cores[core]:.0%}" if core in cores and name.startswith("workers=") else ""
+            for core in (CORE, CORE_LINKS)
+        )
 
         def cpu(part: str, runs: list[Result] = runs) -> str:
             return f"{statistics.median(r.cpu[part] / r.handled for r in runs) * 1000:.3f}"
 
         workers = cpu("workers") if name.startswith("workers=") and name != "workers=1" else ""
-        broker = cpu("broker") if name != CORE else ""
+        broker = cpu("broker") if name not in (CORE, CORE_LINKS) else ""
         lines.append(
             f"| {name} | {len(runs)} | {statistics.median(r.rate for r in runs):.1f} |"
-            f" {per_core:.1f} | {ratio} | {cpu('loop')} ({cpu('main thread')}) | {workers} |"
+            f" {per_core:.1f} | {ratios} | {cpu('loop')} ({cpu('main thread')}) | {workers} |"
             f" {broker} |"
         )
     for name, runs in kept.items():
