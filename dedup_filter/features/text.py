@@ -71,6 +71,9 @@ _IMAGE_TAGS = ("img", "image")  # the tree builder makes an img element of <imag
 # the tags html_text edits the tree for: the tag census says which a page names
 _EDITED_TAGS = (*_FORMATTING_TAGS, *_IMAGE_TAGS, *_INVISIBLE_TAGS)
 _SNIFF_BYTES = 4096
+# a page's anchors are kept beyond its parse (sent between processes, resolved later): a hostile
+# page of 5 MB of "<a href=n>" would give 400,000 of them; its first links are the ones resolved
+MAX_ANCHORS = 16_000  # 8 times ``mirrors.links.MAX_LINKS``
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
 # Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
 _NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
@@ -266,7 +269,8 @@ def _anchors(tree: LexborHTMLParser) -> Anchors:
     base, hrefs = None, []
     for node in tree.css("a[href], area[href], base[href]"):
         if node.tag != "base":
-            hrefs.append(node.attributes.get("href") or "")
+            if len(hrefs) < MAX_ANCHORS:
+                hrefs.append(node.attributes.get("href") or "")
         elif base is None:  # the first one counts
             base = node.attributes.get("href") or ""
     return Anchors(base, tuple(hrefs))

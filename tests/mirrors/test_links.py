@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dedup_filter import Config
 from dedup_filter.features.fingerprint import Fingerprinter
-from dedup_filter.features.text import Anchors, html_anchors, html_tokens
+from dedup_filter.features.text import MAX_ANCHORS, Anchors, html_anchors, html_tokens
 from dedup_filter.mirrors.links import MAX_LINKS, links_beyond_twin, page_links, resolve_links
 
 PAGE = "http://docs.origin.test/lib/index.html"
@@ -52,6 +52,14 @@ def test_a_hostile_page_gives_at_most_max_links():
     links = resolve_links(PAGE, Anchors(None, hrefs))
     assert len(links) == MAX_LINKS
     assert links[-1] == f"http://docs.origin.test/lib/p{MAX_LINKS - 1}.html"
+
+
+def test_a_hostile_page_keeps_at_most_max_anchors_and_still_its_base():
+    html = "".join(f"<a href=p{number}.html>{number}</a>" for number in range(MAX_ANCHORS + 50))
+    anchors = html_anchors(html + "<base href=/other/>")
+    assert len(anchors.hrefs) == MAX_ANCHORS >= 8 * MAX_LINKS
+    assert anchors.hrefs[-1] == f"p{MAX_ANCHORS - 1}.html"
+    assert anchors.base == "/other/"
 
 
 def test_the_fingerprint_read_with_anchors_is_the_fingerprint(corpus):
