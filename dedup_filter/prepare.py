@@ -31,7 +31,7 @@ class PreparedPage:
 
     fingerprint: Fingerprint
     anchors: Anchors | None = None  # read in the same parse: the mirror detector's, or kept
-    detector_reads_links: bool = False
+    detector_reads_links: bool = False  # it learns from any link it is given (session ids)
 
     def links(self) -> Iterable[str]:
         """The page's links, resolved when the mirror detector reads them."""
@@ -40,7 +40,8 @@ class PreparedPage:
         return LazyLinks(self.fingerprint.url, self.anchors)
 
     def whole_anchors(self) -> Anchors | None:
-        """The anchors read, when they are the whole page's (its fingerprint read no cut body)."""
+        """The anchors read, unless the parse was cut anywhere (``Fingerprint.truncated``): they
+        may then lack some of the page's."""
         return None if self.fingerprint.truncated else self.anchors
 
 
@@ -61,9 +62,11 @@ class PagePreparer:
         headers: Mapping[Any, Any] | None = None,
         keep_anchors: bool = False,
     ) -> PreparedPage:
-        """Args:
-        keep_anchors: read the page's anchors even if the mirror detector does not (8 % more
-            time a page): ``DedupFilter.links_to_follow`` then needs no second parse.
+        """The page's fingerprint, and its anchors where they are read.
+
+        Args:
+            keep_anchors: read them even if the mirror detector does not (8 % more time a page):
+                ``DedupFilter.links_to_follow`` then needs no second parse.
         """
         normal, body = normalize_url(url), body or b""
         wanted = self._mirrors.wants_links(normal)
