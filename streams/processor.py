@@ -297,6 +297,15 @@ class Processor:
         ready = [page for page in prepared if isinstance(page, PreparedPage)]
         with self.metrics.timed("index"):
             decided = list(isolated(ready, self.dedup.check_prepared, BATCH_FAILURES))
+        self._choose_anchors(decided)
+        decisions = iter(decided)
+        return prepared, [
+            page if isinstance(page, Failed) else next(decisions) for page in prepared
+        ]
+
+    def _choose_anchors(self, decided: Sequence[Decision | Failed]) -> None:
+        """Whether the pages staged from now on are prepared with their anchors
+        (``KEEP_ANCHORS_FROM``), by the share of ``decided`` whose links are followed."""
         share = _links_followed_share(decided)
         if (share >= KEEP_ANCHORS_FROM) != self._keep_anchors:
             self._keep_anchors = not self._keep_anchors
@@ -305,10 +314,6 @@ class Processor:
                 100 * share,
                 "with their anchors" if self._keep_anchors else "without anchors",
             )
-        decisions = iter(decided)
-        return prepared, [
-            page if isinstance(page, Failed) else next(decisions) for page in prepared
-        ]
 
     def _page_outputs(
         self,
