@@ -10,10 +10,10 @@ local broker, once per ``--workers`` count (1: pages prepared in its own process
 N worker processes). Per core is messages per CPU second of the loop's process (the loop and
 kafka-python's threads) and its workers, never the broker's; the ratio processor/check_pages is
 what issue 13's target 4 asks to be at least 80 %; processor/check_pages+links is the Kafka
-layer's own cost. Group joins and pool starts are not timed: a run starts at its first non-empty poll
-and ends at its last commit. Each processor run prints where its time went (wall time per stage,
-CPU per process), and each run the CPU other processes took meanwhile: on a shared machine the
-medians are given over all runs and over the quiet ones.
+layer's own cost. Group joins and pool starts are not timed: a run starts at its first non-empty
+poll and ends at its last commit. Each processor run prints where its time went (wall time per
+stage, CPU per process), and each run the CPU other processes took meanwhile: on a shared machine
+the medians are given over all runs and over the quiet ones.
 
     python bench/stream_speed.py [--messages 2000] [--rounds 2] [--workers 1,2]
 
@@ -288,13 +288,11 @@ def core_loop(values: list[bytes], batch: int, links: bool = False) -> Result:
         tempfile.TemporaryDirectory() as directory,
         DedupFilter.open(directory, Config.default()) as dedup,
     ):
+        check = partial(_check_with_links, dedup) if links else dedup.check_pages
         started = time.perf_counter()
         meter.start()
         for start in range(0, len(pages), batch):
-            if links:
-                _check_with_links(dedup, pages[start : start + batch])
-            else:
-                dedup.check_pages(pages[start : start + batch])
+            check(pages[start : start + batch])
         meter.stop()
         seconds = time.perf_counter() - started
     print(f"    CPU ms/page: {meter.per_message(len(pages))}")

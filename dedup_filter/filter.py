@@ -136,8 +136,10 @@ class DedupFilter:
         self._count_url(decision)
         return decision
 
-    def _read_urls(self, urls: Iterable[str], normal: bool = False) -> list[Decision]:
-        normals = list(urls) if normal else [normalize_url(url) for url in urls]
+    def _read_urls(self, urls: Iterable[str]) -> list[Decision]:
+        return self._read_normal_urls([normalize_url(url) for url in urls])
+
+    def _read_normal_urls(self, normals: Iterable[str]) -> list[Decision]:
         with self.index.read() as view:
             return [self._check_url(view, url) for url in normals]
 
@@ -319,7 +321,7 @@ class DedupFilter:
             links = links_beyond_twin(decision.url, decision.duplicate_of or decision.url, links)
         return [
             checked
-            for checked in self._read_urls(links, normal=True)  # resolved links are normal
+            for checked in self._read_normal_urls(links)  # resolved links are normal
             if not checked.dropped
             and ("mirror_rule" in checked.evidence or not decision.dropped_under_rule)
         ]

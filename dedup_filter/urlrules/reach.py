@@ -140,7 +140,7 @@ class RuleReach:
     @staticmethod
     def virtual(parts: UrlParts, patterns: tuple[str, ...]) -> list[tuple[RuleKey, Scope]]:
         """Single-parameter drop rules for the URL's parameters that ``patterns`` name."""
-        if not patterns:  # none trusted, the default: a URL check asks for every held alias
+        if not patterns:  # none trusted (the default): asked at every URL check, nothing to build
             return []
         return [
             (RuleKey(parts.authority, DROP, name), ANY)
