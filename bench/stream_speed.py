@@ -3,8 +3,9 @@ per core on the same pages, and how worker processes scale it.
 
 In one run, once per round: ``check_pages`` over the page messages' pages (parsed beforehand, in
 batches of ``--batch``, into a fresh index: the core alone), ``check_pages+links`` (the same, and
-the links the processor follows from the pages it drops, checked as its frontier checks them: the
-core's whole share of the processor's work), a bare consume-and-forward loop (poll, forward every
+the links the processor follows from the pages it drops, checked by a frontier as the processor's
+checks them, the links it followed before not again: the core's whole share of the processor's
+work), a bare consume-and-forward loop (poll, forward every
 record, flush, ``.get()``, commit: Kafka alone) and the processor over the same messages from the
 local broker, once per ``--workers`` count (1: pages prepared in its own process; N: by a pool of
 N worker processes). Per core is messages per CPU second of the loop's process (the loop and
@@ -41,6 +42,8 @@ from typing import Any
 
 from dedup_filter.streams import kafka_io
 from dedup_filter.streams.config import StreamConfig
+from dedup_filter.streams.frontier import Frontier
+from dedup_filter.streams.messages import PageMessage
 from dedup_filter.streams.processor import Batch, Processor
 from dedup_filter.streams.workers import PreparationPool
 from kafka import KafkaProducer
@@ -279,16 +282,17 @@ class Result:
 def core_loop(values: list[bytes], batch: int, links: bool = False) -> Result:
     """``check_pages`` on the messages' pages (read as the processor reads them, before the clock
     starts), into a fresh index. With ``links``, also what the processor sends beyond its verdicts:
-    the pages prepared with their anchors, and the links to follow from those dropped checked as a
-    frontier checks them (``check_links_to_follow``); the Kafka layer's own cost is then what the
-    processor takes beyond this loop."""
+    the pages prepared with their anchors, and the links to follow from those dropped checked by
+    the processor's ``Frontier`` (links it followed before are not checked again); the Kafka
+    layer's own cost is then what the processor takes beyond this loop."""
     pages = [(fields.url, fields.body, fields.headers) for fields in map(_page_fields, values)]
     meter = CpuMeter([])
     with (
         tempfile.TemporaryDirectory() as directory,
         DedupFilter.open(directory, Config.default()) as dedup,
     ):
-        check = partial(_check_with_links, dedup) if links else dedup.check_pages
+        frontier = Frontier(dedup, 0, 0.0, StreamConfig().followed_links_memory)
+        check = partial(_check_with_links, dedup, frontier) if links else dedup.check_pages
         started = time.perf_counter()
         meter.start()
         for start in range(0, len(pages), batch):
@@ -299,12 +303,14 @@ def core_loop(values: list[bytes], batch: int, links: bool = False) -> Result:
     return Result(len(pages), seconds, meter.used)
 
 
-def _check_with_links(dedup: DedupFilter, pages: list[tuple[str, bytes, Any]]) -> None:
+def _check_with_links(
+    dedup: DedupFilter, frontier: Frontier, pages: list[tuple[str, bytes, Any]]
+) -> None:
     prepared = [dedup.preparer.prepare(*page, keep_anchors=True) for page in pages]
-    for (_, body, headers), page, decision in zip(
+    for (url, body, headers), page, decision in zip(
         pages, prepared, dedup.check_prepared(prepared), strict=True
     ):
-        dedup.check_links_to_follow(decision, body, headers, page)
+        frontier.follow(decision, PageMessage(url, body, headers), page)
 
 
 def _page_fields(value: bytes) -> PageFields:

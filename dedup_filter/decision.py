@@ -32,7 +32,7 @@ class Reason(StrEnum):
     NOT_MIRRORED = "not_mirrored"
     PROBE = "probe"  # a URL the mirror detector asked for: fetch it
     MIRRORED_DIRECTORY = "mirrored_directory"  # under a mirror rule whose origin page is held
-    URL_SEEN = "url_seen"  # the stream frontier kept this URL recently (exact-URL dedup)
+    URL_SEEN = "url_seen"  # the stream frontier kept (exact-URL dedup) or followed it recently
     URL_FETCHED = "url_fetched"  # its page is held, or this crawl got it already (exact URL)
     DUPLICATE_URL = "duplicate_url"  # an alias, under a URL rule, of a held page's URL
     COUNTERPART_PENDING = "counterpart_pending"  # deferred: under a rule, its counterpart not held

@@ -12,7 +12,7 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Self
 
@@ -298,10 +298,12 @@ class DedupFilter:
         body: bytes,
         headers: Mapping[Any, Any] | None = None,
         prepared: PreparedPage | None = None,
+        followed: Container[str] = (),
     ) -> list[Decision]:
         """``links_to_follow`` as ``check_urls`` decides them (keep or defer, the deferrals
-        written, counted), from the URL checks that chose them: a frontier needs no second."""
-        return self._recorded(self._links_checked(decision, body, headers, prepared))
+        written, counted), from the URL checks that chose them: a frontier needs no second. A
+        link in ``followed`` (the caller follows it already) is dropped as seen, not checked."""
+        return self._recorded(self._links_checked(decision, body, headers, prepared, followed))
 
     def _links_checked(
         self,
@@ -309,6 +311,7 @@ class DedupFilter:
         body: bytes,
         headers: Mapping[Any, Any] | None,
         prepared: PreparedPage | None,
+        followed: Container[str] = (),
     ) -> list[Decision]:
         if not decision.links_may_differ:
             return []
@@ -319,11 +322,17 @@ class DedupFilter:
             links = page_links(decision.url, body, headers, self.config.text.fallback_encoding)
         if not decision.dropped_under_rule:
             links = links_beyond_twin(decision.url, decision.duplicate_of or decision.url, links)
+        seen = {link for link in links if link in followed}
+        checked = self._read_normal_urls(  # resolved links are normal
+            [link for link in links if link not in seen] if seen else links
+        )
         return [
-            checked
-            for checked in self._read_normal_urls(links)  # resolved links are normal
-            if not checked.dropped
-            and ("mirror_rule" in checked.evidence or not decision.dropped_under_rule)
+            link
+            for link in checked
+            if not link.dropped
+            and ("mirror_rule" in link.evidence or not decision.dropped_under_rule)
+        ] + [
+            Decision(link, "drop", Reason.URL_SEEN, evidence={"rule": "followed"}) for link in seen
         ]
 
     def _report_failed(

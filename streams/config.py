@@ -40,6 +40,7 @@ class StreamConfig:
     dead_letters: str = "dedup.dead-letters"
     tolerant: bool = True
     url_dedup_cache_size: int = 0
+    followed_links_memory: int = 100_000
     deferred_max_age_s: float = 600.0
     auto_offset_reset: str = "earliest"
     poll_timeout_ms: int = 500
@@ -76,6 +77,7 @@ class StreamConfig:
             f"must be one of {OFFSET_RESETS}",
         )
         _require(self.url_dedup_cache_size >= 0, "url_dedup_cache_size", "must be >= 0 (0: off)")
+        _require(self.followed_links_memory >= 0, "followed_links_memory", "must be >= 0 (0: off)")
         _require(self.deferred_max_age_s >= 0, "deferred_max_age_s", "must be >= 0")
         _require(self.poll_timeout_ms >= 1, "poll_timeout_ms", "must be >= 1")
         _require(self.max_poll_records >= 1, "max_poll_records", "must be >= 1")

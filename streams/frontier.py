@@ -10,12 +10,17 @@ Exact-URL dedup drops a URL that the index already holds as a fetched page, or t
 kept recently (the last ``cache_size`` kept URLs). Keyed by URL, the frontier topic sends every copy
 of a URL to the same partition and so to the same group member, which makes the cache exact for
 repeats closer together than ``cache_size`` URLs; memory stays bounded at about 100 bytes a URL.
+
+The links this process followed (kept) from dropped pages are remembered the same way, whether or
+not exact-URL dedup is on: the process itself wrote them to the kept URLs, so one page's links
+followed again from its copies would only repeat them (each pydoc page is linked from dozens of
+others); those are not checked again.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from dedup_filter import Decision, DedupFilter
 from dedup_filter.decision import Reason
@@ -29,11 +34,17 @@ from .messages import PageMessage
 class Frontier:
     """``check(urls)``: keep, or drop with the reason (mirrored directory, fetched, seen)."""
 
-    def __init__(self, dedup: DedupFilter, cache_size: int, deferred_max_age_s: float) -> None:
+    def __init__(
+        self,
+        dedup: DedupFilter,
+        cache_size: int,
+        deferred_max_age_s: float,
+        followed_memory: int = 0,
+    ) -> None:
         self._dedup = dedup
-        self._cache_size = cache_size
         self._deferred_max_age_s = deferred_max_age_s
-        self._recent: OrderedDict[int, None] = OrderedDict()
+        self._recent = RecentUrls(cache_size)
+        self._followed = RecentUrls(followed_memory)
         self.deferring = dedup.any_deferred()  # whether a deferred URL may still wait
 
     def settle(self) -> list[Decision]:
@@ -55,28 +66,54 @@ class Frontier:
         self, decision: Decision, page: PageMessage, prepared: PreparedPage | None
     ) -> list[Decision]:
         """``check`` of the links to follow from a page's ``decision``
-        (``DedupFilter.check_links_to_follow``: the URL checks that chose them decide them)."""
-        return self._deduplicated(
-            self._dedup.check_links_to_follow(decision, page.body, page.headers, prepared)
+        (``DedupFilter.check_links_to_follow``: the URL checks that chose them decide them); a
+        link this frontier followed recently is dropped as seen, unchecked."""
+        decisions = self._dedup.check_links_to_follow(
+            decision, page.body, page.headers, prepared, followed=self._followed
         )
+        self._followed.update(d.url for d in decisions if d.action == "keep")
+        return self._deduplicated(decisions)
 
     def _deduplicated(self, decisions: list[Decision]) -> list[Decision]:
         self.deferring = self.deferring or any(d.deferred for d in decisions)
-        if not self._cache_size or not decisions:
+        if not self._recent.size or not decisions:
             return decisions
         with self._dedup.index.read() as view:
             return [self._exact(view, d) if d.action == "keep" else d for d in decisions]
 
     def _exact(self, view: IndexView, decision: Decision) -> Decision:
-        key = hash64(decision.url, 0)
-        if key in self._recent:
-            self._recent.move_to_end(key)
+        if decision.url in self._recent:
             return Decision(decision.url, "drop", Reason.URL_SEEN, evidence={"rule": "exact_url"})
         if view.page_id_for_url(decision.url) is not None:
             return Decision(
                 decision.url, "drop", Reason.URL_FETCHED, evidence={"rule": "exact_url"}
             )
-        self._recent[key] = None
-        if len(self._recent) > self._cache_size:
-            self._recent.popitem(last=False)
+        self._recent.update((decision.url,))
         return decision
+
+
+class RecentUrls:
+    """The last ``size`` URLs added (64-bit hashes, about 100 bytes each); ``in`` refreshes a URL
+    found. A size of 0 holds nothing."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._keys: OrderedDict[int, None] = OrderedDict()
+
+    def __contains__(self, url: object) -> bool:
+        if not self._keys or not isinstance(url, str):
+            return False
+        key = hash64(url, 0)
+        if key not in self._keys:
+            return False
+        self._keys.move_to_end(key)
+        return True
+
+    def update(self, urls: Iterable[str]) -> None:
+        if not self.size:
+            return
+        keys = self._keys
+        for url in urls:
+            keys[hash64(url, 0)] = None
+        while len(keys) > self.size:
+            keys.popitem(last=False)

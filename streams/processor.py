@@ -83,7 +83,12 @@ class Processor:
         self.config = config
         self.metrics = metrics or StreamMetrics()
         self.pool = pool
-        self._frontier = Frontier(dedup, config.url_dedup_cache_size, config.deferred_max_age_s)
+        self._frontier = Frontier(
+            dedup,
+            config.url_dedup_cache_size,
+            config.deferred_max_age_s,
+            config.followed_links_memory,
+        )
         self._uncommitted: dict[TopicPartition, OffsetAndMetadata] = {}
         self._next_offsets: dict[TopicPartition, int] = {}
         self._bad_partitions_logged: set[TopicPartition] = set()

@@ -53,6 +53,20 @@ def test_the_links_to_follow_are_decided_by_the_checks_that_chose_them(tmp_path,
         assert dedup.check_urls(followed)[0].probes == ()
 
 
+def test_a_link_the_caller_follows_already_is_seen_and_not_checked(tmp_path, corpus):
+    """No deferral is written and no probe asked for a link the caller wrote out before."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        listing = with_link(mirrored(dedup, corpus)[MIRROR + "extra/"], "only-here.html")
+        decision = dedup.check_page(MIRROR + "extra/", listing)
+        link = MIRROR + "extra/only-here.html"
+        checked = dedup.check_links_to_follow(decision, listing, followed={link})
+        assert [(seen.url, seen.action, seen.reason) for seen in checked] == [
+            (link, "drop", "url_seen")
+        ]
+        assert not dedup.any_deferred()
+        assert dedup.pending_probes() == []
+
+
 def test_a_duplicate_beside_its_twin_names_no_links(tmp_path, corpus):
     """An alias in its twin's directory links what its twin links: nothing to follow."""
     page = corpus[sorted(corpus)[0]].encode()

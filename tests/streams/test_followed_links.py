@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+import pytest
+
 from tests.mirrors.conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
 from tests.mirrors.test_followed_links import with_link
 
@@ -70,3 +72,34 @@ def test_while_most_pages_are_duplicates_elsewhere_their_anchors_are_kept_for_th
 
 def _no_second_parse(*_: object) -> list[str]:
     raise AssertionError("parsed again")
+
+
+@pytest.mark.parametrize("memory", [100, 0])
+def test_a_link_followed_from_two_dropped_pages_is_written_once(
+    make_processor, producer, batch, page, corpus, stream_config, memory
+):
+    """Two copies on one host link the same page of theirs: the second copy's link is the
+    process's own output again, dropped as seen without a check while it is remembered
+    (``followed_links_memory``; 0 remembers nothing, and the link goes out twice)."""
+    config = replace(stream_config, followed_links_memory=memory)
+    processor = make_processor(producer=producer, config=config)
+    first, second = sorted(corpus)[:2]
+    originals = [page(f"http://origin.test/{name}.html", corpus[name]) for name in (first, second)]
+    processor.process(batch(PAGES, originals), threading.Event())
+    for name in (first, second):
+        body = with_link(corpus[name].encode(), "common.html").decode()
+        processor.process(
+            batch(PAGES, [page(f"http://copy.test/{name}.html", body)]), threading.Event()
+        )
+    written = [value for _, value, _ in producer.on("urls.keep")]
+    assert written.count(b"http://copy.test/common.html") == (1 if memory else 2)
+    repeats = len(written) - len(set(written))
+    seen = processor.metrics.registry.get_sample_value(
+        "dedup_stream_urls_total", {"action": "drop", "reason": "url_seen"}
+    )
+    if memory:
+        assert repeats == 0
+        assert seen >= 1  # common.html, and what else the second copy links as the first did
+    else:
+        assert repeats >= 1
+        assert seen is None

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from dedup_filter.streams.delivery import DeliveryError
+from dedup_filter.streams.frontier import RecentUrls
 from kafka.errors import CommitFailedError, KafkaTimeoutError, MessageSizeTooLargeError
 from kafka.structs import TopicPartition
 
@@ -228,6 +229,18 @@ def test_exact_url_dedup_drops_repeats_and_fetched_pages(
     processor.process(batch(URLS, urls), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [urls[0]]
     assert processor.metrics.totals["urls_drop"] == 2
+
+
+def test_recent_urls_forget_the_least_recently_met_first():
+    recent = RecentUrls(2)
+    recent.update(["http://a.test/1", "http://a.test/2"])
+    assert "http://a.test/1" in recent  # met again: now the most recent
+    recent.update(["http://a.test/3"])
+    assert ["http://a.test/1" in recent, "http://a.test/2" in recent] == [True, False]
+    assert "http://a.test/3" in recent
+    nothing = RecentUrls(0)
+    nothing.update(["http://a.test/1"])
+    assert "http://a.test/1" not in nothing
 
 
 def test_run_processes_every_batch_then_stops(
