@@ -160,6 +160,22 @@ FIFTH = Hosts(
 )
 
 
+# The sixth holdout's (thirty-first session): other names again, another session id's name.
+SIXTH = Hosts(
+    ("docs.gnome.test", "ftp.mirrorservice.test", "api.cdn.test"),
+    ("sites/gnome/docs/gdk-pixbuf/", "gdk-pixbuf/"),
+    "crypto.project.test",
+    "crypto.archive.test",
+    "crypto.store.test",
+    "security-notes.test",
+    "live.project.test",
+    "live.partner.test",
+    "docs.college.test",
+    "digest.lists.test",
+    "sessid=e27b90c4d1",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -271,6 +287,21 @@ LAYOUTS = {
         80,
         ("3.11.2", "3.11.0"),
         FIFTH,
+    ),
+    # the thirty-first session's, packages never used before, chosen after the code: gi-docgen
+    # API pages as the chain, a texinfo manual as the stale one, the live-system manual in three
+    # languages (one directory, a suffix each) as guides, dia's manual in two as the portal's
+    "holdout6": Layout(
+        "gdk-pixbuf",
+        "gcrypt",
+        "",
+        ("live-en", "live-fr", "live-de"),
+        ("dia-en", "dia-fr"),
+        None,
+        40,
+        80,
+        ("1.10.1", "1.8.9"),
+        SIXTH,
     ),
 }
 

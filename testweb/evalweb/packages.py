@@ -98,6 +98,26 @@ TREES = {
         )
         for language in ("en", "de", "ja")
     },
+    # the sixth holdout's trees (thirty-first session), packages never used before, chosen after
+    # the code: gi-docgen pages, one a symbol from one template (gdk-pixbuf), a texinfo manual
+    # one page a node (libgcrypt), one live-system manual in three languages whose pages differ
+    # only in their suffix, and a user manual whose French edition splits chapters otherwise (dia)
+    "gdk-pixbuf": DocTree(
+        "libgdk-pixbuf2.0-doc", "usr/share/doc/libgdk-pixbuf2.0-doc/html/gdk-pixbuf"
+    ),
+    "gcrypt": DocTree("libgcrypt20-doc", "usr/share/doc/libgcrypt20-doc/html"),
+    **{
+        f"live-{language}": DocTree(
+            "live-manual-html",
+            "usr/share/doc/live-manual/html/live-manual",
+            suffix=f".{language}.html",
+        )
+        for language in ("en", "fr", "de")
+    },
+    **{
+        f"dia-{language}": DocTree("dia-common", f"usr/share/doc/dia/html/{language}")
+        for language in ("en", "fr")
+    },
 }
 
 
