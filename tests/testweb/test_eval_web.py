@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -224,6 +225,34 @@ def test_the_scorer_counts_a_newer_text_lost_that_a_stale_copy_hides(web: EvalWe
     stale_only = score(web.truth, web.pages, everything, _record(FILTER, [edited]))
     assert (stale_only.lost, stale_only.newer_lost) == ([], [key])
     assert score(web.truth, web.pages, everything, everything).newer_lost == []
+
+
+def test_the_scorer_counts_an_origin_pruned_where_the_log_drops_its_urls(web: EvalWeb) -> None:
+    """A rule may name the victim its mirror and prune its origin side, the copier: read from
+    the drops, that is no origin pruned; a drop under the victim is one."""
+    copier = next(replica for replica in web.truth.replicas if replica.kind == "copier")
+    rule = {"kind": "mirror", "mirror": copier.source, "origin": copier.copy}
+    victim_page, copier_page = (
+        sorted(url for url in web.pages if url.startswith(side) and url != side)[0]
+        for side in (copier.source, copier.copy)
+    )
+    everything = _record(UNFILTERED, [victim_page, copier_page])
+
+    def dropped(url: str) -> CrawlRecord:
+        decision = {
+            "url": url,
+            "action": "drop",
+            "reason": "mirrored_directory",
+            "duplicate_of": None,
+        }
+        decision["evidence"] = {"mirror_rule": rule}
+        return replace(_record(FILTER, []), decisions=[decision], rules=[rule])
+
+    pruned = [
+        score(web.truth, web.pages, everything, dropped(url)).origins_pruned
+        for url in (copier_page, victim_page)
+    ]
+    assert pruned == [0, 1]
 
 
 def _record(variant: str, urls: list[str]) -> CrawlRecord:

@@ -9,8 +9,9 @@ listings (decision log, rules): never from the filter's internals.
   these are the keys whose newer text (the origin's page and its faithful copies) the
   unfiltered crawl fetched and the crawl did not;
 - *rules right*: mirror rules whose two directories hold copies of one directory of a package;
-- *origins pruned*: true mirror rules whose pruned side is a package's own directory (an origin
-  taken for the copy of its copy, or a copier's victim);
+- *origins pruned*: package directories (no copy of anything) whose URLs a true mirror rule
+  dropped, as the decision log shows (an origin taken for the copy of its copy, a copier's
+  victim, or an origin whose copy was crawled first);
 - *boundaries*: replicas (``truth.replicas``) whose copy's top directory a rule names, with a true
   counterpart, in either orientation (a partial translation's is not sought);
 - *near-duplicate precision*: page drops (exact or near) whose named page has a Jaccard >= 0.8 of
@@ -118,10 +119,7 @@ def score(
         must_keep_lost=len(set(lost) & single),
         rules=len(mirror_rules),
         rules_right=len(mirror_rules) - len(wrong),
-        origins_pruned=sum(
-            _true_rule(truth, rule) and canonical_directory(truth, rule["mirror"]) == rule["mirror"]
-            for rule in mirror_rules
-        ),
+        origins_pruned=len(_pruned_package_directories(truth, mirror_rules, record.decisions)),
         boundaries=len(boundaries),
         boundaries_found=len(boundaries) - len(missed),
         page_drops=drops,
@@ -191,6 +189,28 @@ def canonical_directory(
             return directory
         nearest = max(copies, key=lambda replica: len(replica.copy))
         directory = nearest.source + directory[len(nearest.copy) :]
+
+
+def _pruned_package_directories(
+    truth: GroundTruth, rules: list[Mapping[str, Any]], decisions: list[Mapping[str, Any]]
+) -> set[str]:
+    """The package directories (no copy of anything) that a true rule pruned: where the decision
+    log drops a URL as ``mirrored_directory`` under the rule. Read from the drops, not from the
+    rule's orientation: a rule may prune its origin side (a copy crawled first)."""
+    true_rules = {rule["mirror"] for rule in rules if _true_rule(truth, rule)}
+    sides = {rule["mirror"]: (rule["mirror"], rule["origin"]) for rule in rules}
+    pruned = set()
+    for decision in decisions:
+        rule = decision.get("evidence", {}).get("mirror_rule")
+        if decision["reason"] != "mirrored_directory" or not isinstance(rule, Mapping):
+            continue
+        if rule.get("mirror") not in true_rules:
+            continue
+        under = [side for side in sides[rule["mirror"]] if decision["url"].startswith(side)]
+        side = max(under, key=len, default=None)  # a copy may lie inside its origin
+        if side is not None and canonical_directory(truth, side) == side:
+            pruned.add(side)
+    return pruned
 
 
 def _true_rule(truth: GroundTruth, rule: Mapping[str, Any]) -> bool:
