@@ -360,7 +360,8 @@ class CandidateUpdate:
             return
         if self._turns_over(candidate):
             candidate = self._reoriented(candidate)
-        collapsed, through = collapse_origin(self.store, candidate, max_depth)
+        paired = candidate
+        collapsed, through = collapse_origin(self.store, paired, max_depth)
         if through and self._editions(collapsed):
             self._reject(candidate)  # an edition's copy collapsed onto another edition
             return
@@ -376,7 +377,8 @@ class CandidateUpdate:
             # so the other side is pruned instead, if no rule prunes the first side already and
             # that conflicts with nothing
             ruled_already = ruled(self.store, (candidate.mirror,), max_depth)
-            collapsed, through = collapse_origin(self.store, self._turned(candidate), max_depth)
+            paired = self._turned(candidate)
+            collapsed, through = collapse_origin(self.store, paired, max_depth)
             if ruled_already or conflicts(
                 self.store, collapsed.mirror, collapsed.origin, max_depth
             ):
@@ -406,6 +408,7 @@ class CandidateUpdate:
             code_checked,
             through,
             self._names_older(collapsed),
+            paired.origin if through else "",
         )
         self.confirmed.append(rule)
         # what each side kept for the other answers for a page it lacks: nothing is pruned

@@ -96,6 +96,20 @@ def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
     return _held_first(_held(store, mirror), _held(store, origin))
 
 
+def held_first_through(store: MirrorStore, mirror: str, origin: str, moved_from: str) -> HeldFirst:
+    """``held_first`` for a rule whose origin was moved to ``origin`` from ``moved_from``, the
+    same place under the mirror side of another rule (``rules.collapse_origin``, ``repoint``):
+    the mirror counts as held first only if it led both. That other rule may keep its mirror
+    side (held first: a copier's victim, its host-root copier taken for the origin and pruned),
+    so the pages of the content the crawl holds may lie there: a copy crawled beside the victim
+    is not held first for leading the pruned copier."""
+    held = held_first(store, mirror, origin)
+    if not moved_from or not held.mirror:
+        return held
+    before = held_first(store, mirror, moved_from)
+    return held if before.mirror else before
+
+
 def held_before(store: MirrorStore, first: str, second: str) -> bool:
     """Whether the crawl held ``first`` first, not side by side with ``second``. Settled for
     good (``IndexView.settled``): yes, once ``first`` led before ``second`` was met; no, once

@@ -16,7 +16,7 @@ from typing import Any
 
 from dedup_filter.mirrors.boundary import boundary_reason
 from dedup_filter.mirrors.directories import Placement, nested, placements
-from dedup_filter.mirrors.precedence import held_first
+from dedup_filter.mirrors.precedence import held_first_through
 from dedup_filter.mirrors.probes import forget_samples
 from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, Rule
 from dedup_filter.mirrors.store import MirrorStore
@@ -103,9 +103,10 @@ def point_back(store: MirrorStore, revoked: Rule) -> None:
 
 def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:
     """``rule`` with its origin moved from under ``source`` to the same place under ``target``,
-    which side held first weighed again against the new origin."""
+    which side held first weighed again against the new origin (and, moved through a rule's
+    mirror, against the origin it had: ``held_first_through``)."""
     origin = target + rule.origin[len(source) :]
-    held = held_first(store, rule.mirror, origin)
+    held = held_first_through(store, rule.mirror, origin, rule.origin if through else "")
     return replace(
         rule,
         origin=origin,
@@ -143,14 +144,16 @@ def install(
     code_checked: int = 0,
     through: str = "",
     mirror_older: bool = False,
+    moved_from: str = "",
 ) -> Rule:
     """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
     (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
     matched samples with code blocks, ``code_checks.py``; ``through``: the mirror of the rule
-    its origin was collapsed through, ``collapse_origin``; ``mirror_older``:
-    ``Orientation.names_older_release`` of its mirror side)."""
+    its origin was collapsed through, ``collapse_origin``, and ``moved_from`` the origin it was
+    paired with before; ``mirror_older``: ``Orientation.names_older_release`` of its mirror
+    side)."""
     _absorb(store, candidate.mirror)
-    held = held_first(store, candidate.mirror, candidate.origin)
+    held = held_first_through(store, candidate.mirror, candidate.origin, moved_from)
     rule = Rule(
         candidate.mirror,
         candidate.origin,

@@ -8,7 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from dedup_filter.mirrors.precedence import HeldFirst, held_before, held_first, turned_by_absence
+from dedup_filter.mirrors.precedence import (
+    HeldFirst,
+    held_before,
+    held_first,
+    held_first_through,
+    turned_by_absence,
+)
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
@@ -38,6 +44,7 @@ def under(urls, base: str) -> list[str]:
 
 
 UNNAMED_COPY = "http://www.copy.test/pub/notes/"  # deeper: the mirror, by depth alone
+COPIER = "http://copier.test/"
 
 
 def unnamed_copy_first(dedup, copy: dict[str, bytes], origin_tree) -> OnlineCrawl:
@@ -220,6 +227,40 @@ def test_a_lead_taken_before_the_other_side_was_met_is_a_side_crawled_first(
         dedup.check_page(url, pages[url])
     held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
     assert held == HeldFirst(mirror=True, side_by_side=origin_page_first)
+
+
+def test_a_copy_leading_a_pruned_copier_is_not_held_first_beside_the_victim_it_copies(
+    open_filter, origin_tree
+):
+    """The victim's rule kept the victim and pruned the copier at its host root (one document
+    held, probed as samples); a copy crawled beside the victim leads that copier, but its origin
+    moved there from the victim, which it did not lead: not held first (holdout6's stale manual
+    was crawled whole in two orders of three)."""
+    dedup = open_filter()
+    victim = ORIGIN + "docs/"
+    pages = copy_tree(origin_tree, ORIGIN, victim)
+    copier = {COPIER + url[len(victim) :]: body for url, body in pages.items()}
+    copy = copy_tree(pages, victim, UNNAMED_COPY)
+    pages |= copier | copy
+    crawled = breadth_first(copier, COPIER)[:2]
+    # in turns, each side fetching first every other page, so each holds half of its pages
+    sides = breadth_first(pages, victim), breadth_first(copy, UNNAMED_COPY)
+    pairs = list(zip(*sides, strict=True))[:8]
+    for number, pair in enumerate(pairs):
+        crawled += pair[:: 1 if number % 2 == 0 else -1]
+    for url in crawled:
+        dedup.check_page(url, pages[url])
+
+    def weighed(moved_from: str) -> HeldFirst:
+        return dedup.index.transact(
+            lambda view: held_first_through(MirrorStore(view), UNNAMED_COPY, COPIER, moved_from)
+        )
+
+    assert weighed("") == dedup.index.transact(
+        lambda view: held_first(MirrorStore(view), UNNAMED_COPY, COPIER)
+    )
+    assert weighed("").mirror
+    assert not weighed(victim).mirror
 
 
 @pytest.mark.parametrize("origin_page_first", [True, False])

@@ -444,9 +444,11 @@ def _guides(web: HostsBuilder, layout: Layout, rng: Random) -> None:
     for tree in layout.guides:
         web.place(guides, f"{tree}/", tree, read_tree(tree), symlinks(tree))
         _untranslated(web, guides, tree)
+    aliases = symlinks(first)  # a page installed as a link holds its target's content
     for path, body in read_tree(first).items():
         recoded = hazards.code_edition(body, _CODE_WORDS)
-        content = f"{first}-rpm:{path}" if recoded != body else f"{first}:{path}"
+        held = aliases.get(path, path)
+        content = f"{first}-rpm:{held}" if recoded != body else f"{first}:{held}"
         web.put(
             guides,
             f"{first}-rpm/{path}",
