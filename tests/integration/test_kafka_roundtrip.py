@@ -62,13 +62,16 @@ def test_outputs_match_the_decisions(kafka, stream_config, processor_thread, std
 
     with DedupFilter.open(tmp_path / "reference", Config.default()) as reference:
         expected = reference.check_pages([(url, html.encode(), None) for url, html in pages])
-        # the copies elsewhere link their own directories' pages, which their twins do not
-        followed = [
-            link
-            for (_, html), decision in zip(pages, expected, strict=False)
-            for link in reference.links_to_follow(decision, html.encode())
-            if reference.check_url(link).action == "keep"
-        ]
+        # the copies elsewhere link their own directories' pages, which their twins do not;
+        # the processor writes each once (``followed_links_memory``)
+        followed = list(
+            dict.fromkeys(
+                link
+                for (_, html), decision in zip(pages, expected, strict=False)
+                for link in reference.links_to_follow(decision, html.encode())
+                if reference.check_url(link).action == "keep"
+            )
+        )
         expected.append(reference.probe_failed(absent, 404))
         expected_urls = [reference.check_url(url) for url in urls]
     verdicts = kafka.json_values(stream_config.verdicts)
