@@ -337,16 +337,19 @@ class Processor:
         if config.probes:
             outputs += [probe_record(config.probes, url, decision.url) for url in decision.probes]
         fetch_back = decision.evidence.get("fetch_back") or ()
-        followed = self._frontier.follow(decision, page, prepared)
         unpruned = [
             url
             for mirror in decision.evidence.get("mirrors_origin_lacking") or ()
             for url in self.dedup.unpruned(mirror)
         ]
+        unpruned_checked = self._frontier.check(unpruned) if unpruned else []
+        # last: the frontier remembers the links it follows, so nothing after may fail and
+        # leave them remembered but never written (a record whose outputs fail is a dead letter)
+        followed = self._frontier.follow(decision, page, prepared)
         return outputs + self._kept_urls(
             [Decision(url, "keep", Reason.FETCHED_BACK) for url in fetch_back]
             + followed
-            + (self._frontier.check(unpruned) if unpruned else [])
+            + unpruned_checked
         )
 
     def _failed_fetch_outputs(

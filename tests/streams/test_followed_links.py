@@ -103,3 +103,40 @@ def test_a_link_followed_from_two_dropped_pages_is_written_once(
     else:
         assert repeats >= 1
         assert seen is None
+
+
+def test_a_page_whose_outputs_fail_leaves_its_links_to_the_next_copy(
+    make_processor, producer, batch, page, corpus, monkeypatch
+):
+    """A dropped page whose other outputs fail is a dead letter; the links it would have
+    followed are not remembered, so the next copy that links them writes them."""
+    processor = make_processor(producer=producer)
+    first, second = sorted(corpus)[:2]
+    originals = [page(f"http://origin.test/{name}.html", corpus[name]) for name in (first, second)]
+    processor.process(batch(PAGES, originals), threading.Event())
+    check_prepared = processor.dedup.check_prepared
+
+    def lacking_origins(pages):  # as a rule that stopped pruning its mirror side reports it
+        return [
+            replace(decision, evidence={**decision.evidence, "mirrors_origin_lacking": ["m"]})
+            for decision in check_prepared(pages)
+        ]
+
+    def failing(mirror):
+        raise ValueError(mirror)  # a record's failure (an index failure fails the batch)
+
+    monkeypatch.setattr(processor.dedup, "check_prepared", lacking_origins)
+    monkeypatch.setattr(processor.dedup, "unpruned", failing)
+    body = with_link(corpus[first].encode(), "common.html").decode()
+    processor.process(
+        batch(PAGES, [page(f"http://copy.test/{first}.html", body)]), threading.Event()
+    )
+    assert len(producer.on("dedup.dead-letters")) == 1
+    assert producer.on("urls.keep") == []
+    monkeypatch.undo()
+    body = with_link(corpus[second].encode(), "common.html").decode()
+    processor.process(
+        batch(PAGES, [page(f"http://copy.test/{second}.html", body)]), threading.Event()
+    )
+    written = [value for _, value, _ in producer.on("urls.keep")]
+    assert b"http://copy.test/common.html" in written
