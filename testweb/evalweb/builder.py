@@ -176,6 +176,22 @@ SIXTH = Hosts(
 )
 
 
+# The seventh holdout's (thirty-first session, later): other names again.
+SEVENTH = Hosts(
+    ("libvirt.project.test", "ftp.kernel-mirror.test", "virt.cdn.test"),
+    ("pub/virt/libvirt/", "libvirt/"),
+    "mail.project.test",
+    "mail.legacy.test",
+    "mail.hosting.test",
+    "admin-tips.test",
+    "mua.project.test",
+    "mua.partner.test",
+    "lib.university.test",
+    "announce.lists.test",
+    "token=4fa09c1e7b",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -302,6 +318,21 @@ LAYOUTS = {
         80,
         ("1.10.1", "1.8.9"),
         SIXTH,
+    ),
+    # the thirty-first session's second, after the change it found: a nested manual as the
+    # chain, READMEs and man pages as the stale manual, a manual whose pages name no charset in
+    # three languages as guides, a short handbook in two as the portal's
+    "holdout7": Layout(
+        "libvirt",
+        "postfix",
+        "",
+        ("sylpheed-en", "sylpheed-fr", "sylpheed-de"),
+        ("bibletime-en", "bibletime-fr"),
+        None,
+        40,
+        80,
+        ("3.7.11", "3.5.18"),
+        SEVENTH,
     ),
 }
 

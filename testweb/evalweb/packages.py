@@ -118,6 +118,28 @@ TREES = {
         f"dia-{language}": DocTree("dia-common", f"usr/share/doc/dia/html/{language}")
         for language in ("en", "fr")
     },
+    # the seventh holdout's (thirty-first session, later), never used before: a nested manual
+    # (libvirt's pages, knowledge base and man pages), postfix's READMEs and man pages, an old
+    # SGML-Tools manual in three languages (upper-case HTML 3.2, no index page, no charset
+    # named), and a short handbook in two
+    "libvirt": DocTree(
+        "libvirt-doc",
+        "usr/share/doc/libvirt-doc/html",
+        ("", "kbase/", "kbase/internals/", "manpages/"),
+    ),
+    "postfix": DocTree("postfix-doc", "usr/share/doc/postfix/html"),
+    **{
+        f"sylpheed-{language}": DocTree(
+            "sylpheed-doc", f"usr/share/doc/sylpheed-doc/manual/{language}"
+        )
+        for language in ("en", "fr", "de")
+    },
+    **{
+        f"bibletime-{language}": DocTree(
+            "bibletime-data", f"usr/share/doc/bibletime-data/handbook/html/{language}"
+        )
+        for language in ("en", "fr")
+    },
 }
 
 
