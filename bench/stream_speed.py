@@ -254,6 +254,7 @@ def breakdown(stage_seconds: dict[str, float], seconds: float, handled: int) -> 
 QUIET_CORES = 0.1  # a run is quiet when other processes took less than this share of one core
 CORE = "check_pages"
 CORE_LINKS = "check_pages+links"
+FOLLOWED_MEMORY = StreamConfig().followed_links_memory  # the processor's default
 
 
 @dataclass(frozen=True)
@@ -291,8 +292,11 @@ def core_loop(values: list[bytes], batch: int, links: bool = False) -> Result:
         tempfile.TemporaryDirectory() as directory,
         DedupFilter.open(directory, Config.default()) as dedup,
     ):
-        frontier = Frontier(dedup, 0, 0.0, StreamConfig().followed_links_memory)
-        check = partial(_check_with_links, dedup, frontier) if links else dedup.check_pages
+        check = (
+            partial(_check_with_links, dedup, Frontier(dedup, 0, 0.0, FOLLOWED_MEMORY))
+            if links
+            else dedup.check_pages
+        )
         started = time.perf_counter()
         meter.start()
         for start in range(0, len(pages), batch):

@@ -68,11 +68,13 @@ class Frontier:
         """``check`` of the links to follow from a page's ``decision``
         (``DedupFilter.check_links_to_follow``: the URL checks that chose them decide them); a
         link this frontier followed recently is dropped as seen, unchecked."""
-        decisions = self._dedup.check_links_to_follow(
-            decision, page.body, page.headers, prepared, followed=self._followed
+        decisions = self._deduplicated(
+            self._dedup.check_links_to_follow(
+                decision, page.body, page.headers, prepared, followed=self._followed
+            )
         )
-        self._followed.update(d.url for d in decisions if d.action == "keep")
-        return self._deduplicated(decisions)
+        self._followed.update(d.url for d in decisions if d.action == "keep")  # what is written
+        return decisions
 
     def _deduplicated(self, decisions: list[Decision]) -> list[Decision]:
         self.deferring = self.deferring or any(d.deferred for d in decisions)

@@ -268,11 +268,11 @@ def _anchors(tree: LexborHTMLParser) -> Anchors:
     """One walk of the tree (a second, for the ``<base>``, cost as much again)."""
     base, hrefs = None, []
     for node in tree.css("a[href], area[href], base[href]"):
-        if node.tag != "base":
-            if len(hrefs) < MAX_ANCHORS:
-                hrefs.append(node.attributes.get("href") or "")
-        elif base is None:  # the first one counts
-            base = node.attributes.get("href") or ""
+        if node.tag == "base":
+            if base is None:  # the first one counts
+                base = node.attributes.get("href") or ""
+        elif len(hrefs) < MAX_ANCHORS:
+            hrefs.append(node.attributes.get("href") or "")
     return Anchors(base, tuple(hrefs))
 
 

@@ -197,14 +197,17 @@ def _pruned_package_directories(
     """The package directories (no copy of anything) that a true rule pruned: where the decision
     log drops a URL as ``mirrored_directory`` under the rule. Read from the drops, not from the
     rule's orientation: a rule may prune its origin side (a copy crawled first)."""
-    true_rules = {rule["mirror"] for rule in rules if _true_rule(truth, rule)}
-    sides = {rule["mirror"]: (rule["mirror"], rule["origin"]) for rule in rules}
+    sides = {
+        rule["mirror"]: (rule["mirror"], rule["origin"])
+        for rule in rules
+        if _true_rule(truth, rule)
+    }
     pruned = set()
     for decision in decisions:
         rule = decision.get("evidence", {}).get("mirror_rule")
         if decision["reason"] != "mirrored_directory" or not isinstance(rule, Mapping):
             continue
-        if rule.get("mirror") not in true_rules:
+        if rule.get("mirror") not in sides:
             continue
         under = [side for side in sides[rule["mirror"]] if decision["url"].startswith(side)]
         side = max(under, key=len, default=None)  # a copy may lie inside its origin
