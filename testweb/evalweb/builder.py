@@ -192,6 +192,22 @@ SEVENTH = Hosts(
 )
 
 
+# The eighth holdout's (thirty-second session): other names again.
+EIGHTH = Hosts(
+    ("www.pgsql.test", "ftp.univ-mirror.test", "pg.cdn.test"),
+    ("pub/databases/postgresql/15/", "pgdocs/"),
+    "build.project.test",
+    "build.oldmirror.test",
+    "build.reader.test",
+    "cmake-tips.test",
+    "help.gimp.test",
+    "gimp.partner.test",
+    "graphics.library.test",
+    "digest.archive.test",
+    "ref=9d2c7a41e0",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -333,6 +349,22 @@ LAYOUTS = {
         80,
         ("3.7.11", "3.5.18"),
         SEVENTH,
+    ),
+    # the thirty-second session's, packages never used before and three to five times larger,
+    # as the independent web is (some 10,700 pages on 14 hosts): a manual of 1,154 pages in one
+    # directory as the chain, a reference of one page an item from one template as the stale
+    # manual (its commands' directory taken by the copier), one help in two languages as guides
+    "holdout8": Layout(
+        "postgresql",
+        "cmake",
+        "command/",
+        ("gimp-en", "gimp-de"),
+        ("history-de", "history-es"),
+        None,
+        40,
+        80,
+        ("3.25.1", "3.24.2"),
+        EIGHTH,
     ),
 }
 

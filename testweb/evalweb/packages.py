@@ -140,6 +140,15 @@ TREES = {
         )
         for language in ("en", "fr")
     },
+    # the eighth holdout's (thirty-second session), never used before and larger, near the
+    # independent web's size: PostgreSQL's manual (1,154 pages in one directory), CMake's
+    # reference (one page a command or variable from one template), GIMP's help in two languages
+    "postgresql": DocTree("postgresql-doc-15", "usr/share/doc/postgresql-doc-15/html"),
+    "cmake": DocTree("cmake-doc", "usr/share/doc/cmake-data/html", ("", "command/", "variable/")),
+    **{
+        f"gimp-{language}": DocTree(f"gimp-help-{language}", f"usr/share/gimp/2.0/help/{language}")
+        for language in ("en", "de")
+    },
 }
 
 
