@@ -51,7 +51,7 @@ from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
     authority,
-    directory_depth,
+    copier_at_root,
     own_placement,
     placements,
 )
@@ -478,8 +478,7 @@ class MirrorDetector:
         rule, place = found
         if not rule.drops_mirror_urls or rule.copy_named:
             return []
-        copier_at_root = not directory_depth(rule.origin) and directory_depth(rule.mirror)
-        if not copier_at_root or authority(rule.origin) == authority(rule.mirror):
+        if not copier_at_root(rule.origin, rule.mirror):
             return []
         if self._index_pages.names_listing(place.relative):
             return []  # an origin may serve its directory without an index page of its own

@@ -123,6 +123,17 @@ def directory_depth(directory: str) -> int:
     return directory.partition("://")[2].count("/") - 1
 
 
+def copier_at_root(origin: str, mirror: str) -> bool:
+    """Whether ``origin``, a host's root paired with ``mirror``, a directory below another
+    host, may be a copier's copy of it: a copier files its copy at its root, where depth takes
+    it for the origin."""
+    return (
+        not directory_depth(origin)
+        and directory_depth(mirror) > 0
+        and authority(origin) != authority(mirror)
+    )
+
+
 def named_as_copy(directory: str) -> bool:
     """Whether the host or path of a directory calls it a mirror (``mirror1.example.org/``,
     ``/pub/mirrors/``): the name a copy is filed under, and one an original rarely carries."""

@@ -46,6 +46,7 @@ from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
     authority,
+    copier_at_root,
     own_placement,
     parent_directory,
     placements,
@@ -478,11 +479,11 @@ class UrlPruner:
         newer = self._newer_side(store, url, rule, counterpart, kept)
         if newer is not None:
             evidence["newer_release"] = newer
-            twin = self._twin_as_new(store, url, rule, newer)
+            twin = self._sibling_twin(store, url, rule, newer)
             if twin is None:
                 return Decision(url, "keep", Reason.NEWER_RELEASE, evidence=evidence)
-            evidence["counterpart_dropped_for"] = twin
-            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
+            evidence["counterpart_dropped_for"] = twin.url
+            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin.url, evidence)
         held = (
             self._crawled_page(store, counterpart)
             if rule.prunes_both_sides or crawled
@@ -509,6 +510,11 @@ class UrlPruner:
             if 200 <= status < 300:  # fetched by the crawl, a file rather than a page: held
                 evidence["mirror_rule"] = self._describe(store, rule)
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
+            twin = self._twin_beside_absent(store, url, rule)
+            if twin is not None:
+                evidence["mirror_rule"] = self._describe(store, rule)
+                evidence["counterpart_dropped_for"] = twin
+                return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if probed:
             # an origin's page that the crawl drops as an edition's prose is never fetched as
@@ -553,25 +559,45 @@ class UrlPruner:
             own, other = parent_directory(own) or "", parent_directory(other) or ""
         return None
 
-    def _twin_as_new(self, store: MirrorStore, url: str, rule: Rule, newer: str) -> str | None:
+    def _sibling_twin(
+        self, store: MirrorStore, url: str, rule: Rule, level: str
+    ) -> PageRecord | None:
         """The page at ``url``'s place on another mirror of ``rule``'s origin that the crawl
-        fetched as itself, where the directory at ``newer``'s place there names the very
-        releases ``newer`` names: ``url``, on the mirror side and newer than the origin (a stale
-        copy taken for it), is a copy of that page. On the first holdout web (round robin, run
-        r7) the project, its session-id copy and a copier were all ruled mirrors of the stale
-        copy, and each of them was fetched whole. None otherwise."""
+        fetched as itself, where the directory at ``level``'s place there (``level``: ``url``'s
+        directory or an ancestor, on ``rule``'s mirror side) names the very releases ``level``
+        names. The two sides are copies of one origin by their rules' samples, of one release:
+        ``url`` is a copy of that page. On the first holdout web (round robin, run r7) the
+        project, its session-id copy and a copier were all ruled mirrors of the stale copy
+        (``level``: the project's directory naming the later release), and each was fetched
+        whole. None otherwise, or when ``url`` is no mirror side's."""
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
             return None
-        releases = store.releases(newer)
-        relative, level = stripped[len(rule.mirror) :], newer[len(rule.mirror) :]
+        releases = store.releases(level)
+        relative, below = stripped[len(rule.mirror) :], level[len(rule.mirror) :]
         for other in store.rules_with_origin_at(rule.origin):
             if other.mirror.lower() == rule.mirror.lower():
                 continue
             held = self._crawled_page(store, other.mirror + relative)
-            if held is not None and store.releases(other.mirror + level) == releases:
-                return held.url
+            if held is not None and store.releases(other.mirror + below) == releases:
+                return held
         return None
+
+    def _twin_beside_absent(self, store: MirrorStore, url: str, rule: Rule) -> str | None:
+        """``url``'s twin on another mirror of ``rule``'s origin (``_sibling_twin``, releases
+        compared at ``url``'s side's top), where the origin answered ``url``'s counterpart with
+        a 404 or an error: a partial copy taken for the origin of complete ones. Only a twin
+        without code blocks: two mirrors may be editions of one guide (other commands, the
+        same prose), which the origin's samples cannot tell apart where it lacks the page. On
+        the eighth holdout web (breadth-first) a guide's partial copy, held first, was the
+        origin of the guide, of its code edition and of their copies on a banner host: each
+        page the partial copy lacks was fetched four times (400 fetches). Not under a copier
+        at its host's root taken for the origin: the page fetched is what shows its mirror
+        side holds pages the copier lacks (``Rule.origin_lacks``). None otherwise."""
+        if copier_at_root(rule.origin, rule.mirror) and not rule.copy_named:
+            return None
+        twin = self._sibling_twin(store, url, rule, rule.mirror)
+        return None if twin is None or twin.code else twin.url
 
     def _edition_twin(self, store: MirrorStore, url: str) -> str | None:
         """The crawled page ``url`` is dropped for as an edition's prose (``_beside_edition``);

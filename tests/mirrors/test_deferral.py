@@ -363,3 +363,44 @@ def test_a_document_of_a_pair_being_sampled_is_fetched_when_waiting_is_off(
     copy = copy_tree(origin_tree, ORIGIN, MIRROR)
     dedup, _, _, document = sampled_pair(open_filter, origin_tree, copy, defer_while_sampled=False)
     assert dedup.check_url(document).reason == "not_mirrored"
+
+
+PARTIAL = "http://partial.test/guide/"  # shallower than the complete copies: taken for the origin
+ONE, TWO = "http://docs.one.test/pub/guide/", "http://docs.two.test/pub/guide/"
+
+
+@pytest.mark.parametrize("twin", ["plain", "with_code", "other_release"])
+def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
+    tmp_path, origin_tree, stdlib_page, twin
+):
+    """A partial copy, crawled first and shallower, is the origin of two complete copies; it
+    lacks ``new.html``, which both hold. The first copy's page is fetched (its counterpart is
+    a 404), the second's is dropped for it: both are copies of one origin by their samples. Not
+    when the fetched twin holds code blocks (the copies may be editions of one guide, other
+    commands in the same prose), nor when the copies' index pages name other releases."""
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    new = stdlib_page("statistics")
+    if twin == "with_code":
+        new = new.replace("</body>", "<pre>apt install python3-statistics</pre></body>", 1)
+    pages = copy_tree(origin_tree, ORIGIN, PARTIAL)
+    for copy in (ONE, TWO):
+        pages |= copy_tree(origin_tree, ORIGIN, copy) | {copy + "new.html": new.encode()}
+    if twin == "other_release":
+        pages = with_release(with_release(pages, ONE, "2.4.1"), TWO, "2.3.9")
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*breadth_first(pages, PARTIAL), *breadth_first(pages, ONE), *breadth_first(pages, TWO)]
+    )
+    assert {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()} == {
+        ONE: PARTIAL,
+        TWO: PARTIAL,
+    }
+    assert ONE + "new.html" in crawl.fetched
+    assert PARTIAL + "new.html" in crawl.failed_probes + crawl.missing
+    if twin == "plain":
+        pruned = crawl.pruned[TWO + "new.html"]
+        assert (pruned.reason, pruned.duplicate_of) == ("mirrored_directory", ONE + "new.html")
+        assert pruned.evidence["status"] == 404
+        assert pruned.evidence["counterpart"] == PARTIAL + "new.html"
+    else:
+        assert TWO + "new.html" in crawl.fetched
+    dedup.close()
