@@ -78,6 +78,8 @@ _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page u
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 # the answers of a side that lacks a page (a redirect may be a page moved, an error passing)
 _LACKING_STATUSES = frozenset({404, 410})
+# the side crawled first lacked this many pages the other side holds: the other is the origin
+_ABSENCES_TO_TURN = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,18 +181,24 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
     return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * first.lead_over(second)) - fewer)
 
 
-def turned_by_absence(rule: Rule, on_mirror: bool, counterpart_status: int | None) -> Rule | None:
-    """``rule`` with held first passed to the side holding a page (``on_mirror``: the mirror
-    side) whose counterpart the side held first answered with ``counterpart_status``: a 404 or
-    410, the two crawled side by side, every sample matched, and no absence turned it before
-    (two partial copies would turn it back and forth). None: no turn."""
-    if not (rule.side_by_side and rule.exchangeable) or rule.turned_by_absence:
+def after_absence(rule: Rule, on_mirror: bool, counterpart_status: int | None) -> Rule | None:
+    """``rule`` once a page of its side not held first (``on_mirror``: the mirror side) was
+    found whose counterpart the side held first answered with ``counterpart_status``: a 404 or
+    410 is counted, and held first passes to the page's side at the first one when the two were
+    crawled side by side, at the ``_ABSENCES_TO_TURN``-th otherwise (a partial copy of a copy
+    crawled first: a copier's victim held first never lacks its own pages that the copier
+    holds). Only while every sample matched, nothing names a copy, and no absence turned it
+    before (two partial copies would turn it back and forth). None: nothing changes."""
+    if not rule.exchangeable or rule.turned_by_absence:
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
         return None
     if counterpart_status not in _LACKING_STATUSES:
         return None
-    return replace(rule, mirror_held_first=on_mirror, turned_by_absence=True)
+    absences = rule.absences + 1
+    if not rule.side_by_side and absences < _ABSENCES_TO_TURN:
+        return replace(rule, absences=absences)
+    return replace(rule, mirror_held_first=on_mirror, turned_by_absence=True, absences=absences)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -27,7 +27,7 @@ STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 # flags of a rule value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1, 2, 4, 8, 16
-_TURNED_BY_ABSENCE = 32
+_TURNED_BY_ABSENCE, _ABSENCES = 32, 64  # _ABSENCES: a byte of ``Rule.absences`` follows
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -187,9 +187,12 @@ class Rule(DirectoryPair):
     # the mirror's index page names an earlier release than the origin's: a stale copy, whose
     # pages may be the older text of the origin's (``Orientation.names_older_release``)
     mirror_older: bool = False
-    # crawled side by side, the side held first lacked a page the other side holds: held first
-    # passed to that side, once (``precedence.turned_by_absence``)
+    # the side held first lacked a page the other side holds: held first passed to that side,
+    # once (``precedence.after_absence``)
     turned_by_absence: bool = False
+    # pages of the side not held first whose counterparts the side held first answered with a
+    # 404 or 410, counted until the turn (``precedence.after_absence``)
+    absences: int = 0
 
     @property
     def resemblance(self) -> float:
@@ -256,8 +259,10 @@ class Rule(DirectoryPair):
             | (_ORIGIN_LACKS if self.origin_lacks else 0)
             | (_MIRROR_OLDER if self.mirror_older else 0)
             | (_TURNED_BY_ABSENCE if self.turned_by_absence else 0)
+            | (_ABSENCES if self.absences else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
+        tail += bytes([min(self.absences, 255)]) if self.absences else b""
         tail = tail + _texts(self.through) if self.through else tail.rstrip(b"\0")
         return head + self._encode_sides() + tail
 
@@ -266,7 +271,9 @@ class Rule(DirectoryPair):
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
         sides, offset = _read_sides(data, _RULE_HEAD.size)
         flags = data[offset] if len(data) > offset else 0
-        through = _read_texts(data, offset + 2, 1)[0][0] if len(data) > offset + 2 else ""
+        absences = data[offset + 2] if flags & _ABSENCES else 0
+        texts = offset + (3 if flags & _ABSENCES else 2)
+        through = _read_texts(data, texts, 1)[0][0] if len(data) > texts else ""
         return cls(
             *sides,
             created_at,
@@ -283,4 +290,5 @@ class Rule(DirectoryPair):
             bool(flags & _ORIGIN_LACKS),
             bool(flags & _MIRROR_OLDER),
             bool(flags & _TURNED_BY_ABSENCE),
+            absences,
         )

@@ -270,6 +270,7 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "origin_lacks": rule.origin_lacks,
         "mirror_older": rule.mirror_older,
         "turned_by_absence": rule.turned_by_absence,
+        "absences": rule.absences,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
         # the mirror of the rule its origin was moved through (``point_back``), if any

@@ -10,10 +10,10 @@ import pytest
 
 from dedup_filter.mirrors.precedence import (
     HeldFirst,
+    after_absence,
     held_before,
     held_first,
     held_first_through,
-    turned_by_absence,
 )
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.soft404 import absent_url
@@ -653,10 +653,56 @@ def test_a_side_held_first_that_lacks_a_page_beside_its_counterpart_passes_held_
     assert lost(crawl, ORIGIN) == lost(crawl, UNNAMED_COPY) == []
 
 
-def test_only_a_side_by_side_rule_whose_side_held_first_lacks_a_page_turns_and_only_once():
-    """A 404 or 410 turns it; a redirect (a page moved) or an error does not; a side crawled
-    first (a copier's victim) never turns; a rule turned once never turns back (two partial
-    copies would turn it at each page the other lacks)."""
+DEEP_UNNAMED = "http://docs.other.test/pub/notes/"  # deeper, and no name calls it a copy
+# twelve more pages the origin holds and the copy crawled first lacks (linked from its pages)
+LACKED = (*ADDED, "decimal", "random", "operator", "functools", "getopt", "codecs")
+
+
+def test_a_copy_crawled_first_that_lacks_pages_passes_held_first_on_at_its_eighth_404(
+    open_filter, origin_tree, stdlib_page
+):
+    """A copy filed deeper on another host, crawled before its origin (held first, so the
+    origin's pages were pruned for it), lacks twelve pages the origin holds (a partial copy of
+    a copy met first): each costs a 404 and then the origin's page in its place. At the eighth,
+    held first passes to the origin: the copy's other URLs wait for the origin's pages and are
+    dropped for them, four 404s spared, nothing lost."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_UNNAMED)
+    order = breadth_first(pages, DEEP_UNNAMED) + breadth_first(pages, ORIGIN)
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["held_first"], rule["side_by_side"]) == (
+        DEEP_UNNAMED,
+        "mirror",
+        False,
+    )
+    crawl.pages |= {f"{ORIGIN}{name}.html": stdlib_page(name).encode() for name in LACKED}
+    crawl.visit([f"{DEEP_UNNAMED}{name}.html" for name in LACKED])
+    (turned,) = dedup.mirror_rules()
+    assert (turned["held_first"], turned["turned_by_absence"], turned["absences"]) == (
+        "origin",
+        True,
+        8,
+    )
+    for name in LACKED[8:]:
+        print(name, dedup.check_url(f"{DEEP_UNNAMED}{name}.html"), crawl.settled.get(f"{DEEP_UNNAMED}{name}.html"))
+    assert crawl.missing == [f"{DEEP_UNNAMED}{name}.html" for name in LACKED[:8]]
+    for name in LACKED[8:]:
+        pruned = crawl.pruned[f"{DEEP_UNNAMED}{name}.html"]
+        assert (pruned.reason, pruned.duplicate_of) == (
+            "mirrored_directory",
+            f"{ORIGIN}{name}.html",
+        )
+    assert all(f"{ORIGIN}{name}.html" in crawl.fetched for name in LACKED)
+    assert lost(crawl, ORIGIN) == lost(crawl, DEEP_UNNAMED) == []
+
+
+def test_a_rule_whose_side_held_first_lacks_pages_turns_once_and_a_side_crawled_first_later():
+    """Side by side, one 404 or 410 turns it; a side crawled first turns at the eighth (a
+    partial copy of a copy crawled first; a copier's victim never lacks its own pages); a
+    redirect (a page moved) or an error counts for nothing; a rule turned once never turns
+    back (two partial copies would turn it at each page the other lacks); a mismatched sample
+    keeps it as it is."""
     beside = Rule(
         "http://m.test/",
         "http://o.test/",
@@ -670,18 +716,28 @@ def test_only_a_side_by_side_rule_whose_side_held_first_lacks_a_page_turns_and_o
         mirror_held_first=True,
         side_by_side=True,
     )
-    turned = turned_by_absence(beside, False, 404)
+    turned = after_absence(beside, False, 404)
     assert turned is not None
     assert (turned.mirror_held_first, turned.turned_by_absence) == (False, True)
-    assert turned_by_absence(beside, False, 410) is not None
+    assert after_absence(beside, False, 410).turned_by_absence
     for status in (301, 500, 0, None):
-        assert turned_by_absence(beside, False, status) is None
-    assert turned_by_absence(beside, True, 404) is None  # the page is on the side held first
-    assert turned_by_absence(turned, True, 404) is None
+        assert after_absence(beside, False, status) is None
+    assert after_absence(beside, True, 404) is None  # the page is on the side held first
+    assert after_absence(turned, True, 404) is None
     first = replace(beside, side_by_side=False)  # crawled first
-    assert turned_by_absence(first, False, 404) is None
+    for count in range(1, 8):
+        first = after_absence(first, False, 404)
+        assert (first.absences, first.mirror_held_first, first.turned_by_absence) == (
+            count,
+            True,
+            False,
+        )
+    assert Rule.decode(first.encode()) == first
+    last = after_absence(first, False, 404)
+    assert (last.absences, last.mirror_held_first, last.turned_by_absence) == (8, False, True)
+    assert Rule.decode(last.encode()) == last
     stale = replace(beside, checked=4)  # a sample mismatched
-    assert turned_by_absence(stale, False, 404) is None
+    assert after_absence(stale, False, 404) is None
 
 
 def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pages(
