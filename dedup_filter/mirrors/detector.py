@@ -515,7 +515,7 @@ class MirrorDetector:
                 continue
             counterpart = (current.origin if on_mirror else current.mirror) + place.relative
             status = Deferrals(store.view).absent(counterpart)
-            after = after_absence(current, on_mirror, status)
+            after = after_absence(store, current, on_mirror, status)
             if after is not None:
                 store.put_rule(after)
             if after is not None and after.turned_by_absence:

@@ -78,8 +78,9 @@ _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page u
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 # the answers of a side that lacks a page (a redirect may be a page moved, an error passing)
 _LACKING_STATUSES = frozenset({404, 410})
-# the side crawled first lacked this many pages the other side holds: the other is the origin
-_ABSENCES_TO_TURN = 8
+# a side crawled first lacked this many pages the other side holds, one in this many of its
+# documents (``after_absence``): the other side is held first
+_ABSENCES_TO_TURN, _SHARE_TO_TURN = 8, 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,24 +182,33 @@ def side_by_side_by_now(store: MirrorStore, rule: Rule) -> Reweighed:
     return Reweighed(None, max(_SIDE_BY_SIDE_DOCUMENTS, 2 * first.lead_over(second)) - fewer)
 
 
-def after_absence(rule: Rule, on_mirror: bool, counterpart_status: int | None) -> Rule | None:
+def after_absence(
+    store: MirrorStore, rule: Rule, on_mirror: bool, counterpart_status: int | None
+) -> Rule | None:
     """``rule`` once a page of its side not held first (``on_mirror``: the mirror side) was
     found whose counterpart the side held first answered with ``counterpart_status``: a 404 or
     410 is counted, and held first passes to the page's side at the first one when the two were
-    crawled side by side, at the ``_ABSENCES_TO_TURN``-th otherwise (a partial copy of a copy
-    crawled first: a copier's victim held first never lacks its own pages that the copier
-    holds). Only while every sample matched, nothing names a copy, and no absence turned it
-    before (two partial copies would turn it back and forth). None: nothing changes."""
+    crawled side by side; otherwise once ``_ABSENCES_TO_TURN`` are counted and they are a
+    ``_SHARE_TO_TURN`` of the documents the side held first holds (a partial copy of a copy
+    crawled first lacks a third of its pages; a copier's victim crawled first lacks none that
+    its copier holds, and a copier serving pages at the victim's broken links would need one
+    link in sixteen broken). Only while every sample matched, nothing names a copy, and no
+    absence turned it before (two partial copies would turn it back and forth). None: nothing
+    changes."""
     if not rule.exchangeable or rule.turned_by_absence:
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
         return None
     if counterpart_status not in _LACKING_STATUSES:
         return None
-    absences = rule.absences + 1
-    if not rule.side_by_side and absences < _ABSENCES_TO_TURN:
-        return replace(rule, absences=absences)
-    return replace(rule, mirror_held_first=on_mirror, turned_by_absence=True, absences=absences)
+    counted = replace(rule, absences=rule.absences + 1)
+    if not rule.side_by_side:
+        if counted.absences < _ABSENCES_TO_TURN:
+            return counted
+        held_first_side = rule.origin if on_mirror else rule.mirror
+        if counted.absences * _SHARE_TO_TURN < len(_held(store, held_first_side).documents):
+            return counted
+    return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:
