@@ -76,6 +76,7 @@ class TextConfig:
     fallback_encoding: str = "cp1252"
     same_site_titles: bool = True
     code_blocks_apart: bool = True
+    language_editions_apart: bool = True
 
     def __post_init__(self) -> None:
         _require(self.min_tokens >= 0, "text.min_tokens", "must be >= 0")

@@ -30,6 +30,7 @@ from dedup_filter.features.minhash import sketch_deviation, sketch_resemblance
 from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
 from dedup_filter.index.page_records import kept_feature
+from dedup_filter.languages import language_editions
 from dedup_filter.urls import site_of
 
 Sketched = Fingerprint | PageRecord  # whatever carries a b-bit sketch and a token count
@@ -146,6 +147,8 @@ def _judge(
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
     if config.text.code_blocks_apart and codes_apart(fingerprint.code, original.code):
         return None  # the same prose over other code: another edition, whatever the shingles say
+    if config.text.language_editions_apart and language_editions(fingerprint.url, original.url):
+        return None  # a translation shares the source's untranslated paragraphs, not its text
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
