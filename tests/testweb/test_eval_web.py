@@ -117,7 +117,9 @@ def test_a_partial_translation_holds_its_source_pages_and_its_own() -> None:
     assert any(r.kind == "partial_translation" for r in truth.replicas)
 
 
-@pytest.mark.parametrize("scale", ["small", "holdout", "holdout5", "holdout6", "holdout7"])
+@pytest.mark.parametrize(
+    "scale", ["small", "holdout", "holdout5", "holdout6", "holdout7", "holdout8"]
+)
 def test_no_link_names_a_directory_whose_index_page_is_not_served_there(scale: str) -> None:
     """The test server maps no directory URL to its ``index.html``: a link naming the directory
     is a 404, and a copy reached only through it is never crawled (the holdout's copier and
