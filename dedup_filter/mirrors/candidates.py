@@ -393,7 +393,7 @@ class CandidateUpdate:
             for rival in self.store.candidates_of_mirror(collapsed.mirror)
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
-        repoint(self.store, collapsed.mirror, collapsed.origin, self._with_evidence)
+        repointed = repoint(self.store, collapsed.mirror, collapsed.origin, self._with_evidence)
         # the rules the new one absorbs: their origins elsewhere are paired with its origin (a
         # copier of a copy's directory, paired with that copy before the copy's host was ruled
         # a mirror, would otherwise lose its pairing: a holdout crawl never named its boundary)
@@ -416,6 +416,13 @@ class CandidateUpdate:
         kept = (rule.origin,) * rule.prunes_mirror + (rule.mirror,) * rule.prunes_origin
         self.probes.extend(url for side in kept if (url := ask_absent(self.store, side)))
         self.widen(rule)
+        for moved in repointed:
+            # paired with a new origin, maybe beside a sibling pair of the same parents (a
+            # banner copy's subdirectories, each paired with a third copy before its twin was
+            # met: the eighth holdout web's banner host was never ruled whole)
+            current = self.store.rule(moved.mirror)
+            if current is not None:
+                self.widen(current)
         for rival in rivals:
             self.store.put_candidate(replace(rival, state=SUPERSEDED, samples=()))
             self._pair_origins(rival)

@@ -75,19 +75,22 @@ def reverses(rule: Rule, mirror: str, origin: str) -> bool:
 
 def repoint(
     store: MirrorStore, mirror: str, origin: str, with_evidence: Callable[[Rule], Rule]
-) -> None:
+) -> list[Rule]:
     """Point the rules whose origin lies in ``mirror`` (about to become a mirror of ``origin``) at
     ``origin``: a copy of a copy taken for an origin resolves to the origin once it is found, and
     a rule's origin is never a mirror side. Which side each held first, and the evidence that
     names its mirror the copy or an older release (``with_evidence``), is weighed again against
     the new origin. A rule that ``reverses``
-    a part of mirror -> origin is deleted: the new rule pairs its directories."""
+    a part of mirror -> origin is deleted: the new rule pairs its directories. The rules as
+    repointed."""
+    repointed = []
     for rule in store.rules_with_origin_under(mirror):
         store.delete_rule(rule)
         if reverses(rule, mirror, origin):
             continue
-        repointed = _moved(store, rule, mirror, origin, through=mirror)
-        store.put_rule(with_evidence(repointed))
+        repointed.append(with_evidence(_moved(store, rule, mirror, origin, through=mirror)))
+        store.put_rule(repointed[-1])
+    return repointed
 
 
 def point_back(store: MirrorStore, revoked: Rule) -> None:

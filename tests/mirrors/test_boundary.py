@@ -1,13 +1,17 @@
 """The boundary search tries two parents whose index pages differ (a mirror's banner on a short
-host root) when another rule pairs two of their children, whichever way round that rule is."""
+host root) when another rule pairs two of their children, whichever way round that rule is, and
+when a rule pointed at a new origin comes to stand beside such a sibling."""
 
 from __future__ import annotations
 
 import pytest
 
+from dedup_filter import Config
 from dedup_filter.mirrors.boundary import widen
-from dedup_filter.mirrors.records import DirEntry, Rule
-from dedup_filter.mirrors.store import MirrorStore
+from dedup_filter.mirrors.candidates import CandidateUpdate
+from dedup_filter.mirrors.records import Candidate, DirEntry, Rule
+from dedup_filter.mirrors.sampling import CoordinateSampler
+from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 from .conftest import file_entry
 
@@ -38,3 +42,29 @@ def test_a_sibling_rule_either_way_round_makes_the_parents_a_candidate(tmp_index
     assert alone is None
     assert beside is not None
     assert (beside.mirror, beside.origin, beside.level) == (MIRROR, ORIGIN, 1)
+
+
+def test_a_rule_pointed_at_a_new_origin_beside_a_sibling_rule_tries_the_parents(tmp_index):
+    """A banner copy's guide-en/ was paired with a third site's copy of it, its guide-fr/ with
+    the origin's; the third copy is then confirmed a mirror of the origin's guide-en/, and the
+    rule of the banner copy's guide-en/ pointed there: beside its sibling, the two hosts are
+    paired (the eighth holdout web's banner host was never ruled whole, its subdirectories
+    paired one by one, each before its twin was met)."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    third = "http://library.test/debian/guide-en/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))  # the roots differ: a banner
+        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        store.put_rule(_rule(MIRROR + "guide-fr/", ORIGIN + "guide-fr/"))
+        store.put_rule(_rule(MIRROR + "guide-en/", third))
+        store.put_candidate(
+            Candidate(third, ORIGIN + "guide-en/", third, ORIGIN + "guide-en/", 0.0)
+        )
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(third, ORIGIN + "guide-en/")))
+        return sorted((rule.mirror, rule.origin) for rule in store.rules_under())
+
+    rules = tmp_index.transact(settle)
+    assert rules == sorted([(MIRROR, ORIGIN), (third, ORIGIN + "guide-en/")])
