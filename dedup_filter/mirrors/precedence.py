@@ -192,9 +192,13 @@ def after_absence(
     ``_SHARE_TO_TURN`` of the documents the side held first holds (a partial copy of a copy
     crawled first lacks a third of its pages; a copier's victim crawled first lacks none that
     its copier holds, and a copier serving pages at the victim's broken links would need one
-    link in sixteen broken). Only while every sample matched, nothing names a copy, and no
-    absence turned it before (two partial copies would turn it back and forth). None: nothing
-    changes."""
+    link in sixteen broken), and only when the side is no other rule's origin: a partial copy
+    held first as the origin of several copies would have the one that turned it crawled whole
+    beside the others (the eighth holdout web's banner copy of a guide, in round-robin order,
+    401 pages), while each page it lacks is fetched once between them anyway
+    (``pruning.UrlPruner._twin_beside_absent``). Only while every sample matched, nothing names
+    a copy, and no absence turned it before (two partial copies would turn it back and forth).
+    None: nothing changes."""
     if not rule.exchangeable or rule.turned_by_absence:
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
@@ -206,6 +210,8 @@ def after_absence(
         if counted.absences < _ABSENCES_TO_TURN:
             return counted
         held_first_side = rule.origin if on_mirror else rule.mirror
+        if len(store.rules_with_origin_at(held_first_side)) > 1:
+            return counted  # its mirrors' pages it lacks stand for each other (``pruning.py``)
         if counted.absences * _SHARE_TO_TURN < len(_held(store, held_first_side).documents):
             return counted
     return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)

@@ -752,6 +752,33 @@ def _turns(store: MirrorStore) -> None:
     assert after_absence(store, stale, False, 404) is None
 
 
+def test_a_partial_origin_of_several_copies_crawled_first_never_turns(tmp_index):
+    """A partial copy held first as the origin of two copies lacks their pages: counted, never
+    turned (the copy that turned it would be crawled whole beside the other: each page it lacks
+    is fetched once between the copies instead); alone with one copy, it turns at the eighth."""
+    partial, copies = "http://p.test/", ("http://a.test/guide/", "http://b.test/guide/")
+
+    def count(view):
+        store = MirrorStore(view)
+        rules = [Rule(copy, partial, "", "", 0.0, "content", 3, 3, 0) for copy in copies]
+        for rule in rules:
+            store.put_rule(rule)
+        beside = rules[0]
+        for _ in range(8):
+            beside = after_absence(store, beside, True, 404)
+        store.delete_rule(rules[1])
+        alone = after_absence(store, replace(beside, absences=7), True, 404)
+        return beside, alone
+
+    beside, alone = tmp_index.transact(count)
+    assert (beside.absences, beside.turned_by_absence, beside.mirror_held_first) == (
+        8,
+        False,
+        False,
+    )
+    assert (alone.absences, alone.turned_by_absence, alone.mirror_held_first) == (8, True, True)
+
+
 def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pages(
     open_filter, origin_tree, stdlib_page
 ):
