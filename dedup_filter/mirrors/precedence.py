@@ -188,17 +188,15 @@ def after_absence(
     """``rule`` once a page of its side not held first (``on_mirror``: the mirror side) was
     found whose counterpart the side held first answered with ``counterpart_status``: a 404 or
     410 is counted, and held first passes to the page's side at the first one when the two were
-    crawled side by side; otherwise once ``_ABSENCES_TO_TURN`` are counted and they are a
-    ``_SHARE_TO_TURN`` of the documents the side held first holds (a partial copy of a copy
-    crawled first lacks a third of its pages; a copier's victim crawled first lacks none that
-    its copier holds, and a copier serving pages at the victim's broken links would need one
-    link in sixteen broken), and only when the side is no other rule's origin: a partial copy
-    held first as the origin of several copies would have the one that turned it crawled whole
-    beside the others (the eighth holdout web's banner copy of a guide, in round-robin order,
-    401 pages), while each page it lacks is fetched once between them anyway
-    (``pruning.UrlPruner._twin_beside_absent``). Only while every sample matched, nothing names
-    a copy, and no absence turned it before (two partial copies would turn it back and forth).
-    None: nothing changes."""
+    crawled side by side; otherwise once the side held first is shown partial
+    (``_shown_partial``). A partial copy held first as the origin of several copies never turns:
+    the copy that turned it would be crawled whole beside the others (the eighth holdout web's
+    banner copy of a guide, in round-robin order, 401 pages). Each page it lacks is fetched once
+    between them anyway (``pruning.UrlPruner._twin_beside_absent``), and once it is shown
+    partial its rules count as crawled side by side, so its own URLs are dropped where a copy
+    holds their pages, crawled (``Rule.prunes_origin_beside``): its 404s spared. Only while
+    every sample matched, nothing names a copy, and no absence turned it before (two partial
+    copies would turn it back and forth). None: nothing changes."""
     if not rule.exchangeable or rule.turned_by_absence:
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
@@ -206,15 +204,26 @@ def after_absence(
     if counterpart_status not in _LACKING_STATUSES:
         return None
     counted = replace(rule, absences=rule.absences + 1)
-    if not rule.side_by_side:
-        if counted.absences < _ABSENCES_TO_TURN:
-            return counted
-        held_first_side = rule.origin if on_mirror else rule.mirror
-        if len(store.rules_with_origin_at(held_first_side)) > 1:
-            return counted  # its mirrors' pages it lacks stand for each other (``pruning.py``)
-        if counted.absences * _SHARE_TO_TURN < len(_held(store, held_first_side).documents):
-            return counted
+    held_first_side = rule.origin if on_mirror else rule.mirror
+    several = len(store.rules_with_origin_at(held_first_side)) > 1
+    if rule.side_by_side and not several:
+        return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
+    if rule.side_by_side or not _shown_partial(store, held_first_side, counted.absences):
+        return counted
+    if several:
+        return replace(counted, side_by_side=True)
     return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
+
+
+def _shown_partial(store: MirrorStore, side: str, absences: int) -> bool:
+    """Whether a side crawled first lacked enough pages of the other's to be taken for a
+    partial copy: ``_ABSENCES_TO_TURN``, and a ``_SHARE_TO_TURN`` of the documents it holds (a
+    partial copy of a copy lacks a third of its pages; a copier's victim crawled first lacks
+    none that its copier holds, and a copier serving pages at the victim's broken links would
+    need one link in sixteen broken)."""
+    if absences < _ABSENCES_TO_TURN:
+        return False
+    return absences * _SHARE_TO_TURN >= len(_held(store, side).documents)
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -16,6 +16,7 @@ from dedup_filter.mirrors.precedence import (
     held_first_through,
 )
 from dedup_filter.mirrors.records import Rule
+from dedup_filter.mirrors.rules import pruned_sides
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
 
@@ -755,7 +756,8 @@ def _turns(store: MirrorStore) -> None:
 def test_a_partial_origin_of_several_copies_crawled_first_never_turns(tmp_index):
     """A partial copy held first as the origin of two copies lacks their pages: counted, never
     turned (the copy that turned it would be crawled whole beside the other: each page it lacks
-    is fetched once between the copies instead); alone with one copy, it turns at the eighth."""
+    is fetched once between the copies instead), but crawled side by side from the eighth on,
+    so its URLs are dropped where a copy holds their pages; alone with one copy, it turns."""
     partial, copies = "http://p.test/", ("http://a.test/guide/", "http://b.test/guide/")
 
     def count(view):
@@ -763,19 +765,21 @@ def test_a_partial_origin_of_several_copies_crawled_first_never_turns(tmp_index)
         rules = [Rule(copy, partial, "", "", 0.0, "content", 3, 3, 0) for copy in copies]
         for rule in rules:
             store.put_rule(rule)
-        beside = rules[0]
-        for _ in range(8):
-            beside = after_absence(store, beside, True, 404)
+        beside = [rules[0]]
+        for _ in range(9):
+            beside.append(after_absence(store, beside[-1], True, 404))
         store.delete_rule(rules[1])
-        alone = after_absence(store, replace(beside, absences=7), True, 404)
+        alone = after_absence(store, replace(rules[0], absences=7), True, 404)
         return beside, alone
 
     beside, alone = tmp_index.transact(count)
-    assert (beside.absences, beside.turned_by_absence, beside.mirror_held_first) == (
-        8,
-        False,
-        False,
-    )
+    assert [(rule.absences, rule.side_by_side) for rule in beside[7:]] == [
+        (7, False),
+        (8, True),
+        (9, True),
+    ]
+    assert not any(rule.turned_by_absence or rule.mirror_held_first for rule in beside)
+    assert pruned_sides(beside[8]) == (("mirror", True), ("origin", True))
     assert (alone.absences, alone.turned_by_absence, alone.mirror_held_first) == (8, True, True)
 
 
