@@ -560,7 +560,7 @@ class UrlPruner:
         return None
 
     def _sibling_twin(
-        self, store: MirrorStore, url: str, rule: Rule, level: str
+        self, store: MirrorStore, url: str, rule: Rule, level: str, faithful: bool = False
     ) -> PageRecord | None:
         """The page at ``url``'s place on another mirror of ``rule``'s origin that the crawl
         fetched as itself, where the directory at ``level``'s place there (``level``: ``url``'s
@@ -569,7 +569,8 @@ class UrlPruner:
         ``url`` is a copy of that page. On the first holdout web (round robin, run r7) the
         project, its session-id copy and a copier were all ruled mirrors of the stale copy
         (``level``: the project's directory naming the later release), and each was fetched
-        whole. None otherwise, or when ``url`` is no mirror side's."""
+        whole. ``faithful``: only under a rule whose every sample matched. None otherwise, or
+        when ``url`` is no mirror side's."""
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
             return None
@@ -577,6 +578,8 @@ class UrlPruner:
         relative, below = stripped[len(rule.mirror) :], level[len(rule.mirror) :]
         for other in store.rules_with_origin_at(rule.origin):
             if other.mirror.lower() == rule.mirror.lower():
+                continue
+            if faithful and other.matches != other.checked:
                 continue
             held = self._crawled_page(store, other.mirror + relative)
             if held is not None and store.releases(other.mirror + below) == releases:
@@ -591,12 +594,16 @@ class UrlPruner:
         same prose), which the origin's samples cannot tell apart where it lacks the page. On
         the eighth holdout web (breadth-first) a guide's partial copy, held first, was the
         origin of the guide, of its code edition and of their copies on a banner host: each
-        page the partial copy lacks was fetched four times (400 fetches). Not under a copier
+        page the partial copy lacks was fetched four times (400 fetches). Only between mirrors
+        whose every sample matched: a page no sample checked is taken for its twin's, and a
+        copy that altered a sampled page may have altered others. Not under a copier
         at its host's root taken for the origin: the page fetched is what shows its mirror
         side holds pages the copier lacks (``Rule.origin_lacks``). None otherwise."""
         if copier_at_root(rule.origin, rule.mirror) and not rule.copy_named:
             return None
-        twin = self._sibling_twin(store, url, rule, rule.mirror)
+        if rule.matches != rule.checked:
+            return None
+        twin = self._sibling_twin(store, url, rule, rule.mirror, faithful=True)
         return None if twin is None or twin.code else twin.url
 
     def _edition_twin(self, store: MirrorStore, url: str) -> str | None:

@@ -3,10 +3,13 @@ deferred while that is unknown, and fetched when the counterpart is missing or t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dedup_filter import Config, DedupFilter
 from dedup_filter.index.lmdb_index import LmdbIndex
+from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import FIXED_NOW, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
 
@@ -369,7 +372,7 @@ PARTIAL = "http://partial.test/guide/"  # shallower than the complete copies: ta
 ONE, TWO = "http://docs.one.test/pub/guide/", "http://docs.two.test/pub/guide/"
 
 
-@pytest.mark.parametrize("twin", ["plain", "with_code", "other_release"])
+@pytest.mark.parametrize("twin", ["plain", "with_code", "other_release", "sample_mismatched"])
 def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
     tmp_path, origin_tree, stdlib_page, twin
 ):
@@ -377,7 +380,8 @@ def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
     lacks ``new.html``, which both hold. The first copy's page is fetched (its counterpart is
     a 404), the second's is dropped for it: both are copies of one origin by their samples. Not
     when the fetched twin holds code blocks (the copies may be editions of one guide, other
-    commands in the same prose), nor when the copies' index pages name other releases."""
+    commands in the same prose), nor when the copies' index pages name other releases, nor when
+    a sample of the twin's rule mismatched."""
     dedup = DedupFilter.open(tmp_path / "index", Config.default())
     new = stdlib_page("statistics")
     if twin == "with_code":
@@ -387,13 +391,15 @@ def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
         pages |= copy_tree(origin_tree, ORIGIN, copy) | {copy + "new.html": new.encode()}
     if twin == "other_release":
         pages = with_release(with_release(pages, ONE, "2.4.1"), TWO, "2.3.9")
-    crawl = OnlineCrawl(dedup, pages).visit(
-        [*breadth_first(pages, PARTIAL), *breadth_first(pages, ONE), *breadth_first(pages, TWO)]
-    )
+    order = [*breadth_first(pages, PARTIAL), *breadth_first(pages, ONE), *breadth_first(pages, TWO)]
+    crawl = OnlineCrawl(dedup, pages).visit(url for url in order if not url.endswith("new.html"))
     assert {rule["mirror"]: rule["origin"] for rule in dedup.mirror_rules()} == {
         ONE: PARTIAL,
         TWO: PARTIAL,
     }
+    if twin == "sample_mismatched":
+        dedup.index.transact(lambda view: _one_sample_mismatched(MirrorStore(view), ONE))
+    crawl.visit([ONE + "new.html", TWO + "new.html"])
     assert ONE + "new.html" in crawl.fetched
     assert PARTIAL + "new.html" in crawl.failed_probes + crawl.missing
     if twin == "plain":
@@ -404,3 +410,8 @@ def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
     else:
         assert TWO + "new.html" in crawl.fetched
     dedup.close()
+
+
+def _one_sample_mismatched(store: MirrorStore, mirror: str) -> None:
+    rule = store.rule(mirror)
+    store.put_rule(replace(rule, checked=rule.checked + 1))
