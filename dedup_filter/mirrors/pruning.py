@@ -134,7 +134,7 @@ class UrlPruner:
                 return Decision(url, "keep", Reason.LISTING, evidence=evidence)
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
                 held = None
-                if rule.prunes_both_sides and not index:
+                if rule.prunes_mirror_beside and not index:
                     held = self._beside_origin(store, url, rule, counterpart)
                 if held is None and not index:
                     held = self._copy_held_before(store, url, rule, counterpart)
@@ -272,7 +272,7 @@ class UrlPruner:
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str
     ) -> Decision | None:
         """``url`` on the mirror side of ``rule``, held first but crawled side by side with the
-        origin (``Rule.prunes_both_sides``): dropped where the origin holds its ``counterpart``
+        origin (``Rule.prunes_mirror_beside``): dropped where the origin holds its ``counterpart``
         as a page the crawl fetched and followed, or a copy held first of that origin does.
         None otherwise: fetched, as the side held first always is, unless another copy held
         before it stands for it (``_copy_held_before``)."""
@@ -486,7 +486,7 @@ class UrlPruner:
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin.url, evidence)
         held = (
             self._crawled_page(store, counterpart)
-            if rule.prunes_both_sides or crawled
+            if rule.prunes_mirror_beside or crawled
             else self.held_page(store, counterpart)
         )
         if held is not None:
@@ -671,7 +671,7 @@ class UrlPruner:
         counterparts = [
             (_missing(rule, url), rule.mirror + place.relative)
             for rule, place in rules_with_origin_over(store, places)
-            if rule.prunes_mirror or rule.prunes_both_sides
+            if rule.prunes_mirror or rule.prunes_mirror_beside
         ]
         if found is not None and found[0].prunes_origin:
             counterparts.append((_missing(found[0], url), found[0].origin + found[1].relative))
@@ -728,7 +728,7 @@ class UrlPruner:
         rule, place = found
         if rule.prunes_mirror:
             return self._held_as_itself(store, rule.origin + place.relative)
-        if rule.prunes_both_sides:
+        if rule.prunes_mirror_beside:
             return self._crawled_page(store, rule.origin + place.relative)
         return None
 

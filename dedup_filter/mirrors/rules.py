@@ -249,7 +249,7 @@ def _moved_within(rule: Rule, source: str, target: str) -> Rule:
 
 
 def pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
-    mirror = rule.drops_mirror_urls or rule.prunes_both_sides
+    mirror = rule.drops_mirror_urls or rule.prunes_mirror_beside
     return (("mirror", mirror), ("origin", rule.prunes_origin or rule.prunes_origin_beside))
 
 

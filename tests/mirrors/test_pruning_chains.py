@@ -141,9 +141,7 @@ def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_p
     assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + GUIDE + other)
 
 
-def test_a_stale_copy_held_first_keeps_its_pages_whatever_twins_it_crawled(
-    tmp_path, stdlib_page
-):
+def test_a_stale_copy_held_first_keeps_its_pages_whatever_twins_it_crawled(tmp_path, stdlib_page):
     """The host rule has a mismatching sample: the copy's pages are other versions of the
     origin's, so what the origin's archive rule says of the origin says nothing of the copy."""
     with DedupFilter.open(tmp_path / "index") as dedup:
@@ -397,3 +395,27 @@ def test_a_page_an_editions_side_lacks_is_fetched_on_the_other_side(tmp_path, st
         assert stand_in.evidence["missing_on_kept_side"] == LIBRARY + "lacking.html"
         dedup.check_page(edition + "lacking.html", stdlib_page("fractions").encode())
         assert dedup.fetch_failed(LIBRARY + "lacking.html", 404) == []  # held now
+
+
+@pytest.mark.parametrize("side_by_side", [True, False], ids=["side_by_side", "crawled_first"])
+def test_a_stale_copy_held_first_beside_its_origin_is_pruned_beside_it(
+    tmp_path, stdlib_page, side_by_side
+):
+    """A stale copy (its index page names an older release) held first by a coin flip, the two
+    crawled side by side: its page is dropped where the origin holds its counterpart, crawled
+    (the eighth holdout web's stale copy, breadth first, was crawled whole: 753 pages), and the
+    origin's page is never dropped for its older text. Crawled first, it keeps its pages."""
+    stale = Rule(
+        COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True, mirror_older=True
+    )
+    stale = replace(stale, side_by_side=side_by_side)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(lambda view: MirrorStore(view).put_rule(stale))
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, ORIGIN + PAGE, COPY + PAGE, page)
+        origin = _crawled_then_checked(dedup, COPY + "other.html", ORIGIN + "other.html", page)
+    if side_by_side:
+        assert (decision.action, decision.duplicate_of) == ("drop", ORIGIN + PAGE)
+    else:
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
+    assert (origin.action, origin.reason) == ("keep", "not_mirrored")
