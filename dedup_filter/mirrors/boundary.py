@@ -81,22 +81,44 @@ def _index_name(directory: str, index_url: str) -> str:
 
 
 def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> bool:
-    """Whether another rule pairs two children of the same parents, in either orientation:
-    then the parents are worth sampling although their index pages differ (a mirror's banner,
-    its own header), since two replicated subdirectories side by side are as good a hint as two
-    replicated index pages. Which side of each pair was taken for the copy is the crawl's order
-    (a breadth-first holdout crawl ruled one subdirectory each way, and never tried the hosts)."""
+    """Whether another rule pairs two children of the same parents, in either orientation, or
+    two rules pair two of their children by the same name with one origin (twins, copies of one
+    directory by their samples): then the parents are worth sampling although their index pages
+    differ (a mirror's banner, its own header), since two replicated subdirectories side by side
+    are as good a hint as two replicated index pages. Which side of each pair was taken for the
+    copy is the crawl's order (a breadth-first holdout crawl ruled one subdirectory each way, and
+    never tried the hosts); which origin is the crawl's too (the eighth holdout web's banner host
+    and its origin each had a guide paired with a third site's partial copy, one guide with the
+    other: the hosts were never tried in round-robin order)."""
     lowered = {parent.lower() for parent in parents}
     return any(
         other.mirror.lower() != rule.mirror.lower()
-        and {
-            (parent_directory(other.mirror) or "").lower(),
-            (parent_directory(other.origin) or "").lower(),
-        }
-        == lowered
+        and any(
+            _children_of(lowered, other.mirror, paired)
+            for paired in (other.origin, *(twin.mirror for twin in twins(store, other)))
+        )
         for side in lowered
         for other in store.rules_under(side)
     )
+
+
+def twins(store: MirrorStore, rule: Rule) -> list[Rule]:
+    """The other rules with ``rule``'s origin whose mirror has the name of ``rule``'s mirror:
+    copies of one directory, each by its own samples."""
+    name = directory_name(rule.mirror)
+    return [
+        other
+        for other in store.rules_with_origin_at(rule.origin)
+        if other.mirror.lower() != rule.mirror.lower() and directory_name(other.mirror) == name
+    ]
+
+
+def _children_of(parents: set[str], first: str, second: str) -> bool:
+    """Whether directories ``first`` and ``second`` lie one in each of ``parents``."""
+    return {
+        (parent_directory(first) or "").lower(),
+        (parent_directory(second) or "").lower(),
+    } == parents
 
 
 def boundary_reason(store: MirrorStore, rule: Rule, max_levels: int) -> str:

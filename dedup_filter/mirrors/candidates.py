@@ -16,7 +16,7 @@ from typing import Any
 from dedup_filter.config import MirrorConfig
 from dedup_filter.features.simhash import agreement
 from dedup_filter.languages import language_editions
-from dedup_filter.mirrors.boundary import widen
+from dedup_filter.mirrors.boundary import twins, widen
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -236,6 +236,14 @@ class CandidateUpdate:
         if step.candidate is not None:
             self.advance(step.candidate)
 
+    def _widen_with_twins(self, rule: Rule) -> None:
+        """``widen``, for ``rule`` and for the pair it makes with each of its twins (another
+        mirror of its origin by the same name: ``boundary.twins``), whose parents may replicate
+        though neither pairs with the other's origin."""
+        self.widen(rule)
+        for twin in twins(self.store, rule):
+            self.widen(replace(rule, origin=twin.mirror, origin_index=twin.mirror_index))
+
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
         sampling inside a confirmed mirror would only waste probes, and the two origins the
@@ -415,14 +423,14 @@ class CandidateUpdate:
         # before it is known
         kept = (rule.origin,) * rule.prunes_mirror + (rule.mirror,) * rule.prunes_origin
         self.probes.extend(url for side in kept if (url := ask_absent(self.store, side)))
-        self.widen(rule)
+        self._widen_with_twins(rule)
         for moved in repointed:
             # paired with a new origin, maybe beside a sibling pair of the same parents (a
             # banner copy's subdirectories, each paired with a third copy before its twin was
             # met: the eighth holdout web's banner host was never ruled whole)
             current = self.store.rule(moved.mirror)
             if current is not None:
-                self.widen(current)
+                self._widen_with_twins(current)
         for rival in rivals:
             self.store.put_candidate(replace(rival, state=SUPERSEDED, samples=()))
             self._pair_origins(rival)

@@ -68,3 +68,49 @@ def test_a_rule_pointed_at_a_new_origin_beside_a_sibling_rule_tries_the_parents(
 
     rules = tmp_index.transact(settle)
     assert rules == sorted([(MIRROR, ORIGIN), (third, ORIGIN + "guide-en/")])
+
+
+THIRD_COPY = "http://library.test/debian/guide-en/"  # a third site's copy, taken for the origin
+
+
+def test_twins_of_one_origin_beside_a_sibling_rule_make_the_parents_a_candidate(tmp_index):
+    """Both hosts' guide-en/ are mirrors of a third site's copy (twins, by the same name), their
+    guide-fr/ a pair: the hosts are worth sampling, as beside a direct sibling pair."""
+    rule = _rule(MIRROR + "guide-fr/", ORIGIN + "guide-fr/")
+
+    def decide(view):
+        store = MirrorStore(view)
+        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))  # the roots differ: a banner
+        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        store.put_rule(rule)
+        store.put_rule(_rule(MIRROR + "guide-en/", THIRD_COPY))
+        alone = widen(store, rule, 4, 0.0).candidate
+        store.put_rule(_rule(ORIGIN + "guide-en/", THIRD_COPY))
+        return alone, widen(store, rule, 4, 0.0).candidate
+
+    alone, beside = tmp_index.transact(decide)
+    assert alone is None
+    assert (beside.mirror, beside.origin, beside.level) == (MIRROR, ORIGIN, 1)
+
+
+def test_a_twin_confirmed_beside_a_sibling_rule_tries_the_parents_of_the_twins(tmp_index):
+    """The banner host's guide-en/ is a mirror of a third site's copy, its guide-fr/ of the
+    origin host's; the origin host's guide-en/ is then confirmed a mirror of the third copy
+    too (the third copy held first): the two guide-en/ are twins, beside the guide-fr/ pair, and
+    the two hosts are paired (the eighth holdout web, round robin: 7 of 8 boundaries)."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    twin = ORIGIN + "guide-en/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))
+        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        store.put_rule(_rule(MIRROR + "guide-fr/", ORIGIN + "guide-fr/"))
+        store.put_rule(_rule(MIRROR + "guide-en/", THIRD_COPY))
+        store.put_candidate(Candidate(twin, THIRD_COPY, twin, THIRD_COPY, 0.0))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(twin, THIRD_COPY)))
+        return sorted((rule.mirror, rule.origin) for rule in store.rules_under())
+
+    rules = tmp_index.transact(settle)
+    assert (MIRROR, ORIGIN) in rules or (ORIGIN, MIRROR) in rules
