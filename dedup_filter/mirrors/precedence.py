@@ -209,15 +209,9 @@ def after_absence(
     counted = replace(rule, absences=rule.absences + 1)
     held_first_side = rule.origin if on_mirror else rule.mirror
     several = len(store.rules_with_origin_at(held_first_side)) > 1
-    if rule.side_by_side:
-        # pruned beside already; a count written at every 404 would only renew the rule tables
-        # (``rules_memo.py``)
-        return (
-            None
-            if several
-            else replace(counted, turned_by_absence=True, mirror_held_first=on_mirror)
-        )
-    if not _shown_partial(store, held_first_side, counted.absences):
+    if rule.side_by_side and several:
+        return None  # pruned beside already: a count at every 404 would renew the rule tables
+    if not rule.side_by_side and not _shown_partial(store, held_first_side, counted.absences):
         return counted
     if several:
         return replace(counted, side_by_side=True)
