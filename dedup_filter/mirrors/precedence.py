@@ -190,31 +190,34 @@ def after_absence(
 ) -> Rule | None:
     """``rule`` once a page of its side not held first (``on_mirror``: the mirror side) was
     found whose counterpart the side held first answered with ``counterpart_status``: a 404 or
-    410 is counted, and held first passes to the page's side at the first one when the two were
-    crawled side by side; otherwise once the side held first is shown partial
-    (``_shown_partial``). A partial copy held first as the origin of several copies never turns:
-    the copy that turned it would be crawled whole beside the others (the eighth holdout web's
-    banner copy of a guide, in round-robin order, 401 pages). Each page it lacks is fetched once
-    between them anyway (``pruning.UrlPruner._twin_beside_absent``), and once it is shown
-    partial its rules count as crawled side by side, so its own URLs are dropped where a copy
-    holds their pages, crawled (``Rule.prunes_origin_beside``): its 404s spared. Only while
-    every sample matched, nothing names a copy, and no absence turned it before (two partial
-    copies would turn it back and forth). None: nothing changes."""
-    if not rule.exchangeable or rule.turned_by_absence:
+    410 is counted. Crawled side by side, held first passes to the page's side at the first
+    one, unless the side lacking it is the origin of several copies: the copy that turned it
+    was crawled whole beside the others (the eighth holdout web's banner copy of a guide, in
+    round-robin order, 401 pages), and each page it lacks is fetched once between them anyway
+    (``pruning.UrlPruner._twin_beside_absent``). Otherwise, once the side held first is shown
+    partial (``_shown_partial``): a mirror held first (a partial copy of a copy crawled first)
+    passes held first to its origin; an origin held first, which the orientation's evidence
+    took for the origin, keeps it (the mirror may be one of several copies of it, and held first
+    it would be crawled whole) and is marked ``origin_partial``: its URLs are dropped where the
+    mirror holds their pages, crawled (``Rule.prunes_origin_beside``), its 404s spared. Only
+    while every sample matched, nothing names a copy, and no absence turned or marked it before
+    (two partial copies would turn it back and forth). None: nothing changes."""
+    if not rule.exchangeable or rule.turned_by_absence or rule.origin_partial:
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
         return None
     if counterpart_status not in _LACKING_STATUSES:
         return None
     counted = replace(rule, absences=rule.absences + 1)
-    held_first_side = rule.origin if on_mirror else rule.mirror
-    several = len(store.rules_with_origin_at(held_first_side)) > 1
-    if rule.side_by_side and several:
-        return None  # pruned beside already: a count at every 404 would renew the rule tables
-    if not rule.side_by_side and not _shown_partial(store, held_first_side, counted.absences):
+    lacking = rule.origin if on_mirror else rule.mirror
+    if rule.side_by_side:
+        if len(store.rules_with_origin_at(lacking)) > 1:
+            return None  # pruned beside its copies already
+        return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
+    if not _shown_partial(store, lacking, counted.absences):
         return counted
-    if several:
-        return replace(counted, side_by_side=True)
+    if on_mirror:  # the origin lacks the page
+        return replace(counted, origin_partial=True)
     return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
 
 

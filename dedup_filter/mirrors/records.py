@@ -27,7 +27,7 @@ STATE_NAMES = ("open", "rejected", "expired", "superseded")
 _CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
 # flags of a rule value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1, 2, 4, 8, 16
-_TURNED_BY_ABSENCE, _ABSENCES = 32, 64  # _ABSENCES: a byte of ``Rule.absences`` follows
+_TURNED_BY_ABSENCE, _ABSENCES, _ORIGIN_PARTIAL = 32, 64, 128  # _ABSENCES: a count byte follows
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
@@ -193,6 +193,9 @@ class Rule(DirectoryPair):
     # pages of the side not held first whose counterparts the side held first answered with a
     # 404 or 410, counted until the turn (``precedence.after_absence``)
     absences: int = 0
+    # the origin, held first, lacked enough of the mirror's pages to be taken for a partial
+    # copy: it keeps held first, and is pruned beside the mirror (``precedence.after_absence``)
+    origin_partial: bool = False
 
     @property
     def resemblance(self) -> float:
@@ -241,8 +244,13 @@ class Rule(DirectoryPair):
     def prunes_origin_beside(self) -> bool:
         """Whether the origin side held first may be pruned too, where the mirror holds a page
         the crawl fetched and followed: the two were crawled side by side, so which was held
-        first was a coin flip (``precedence.py`` says when)."""
-        return self.side_by_side and not self.mirror_held_first and self.exchangeable
+        first was a coin flip, or the origin was shown partial (``origin_partial``); every
+        sample matched (``precedence.py`` says when)."""
+        return (
+            (self.side_by_side or self.origin_partial)
+            and not self.mirror_held_first
+            and self.exchangeable
+        )
 
     @property
     def exchangeable(self) -> bool:
@@ -269,6 +277,7 @@ class Rule(DirectoryPair):
             | (_MIRROR_OLDER if self.mirror_older else 0)
             | (_TURNED_BY_ABSENCE if self.turned_by_absence else 0)
             | (_ABSENCES if self.absences else 0)
+            | (_ORIGIN_PARTIAL if self.origin_partial else 0)
         )
         tail = bytes([flags, min(self.code_probes, 255)])
         tail += bytes([min(self.absences, 255)]) if self.absences else b""
@@ -300,4 +309,5 @@ class Rule(DirectoryPair):
             bool(flags & _MIRROR_OLDER),
             bool(flags & _TURNED_BY_ABSENCE),
             absences,
+            bool(flags & _ORIGIN_PARTIAL),
         )

@@ -274,6 +274,7 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "mirror_older": rule.mirror_older,
         "turned_by_absence": rule.turned_by_absence,
         "absences": rule.absences,
+        "origin_partial": rule.origin_partial,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
         # the mirror of the rule its origin was moved through (``point_back``), if any

@@ -753,32 +753,34 @@ def _turns(store: MirrorStore) -> None:
     assert after_absence(store, stale, False, 404) is None
 
 
-def test_a_partial_origin_of_several_copies_crawled_first_never_turns(tmp_index):
-    """A partial copy held first as the origin of two copies lacks their pages: counted, never
-    turned (the copy that turned it would be crawled whole beside the other: each page it lacks
-    is fetched once between the copies instead), but crawled side by side from the eighth on,
-    so its URLs are dropped where a copy holds their pages; alone with one copy, it turns."""
-    partial, copies = "http://p.test/", ("http://a.test/guide/", "http://b.test/guide/")
+@pytest.mark.parametrize("copies", [1, 2])
+def test_a_partial_origin_crawled_first_never_turns_but_is_pruned_beside_its_copies(
+    tmp_index, copies
+):
+    """A partial copy held first as the origin of copies that hold pages it lacks: its 404s are
+    counted, it never turns (the copy that turned it would be crawled whole, beside any other
+    copy), but from the eighth on it is marked partial, so its URLs are dropped where a copy
+    holds their pages; then nothing more is written."""
+    partial = "http://p.test/"
+    mirrors = ("http://a.test/guide/", "http://b.test/guide/")[:copies]
 
     def count(view):
         store = MirrorStore(view)
-        rules = [Rule(copy, partial, "", "", 0.0, "content", 3, 3, 0) for copy in copies]
+        rules = [Rule(copy, partial, "", "", 0.0, "content", 3, 3, 0) for copy in mirrors]
         for rule in rules:
             store.put_rule(rule)
-        beside = [rules[0]]
+        states = [rules[0]]
         for _ in range(8):
-            beside.append(after_absence(store, beside[-1], True, 404))
-        further = after_absence(store, beside[-1], True, 404)  # nothing more to write
-        store.delete_rule(rules[1])
-        alone = after_absence(store, replace(rules[0], absences=7), True, 404)
-        return beside, further, alone
+            states.append(after_absence(store, states[-1], True, 404))
+        return states, after_absence(store, states[-1], True, 404)
 
-    beside, further, alone = tmp_index.transact(count)
-    assert [(rule.absences, rule.side_by_side) for rule in beside[7:]] == [(7, False), (8, True)]
-    assert further is None
-    assert not any(rule.turned_by_absence or rule.mirror_held_first for rule in beside)
-    assert pruned_sides(beside[8]) == (("mirror", True), ("origin", True))
-    assert (alone.absences, alone.turned_by_absence, alone.mirror_held_first) == (8, True, True)
+    states, further = tmp_index.transact(count)
+    assert [(rule.absences, rule.origin_partial) for rule in states[7:]] == [(7, False), (8, True)]
+    assert not any(rule.turned_by_absence or rule.mirror_held_first for rule in states)
+    assert not any(rule.side_by_side for rule in states)
+    assert pruned_sides(states[8]) == (("mirror", True), ("origin", True))
+    assert Rule.decode(states[8].encode()) == states[8]
+    assert further is None  # marked: nothing more to count
 
 
 def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pages(
