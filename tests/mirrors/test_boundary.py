@@ -22,6 +22,12 @@ def _rule(mirror: str, origin: str) -> Rule:
     return Rule(mirror, origin, mirror, origin, 0.0, "content", 3, 3, 0)
 
 
+def _roots_differ(store: MirrorStore) -> None:
+    """The two hosts' index pages, recorded with other texts (a mirror's banner)."""
+    file_entry(store, MIRROR, "", DirEntry(1, 10, ""))
+    file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+
+
 @pytest.mark.parametrize("sibling_turned", [False, True], ids=["same_way", "other_way"])
 def test_a_sibling_rule_either_way_round_makes_the_parents_a_candidate(tmp_index, sibling_turned):
     rule = _rule(MIRROR + "guide-en/", ORIGIN + "guide-en/")
@@ -31,8 +37,7 @@ def test_a_sibling_rule_either_way_round_makes_the_parents_a_candidate(tmp_index
 
     def decide(view):
         store = MirrorStore(view)
-        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))  # the roots differ: a banner
-        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        _roots_differ(store)
         store.put_rule(rule)
         alone = widen(store, rule, 4, 0.0).candidate
         store.put_rule(sibling)
@@ -55,8 +60,7 @@ def test_a_rule_pointed_at_a_new_origin_beside_a_sibling_rule_tries_the_parents(
 
     def settle(view):
         store = MirrorStore(view)
-        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))  # the roots differ: a banner
-        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        _roots_differ(store)
         store.put_rule(_rule(MIRROR + "guide-fr/", ORIGIN + "guide-fr/"))
         store.put_rule(_rule(MIRROR + "guide-en/", third))
         store.put_candidate(
@@ -80,8 +84,7 @@ def test_twins_of_one_origin_beside_a_sibling_rule_make_the_parents_a_candidate(
 
     def decide(view):
         store = MirrorStore(view)
-        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))  # the roots differ: a banner
-        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        _roots_differ(store)
         store.put_rule(rule)
         store.put_rule(_rule(MIRROR + "guide-en/", THIRD_COPY))
         alone = widen(store, rule, 4, 0.0).candidate
@@ -103,8 +106,7 @@ def test_a_twin_confirmed_beside_a_sibling_rule_tries_the_parents_of_the_twins(t
 
     def settle(view):
         store = MirrorStore(view)
-        file_entry(store, MIRROR, "", DirEntry(1, 10, ""))
-        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        _roots_differ(store)
         store.put_rule(_rule(MIRROR + "guide-fr/", ORIGIN + "guide-fr/"))
         store.put_rule(_rule(MIRROR + "guide-en/", THIRD_COPY))
         store.put_candidate(Candidate(twin, THIRD_COPY, twin, THIRD_COPY, 0.0))
