@@ -172,7 +172,7 @@ class MirrorDetector:
         origins_over = rules_with_origin_over(store, page.places) if ruled else []
         beside = self._side_by_side_by_now(store, found, origins_over)
         lacking = self._origin_lacking(store, found)
-        turned, kept_sides = self._turned_by_absence(store, found, origins_over)
+        turned, kept_sides, partial = self._turned_by_absence(store, found, origins_over)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -234,6 +234,7 @@ class MirrorDetector:
                 | ({"mirrors_side_by_side": beside} if beside else {})
                 | ({"mirrors_origin_lacking": lacking} if lacking else {})
                 | ({"mirrors_turned_by_absence": turned} if turned else {})
+                | ({"mirrors_origin_partial": partial} if partial else {})
                 | ({"session_learnt": sessions.filed(page.url)} if learnt else {}),
                 lambda rule: self.describe(store, rule),
             ),
@@ -496,17 +497,19 @@ class MirrorDetector:
         store: MirrorStore,
         found: tuple[Rule, Placement] | None,
         origins_over: list[tuple[Rule, Placement]],
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[str]]:
         """The mirrors of the rules whose side held first answered this document's counterpart
         with a 404 or 410, counted, where held first passed to this document's side
-        (``precedence.after_absence``), and the sides now held first, whose answer for a page
-        they lack is asked (pages are dropped for theirs only once it is known). The fourth
+        (``precedence.after_absence``); the sides now held first, whose answer for a page they
+        lack is asked (pages are dropped for theirs only once it is known); and the mirrors of
+        the rules whose origin this absence marked partial (``Rule.origin_partial``). The fourth
         holdout web's partial copy of a copy, held first, cost 35 such answers in each of
         three orders; the eighth's, a manual of 1,154 pages crawled first breadth-first, 328."""
         sides = [(found[0], found[1], True)] if found is not None else []
         sides += [(rule, place, False) for rule, place in origins_over]
         turned: list[str] = []
         kept: list[str] = []
+        partial: list[str] = []
         for rule, place, on_mirror in sides:
             if self._index_pages.names_listing(place.relative):
                 continue
@@ -521,7 +524,9 @@ class MirrorDetector:
             if after is not None and after.turned_by_absence:
                 turned.append(after.mirror)
                 kept.append(after.mirror if after.mirror_held_first else after.origin)
-        return turned, kept
+            if after is not None and after.origin_partial:
+                partial.append(after.mirror)
+        return turned, kept, partial
 
     @staticmethod
     def _edition_pair(

@@ -702,6 +702,43 @@ def test_a_copy_crawled_first_that_lacks_pages_passes_held_first_on_at_its_eight
     assert lost(crawl, ORIGIN) == lost(crawl, DEEP_UNNAMED) == []
 
 
+SHALLOW_PARTIAL, DEEP_COMPLETE = "http://partial.test/guide/", "http://docs.one.test/pub/guide/"
+
+
+def test_a_partial_origin_crawled_first_is_marked_and_pruned_beside_its_mirror(
+    open_filter, origin_tree, stdlib_page
+):
+    """A partial copy, shallower (the origin by depth) and crawled first, lacks twelve pages its
+    complete copy holds: at the complete copy's eighth page whose counterpart was a 404 the rule
+    marks the origin partial (said in that page's decision); the partial copy's other URLs are
+    then dropped for the complete copy's pages, crawled, instead of answering 404."""
+    dedup = open_filter()
+    pages = copy_tree(origin_tree, ORIGIN, SHALLOW_PARTIAL)
+    pages |= copy_tree(origin_tree, ORIGIN, DEEP_COMPLETE)
+    pages |= {f"{DEEP_COMPLETE}{name}.html": stdlib_page(name).encode() for name in LACKED}
+    order = breadth_first(pages, SHALLOW_PARTIAL) + [
+        url for url in breadth_first(pages, DEEP_COMPLETE) if url.endswith("/")
+    ]
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["held_first"]) == (DEEP_COMPLETE, "origin")
+    crawl.visit([f"{DEEP_COMPLETE}{name}.html" for name in LACKED])
+    (marked,) = dedup.mirror_rules()
+    assert (marked["origin_partial"], marked["absences"], marked["held_first"]) == (
+        True,
+        8,
+        "origin",
+    )
+    assert marked["pruned"] == ["mirror", "origin"]
+    eighth = crawl.decisions[f"{DEEP_COMPLETE}{LACKED[7]}.html"]
+    assert eighth.evidence["mirrors_origin_partial"] == [DEEP_COMPLETE]
+    crawl.visit([f"{SHALLOW_PARTIAL}{name}.html" for name in LACKED])
+    for name in LACKED:
+        pruned = crawl.pruned[f"{SHALLOW_PARTIAL}{name}.html"]
+        assert pruned.duplicate_of == f"{DEEP_COMPLETE}{name}.html"
+    assert not [url for url in crawl.missing if url.startswith(SHALLOW_PARTIAL)]
+
+
 def test_a_rule_whose_side_held_first_lacks_pages_turns_once_and_a_side_crawled_first_later(
     open_filter,
 ):
