@@ -107,7 +107,9 @@ def point_back(store: MirrorStore, revoked: Rule) -> None:
 def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:
     """``rule`` with its origin moved from under ``source`` to the same place under ``target``,
     which side held first weighed again against the new origin (and, moved through a rule's
-    mirror, against the origin it had: ``held_first_through``)."""
+    mirror, against the origin it had: ``held_first_through``); the 404s counted of the old
+    origin, and its being partial, say nothing of the new one (on the eighth holdout web a
+    guide, complete, inherited its partial copy's mark and was pruned beside its code edition)."""
     origin = target + rule.origin[len(source) :]
     held = held_first_through(store, rule.mirror, origin, rule.origin if through else "")
     return replace(
@@ -117,6 +119,8 @@ def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: st
         mirror_held_first=held.mirror,
         side_by_side=held.side_by_side,
         through=through,
+        absences=0,
+        origin_partial=False,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dedup_filter import Config
@@ -195,3 +197,24 @@ def test_a_rule_pointed_through_a_rule_revoked_later_points_back(tmp_index, copy
     moved, revoked = tmp_index.transact(settle)
     assert moved == [(copy, edition), (guide, edition)]
     assert revoked == [(copy, guide, "")]
+
+
+def test_a_rule_pointed_at_a_new_origin_forgets_the_404s_of_the_old_one(tmp_index):
+    """A copy's rule counted its origin's 404s and marked it partial; that origin is then ruled
+    a copy of a complete one, and the rule pointed there: the count and the mark were about the
+    partial copy, not about the complete origin."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    copy, partial, complete = "http://c.test/guide/", "http://p.test/guide/", "http://o.test/guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        marked = Rule(copy, partial, "", "", 0.0, "content", 4, 4, 0, absences=8)
+        store.put_rule(replace(marked, origin_partial=True))
+        store.put_candidate(Candidate(partial, complete, partial, complete, 0.0, OPEN))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(partial, complete)))
+        return store.rule(copy)
+
+    moved = tmp_index.transact(settle)
+    assert moved.origin == complete
+    assert (moved.absences, moved.origin_partial) == (0, False)
