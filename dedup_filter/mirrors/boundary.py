@@ -93,9 +93,9 @@ def _sibling_rule(store: MirrorStore, rule: Rule, parents: tuple[str, str]) -> b
     lowered = {parent.lower() for parent in parents}
     return any(
         other.mirror.lower() != rule.mirror.lower()
-        and any(
-            _children_of(lowered, other.mirror, paired)
-            for paired in (other.origin, *(twin.mirror for twin in twins(store, other)))
+        and (
+            _children_of(lowered, other.mirror, other.origin)
+            or any(_children_of(lowered, other.mirror, twin.mirror) for twin in twins(store, other))
         )
         for side in lowered
         for other in store.rules_under(side)

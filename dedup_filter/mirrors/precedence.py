@@ -210,14 +210,13 @@ def after_absence(
         return None
     counted = replace(rule, absences=rule.absences + 1)
     lacking = rule.origin if on_mirror else rule.mirror
-    if rule.side_by_side:
-        if len(store.rules_with_origin_at(lacking)) > 1:
-            return None  # pruned beside its copies already
-        return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
-    if not _shown_partial(store, lacking, counted.absences):
-        return counted
-    if on_mirror:  # the origin lacks the page
-        return replace(counted, origin_partial=True)
+    if rule.side_by_side and len(store.rules_with_origin_at(lacking)) > 1:
+        return None  # pruned beside its copies already
+    if not rule.side_by_side:
+        if not _shown_partial(store, lacking, counted.absences):
+            return counted
+        if on_mirror:  # the origin lacks the page
+            return replace(counted, origin_partial=True)
     return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
 
 

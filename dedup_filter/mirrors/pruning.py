@@ -569,7 +569,7 @@ class UrlPruner:
         ``url`` is a copy of that page. On the first holdout web (round robin, run r7) the
         project, its session-id copy and a copier were all ruled mirrors of the stale copy
         (``level``: the project's directory naming the later release), and each was fetched
-        whole. ``faithful``: only under a rule whose every sample matched. None otherwise, or
+        whole. ``faithful``: only under a ``Rule.faithful`` rule. None otherwise, or
         when ``url`` is no mirror side's."""
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
@@ -579,7 +579,7 @@ class UrlPruner:
         for other in store.rules_with_origin_at(rule.origin):
             if other.mirror.lower() == rule.mirror.lower():
                 continue
-            if faithful and other.matches != other.checked:
+            if faithful and not other.faithful:
                 continue
             held = self._crawled_page(store, other.mirror + relative)
             if held is not None and store.releases(other.mirror + below) == releases:
@@ -601,7 +601,7 @@ class UrlPruner:
         side holds pages the copier lacks (``Rule.origin_lacks``). None otherwise."""
         if copier_at_root(rule.origin, rule.mirror) and not rule.copy_named:
             return None
-        if rule.matches != rule.checked:
+        if not rule.faithful:
             return None
         twin = self._sibling_twin(store, url, rule, rule.mirror, faithful=True)
         return None if twin is None or twin.code else twin.url

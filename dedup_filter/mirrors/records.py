@@ -234,10 +234,7 @@ class Rule(DirectoryPair):
         coin flip it was crawled whole beside its origin (the eighth holdout web's, breadth
         first: 753 pages)."""
         return (
-            self.mirror_held_first
-            and self.side_by_side
-            and not self.copy_named
-            and self.matches == self.checked
+            self.mirror_held_first and self.side_by_side and not self.copy_named and self.faithful
         )
 
     @property
@@ -257,7 +254,12 @@ class Rule(DirectoryPair):
         """Nothing names the mirror the copy, nor an older release, and every checked sample
         matched: the evidence a side held first needs before it is pruned, and a mirror's page
         needs to stand for its origin's (a stale copy's page may be the older text)."""
-        return not self.copy_named and not self.mirror_older and self.matches == self.checked
+        return not self.copy_named and not self.mirror_older and self.faithful
+
+    @property
+    def faithful(self) -> bool:
+        """Every checked sample matched: a copy that altered a sampled page may alter others."""
+        return self.matches == self.checked
 
     def encode(self) -> bytes:
         head = _RULE_HEAD.pack(
