@@ -19,15 +19,15 @@ pruned). A rule accepted with mismatching samples,
 or whose mirror's index page names an older release (``Rule.mirror_older``), never prunes its
 origin: it pairs versions of one directory (a stale copy with edited pages), the copy's page may
 be the older version, and dropping the origin's page for it would lose the current text, and the
-links to pages the origin gained since; held first and not named a copy, it prunes neither side,
-but a stale copy whose samples all matched, crawled side by side with its origin, has its own
-side pruned beside the origin (below).
+links to pages the origin gained since; held first and not named a copy, it prunes neither side.
+A stale copy crawled side by side with its origin is pruned as one met later, though held first
+(a coin flip, below): the origin is fetched whole anyway, so the copy's URLs wait for its pages.
 
 Both sides are pruned at once only where neither was crawled first: two directories crawled side by
 side (no lead of more than one document, or of more than half of what each side held and made after
 the other side's first page, when the rule was made or since: ``Rule.side_by_side``,
 ``side_by_side_by_now``), every checked sample matched, and nothing names the mirror the copy
-(a stale copy held first loses its URLs so too, its origin none: ``Rule.prunes_mirror_beside``).
+nor an older release (``Rule.prunes_mirror_beside``).
 Which side was held first is then a coin flip, and the side held first loses a URL whose
 counterpart the other side holds as a page the crawler fetched as itself (or, for a mirror held
 first, a copy held first of the origin does); otherwise it is fetched. The other side is pruned as

@@ -211,8 +211,16 @@ class Rule(DirectoryPair):
 
     @property
     def prunes_mirror(self) -> bool:
-        """Whether the mirror side's URLs may be dropped (``precedence.py`` says when)."""
-        return self.copy_named or not self.mirror_held_first
+        """Whether the mirror side's URLs may be dropped (``precedence.py`` says when). A stale
+        copy (``mirror_older``) held first by a coin flip, crawled side by side with its origin,
+        is pruned as one met later: its origin is never pruned for its older text, so the crawl
+        fetches the origin whole anyway (the eighth holdout web's stale copy in round robin,
+        pruned only beside pages the origin had fetched already: 739 of its pages fetched)."""
+        return (
+            self.copy_named
+            or not self.mirror_held_first
+            or (self.mirror_older and self.side_by_side)
+        )
 
     @property
     def drops_mirror_urls(self) -> bool:
@@ -228,14 +236,9 @@ class Rule(DirectoryPair):
     @property
     def prunes_mirror_beside(self) -> bool:
         """Whether the mirror side held first may be pruned too, where the origin holds a page
-        the crawl fetched and followed: crawled side by side, every sample matched, nothing
-        names the mirror the copy (``precedence.py`` says when). A stale copy too
-        (``mirror_older``): its origin is never pruned for its older text, and held first by a
-        coin flip it was crawled whole beside its origin (the eighth holdout web's, breadth
-        first: 753 pages)."""
-        return (
-            self.mirror_held_first and self.side_by_side and not self.copy_named and self.faithful
-        )
+        the crawl fetched and followed: crawled side by side, and ``exchangeable``
+        (``precedence.py`` says when; a stale copy is pruned outright: ``prunes_mirror``)."""
+        return self.mirror_held_first and self.side_by_side and self.exchangeable
 
     @property
     def prunes_origin_beside(self) -> bool:

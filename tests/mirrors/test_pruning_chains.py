@@ -398,13 +398,15 @@ def test_a_page_an_editions_side_lacks_is_fetched_on_the_other_side(tmp_path, st
 
 
 @pytest.mark.parametrize("side_by_side", [True, False], ids=["side_by_side", "crawled_first"])
-def test_a_stale_copy_held_first_beside_its_origin_is_pruned_beside_it(
+def test_a_stale_copy_held_first_beside_its_origin_is_pruned_as_one_met_later(
     tmp_path, stdlib_page, side_by_side
 ):
     """A stale copy (its index page names an older release) held first by a coin flip, the two
-    crawled side by side: its page is dropped where the origin holds its counterpart, crawled
-    (the eighth holdout web's stale copy, breadth first, was crawled whole: 753 pages), and the
-    origin's page is never dropped for its older text. Crawled first, it keeps its pages."""
+    crawled side by side: its page is dropped where the origin holds its counterpart, and waits
+    for it, probed, where the origin does not yet (the eighth holdout web's stale copy was
+    crawled whole: 753 pages breadth first, then 739 in round robin when only pages beside
+    the origin's were dropped); the origin's page is never dropped for its older text. Crawled
+    first, it keeps its pages."""
     stale = Rule(
         COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True, mirror_older=True
     )
@@ -414,8 +416,12 @@ def test_a_stale_copy_held_first_beside_its_origin_is_pruned_beside_it(
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, ORIGIN + PAGE, COPY + PAGE, page)
         origin = _crawled_then_checked(dedup, COPY + "other.html", ORIGIN + "other.html", page)
+        ahead = dedup.check_url(COPY + "ahead.html")
     if side_by_side:
         assert (decision.action, decision.duplicate_of) == ("drop", ORIGIN + PAGE)
+        assert (ahead.action, ahead.duplicate_of) == ("defer", ORIGIN + "ahead.html")
+        assert ahead.probes == (ORIGIN + "ahead.html",)
     else:
         assert (decision.action, decision.reason) == ("keep", "crawled_first")
+        assert (ahead.action, ahead.reason) == ("keep", "crawled_first")
     assert (origin.action, origin.reason) == ("keep", "not_mirrored")
