@@ -378,8 +378,12 @@ class UrlPruner:
         page, or, where every checked sample matched and nothing names its mirror the copy, its
         mirror's page (a stale copy's page may be the older text). On a third site, a copy that
         its rule prunes the origin for (held first, or crawled side by side with it; every
-        sample matched), and that was held before ``url``'s side too: a side held first is never
-        pruned for a copy met later.
+        sample matched), or the origin of a rule whose mirror holds ``counterpart`` (every
+        sample matched; a page without code blocks, as such a pair may join two editions of a
+        guide), that was held before ``url``'s side too: a side held first is never pruned for a
+        copy met later. On the eighth holdout web (breadth first) a banner host held first
+        beside its origin was crawled whole, and 523 pages of its guide's code edition were
+        fetched after a library's copy of them, held before, had been.
         Only where every checked sample of ``rule`` matched (a stale copy's pages are other
         versions of its origin's). None: no such copy crawled."""
         if not rule.exchangeable:
@@ -387,29 +391,41 @@ class UrlPruner:
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)
-        # (rule, copy, whether the copy may stand on a third site: a mirror held first, or
-        # crawled side by side with its origin)
-        copies = [] if inner is None else [(inner[0], inner[0].origin + inner[1].relative, False)]
+        # (rule, copy, the copy's directory, the directory it copies in ``rule``'s origin, and
+        # whether it may stand on a third site)
+        copies = []
+        if inner is not None:
+            over, place = inner
+            copies.append(
+                (over, over.origin + place.relative, over.origin, over.mirror, over.exchangeable)
+            )
         copies += [
-            (other, other.mirror + place.relative, other.prunes_origin or other.side_by_side)
+            (
+                other,
+                other.mirror + place.relative,
+                other.mirror,
+                other.origin,
+                other.prunes_origin or other.side_by_side,
+            )
             for other, place in rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
-        for other, copy, may_stand_there in copies:
+        for other, copy, holder, copied, may_stand_there in copies:
             third_site = not copy.lower().startswith(origin)
             if not third_site:
-                copy = rule.mirror + copy[len(rule.origin) :]  # its twin on the mirror side
+                copy, holder = rule.mirror + copy[len(rule.origin) :], rule.mirror  # its twin
             elif not may_stand_there:
                 continue
             crawled = self._crawled_page(store, copy)
-            if crawled is None or (crawled.code and side_by_side(other.mirror, other.origin)):
-                # editions of a guide lie side by side and differ in their code alone: a coded
-                # twin under a pair of them confirmed on prose was never shown a copy of this
-                # page (first holdout web, run t3: seven coded rpm pages lost so)
+            editions = side_by_side(other.mirror, other.origin) or holder == other.origin
+            if crawled is None or (crawled.code and editions):
+                # editions of a guide lie side by side and differ in their code alone, and a
+                # third site's copy may be of either: a coded page under a pair confirmed on
+                # prose was never shown a copy of this page (first holdout web, run t3: seven
+                # coded rpm pages lost so)
                 continue
-            if third_site and not self._held_before(store, other, rule):
+            if third_site and not self._held_before(store, holder, copied, rule):
                 continue
-            holder = other.mirror if third_site else rule.mirror  # whose soft-404 page counts
             decision = self._against(store, url, rule, copy, holder, False)
             if decision.dropped:
                 return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
@@ -417,13 +433,14 @@ class UrlPruner:
         return None
 
     @staticmethod
-    def _held_before(store: MirrorStore, other: Rule, rule: Rule) -> bool:
-        """Whether the crawl held ``other``'s mirror first, not side by side, against the part
-        of ``rule``'s mirror side that stands where ``other``'s origin lies in ``rule``'s."""
+    def _held_before(store: MirrorStore, holder: str, copied: str, rule: Rule) -> bool:
+        """Whether the crawl held the directory ``holder`` first, not side by side, against the
+        part of ``rule``'s mirror side that stands where ``copied``, the directory ``holder``
+        copies, lies in ``rule``'s origin."""
         beside = rule.mirror
-        if other.origin.lower().startswith(rule.origin.lower()):
-            beside += other.origin[len(rule.origin) :]
-        return held_before(store, other.mirror, beside)
+        if copied.lower().startswith(rule.origin.lower()):
+            beside += copied[len(rule.origin) :]
+        return held_before(store, holder, beside)
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held

@@ -425,3 +425,40 @@ def test_a_stale_copy_held_first_beside_its_origin_is_pruned_as_one_met_later(
         assert (decision.action, decision.reason) == ("keep", "crawled_first")
         assert (ahead.action, ahead.reason) == ("keep", "crawled_first")
     assert (origin.action, origin.reason) == ("keep", "not_mirrored")
+
+
+@pytest.mark.parametrize(
+    ("library_first", "coded", "dropped"),
+    [(True, False, True), (True, True, False), (False, False, False)],
+    ids=["held_before", "code_blocks", "edition_held_before"],
+)
+def test_a_third_sites_copy_of_the_counterparts_side_stands_for_the_page(
+    tmp_path, stdlib_page, library_first, coded, dropped
+):
+    """The copy held first of the origin host; a rule between the origin's rpm edition and a
+    library's copy of the guide, confirmed on prose. The library's page stands for the copy's
+    edition page where the library was held before the copy's edition and the page is prose
+    (eighth holdout web, breadth first: 523 of the edition's pages fetched after the library's
+    copies of them)."""
+    page = stdlib_page("fractions")
+    if coded:
+        page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
+    first = [LIBRARY + "a.html", LIBRARY + "b.html", COPY + EDITION + "c.html"]
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        _held(dedup, first if library_first else first[::-1], stdlib_page)
+        dedup.index.transact(
+            lambda view: (
+                MirrorStore(view).put_rule(
+                    Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+                ),
+                MirrorStore(view).put_rule(
+                    Rule(ORIGIN + EDITION, LIBRARY, "", "", 0.0, "content", 3, 3, 0)
+                ),
+            )
+        )
+        decision = _crawled_then_checked(dedup, LIBRARY + PAGE, COPY + EDITION + PAGE, page)
+    if dropped:
+        assert (decision.action, decision.duplicate_of) == ("drop", LIBRARY + PAGE)
+        assert decision.evidence["copy_rule"] == ORIGIN + EDITION
+    else:  # fetched: crawled first, or asked for as the coded page's own check
+        assert (decision.action, decision.duplicate_of) == ("keep", None)
