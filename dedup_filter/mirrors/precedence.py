@@ -51,8 +51,9 @@ side's wait for them, and each page it lacks costs a 404 before the other side's
 fetched. So once the side held first answers a page's counterpart with a 404 or 410 and the
 other side holds that page, the other side is held first instead, once (``turned_by_absence``):
 the partial side's URLs then wait for the complete side's pages. Either way round both sides are
-pruned only for pages held, so the turn costs no content; a side crawled first is never side by
-side, so it never turns a victim crawled first into a pruned side.
+pruned only for pages held, so the turn costs no content. A mirror crawled first turns only once
+shown partial (``after_absence``), and its origin is then pruned beside it: what the mirror
+fetched before the turn stands for the origin's pages.
 
 "Held first" is read from the index at confirmation, from the pages each side holds as
 themselves (page ids: their counters, one index's writers each counting their own; over the first

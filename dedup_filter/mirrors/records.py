@@ -244,10 +244,13 @@ class Rule(DirectoryPair):
     def prunes_origin_beside(self) -> bool:
         """Whether the origin side held first may be pruned too, where the mirror holds a page
         the crawl fetched and followed: the two were crawled side by side, so which was held
-        first was a coin flip, or the origin was shown partial (``origin_partial``); every
-        sample matched (``precedence.py`` says when)."""
+        first was a coin flip, or the origin was shown partial (``origin_partial``), or held
+        first passed to it from a mirror crawled first and shown partial (``turned_by_absence``:
+        what that mirror fetched before the turn stands; the eighth holdout web's guide, in
+        breadth-first order, was otherwise fetched whole after a library's partial copy of it,
+        700 pages); every sample matched (``precedence.py`` says when)."""
         return (
-            (self.side_by_side or self.origin_partial)
+            (self.side_by_side or self.origin_partial or self.turned_by_absence)
             and not self.mirror_held_first
             and self.exchangeable
         )
