@@ -152,6 +152,13 @@ def ruled(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
     return any(rule_over(store, placements(url, max_depth)) is not None for url in urls)
 
 
+def pruned(store: MirrorStore, urls: Iterable[str], max_depth: int) -> bool:
+    """Whether any of ``urls`` lies on a rule's mirror side that the rule prunes (not one held
+    first: the crawl fetches that side, so what its pages duplicate elsewhere still counts)."""
+    found = (rule_over(store, placements(url, max_depth)) for url in urls)
+    return any(rule is not None and rule[0].prunes_mirror for rule in found)
+
+
 class CandidateUpdate:
     """The candidates one call moves inside its write transaction, and what that produced: the
     probes to hand out and the rules confirmed."""

@@ -12,10 +12,12 @@ fetches a directory's documents long before its index page, and a stream may nev
 is asked once: a directory whose index page failed (no listing, no index file) is not asked
 again, and a stream of pages whose index pages fail pairs nothing.
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
-directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. It is oriented
-like any pair (``orientation.py``) but protects no page of its origin until it is confirmed (no
-page is kept as an original for it: such pairs between sites that copy pages of each other kept
-8 % of the labelled corpus's cross-site duplicates).
+directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. A directory on
+a rule's mirror side held first is not pruned (the crawl fetches it whole): paired with a third
+site's copy held before it, its pages may be dropped for that copy's (``pruning.py``). It is
+oriented like any pair (``orientation.py``) but protects no page of its origin until it is
+confirmed (no page is kept as an original for it: such pairs between sites that copy pages of
+each other kept 8 % of the labelled corpus's cross-site duplicates).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from dedup_filter.mirrors.candidates import Pair, index_pair, ruled
+from dedup_filter.mirrors.candidates import Pair, index_pair, pruned
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import nested, own_placement, usable_directory
 from dedup_filter.mirrors.orientation import Orientation
@@ -65,7 +67,7 @@ def document_pair(
     deferrals = Deferrals(store.view)
     if any(store.probes_for(side) or deferrals.absent(side) is not None for side in missing):
         return DocumentPairing()  # asked for already, or its probe failed
-    if ruled(store, (url, original_url), max_depth):
+    if pruned(store, (url, original_url), max_depth):
         return DocumentPairing()
     if not witnessed and not _another_namesake(store, *directories, page.relative_key):
         return DocumentPairing()

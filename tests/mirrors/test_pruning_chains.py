@@ -462,3 +462,26 @@ def test_a_third_sites_copy_of_the_counterparts_side_stands_for_the_page(
         assert decision.evidence["copy_rule"] == ORIGIN + EDITION
     else:  # fetched: crawled first, or asked for as the coded page's own check
         assert (decision.action, decision.duplicate_of) == ("keep", None)
+
+
+@pytest.mark.parametrize("copy_held_first", [True, False], ids=["held_first", "pruned"])
+def test_a_directory_on_a_mirror_side_held_first_pairs_with_a_third_sites_copy(
+    tmp_path, stdlib_page, copy_held_first
+):
+    """The copy held first is crawled whole: its guide's documents, duplicates of a library's
+    copy crawled before them, open a pair with the library, collapsed onto the origin's guide (the eighth holdout web's GIMP guide,
+    under a banner host's rule, was crawled whole after the library's copy: no pair, no rule).
+    A side the rule prunes opens none: its pages are dropped for the origin's."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0)
+        copy = replace(copy, mirror_held_first=copy_held_first)
+        dedup.index.transact(lambda view: MirrorStore(view).put_rule(copy))
+        names = ("decimal", "difflib", "heapq")
+        for directory in (LIBRARY, COPY + GUIDE):
+            listing = "".join(f'<a href="{name}.html">{name}</a>' for name in names)
+            dedup.check_page(directory, f"<html><body>{listing}</body></html>".encode())
+            for name in names:
+                dedup.check_page(f"{directory}{name}.html", stdlib_page(name).encode())
+        pairs = {(pair["mirror"], pair["origin"]) for pair in dedup.mirror_candidates()}
+    # its origin is pointed where the copy's guide stands in the rule's origin (``repoint``)
+    assert (pairs == {(LIBRARY, ORIGIN + GUIDE)}) == copy_held_first
