@@ -380,10 +380,12 @@ class UrlPruner:
         its rule prunes the origin for (held first, or crawled side by side with it; every
         sample matched), or the origin of a rule whose mirror holds ``counterpart`` (every
         sample matched; a page without code blocks, as such a pair may join two editions of a
-        guide), that was held before ``url``'s side too: a side held first is never pruned for a
-        copy met later. On the eighth holdout web (breadth first) a banner host held first
+        guide), that was not met after ``url``'s side: held before it or crawled side by side
+        with it (a side held first is never pruned for a copy met later; side by side, which
+        was held first is a coin flip). On the eighth holdout web a banner host held first
         beside its origin was crawled whole, and 523 pages of its guide's code edition were
-        fetched after a library's copy of them, held before, had been.
+        fetched after a library's copy of them, held before (breadth first), had been; 448 in
+        random order, where the library had led the edition by 17 documents, side by side.
         Only where every checked sample of ``rule`` matched (a stale copy's pages are other
         versions of its origin's). None: no such copy crawled."""
         if not rule.exchangeable:
@@ -424,7 +426,7 @@ class UrlPruner:
                 # prose was never shown a copy of this page (first holdout web, run t3: seven
                 # coded rpm pages lost so)
                 continue
-            if third_site and not self._held_before(store, holder, copied, rule):
+            if third_site and self._met_later(store, holder, copied, rule):
                 continue
             decision = self._against(store, url, rule, copy, holder, False)
             if decision.dropped:
@@ -433,14 +435,14 @@ class UrlPruner:
         return None
 
     @staticmethod
-    def _held_before(store: MirrorStore, holder: str, copied: str, rule: Rule) -> bool:
-        """Whether the crawl held the directory ``holder`` first, not side by side, against the
-        part of ``rule``'s mirror side that stands where ``copied``, the directory ``holder``
-        copies, lies in ``rule``'s origin."""
+    def _met_later(store: MirrorStore, holder: str, copied: str, rule: Rule) -> bool:
+        """Whether the crawl held first, not side by side, the part of ``rule``'s mirror side
+        that stands where ``copied``, the directory ``holder`` copies, lies in ``rule``'s
+        origin: then ``holder`` was met later."""
         beside = rule.mirror
         if copied.lower().startswith(rule.origin.lower()):
             beside += copied[len(rule.origin) :]
-        return held_before(store, holder, beside)
+        return held_before(store, beside, holder)
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held

@@ -427,25 +427,34 @@ def test_a_stale_copy_held_first_beside_its_origin_is_pruned_as_one_met_later(
     assert (origin.action, origin.reason) == ("keep", "not_mirrored")
 
 
+LIBRARY_FIRST = [LIBRARY + "a.html", LIBRARY + "b.html", COPY + EDITION + "c.html"]
+EDITION_FIRST = [COPY + EDITION + "c.html", COPY + EDITION + "d.html", LIBRARY + "a.html"]
+SIDE_BY_SIDE = [COPY + EDITION + "c.html", LIBRARY + "a.html", COPY + EDITION + "d.html"]
+
+
 @pytest.mark.parametrize(
-    ("library_first", "coded", "dropped"),
-    [(True, False, True), (True, True, False), (False, False, False)],
-    ids=["held_before", "code_blocks", "edition_held_before"],
+    ("first", "coded", "dropped"),
+    [
+        (LIBRARY_FIRST, False, True),
+        (LIBRARY_FIRST, True, False),
+        (SIDE_BY_SIDE, False, True),  # a lead of one document: a coin flip
+        (EDITION_FIRST, False, False),
+    ],
+    ids=["held_before", "code_blocks", "side_by_side", "edition_held_before"],
 )
 def test_a_third_sites_copy_of_the_counterparts_side_stands_for_the_page(
-    tmp_path, stdlib_page, library_first, coded, dropped
+    tmp_path, stdlib_page, first, coded, dropped
 ):
     """The copy held first of the origin host; a rule between the origin's rpm edition and a
     library's copy of the guide, confirmed on prose. The library's page stands for the copy's
-    edition page where the library was held before the copy's edition and the page is prose
+    edition page where the library was not met after the copy's edition and the page is prose
     (eighth holdout web, breadth first: 523 of the edition's pages fetched after the library's
     copies of them)."""
     page = stdlib_page("fractions")
     if coded:
         page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
-    first = [LIBRARY + "a.html", LIBRARY + "b.html", COPY + EDITION + "c.html"]
     with DedupFilter.open(tmp_path / "index") as dedup:
-        _held(dedup, first if library_first else first[::-1], stdlib_page)
+        _held(dedup, first, stdlib_page)
         dedup.index.transact(
             lambda view: (
                 MirrorStore(view).put_rule(
