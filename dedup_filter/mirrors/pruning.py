@@ -655,7 +655,7 @@ class UrlPruner:
         (``_against_copy``), and a URL waiting for such a page as a crawled page would wait for
         ever, then be fetched. Between the two hosts of a rule, its precedence said which gives
         way (and a host's twin is one site's two names for a page); a third site's page stands
-        for ``url`` only where it was held before ``url``'s side (``_copy_held_before``). None
+        for ``url`` only where it was not met after ``url``'s side (``_copy_held_before``). None
         otherwise, and inside such a check: one link of a chain is followed, so two sides that
         wait for each other never recurse."""
         if getattr(self._following, "active", False):
