@@ -62,7 +62,8 @@ early is not a directory crawled first: two hosts crawled side by side (breadth-
 turns) fetch their index pages one after the other, and which came first is a coin flip; so the
 side that held documents, more than one, before the other's first document was crawled first (a
 copier's victim whose index page and first pages preceded it); when neither led by more than one,
-the side holding more documents is held first, the earliest page deciding a tie.
+the side holding more documents is held first, the earliest page deciding a tie. A stale copy
+that led by fewer than ``_SIDE_BY_SIDE_DOCUMENTS`` is side by side even so (``_held_first``).
 """
 
 from __future__ import annotations
