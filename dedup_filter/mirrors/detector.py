@@ -67,6 +67,7 @@ from dedup_filter.mirrors.rules import (
     absorbed,
     describe,
     implied,
+    reweigh_through,
     rule_over,
     rules_with_origin_over,
 )
@@ -524,6 +525,7 @@ class MirrorDetector:
             if after is not None and after.turned_by_absence:
                 turned.append(after.mirror)
                 kept.append(after.mirror if after.mirror_held_first else after.origin)
+                reweigh_through(store, after)
             if after is not None and after.origin_partial:
                 partial.append(after.mirror)
         return turned, kept, partial

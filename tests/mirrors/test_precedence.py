@@ -16,7 +16,7 @@ from dedup_filter.mirrors.precedence import (
     held_first_through,
 )
 from dedup_filter.mirrors.records import Rule
-from dedup_filter.mirrors.rules import pruned_sides
+from dedup_filter.mirrors.rules import pruned_sides, reweigh_through
 from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
 
@@ -753,6 +753,46 @@ def test_an_origin_held_first_after_a_turn_is_pruned_beside_what_the_copy_fetche
     assert len(sampled) < len(copied) / 2
     assert all(f"{ORIGIN}{name}.html" in crawl.fetched for name in LACKED)
     assert lost(crawl, ORIGIN) == lost(crawl, DEEP_UNNAMED) == []
+
+
+def test_a_rule_moved_through_a_copy_that_turned_is_weighed_against_its_origin_alone(
+    open_filter, stdlib_page
+):
+    """A library's partial copy of a guide, crawled first, then the guide's edition, then the
+    guide: the edition's rule, moved onto the guide through the library's, led the guide but
+    not the library, so the guide was held first against it. Once the library turns (shown
+    partial: the guide held first), the edition's rule is weighed against the guide alone: the
+    edition led it, so the guide's pages are pruned for the edition's (the eighth holdout web,
+    breadth first: 347 of the guide's pages fetched after the edition's)."""
+    library, edition, guide = (
+        "http://library.test/debian/guide/",
+        "http://docs.origin.test/guide-rpm/",
+        "http://docs.origin.test/guide/",
+    )
+    dedup = open_filter()
+    held = {  # distinct pages: each side holds its documents as themselves
+        library: ("decimal", "difflib", "heapq"),
+        edition: ("bisect", "fractions", "glob"),
+        guide: ("random", "operator", "functools"),
+    }
+    for side, modules in held.items():
+        for module in modules:
+            dedup.check_page(f"{side}{module}.html", stdlib_page(module).encode())
+
+    def turn(view) -> tuple[bool, bool]:
+        store = MirrorStore(view)
+        copy = Rule(library, guide, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
+        moved = Rule(edition, guide, "", "", 0.0, "content", 3, 3, 0, through=library)
+        for rule in (copy, moved):
+            store.put_rule(rule)
+        reweigh_through(store, copy)  # not turned: nothing changes
+        before = store.rule(edition).mirror_held_first
+        turned = replace(copy, mirror_held_first=False, turned_by_absence=True)
+        store.put_rule(turned)
+        reweigh_through(store, turned)
+        return before, store.rule(edition).mirror_held_first
+
+    assert dedup.index.transact(turn) == (False, True)
 
 
 SHALLOW_PARTIAL, DEEP_COMPLETE = "http://partial.test/guide/", "http://docs.one.test/pub/guide/"
