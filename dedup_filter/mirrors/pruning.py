@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dedup_filter.config import MirrorConfig
@@ -64,6 +64,19 @@ from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 _DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
 # whether a held counterpart (first) is its origin's answer for a page it lacks (second)
 Soft404Test = Callable[[PageRecord, PageRecord], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Copy:
+    """A copy of a held-first page's counterpart that another rule shows
+    (``UrlPruner._copy_held_before``)."""
+
+    rule: Rule
+    page: str  # the copy's page
+    holder: str  # the directory holding it (whose soft-404 page counts)
+    copied: str  # the directory it copies, where the counterpart lies
+    may_stand_there: bool  # whether it may stand for the page from a third site
+    across: bool  # the origin of the rule over the counterpart: that pair may join two editions
 
 
 class Protection:
@@ -393,42 +406,42 @@ class UrlPruner:
         origin = rule.origin.lower()
         places = placements(counterpart, self.config.max_depth)
         inner = rule_over(store, places)
-        # (rule, copy, the copy's directory, the directory it copies in ``rule``'s origin, and
-        # whether it may stand on a third site)
         copies = []
         if inner is not None:
             over, place = inner
-            copies.append(
-                (over, over.origin + place.relative, over.origin, over.mirror, over.exchangeable)
-            )
+            page = over.origin + place.relative
+            copies.append(_Copy(over, page, over.origin, over.mirror, over.exchangeable, True))
         copies += [
-            (
+            _Copy(
                 other,
                 other.mirror + place.relative,
                 other.mirror,
                 other.origin,
                 other.prunes_origin or other.side_by_side,
+                False,
             )
             for other, place in rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
-        for other, copy, holder, copied, may_stand_there in copies:
-            third_site = not copy.lower().startswith(origin)
+        for copy in copies:
+            page, holder = copy.page, copy.holder
+            third_site = not page.lower().startswith(origin)
             if not third_site:
-                copy, holder = rule.mirror + copy[len(rule.origin) :], rule.mirror  # its twin
-            elif not may_stand_there:
+                page, holder = rule.mirror + page[len(rule.origin) :], rule.mirror  # its twin
+            elif not copy.may_stand_there:
                 continue
-            crawled = self._crawled_page(store, copy)
-            editions = side_by_side(other.mirror, other.origin) or holder == other.origin
+            crawled = self._crawled_page(store, page)
+            other = copy.rule
+            editions = side_by_side(other.mirror, other.origin) or (third_site and copy.across)
             if crawled is None or (crawled.code and editions):
                 # editions of a guide lie side by side and differ in their code alone, and a
-                # third site's copy may be of either: a coded page under a pair confirmed on
-                # prose was never shown a copy of this page (first holdout web, run t3: seven
-                # coded rpm pages lost so)
+                # third site's copy across a pair may be of either: a coded page under a pair
+                # confirmed on prose was never shown a copy of this page (first holdout web, run
+                # t3: seven coded rpm pages lost so)
                 continue
-            if third_site and self._met_later(store, holder, copied, rule):
+            if third_site and self._met_later(store, holder, copy.copied, rule):
                 continue
-            decision = self._against(store, url, rule, copy, holder, False)
+            decision = self._against(store, url, rule, page, holder, False)
             if decision.dropped:
                 return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
             return decision

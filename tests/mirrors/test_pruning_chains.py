@@ -427,6 +427,13 @@ def test_a_stale_copy_held_first_beside_its_origin_is_pruned_as_one_met_later(
     assert (origin.action, origin.reason) == ("keep", "not_mirrored")
 
 
+def _edition_paired_with_the_library(view) -> None:
+    """The copy held first of the origin host; the origin's edition paired with the library."""
+    store = MirrorStore(view)
+    store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True))
+    store.put_rule(Rule(ORIGIN + EDITION, LIBRARY, "", "", 0.0, "content", 3, 3, 0))
+
+
 LIBRARY_FIRST = [LIBRARY + "a.html", LIBRARY + "b.html", COPY + EDITION + "c.html"]
 EDITION_FIRST = [COPY + EDITION + "c.html", COPY + EDITION + "d.html", LIBRARY + "a.html"]
 SIDE_BY_SIDE = [COPY + EDITION + "c.html", LIBRARY + "a.html", COPY + EDITION + "d.html"]
@@ -455,16 +462,7 @@ def test_a_third_sites_copy_of_the_counterparts_side_stands_for_the_page(
         page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
     with DedupFilter.open(tmp_path / "index") as dedup:
         _held(dedup, first, stdlib_page)
-        dedup.index.transact(
-            lambda view: (
-                MirrorStore(view).put_rule(
-                    Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
-                ),
-                MirrorStore(view).put_rule(
-                    Rule(ORIGIN + EDITION, LIBRARY, "", "", 0.0, "content", 3, 3, 0)
-                ),
-            )
-        )
+        dedup.index.transact(_edition_paired_with_the_library)
         decision = _crawled_then_checked(dedup, LIBRARY + PAGE, COPY + EDITION + PAGE, page)
     if dropped:
         assert (decision.action, decision.duplicate_of) == ("drop", LIBRARY + PAGE)
