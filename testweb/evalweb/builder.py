@@ -208,6 +208,22 @@ EIGHTH = Hosts(
 )
 
 
+# The ninth holdout's (thirty-fourth session): other names again.
+NINTH = Hosts(
+    ("octave.project.test", "ftp.gwdg-mirror.test", "sci.cdn.test"),
+    ("pub/gnu/octave/doc/", "octave-manual/"),
+    "soup.project.test",
+    "soup.oldmirror.test",
+    "soup.reader.test",
+    "http-tips.test",
+    "handbook.project.test",
+    "handbook.partner.test",
+    "stacks.library.test",
+    "bulletin.archive.test",
+    "sesskey=71b3e0d9c5",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -365,6 +381,22 @@ LAYOUTS = {
         80,
         ("3.25.1", "3.24.2"),
         EIGHTH,
+    ),
+    # the thirty-fourth session's, packages never used before in these parts, chosen after the
+    # code: Octave's manual (2,858 texinfo nodes in one directory) as the chain, libsoup's
+    # reference (a page a symbol from gi-docgen's templates) as the stale manual, the Debian
+    # handbook in Spanish (with a code edition), Italian and Portuguese as guides
+    "holdout9": Layout(
+        "octave",
+        "libsoup",
+        "",
+        ("handbook-es", "handbook-it", "handbook-pt"),
+        ("install-es", "install-it"),
+        None,
+        40,
+        80,
+        ("3.2.3", "3.2.2"),
+        NINTH,
     ),
 }
 

@@ -149,6 +149,24 @@ TREES = {
         f"gimp-{language}": DocTree(f"gimp-help-{language}", f"usr/share/gimp/2.0/help/{language}")
         for language in ("en", "de")
     },
+    # the ninth holdout's (thirty-fourth session), never used before, chosen after the code:
+    # Octave's texinfo manual (2,858 pages, one a node, in one directory), libsoup's gi-docgen
+    # reference (one page a symbol), the Debian handbook in three languages, the installation
+    # guide in two others than the first holdout's
+    "octave": DocTree("octave-doc", "usr/share/doc/octave/octave.html"),
+    "libsoup": DocTree("libsoup-3.0-doc", "usr/share/doc/libsoup-3.0"),
+    **{
+        f"handbook-{language[:2]}": DocTree(
+            "debian-handbook", f"usr/share/doc/debian-handbook/html/{language}"
+        )
+        for language in ("es-ES", "it-IT", "pt-BR")
+    },
+    **{
+        f"install-{language}": DocTree(
+            "installation-guide-amd64", f"usr/share/doc/installation-guide-amd64/{language}"
+        )
+        for language in ("es", "it")
+    },
 }
 
 
