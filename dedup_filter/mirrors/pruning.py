@@ -549,9 +549,12 @@ class UrlPruner:
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if probed:
-            # an origin's page that the crawl drops as an edition's prose is never fetched as
-            # itself: the page it is dropped for stands for it (probing it would fetch that)
-            stands_for = self._edition_twin(store, counterpart)
+            # an origin's page that the crawl drops as an edition's prose, or beside a copy, is
+            # never fetched as itself: the page it is dropped for stands for it (probing it
+            # would fetch that)
+            stands_for = self._edition_twin(store, counterpart) or self._copy_twin(
+                store, counterpart
+            )
         else:
             stands_for = stands_for or self._dropped_for_crawled(store, url, counterpart)
         if stands_for is not None:
@@ -645,6 +648,16 @@ class UrlPruner:
         them: 52 fetches of pages held already, in each of two orders."""
         twin = self._beside_edition(store, url, *self._placed(store, url))
         return twin.duplicate_of if twin is not None else None
+
+    def _copy_twin(self, store: MirrorStore, url: str) -> str | None:
+        """The crawled page of a copy that ``url``, an origin's page, is dropped for as the
+        copy's side by side (``_beside_mirror``); None when it is not. On the ninth holdout web
+        (breadth first) a copy of a copy, turned partial, was pruned beside its origin, and a
+        second copy's URLs probed the origin's pages that the first had fetched: 256 fetches
+        of pages held already."""
+        origins_over = rules_with_origin_over(store, placements(url, self.config.max_depth))
+        twin = self._beside_mirror(store, url, origins_over)
+        return twin.duplicate_of if twin is not None and twin.dropped else None
 
     def _against_crawled(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str

@@ -795,6 +795,49 @@ def test_a_rule_moved_through_a_copy_that_turned_is_weighed_against_its_origin_a
     assert dedup.index.transact(turn) == (False, True)
 
 
+SECOND_COPY = "http://archive.third.test/notes/"
+
+
+def test_a_second_copys_page_is_dropped_for_what_the_turned_copy_fetched_not_probed(
+    open_filter, origin_tree, stdlib_page
+):
+    """As above, then a second copy of the origin is crawled: its pages' counterparts in the
+    origin are pruned beside the pages the turned copy fetched, so those stand for them too,
+    and no origin page is probed for it (the ninth holdout web's second copy probed 256 of
+    them, breadth first). A page the turned copy lacks is probed and fetched."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_UNNAMED)
+    pages |= {f"{ORIGIN}{name}.html": stdlib_page(name).encode() for name in LACKED}
+    second = copy_tree(origin_tree, ORIGIN, SECOND_COPY)
+    second |= {f"{SECOND_COPY}{name}.html": stdlib_page(name).encode() for name in LACKED}
+    pages |= second
+    origin_index_pages = [url for url in breadth_first(pages, ORIGIN) if url.endswith("/")]
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, DEEP_UNNAMED) + origin_index_pages)
+    crawl.visit([f"{DEEP_UNNAMED}{name}.html" for name in LACKED])
+    crawl.visit(breadth_first(pages, SECOND_COPY))
+    rules = {rule["mirror"]: rule for rule in dedup.mirror_rules()}
+    assert rules[DEEP_UNNAMED]["turned_by_absence"]
+    assert SECOND_COPY in rules
+    copied = {
+        url: DEEP_UNNAMED + url[len(SECOND_COPY) :]
+        for url in second
+        if not url.endswith("/") and DEEP_UNNAMED + url[len(SECOND_COPY) :] in crawl.fetched
+    }
+    dropped = {url: crawl.pruned[url].duplicate_of for url in copied if url in crawl.pruned}
+    assert len(dropped) > len(copied) / 2
+    held = set(crawl.fetched)
+    for url, duplicate_of in dropped.items():  # the turned copy's page, or a sample's
+        assert duplicate_of == copied[url] or (
+            duplicate_of.startswith(ORIGIN) and duplicate_of in held
+        )
+    # the origin pages probed are the second pair's samples (all 16 without the twin)
+    probed = {ORIGIN + url[len(DEEP_UNNAMED) :] for url in copied.values()} & set(crawl.probes)
+    assert len(probed) < len(copied) / 2
+    crawl.visit(breadth_first(pages, ORIGIN))
+    assert all(f"{ORIGIN}{name}.html" in crawl.fetched for name in LACKED)
+    assert lost(crawl, ORIGIN) == lost(crawl, SECOND_COPY) == []
+
+
 SHALLOW_PARTIAL, DEEP_COMPLETE = "http://partial.test/guide/", "http://docs.one.test/pub/guide/"
 
 
