@@ -332,13 +332,6 @@ class CandidateUpdate:
             return named_turned
         return self._names_older(_reversed(candidate))
 
-    def _with_evidence(self, rule: Rule) -> Rule:
-        """``rule`` with the order-free evidence on its mirror side weighed again: named a
-        copy, or naming an older release."""
-        return replace(
-            rule, copy_named=self._names_the_copy(rule), mirror_older=self._names_older(rule)
-        )
-
     def _names_older(self, pair: DirectoryPair) -> bool:
         return self._orientation().names_older_release(pair.mirror, pair.origin)
 
@@ -408,7 +401,9 @@ class CandidateUpdate:
             for rival in self.store.candidates_of_mirror(collapsed.mirror)
             if rival.state == OPEN and rival.origin.lower() != collapsed.origin.lower()
         ]
-        repointed = repoint(self.store, collapsed.mirror, collapsed.origin, self._with_evidence)
+        repointed = repoint(
+            self.store, collapsed.mirror, collapsed.origin, self._orientation().with_evidence
+        )
         # the rules the new one absorbs: their origins elsewhere are paired with its origin (a
         # copier of a copy's directory, paired with that copy before the copy's host was ruled
         # a mirror, would otherwise lose its pairing: a holdout crawl never named its boundary)

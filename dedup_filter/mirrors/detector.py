@@ -67,9 +67,11 @@ from dedup_filter.mirrors.rules import (
     absorbed,
     describe,
     implied,
+    mark_older,
     reweigh_through,
     rule_over,
     rules_with_origin_over,
+    turn_to_newer,
 )
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -174,6 +176,10 @@ class MirrorDetector:
         beside = self._side_by_side_by_now(store, found, origins_over)
         lacking = self._origin_lacking(store, found)
         turned, kept_sides, partial = self._turned_by_absence(store, found, origins_over)
+        newer, older = self._weighed_by_release(
+            store, orientation, page, checked.fingerprint, found
+        )
+        origins_over = origins_over if not newer else rules_with_origin_over(store, page.places)
         if self.config.mode == "url":
             for link in links:
                 store.add_link(link, representative)
@@ -236,6 +242,8 @@ class MirrorDetector:
                 | ({"mirrors_origin_lacking": lacking} if lacking else {})
                 | ({"mirrors_turned_by_absence": turned} if turned else {})
                 | ({"mirrors_origin_partial": partial} if partial else {})
+                | ({"mirrors_turned_to_newer": newer} if newer else {})
+                | ({"mirrors_older": older} if older else {})
                 | ({"session_learnt": sessions.filed(page.url)} if learnt else {}),
                 lambda rule: self.describe(store, rule),
             ),
@@ -529,6 +537,38 @@ class MirrorDetector:
             if after is not None and after.origin_partial:
                 partial.append(after.mirror)
         return turned, kept, partial
+
+    def _weighed_by_release(
+        self,
+        store: MirrorStore,
+        orientation: Orientation,
+        page: MirrorPage,
+        fingerprint: Fingerprint,
+        found: tuple[Rule, Placement] | None,
+    ) -> tuple[list[str], list[str]]:
+        """The rules whose sides this index page, naming a release, tells apart
+        (``Orientation.later_side``): turned the other way round where their mirror is the
+        newer side and nothing independent of the order named it the copy, marked a stale copy
+        (``Rule.mirror_older``) where their mirror is the older. A rule is made from its top
+        index pages, often before the pages below name their releases; on the ninth holdout
+        web a stale copy's host was ruled its origin's origin by order, and both were crawled
+        whole. The mirrors of the rules turned, and of those marked."""
+        own = page.places[-1]
+        if not fingerprint.releases or not own.is_own or not self._index_pages.is_index(own):
+            return [], []
+        rules = [found[0]] if found is not None else []
+        rules += [rule for rule, _ in rules_with_origin_over(store, page.places)]
+        turned, older = [], []
+        for rule in rules:
+            current = store.rule(rule.mirror)  # not turned or absorbed meanwhile
+            if current is None or current.origin != rule.origin:
+                continue
+            later = orientation.later_side(current.mirror, current.origin)
+            if later > 0 and not current.copy_named:
+                turned.append(turn_to_newer(store, current, orientation.with_evidence).mirror)
+            elif later < 0 and not current.mirror_older:
+                older.append(mark_older(store, current).mirror)
+        return turned, older
 
     @staticmethod
     def _edition_pair(

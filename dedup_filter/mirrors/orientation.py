@@ -12,7 +12,8 @@ Signals, strongest first:
    of mirrors links its copies);
 4. the side whose index page names an earlier release in place of the other's release numbers
    is a stale copy (``features.versions.later_release``: a number only one side names, a
-   copy's banner, says nothing); its rule never prunes the newer side (``Rule.mirror_older``);
+   copy's banner, says nothing), or, where the index pages tell nothing, whose subdirectories'
+   index pages do; its rule never prunes the newer side (``Rule.mirror_older``);
 5. when both sides hold documents, the side that holds more of the other's pages (a partial
    copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's); and
    once a pair's samples are settled, a side taken for the origin whose only mismatches are
@@ -44,13 +45,15 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.probes import partial_origin
 from dedup_filter.mirrors.pruning import Protection
-from dedup_filter.mirrors.records import REJECTED
+from dedup_filter.mirrors.records import REJECTED, Rule
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import MirrorPage
 
 # documents of each side compared when weighing which holds more of the other's pages
 _COMPARED = 32
+# entries of a side read for the subdirectories whose index pages may name its release
+_SUBTREE_READ = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,7 @@ class Orientation:
         as_deep = directory_depth(page_dir) == directory_depth(indexed_dir)
         if as_deep and self.links_back(indexed_url, page_url):
             return True
-        later = later_release(self.releases(page_dir), self.releases(indexed_dir))
+        later = self.later_side(page_dir, indexed_dir)
         if later:
             return later > 0
         page_docs, indexed_docs = self._documents(page_dir), self._documents(indexed_dir)
@@ -135,10 +138,46 @@ class Orientation:
             and partial_origin(self.store, other_way)
         )
 
+    def with_evidence(self, rule: Rule) -> Rule:
+        """``rule`` with the order-free evidence on its mirror side weighed again: named a
+        copy, or naming an older release."""
+        return replace(
+            rule,
+            copy_named=self.names_the_copy(
+                rule.mirror, rule.mirror_index, rule.origin, rule.origin_index
+            ),
+            mirror_older=self.names_older_release(rule.mirror, rule.origin),
+        )
+
     def names_older_release(self, mirror: str, origin: str) -> bool:
         """Whether the index page of ``mirror`` names an earlier release than that of
         ``origin`` (``features.versions.later_release``): a stale copy of a manual."""
-        return later_release(self.releases(mirror), self.releases(origin)) < 0
+        return self.later_side(mirror, origin) < 0
+
+    def later_side(self, first: str, second: str) -> int:
+        """``later_release`` of the index pages of directories ``first`` and ``second``; where
+        those tell nothing (a host's front page over its manual), of the index pages of the
+        subdirectories at the same places on both sides, the shallowest level that tells, where
+        every telling pair agrees. On the ninth holdout web a stale copy's host and its origin's
+        were paired at their roots, whose front pages name no release: the stale copy was taken
+        for the origin and crawled whole, and its origin's newer pages were fetched too."""
+        verdict = later_release(self.releases(first), self.releases(second))
+        if verdict:
+            return verdict
+        levels: dict[int, set[str]] = {}
+        for _, entry in itertools.islice(self.store.subtree(first.lower()), _SUBTREE_READ):
+            path = entry.relative.split("?", 1)[0]
+            below = path[: path.rfind("/") + 1]
+            if below:
+                levels.setdefault(below.count("/"), set()).add(below)
+        for _, subdirectories in sorted(levels.items()):
+            verdicts = {
+                later_release(self.releases(first + below), self.releases(second + below))
+                for below in subdirectories
+            } - {0}
+            if verdicts:
+                return verdicts.pop() if len(verdicts) == 1 else 0
+        return 0
 
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names."""

@@ -94,6 +94,39 @@ def repoint(
     return repointed
 
 
+def turn_to_newer(store: MirrorStore, rule: Rule, with_evidence: Callable[[Rule], Rule]) -> Rule:
+    """``rule`` the other way round, its mirror being the newer side (``Orientation.later_side``):
+    taken for the copy by order or counts before any index page below its sides named a
+    release. The origin, now the mirror, absorbs the rules inside it, and the rules whose origin
+    lies in it point at the new origin (``repoint``). The rule as turned."""
+    store.delete_rule(rule)
+    turned = replace(
+        rule,
+        mirror=rule.origin,
+        origin=rule.mirror,
+        mirror_index=rule.origin_index,
+        origin_index=rule.mirror_index,
+        through="",
+        origin_lacks=False,
+        turned_by_absence=False,
+        absences=0,
+        origin_partial=False,
+    )
+    _absorb(store, turned.mirror)
+    repoint(store, turned.mirror, turned.origin, with_evidence)
+    turned = _weighed(store, with_evidence(turned), "")
+    store.put_rule(turned)
+    return turned
+
+
+def mark_older(store: MirrorStore, rule: Rule) -> Rule:
+    """``rule`` with its mirror a stale copy (``Rule.mirror_older``), which side held first
+    weighed again (a stale copy's narrow lead is side by side: ``precedence.py``), stored."""
+    marked = _weighed(store, replace(rule, mirror_older=True), "")
+    store.put_rule(marked)
+    return marked
+
+
 def point_back(store: MirrorStore, revoked: Rule) -> None:
     """Move back the origins that ``repoint`` (or a confirmation's ``collapse_origin``) moved
     through ``revoked``, now revoked: the pair it stood for was no copy (a guide taken for a

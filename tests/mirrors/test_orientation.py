@@ -367,3 +367,28 @@ def test_a_newer_copy_of_a_stale_copys_origin_gives_way_to_another_newer_copy(
     assert decision.evidence["newer_release"] == newer_base
     kept = dedup.check_url(newer_base + "never-copied.html")
     assert (kept.action, kept.reason) == ("keep", "newer_release")
+
+
+@pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
+def test_a_stale_copy_named_only_by_its_subdirectories_is_the_mirror_in_every_order(
+    open_filter, corpus, modules, order
+):
+    """The top index pages name no release (a host's front page over its manual); the `extra/`
+    subdirectory's name one, older on the stale copy. The release below orients the pair, in
+    every order: the stale copy is the mirror, its rule says so (on the ninth holdout web the
+    stale copy was ruled the origin by order, crawled whole, and its origin's pages too). Before
+    the rule is turned, the pages both sides hold alike may be dropped for the stale copy's:
+    none that the newer side alone holds."""
+    dedup = open_filter()
+    newer_base, stale_base = NEWER_MANUAL, STALE_MANUAL
+    tree = docs_tree(corpus, newer_base, modules, "Standard library notes")
+    extra = {url: body for url, body in tree.items() if url.startswith(newer_base + "extra/")}
+    copied = copy_tree(tree, newer_base, stale_base)
+    stale = copied | naming_release(
+        {url: body for url, body in copied.items() if "/extra/" in url}, "2.3.9"
+    )
+    crawl = crawled_in(order, dedup, tree | naming_release(extra, "2.4.1") | stale)
+    rules = [(r["mirror"], r["origin"], r["mirror_older"]) for r in dedup.mirror_rules()]
+    assert rules == [(stale_base, newer_base, True)]
+    assert not any(url.startswith(newer_base + "extra/") for url in crawl.pruned)
+    assert lost(crawl, newer_base) == []
