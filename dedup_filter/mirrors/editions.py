@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, placements
-from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
+from dedup_filter.mirrors.records import COLLIDING, EDITION, MISSING, Candidate, Rule, Sample
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -45,6 +45,8 @@ def held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
     entry = store.entry_by_hash(directory.lower(), rel_hash)
     if entry is None:
         return None
+    if entry.role == COLLIDING:  # two files under one path: neither code is the path's
+        return 0
     record = store.view.page(entry.representative)
     return record.code if record is not None else 0
 

@@ -30,8 +30,10 @@ _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1
 _TURNED_BY_ABSENCE, _ABSENCES, _ORIGIN_PARTIAL = 32, 64, 128  # _ABSENCES: a count byte follows
 MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
-# pair, or dropped as the index page of the mirror it confirmed (replays repeat it)
-ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR = 0, 1, 2
+# pair, or dropped as the index page of the mirror it confirmed (replays repeat it); or what a
+# directory holds at a relative path: two files whose names differ only in case (``COLLIDING``:
+# relative paths compare lower-cased, so neither stands for that path)
+ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR, COLLIDING = 0, 1, 2, 3
 
 
 def _texts(*values: str) -> bytes:

@@ -32,6 +32,7 @@ import functools
 import heapq
 import struct
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.versions import Release
@@ -43,7 +44,7 @@ from dedup_filter.mirrors.entry_bytes import (
     representative_of,
     told_by_record,
 )
-from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import COLLIDING, OPEN, Candidate, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
@@ -156,8 +157,10 @@ class MirrorStore:
         once for a page's entries under all its directories)."""
         key = _entry_key(directory_key, relative_hash(relative_key))
         url_key = directory_key + entry.relative.lower()
-        told = told_by_record(entry, record, directory_key, url_key)
         filed = self.view.postings(_PAGE_ENTRIES, key)
+        if self._collides(directory_key, key, filed, entry):
+            entry = replace(entry, role=COLLIDING)
+        told = told_by_record(entry, record, directory_key, url_key)
         for page_id in filed:
             if not told or page_id != entry.representative:
                 self.view.remove_posting(_PAGE_ENTRIES, key, page_id)
@@ -170,6 +173,24 @@ class MirrorStore:
         value = encode_entry(entry, record, url_key)
         if self.view.get("dirs", key) != value:
             self.view.put("dirs", key, value)
+
+    def _collides(self, directory_key: str, key: bytes, filed: list[int], entry: DirEntry) -> bool:
+        """Whether the directory holds, or held, another file at ``entry``'s path whose name
+        differs from it only in case: gi-docgen writes ``func.CHECK_VERSION.html`` (a macro)
+        beside ``func.check_version.html``, and on the ninth holdout web a stale copy's pair
+        was rejected as an edition, its two pages' code compared under one path."""
+        data = self.view.get("dirs", key)
+        if data is not None:
+            held = decode_entry(data, self.view.page)
+        elif filed:
+            held = recorded_entry(self.view.page(filed[0]), directory_key)
+        else:
+            return False
+        if held is None:
+            return False
+        return held.role == COLLIDING or (
+            held.relative != entry.relative and held.relative.lower() == entry.relative.lower()
+        )
 
     def orphans(self, table: str) -> list[bytes]:
         """Keys of ``dirs`` entries or ``links`` whose page is no longer indexed (``gc`` deleted

@@ -253,3 +253,32 @@ def test_a_copy_confirmed_for_an_edition_pairs_with_the_edition_its_coded_page_d
     assert (copy_base, EDITION) not in rules(dedup)
     assert (copy_base, GUIDE) in rules(dedup) or (GUIDE, copy_base) in rules(dedup)
     assert GUIDE + differing in crawl.fetched or copy_base + differing in crawl.fetched
+
+
+def test_two_files_whose_names_differ_only_in_case_never_make_a_copy_an_edition(
+    open_filter, corpus, modules
+):
+    """gi-docgen writes ``func.CHECK_VERSION.html`` (a macro) beside ``func.check_version.html``
+    (a function), each with its own code. Relative paths compare lower-cased, so the two are one
+    path to the index; the copy's crawl met them first, in the other order than the guide's,
+    and every document before the index pages that pair the two. Their code, compared under
+    that path, is two pages' and not an edition's: the copy is a mirror (on the ninth holdout
+    web a stale copy's pair was rejected as an edition so)."""
+    dedup = open_filter()
+    names = modules[:12]
+    pages = guide_pages(corpus, names)
+    twins = {"Check.html": "macro", "check.html": "function"}
+    pages[GUIDE] = table_of_contents(
+        "Installation guide", [(f"{n}.html", n) for n in names] + [(t, t) for t in twins]
+    )
+    for twin, kind in twins.items():
+        pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
+    pages |= moved(pages, COPY)
+    twins_swapped = [COPY + "check.html", COPY + "Check.html"]
+    copy_order = twins_swapped + [
+        url for url in breadth_first(pages, COPY) if url not in twins_swapped
+    ]
+    guide_order = breadth_first(pages, GUIDE)
+    documents_first = [url for url in guide_order + copy_order if not url.endswith("/")]
+    OnlineCrawl(dedup, pages).visit([*documents_first, GUIDE, COPY])
+    assert rules(dedup) == [(COPY, GUIDE)]

@@ -6,9 +6,11 @@ from dataclasses import replace
 
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.mirrors.records import (
+    COLLIDING,
     KEPT_AS_CANDIDATE,
     MATCH,
     MISSING,
+    ORDINARY,
     REJECTED,
     Candidate,
     DirEntry,
@@ -99,6 +101,34 @@ def test_an_entry_its_page_tells_all_of_is_a_posting_and_moves_when_it_says_more
         (forms[2], True, []),
         (own, False, [1]),
     ]
+
+
+def test_two_files_whose_names_differ_only_in_case_leave_their_path_colliding(tmp_index):
+    """``Check.html`` and ``check.html`` are one path to the index: once both were recorded the
+    entry says so (``COLLIDING``), whichever is recorded again; one file recorded again, or an
+    index page under two names (the key ``""``), is no collision."""
+    directory = "http://o.test/d/"
+
+    def write(view):
+        store = MirrorStore(view)
+        for name in ("Check.html", "check.html", "index.html"):
+            view.put_page(PageRecord(view.new_page_id(), directory + name, 5, 0, (), b"", 0.0))
+        upper, lower, index = (
+            DirEntry(1, 5, "Check.html"),
+            DirEntry(2, 5, "check.html"),
+            DirEntry(3, 5, "index.html"),
+        )
+        roles = []
+        for entry in (upper, upper, lower, upper):
+            file_entry(store, directory, "check.html", entry)
+            roles.append(store.entry(directory, "check.html").role)
+        file_entry(store, directory, "", replace(index, relative=""))
+        file_entry(store, directory, "", index)
+        return roles, store.entry(directory, "").role
+
+    roles, index_role = tmp_index.transact(write)
+    assert roles == [ORDINARY, ORDINARY, COLLIDING, COLLIDING]
+    assert index_role == ORDINARY
 
 
 def test_a_subtree_merges_both_tables_in_hash_order(tmp_index):
