@@ -91,9 +91,9 @@ def check_code(
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
         rel_hash = relative_hash(place.relative.lower())
-        standing = held_code(store, rule.origin, rel_hash)
+        standing = held_code(store, rule.origin, rel_hash, place.relative)
         if standing is None and not rule.prunes_origin:
-            standing = standing_code(store, rule.origin, rel_hash, rule)
+            standing = standing_code(store, rule.origin, rel_hash, rule, place.relative)
         if standing is None:
             # the origin page of a mirror page with code blocks is asked for, to be compared:
             # the mirror held first is crawled whole and its origin's pages are pruned, or no
@@ -145,10 +145,14 @@ def check_held_code(
     check = CodeCheck()
     for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
         for rel_hash, entry, record in _coded_entries(store, side, scanned):
-            own = held_code(store, other, rel_hash)
+            own = held_code(store, other, rel_hash, entry.relative)
             # the origin's page may be one a rule over it drops: the page kept for it counts
             standing = own is None and other == rule.origin
-            counterpart = standing_code_hash(store, other, rel_hash, rule) if standing else own or 0
+            counterpart = (
+                standing_code_hash(store, other, rel_hash, rule, entry.relative)
+                if standing
+                else own or 0
+            )
             if counterpart and not codes_apart(record.code, counterpart):
                 continue
             # not held, or a page standing for the origin's differs: the origin's own page
@@ -175,7 +179,7 @@ def _check_mirror_page(
     """The mirror page of an origin page with code blocks: compared when held, else probed."""
     rel_hash = relative_hash(relative.lower())
     if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
-        if codes_apart(code_hash(store, rule.mirror, rel_hash), code):
+        if codes_apart(code_hash(store, rule.mirror, rel_hash, relative), code):
             revoke(store, rule, now, check, relative=relative)
         return
     _ask(store, rule, rule.mirror + relative, budget, check)
@@ -279,10 +283,10 @@ def _compare_related(
         if store.rule(other.mirror) != other:  # revoked meanwhile (along this cascade)
             continue
         mirror_held = store.entry_by_hash(other.mirror.lower(), rel_hash) is not None
-        origin_code = standing_code_hash(store, other.origin, rel_hash, other)
+        origin_code = standing_code_hash(store, other.origin, rel_hash, other, relative)
         origin_held = bool(origin_code) or store.entry_by_hash(other.origin.lower(), rel_hash)
         if mirror_held and origin_held:
-            if codes_apart(code_hash(store, other.mirror, rel_hash), origin_code):
+            if codes_apart(code_hash(store, other.mirror, rel_hash, relative), origin_code):
                 revoke(store, other, now, check, relative=relative)
             continue
         url = (other.origin if mirror_held else other.mirror) + relative
@@ -306,7 +310,9 @@ def _told_apart(
     other pages of its own told the two editions apart (in one crawl they arrived on a host
     mirror of the guide, held first)."""
     for place, side, other in _revoked_beside(store, places):
-        other_code = standing_code_hash(store, other, relative_hash(place.relative_key))
+        other_code = standing_code_hash(
+            store, other, relative_hash(place.relative_key), relative=place.relative
+        )
         if other_code and codes_apart(code, other_code):
             yield (side, other), place.relative
 

@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, placements
-from dedup_filter.mirrors.records import COLLIDING, EDITION, MISSING, Candidate, Rule, Sample
+from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -35,32 +35,45 @@ from dedup_filter.mirrors.store import MirrorStore, relative_hash
 ANY_DEPTH = 64
 
 
-def code_hash(store: MirrorStore, directory: str, rel_hash: int) -> int:
+def code_hash(
+    store: MirrorStore, directory: str, rel_hash: int, relative: str | None = None
+) -> int:
     """The code hash of the page a directory holds at a relative path (0: none, or unknown)."""
-    return held_code(store, directory, rel_hash) or 0
+    return held_code(store, directory, rel_hash, relative) or 0
 
 
-def held_code(store: MirrorStore, directory: str, rel_hash: int) -> int | None:
-    """The code hash of the page a directory holds at a relative path; None when it holds none."""
+def held_code(
+    store: MirrorStore, directory: str, rel_hash: int, relative: str | None = None
+) -> int | None:
+    """The code hash of the page a directory holds at a relative path; None when it holds none,
+    0 when it may be another file's (``DirEntry.other_file``: ``relative`` names the file)."""
     entry = store.entry_by_hash(directory.lower(), rel_hash)
     if entry is None:
         return None
-    if entry.role == COLLIDING:  # two files under one path: neither code is the path's
+    if entry.other_file(relative):
         return 0
     record = store.view.page(entry.representative)
     return record.code if record is not None else 0
 
 
 def standing_code_hash(
-    store: MirrorStore, directory: str, rel_hash: int, beside: Rule | None = None
+    store: MirrorStore,
+    directory: str,
+    rel_hash: int,
+    beside: Rule | None = None,
+    relative: str | None = None,
 ) -> int:
     """The code hash of the page standing for a directory's page at a relative path (0: none,
     or unknown): ``standing_code``."""
-    return standing_code(store, directory, rel_hash, beside) or 0
+    return standing_code(store, directory, rel_hash, beside, relative) or 0
 
 
 def standing_code(
-    store: MirrorStore, directory: str, rel_hash: int, beside: Rule | None = None
+    store: MirrorStore,
+    directory: str,
+    rel_hash: int,
+    beside: Rule | None = None,
+    relative: str | None = None,
 ) -> int | None:
     """The code hash of the page standing for a directory's page at a relative path: its own
     when the directory holds the path, else that of the page a rule keeps for it (``kept_for``),
@@ -68,7 +81,7 @@ def standing_code(
     compared). An edition paired with a copy whose pages a rule drops is compared with the
     pages kept for them. None when no page along the chain is held (yet)."""
     for _ in range(MAX_CHAIN):
-        held = held_code(store, directory, rel_hash)
+        held = held_code(store, directory, rel_hash, relative)
         if held is not None:
             return held
         kept = kept_for(store, directory, beside)
@@ -94,7 +107,7 @@ def coded_namesake(
     rel_hash = relative_hash(own.relative_key)
     for edition in store.revoked_partners(own.directory):
         for other in store.revoked_partners(edition):
-            same_code = standing_code_hash(store, other, rel_hash) == code
+            same_code = standing_code_hash(store, other, rel_hash, relative=own.relative) == code
             if other.lower() == own.directory_key or not same_code:
                 continue
             url = other + own.relative
@@ -122,13 +135,15 @@ def kept_for(store: MirrorStore, directory: str, beside: Rule | None = None) -> 
     return None
 
 
-def coded_apart(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
-    """Whether both sides hold the path with code blocks, or pages standing for theirs do, and
-    other words in them."""
-    origin = standing_code_hash(store, candidate.origin, rel_hash)
+def coded_apart(store: MirrorStore, candidate: Candidate, sample: Sample) -> bool:
+    """Whether both sides hold the sample's path with code blocks, or pages standing for theirs
+    do, and other words in them."""
+    rel_hash, relative = sample.relative_hash, sample.relative
+    origin = standing_code_hash(store, candidate.origin, rel_hash, relative=relative)
     if not origin:  # the mirror's page, maybe a chain of rules away, is not read for nothing
         return False
-    return codes_apart(origin, standing_code_hash(store, candidate.mirror, rel_hash))
+    mirror = standing_code_hash(store, candidate.mirror, rel_hash, relative=relative)
+    return codes_apart(origin, mirror)
 
 
 def coded(store: MirrorStore, candidate: Candidate, rel_hash: int) -> bool:
@@ -162,7 +177,7 @@ def edition_seen(store: MirrorStore, candidate: Candidate, arrived: str | None) 
     if arrived is None:
         return candidate
     rel_hash = relative_hash(arrived.lower())
-    if not coded_apart(store, candidate, rel_hash):
+    if not coded_apart(store, candidate, Sample(arrived, rel_hash)):
         return candidate
     if any(sample.relative_hash == rel_hash for sample in candidate.samples):
         return candidate.with_outcome(rel_hash, EDITION)

@@ -72,6 +72,19 @@ class DirEntry:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
         return self.exact == other.exact or self.representative == other.representative
 
+    def other_file(self, relative: str | None) -> bool:
+        """Whether this entry may be of another file than the one at ``relative`` (None: any
+        will do): relative paths compare lower-cased, and two names that differ only in case
+        are two files (gi-docgen's ``func.CHECK_VERSION.html`` beside
+        ``func.check_version.html``); so is whatever holds a path such files collided at."""
+        if self.role == COLLIDING:
+            return True
+        return (
+            relative is not None
+            and self.relative != relative
+            and self.relative.lower() == relative.lower()
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Sample:

@@ -51,7 +51,6 @@ from dedup_filter.mirrors.editions import (
 )
 from dedup_filter.mirrors.probes import asked_for, known_absent
 from dedup_filter.mirrors.records import (
-    COLLIDING,
     EDITION,
     MATCH,
     MISMATCH,
@@ -272,11 +271,11 @@ class CoordinateSampler:
                 return known_absent(
                     store, candidate, sample, original is not None, copy is not None
                 )
-            if COLLIDING in (original.role, copy.role):
-                return MISSING  # two files under the path: it cannot be checked
             if copy.same_content(original):
                 return MATCH
-            if self._editions and coded_apart(store, candidate, sample.relative_hash):
+            if copy.other_file(original.relative) or original.other_file(copy.relative):
+                return MISSING  # two files under the path: it cannot be checked
+            if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
             alike = self._resemble(store, candidate, sample, arrival, (copy, original))
             return MATCH if alike else MISMATCH

@@ -255,15 +255,16 @@ def test_a_copy_confirmed_for_an_edition_pairs_with_the_edition_its_coded_page_d
     assert GUIDE + differing in crawl.fetched or copy_base + differing in crawl.fetched
 
 
+@pytest.mark.parametrize("met", ["both_on_each_side", "one_on_each_side"])
 def test_two_files_whose_names_differ_only_in_case_never_make_a_copy_an_edition(
-    open_filter, corpus, modules
+    open_filter, corpus, modules, met
 ):
     """gi-docgen writes ``func.CHECK_VERSION.html`` (a macro) beside ``func.check_version.html``
     (a function), each with its own code. Relative paths compare lower-cased, so the two are one
-    path to the index; the copy's crawl met them first, in the other order than the guide's,
-    and every document before the index pages that pair the two. Their code, compared under
-    that path, is two pages' and not an edition's: the copy is a mirror (on the ninth holdout
-    web a stale copy's pair was rejected as an edition so)."""
+    path to the index; the copy's crawl met them first, in the other order than the guide's (or
+    met one on each side), and every document before the index pages that pair the two. Their
+    code, compared under that path, is two pages' and not an edition's: the copy is a mirror
+    (on the ninth holdout web a stale copy's pair was rejected as an edition so)."""
     dedup = open_filter()
     names = modules[:12]
     pages = guide_pages(corpus, names)
@@ -274,11 +275,45 @@ def test_two_files_whose_names_differ_only_in_case_never_make_a_copy_an_edition(
     for twin, kind in twins.items():
         pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
     pages |= moved(pages, COPY)
-    twins_swapped = [COPY + "check.html", COPY + "Check.html"]
-    copy_order = twins_swapped + [
-        url for url in breadth_first(pages, COPY) if url not in twins_swapped
+    guide_met = [GUIDE + "Check.html", GUIDE + "check.html"]
+    copy_met = [COPY + "check.html", COPY + "Check.html"]
+    if met == "one_on_each_side":
+        guide_met, copy_met = guide_met[1:], copy_met[1:]
+    twin_urls = {GUIDE + twin for twin in twins} | {COPY + twin for twin in twins}
+    documents = [
+        url
+        for url in breadth_first(pages, GUIDE) + breadth_first(pages, COPY)
+        if not url.endswith("/") and url not in twin_urls
     ]
-    guide_order = breadth_first(pages, GUIDE)
-    documents_first = [url for url in guide_order + copy_order if not url.endswith("/")]
-    OnlineCrawl(dedup, pages).visit([*documents_first, GUIDE, COPY])
+    OnlineCrawl(dedup, pages).visit([*guide_met, *copy_met, *documents, GUIDE, COPY])
+    assert rules(dedup) == [(COPY, GUIDE)]
+
+
+def test_a_page_whose_name_differs_only_in_case_from_a_copys_page_revokes_no_rule(
+    open_filter, corpus, modules
+):
+    """The copy is ruled a mirror from its other pages; then its ``Check.html`` arrives, and
+    later the guide's ``check.html``, another file under the same lower-cased path with other
+    code: the rule stands (on the ninth holdout web the copier's rule and the stale copy's were
+    revoked so, and all four copies of the reference were crawled whole)."""
+    dedup = open_filter()
+    names = modules[:12]
+    pages = guide_pages(corpus, names)
+    twins = {"Check.html": "macro", "check.html": "function"}
+    pages[GUIDE] = table_of_contents(
+        "Installation guide", [(f"{n}.html", n) for n in names] + [(t, t) for t in twins]
+    )
+    for twin, kind in twins.items():
+        pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
+    pages |= moved(pages, COPY)
+    twin_urls = {GUIDE + twin for twin in twins} | {COPY + twin for twin in twins}
+    crawl = OnlineCrawl(dedup, pages).visit(
+        url
+        for url in interleave(breadth_first(pages, GUIDE), breadth_first(pages, COPY))
+        if url not in twin_urls
+    )
+    assert rules(dedup) == [(COPY, GUIDE)]
+    crawl.visit([COPY + "Check.html", GUIDE + "check.html"])
+    revoked = [d.url for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
+    assert revoked == []
     assert rules(dedup) == [(COPY, GUIDE)]
