@@ -248,6 +248,35 @@ def test_a_mirror_holding_a_page_its_origin_at_a_host_root_lacks_is_no_longer_pr
     dedup.close()
 
 
+@pytest.mark.parametrize("releases", [("2.4", "2.4"), ("2.4", "")], ids=["same", "unnamed"])
+def test_a_mirror_whose_origin_lacks_its_pages_drops_those_a_copy_of_its_release_holds(
+    tmp_path, origin_tree, stdlib_page, releases
+):
+    """As above (the origin at a host's root lacks a page the deeper mirror holds), with both
+    index pages naming a release. The same release: the origin is a copy of this very release,
+    so a mirror page whose counterpart the crawl fetched is dropped for it, and the page the
+    origin lacks is still fetched. No release named on the mirror: it may be the newer side,
+    and its URLs are fetched."""
+    mirror = "http://docs.other.test/guide/"
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, mirror)
+    pages = with_release(pages, ORIGIN, releases[0])
+    pages = with_release(pages, mirror, releases[1]) if releases[1] else pages
+    OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), mirror])
+    assert dedup.check_url(mirror + "new.html").deferred
+    dedup.probe_failed(ORIGIN + "new.html", 404)
+    dedup.check_page(mirror + "new.html", stdlib_page("statistics").encode())
+    [rule] = dedup.mirror_rules()
+    assert rule["origin_lacks"]
+    verdict = dedup.check_url(mirror + "extra/wave.html")
+    if releases[0] == releases[1]:
+        assert (verdict.action, verdict.duplicate_of) == ("drop", ORIGIN + "extra/wave.html")
+    else:
+        assert (verdict.action, verdict.reason) == ("keep", "origin_incomplete")
+    assert not dedup.check_url(mirror + "new.html").dropped
+    dedup.close()
+
+
 FIRST_COPY, SECOND_COPY = "http://docs.one.test/guide/", "http://docs.two.test/guide/"
 
 

@@ -392,3 +392,25 @@ def test_a_stale_copy_named_only_by_its_subdirectories_is_the_mirror_in_every_or
     assert rules == [(stale_base, newer_base, True)]
     assert not any(url.startswith(newer_base + "extra/") for url in crawl.pruned)
     assert lost(crawl, newer_base) == []
+
+
+def test_a_copier_whose_subdirectory_names_a_later_release_never_gets_its_victim_pruned(
+    open_filter, corpus, modules
+):
+    """A copier deeper than its victim, crawled after it, is ruled the mirror by depth; its
+    `extra/` index page then names a later release than the victim's, and the rule is turned:
+    the copier is the origin, but the victim, crawled first, loses no page to it."""
+    dedup = open_filter()
+    copier = "http://copier.test/pub/notes/docs/"
+    tree = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    extra = {url: body for url, body in tree.items() if url.startswith(VICTIM + "extra/")}
+    copied = copy_tree(tree, VICTIM, copier)
+    pages = tree | naming_release(extra, "1.0") | copied
+    pages |= naming_release({u: b for u, b in copied.items() if "/extra/" in u}, "9.0")
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, VICTIM) + breadth_first(pages, copier)
+    )
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(VICTIM, copier)]
+    assert not any(url.startswith(VICTIM) for url in crawl.pruned)
+    assert not any(dedup.check_url(url).dropped for url in tree)
+    assert lost(crawl, VICTIM) == []
