@@ -160,9 +160,6 @@ class UrlPruner:
                 sibling = None if index else self._kept_sibling(store, rule)
                 if sibling is not None:
                     return self._against_sibling(store, url, rule, sibling, place)
-                same = None if index else self._copy_of_this_release(store, url, rule, counterpart)
-                if same is not None:
-                    return same
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
@@ -225,24 +222,6 @@ class UrlPruner:
             return prose
         evidence = {"mirror_rule": rule.mirror, "counterpart": copy, "revoked_partner": revoked}
         return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
-
-    def _copy_of_this_release(
-        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
-    ) -> Decision | None:
-        """``url`` on the mirror side of ``rule``, whose origin lacks pages it holds
-        (``Rule.origin_lacks``: a copier's partial copy at its host's root, taken for the origin
-        by depth, with the mirror its victim, crawled after it): dropped for its counterpart
-        where the crawl fetched that as itself and both sides' index pages name the same
-        releases, every sample matched. Such a mirror is crawled whole because it may be the
-        newer side; a copy naming this very release holds this side's text. On the ninth
-        holdout web (random order) a copier of a whole reference, crawled first, and its victim
-        were both crawled whole: 360-388 pages twice. None otherwise (fetched)."""
-        releases = store.releases(rule.mirror)
-        if not rule.exchangeable or not releases or releases != store.releases(rule.origin):
-            return None
-        if self._crawled_page(store, counterpart) is None:
-            return None
-        return self._against(store, url, rule, counterpart, rule.origin, False, crawled=True)
 
     def _kept_sibling(self, store: MirrorStore, rule: Rule) -> Rule | None:
         """The mirror of ``rule``'s origin kept for ``rule``, whose side holds pages the origin

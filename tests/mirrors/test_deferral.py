@@ -248,32 +248,33 @@ def test_a_mirror_holding_a_page_its_origin_at_a_host_root_lacks_is_no_longer_pr
     dedup.close()
 
 
-@pytest.mark.parametrize("releases", [("2.4", "2.4"), ("2.4", "")], ids=["same", "unnamed"])
-def test_a_mirror_whose_origin_lacks_its_pages_drops_those_a_copy_of_its_release_holds(
-    tmp_path, origin_tree, stdlib_page, releases
+def test_a_page_a_victim_gained_since_its_copy_is_fetched_though_both_name_one_release(
+    tmp_path, origin_tree, stdlib_page
 ):
-    """As above (the origin at a host's root lacks a page the deeper mirror holds), with both
-    index pages naming a release. The same release: the origin is a copy of this very release,
-    so a mirror page whose counterpart the crawl fetched is dropped for it, and the page the
-    origin lacks is still fetched. No release named on the mirror: it may be the newer side,
-    and its URLs are fetched."""
-    mirror = "http://docs.other.test/guide/"
+    """A copier at a host's root holds the victim's pages as they were before the victim gained
+    one, linked only from one of its documents; both index pages name the same release (a copy
+    made between releases). The copier is crawled first: the victim's documents its copy holds
+    are fetched all the same, since a dropped document's links are never followed, and the
+    gained page, reached only through one of them, is kept (a session that dropped them for the
+    copier's pages under the same release lost it)."""
+    victim = "http://docs.other.test/guide/"
     dedup = DedupFilter.open(tmp_path / "index", Config.default())
-    pages = origin_tree | copy_tree(origin_tree, ORIGIN, mirror)
-    pages = with_release(pages, ORIGIN, releases[0])
-    pages = with_release(pages, mirror, releases[1]) if releases[1] else pages
-    OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), mirror])
-    assert dedup.check_url(mirror + "new.html").deferred
-    dedup.probe_failed(ORIGIN + "new.html", 404)
-    dedup.check_page(mirror + "new.html", stdlib_page("statistics").encode())
-    [rule] = dedup.mirror_rules()
-    assert rule["origin_lacks"]
-    verdict = dedup.check_url(mirror + "extra/wave.html")
-    if releases[0] == releases[1]:
-        assert (verdict.action, verdict.duplicate_of) == ("drop", ORIGIN + "extra/wave.html")
-    else:
-        assert (verdict.action, verdict.reason) == ("keep", "origin_incomplete")
-    assert not dedup.check_url(mirror + "new.html").dropped
+    gained = victim + "extra/gained.html"
+    linking = victim + "extra/wave.html"
+    pages = with_release(origin_tree, ORIGIN, "2.4")
+    copied = with_release(copy_tree(origin_tree, ORIGIN, victim), victim, "2.4")
+    copied[linking] = copied[linking].replace(
+        b"</body>", b'<a href="gained.html">gained</a></body>', 1
+    )
+    copied[gained] = stdlib_page("statistics").encode()
+    copied[victim + "new.html"] = stdlib_page("fractions").encode()
+    pages |= copied
+    crawl = OnlineCrawl(dedup, pages)
+    crawl.visit([*breadth_first(pages, ORIGIN), victim, victim + "new.html"])
+    crawl.visit(breadth_first(pages, victim))
+    assert linking in crawl.fetched
+    crawl.visit([gained])  # what the fetched page links
+    assert gained in crawl.fetched
     dedup.close()
 
 
