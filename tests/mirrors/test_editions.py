@@ -255,6 +255,22 @@ def test_a_copy_confirmed_for_an_edition_pairs_with_the_edition_its_coded_page_d
     assert GUIDE + differing in crawl.fetched or copy_base + differing in crawl.fetched
 
 
+CASE_TWINS = {"Check.html": "macro", "check.html": "function"}
+
+
+def guide_with_case_twins(corpus: dict[str, str], modules: list[str]) -> dict[str, bytes]:
+    """A 12-page guide with two pages more whose names differ only in case, each with its own
+    code (gi-docgen's page of a macro and of a function by one name)."""
+    names = modules[:12]
+    pages = guide_pages(corpus, names)
+    pages[GUIDE] = table_of_contents(
+        "Installation guide", [(f"{n}.html", n) for n in names] + [(t, t) for t in CASE_TWINS]
+    )
+    for twin, kind in CASE_TWINS.items():
+        pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
+    return pages
+
+
 @pytest.mark.parametrize("met", ["both_on_each_side", "one_on_each_side"])
 def test_two_files_whose_names_differ_only_in_case_never_make_a_copy_an_edition(
     open_filter, corpus, modules, met
@@ -266,20 +282,13 @@ def test_two_files_whose_names_differ_only_in_case_never_make_a_copy_an_edition(
     code, compared under that path, is two pages' and not an edition's: the copy is a mirror
     (on the ninth holdout web a stale copy's pair was rejected as an edition so)."""
     dedup = open_filter()
-    names = modules[:12]
-    pages = guide_pages(corpus, names)
-    twins = {"Check.html": "macro", "check.html": "function"}
-    pages[GUIDE] = table_of_contents(
-        "Installation guide", [(f"{n}.html", n) for n in names] + [(t, t) for t in twins]
-    )
-    for twin, kind in twins.items():
-        pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
-    pages |= moved(pages, COPY)
+    guide = guide_with_case_twins(corpus, modules)
+    pages = guide | moved(guide, COPY)
     guide_met = [GUIDE + "Check.html", GUIDE + "check.html"]
     copy_met = [COPY + "check.html", COPY + "Check.html"]
     if met == "one_on_each_side":
         guide_met, copy_met = guide_met[1:], copy_met[1:]
-    twin_urls = {GUIDE + twin for twin in twins} | {COPY + twin for twin in twins}
+    twin_urls = {base + twin for base in (GUIDE, COPY) for twin in CASE_TWINS}
     documents = [
         url
         for url in breadth_first(pages, GUIDE) + breadth_first(pages, COPY)
@@ -297,16 +306,9 @@ def test_a_page_whose_name_differs_only_in_case_from_a_copys_page_revokes_no_rul
     code: the rule stands (on the ninth holdout web the copier's rule and the stale copy's were
     revoked so, and all four copies of the reference were crawled whole)."""
     dedup = open_filter()
-    names = modules[:12]
-    pages = guide_pages(corpus, names)
-    twins = {"Check.html": "macro", "check.html": "function"}
-    pages[GUIDE] = table_of_contents(
-        "Installation guide", [(f"{n}.html", n) for n in names] + [(t, t) for t in twins]
-    )
-    for twin, kind in twins.items():
-        pages[GUIDE + twin] = with_code(corpus[modules[13]].encode(), commands(kind, "dpkg"))
-    pages |= moved(pages, COPY)
-    twin_urls = {GUIDE + twin for twin in twins} | {COPY + twin for twin in twins}
+    guide = guide_with_case_twins(corpus, modules)
+    pages = guide | moved(guide, COPY)
+    twin_urls = {base + twin for base in (GUIDE, COPY) for twin in CASE_TWINS}
     crawl = OnlineCrawl(dedup, pages).visit(
         url
         for url in interleave(breadth_first(pages, GUIDE), breadth_first(pages, COPY))
