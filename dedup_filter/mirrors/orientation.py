@@ -92,7 +92,9 @@ class Orientation:
         as_deep = directory_depth(page_dir) == directory_depth(indexed_dir)
         if as_deep and self.links_back(indexed_url, page_url):
             return True
-        later = self.later_side(page_dir, indexed_dir)
+        # the index pages alone: a pair is made before the pages below arrive, and a rule is
+        # weighed again by them when they do (``detector._weighed_by_release``)
+        later = later_release(self.releases(page_dir), self.releases(indexed_dir))
         if later:
             return later > 0
         page_docs, indexed_docs = self._documents(page_dir), self._documents(indexed_dir)
