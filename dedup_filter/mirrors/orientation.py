@@ -12,8 +12,9 @@ Signals, strongest first:
    of mirrors links its copies);
 4. the side whose index page names an earlier release in place of the other's release numbers
    is a stale copy (``features.versions.later_release``: a number only one side names, a
-   copy's banner, says nothing), or, where the index pages tell nothing, whose subdirectories'
-   index pages do; its rule never prunes the newer side (``Rule.mirror_older``);
+   copy's banner, says nothing), or, once the pair is confirmed and whenever one arrives
+   later, where the index pages tell nothing, whose subdirectories' index pages do
+   (``later_side``); its rule never prunes the newer side (``Rule.mirror_older``);
 5. when both sides hold documents, the side that holds more of the other's pages (a partial
    copy of a copy lacks some of its origin's pages; the origin lacks none of the copy's); and
    once a pair's samples are settled, a side taken for the origin whose only mismatches are
