@@ -177,7 +177,7 @@ class MirrorDetector:
         lacking = self._origin_lacking(store, found)
         turned, kept_sides, partial = self._turned_by_absence(store, found, origins_over)
         newer, older = self._weighed_by_release(
-            store, orientation, page, checked.fingerprint, found
+            store, orientation, page, checked.fingerprint, found, origins_over
         )
         origins_over = origins_over if not newer else rules_with_origin_over(store, page.places)
         if self.config.mode == "url":
@@ -545,6 +545,7 @@ class MirrorDetector:
         page: MirrorPage,
         fingerprint: Fingerprint,
         found: tuple[Rule, Placement] | None,
+        origins_over: list[tuple[Rule, Placement]],
     ) -> tuple[list[str], list[str]]:
         """The rules whose sides this index page, naming a release, tells apart
         (``Orientation.later_side``): turned the other way round where their mirror is the
@@ -557,7 +558,7 @@ class MirrorDetector:
         if not fingerprint.releases or not own.is_own or not self._index_pages.is_index(own):
             return [], []
         rules = [found[0]] if found is not None else []
-        rules += [rule for rule, _ in rules_with_origin_over(store, page.places)]
+        rules += [rule for rule, _ in origins_over]
         turned, older = [], []
         for rule in rules:
             current = store.rule(rule.mirror)  # not turned or absorbed meanwhile

@@ -158,7 +158,8 @@ class MirrorStore:
         key = _entry_key(directory_key, relative_hash(relative_key))
         url_key = directory_key + entry.relative.lower()
         filed = self.view.postings(_PAGE_ENTRIES, key)
-        if self._collides(directory_key, key, filed, entry):
+        stored = self.view.get("dirs", key)
+        if self._collides(directory_key, stored, filed, entry):
             entry = replace(entry, role=COLLIDING)
         told = told_by_record(entry, record, directory_key, url_key)
         for page_id in filed:
@@ -167,21 +168,23 @@ class MirrorStore:
         if told:
             if entry.representative not in filed:
                 self.view.add_posting(_PAGE_ENTRIES, key, entry.representative)
-            if self.view.get("dirs", key) is not None:
+            if stored is not None:
                 self.view.delete("dirs", key)
             return
         value = encode_entry(entry, record, url_key)
-        if self.view.get("dirs", key) != value:
+        if stored != value:
             self.view.put("dirs", key, value)
 
-    def _collides(self, directory_key: str, key: bytes, filed: list[int], entry: DirEntry) -> bool:
-        """Whether the directory holds, or held, another file at ``entry``'s path whose name
-        differs from it only in case: gi-docgen writes ``func.CHECK_VERSION.html`` (a macro)
-        beside ``func.check_version.html``, and on the ninth holdout web a stale copy's pair
-        was rejected as an edition, its two pages' code compared under one path."""
-        data = self.view.get("dirs", key)
-        if data is not None:
-            held = decode_entry(data, self.view.page)
+    def _collides(
+        self, directory_key: str, stored: bytes | None, filed: list[int], entry: DirEntry
+    ) -> bool:
+        """Whether the directory holds, or held, another file at ``entry``'s path (its ``dirs``
+        row ``stored``, or its postings ``filed``) whose name differs from it only in case:
+        gi-docgen writes ``func.CHECK_VERSION.html`` (a macro) beside
+        ``func.check_version.html``, and on the ninth holdout web a stale copy's pair was
+        rejected as an edition, its two pages' code compared under one path."""
+        if stored is not None:
+            held = decode_entry(stored, self.view.page)
         elif filed:
             held = recorded_entry(self.view.page(filed[0]), directory_key)
         else:

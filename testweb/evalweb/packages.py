@@ -55,9 +55,13 @@ TREES = {
         "usr/share/doc/debian-policy",
         ("", "policy.html/", "perl-policy.html/", "menu-policy.html/"),
     ),
-    "install-en": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/en"),
-    "install-fr": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/fr"),
-    "install-de": DocTree("installation-guide-amd64", "usr/share/doc/installation-guide-amd64/de"),
+    # (and the ninth holdout's: its Spanish and Italian editions)
+    **{
+        f"install-{language}": DocTree(
+            "installation-guide-amd64", f"usr/share/doc/installation-guide-amd64/{language}"
+        )
+        for language in ("en", "fr", "de", "es", "it")
+    },
     "harden-en": DocTree("harden-doc", "usr/share/doc/harden-doc/html/en-US"),
     "harden-fr": DocTree("harden-doc", "usr/share/doc/harden-doc/html/fr-FR"),
     # the second holdout's trees (thirteenth session): packages no code was tuned on
@@ -65,8 +69,13 @@ TREES = {
     "zsh": DocTree("zsh-doc", "usr/share/doc/zsh-common/html"),
     "aptitude-en": DocTree("aptitude-doc-en", "usr/share/doc/aptitude/html/en"),
     "aptitude-fr": DocTree("aptitude-doc-fr", "usr/share/doc/aptitude/html/fr"),
-    "handbook-en": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/en-US"),
-    "handbook-fr": DocTree("debian-handbook", "usr/share/doc/debian-handbook/html/fr-FR"),
+    # (and the ninth holdout's: its Spanish, Italian and Portuguese editions)
+    **{
+        f"handbook-{language[:2]}": DocTree(
+            "debian-handbook", f"usr/share/doc/debian-handbook/html/{language}"
+        )
+        for language in ("en-US", "fr-FR", "es-ES", "it-IT", "pt-BR")
+    },
     # the third holdout's trees (eighteenth session): generated API pages (libxml2), a manual
     # whose contents page is no index page (gettext), a short handbook with commands (kernel),
     # one history in four languages whose pages differ only in their suffix
@@ -151,22 +160,9 @@ TREES = {
     },
     # the ninth holdout's (thirty-fourth session), never used before, chosen after the code:
     # Octave's texinfo manual (2,858 pages, one a node, in one directory), libsoup's gi-docgen
-    # reference (one page a symbol), the Debian handbook in three languages, the installation
-    # guide in two others than the first holdout's
+    # reference (one page a symbol); its handbook and installation guide editions are above
     "octave": DocTree("octave-doc", "usr/share/doc/octave/octave.html"),
     "libsoup": DocTree("libsoup-3.0-doc", "usr/share/doc/libsoup-3.0"),
-    **{
-        f"handbook-{language[:2]}": DocTree(
-            "debian-handbook", f"usr/share/doc/debian-handbook/html/{language}"
-        )
-        for language in ("es-ES", "it-IT", "pt-BR")
-    },
-    **{
-        f"install-{language}": DocTree(
-            "installation-guide-amd64", f"usr/share/doc/installation-guide-amd64/{language}"
-        )
-        for language in ("es", "it")
-    },
 }
 
 
