@@ -4,7 +4,7 @@ scored against the ground truth from the server's request log.
     python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout8]
                              [--orders breadth_first,round_robin,random]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
-                             [--pause-every N] [--redirects] [-v]
+                             [--pause-every N] [--redirects] [--no-errback] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -13,6 +13,8 @@ table per order, then the worst figure of each column over the orders. docs/eval
 what each column means. ``--pause-every N`` pauses each filtered (and peer) crawl every N requests
 and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
 ``--redirects`` serves the web with 301s as real servers send them (testweb/evalweb/redirects.py).
+``--no-errback``: the spider's requests carry no errback, as most spiders' (a drop then reaches no
+spider code, and the filter drops requests it holds without queueing them: docs/scrapy.md).
 """
 
 from __future__ import annotations
@@ -68,7 +70,16 @@ def main(argv: list[str] | None = None) -> int:
             plain = crawl(server, web, workdir, UNFILTERED, order, args.seed)
             variants = [FILTER] + ([] if args.no_peer else [PEER])
             records = [
-                crawl(server, web, workdir, variant, order, args.seed, pause_every=args.pause_every)
+                crawl(
+                    server,
+                    web,
+                    workdir,
+                    variant,
+                    order,
+                    args.seed,
+                    pause_every=args.pause_every,
+                    spider_arguments={"errback": "no"} if args.no_errback else None,
+                )
                 for variant in variants
             ]
             scores[order] = [score(truth, web.pages, plain, record) for record in records]
@@ -214,6 +225,9 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--redirects",
         action="store_true",
         help="slashless directory links, a www alias host and moved pages, answered 301",
+    )
+    parser.add_argument(
+        "--no-errback", action="store_true", help="the spider's requests carry no errback"
     )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="every lost content, for every variant"

@@ -77,12 +77,13 @@ def crawl(
     timeout_s: float = 900.0,
     settings: dict[str, Any] | None = None,
     pause_every: int = 0,
+    spider_arguments: dict[str, str] | None = None,
 ) -> CrawlRecord:
     """One crawl of ``web`` (already served by ``server``) in a fresh ``workdir``; ``settings`` are
     Scrapy settings of the caller's (``CONCURRENT_REQUESTS=1`` makes the order deterministic).
     With ``pause_every``, the crawl runs with a ``JOBDIR`` and is paused (SIGINT, as Ctrl-C
     pauses it) each time the server answered that many of its requests, then resumed; its record
-    is the whole crawl's."""
+    is the whole crawl's. ``spider_arguments`` go to the spider (``errback``: "no")."""
     name = f"{variant}-{order}"
     directory = workdir / name
     settings = _VARIANT_SETTINGS[variant] | order_settings(order, seed) | (settings or {})
@@ -104,6 +105,7 @@ def crawl(
             order_starts(order, web.start_urls, seed),
             name=name,
             settings=settings,
+            spider_arguments=spider_arguments,
         )
         paused = bool(pause_every) and running.pause_after(
             lambda: len(server.request_log), pause_every, timeout_s
