@@ -5,7 +5,7 @@
 
 ``WORKDIR/filter-ORDER`` is one crawl of ``bench/eval_web.py --workdir WORKDIR``: its index (with
 the rules the crawl ended with) is copied, and the URLs of its decision log's URL checks are
-asked again, in the log's order, with ``peek_url`` (the reactor thread's check in
+asked again, in the log's order, with ``check_url_unless_deferred`` (the reactor thread's check in
 Scrapy). A crawl commits between its checks (a batch of pages every few URLs): ``--commit-every
 K`` writes one row of ``meta`` and commits after every K checks (0: never), so what a reader
 reuses until the rule tables change (``index/rules_memo.py``) is measured as a crawl would use it
@@ -72,11 +72,11 @@ def _checked_urls(log: Path, limit: int) -> list[str]:
 def _round(index: Path, urls: list[str], every: int) -> float:
     """Microseconds per check of one pass over ``urls``, committing after every ``every``."""
     with DedupFilter.open(index) as dedup:
-        dedup.peek_url(urls[0])  # the first read opens the tables
+        dedup.check_url_unless_deferred(urls[0])  # the first read opens the tables
         elapsed = 0.0
         for number, url in enumerate(urls, 1):
             started = time.perf_counter()
-            dedup.peek_url(url)
+            dedup.check_url_unless_deferred(url)
             elapsed += time.perf_counter() - started
             if every and number % every == 0:
                 dedup.index.transact(lambda view: view.put("meta", b"bench:tick", b"%d" % number))

@@ -126,13 +126,14 @@ class DedupFilter:
             self._count_url(decision)
         return decisions
 
-    def peek_url(self, url: str) -> Decision:
-        """``check_url`` in a read transaction only, for a thread or process that must never
-        wait for the index's writer: a URL to be deferred comes back deferred, uncounted, with
-        its wait not written and its counterpart not probed (``check_url`` does both)."""
+    def check_url_unless_deferred(self, url: str) -> Decision | None:
+        """``check_url`` in a read transaction only: ``None`` for a URL that would be deferred
+        (its wait is written by ``check_url``), so a thread or process that must never wait for
+        the index's writer can check URLs and leave those to the writer."""
         decision = self._read_urls([url])[0]
-        if not decision.deferred:
-            self._count_url(decision)
+        if decision.deferred:
+            return None
+        self._count_url(decision)
         return decision
 
     def _read_urls(self, urls: Iterable[str]) -> list[Decision]:

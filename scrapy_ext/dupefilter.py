@@ -8,11 +8,11 @@ A URL under a mirrored directory is rejected before it is queued, so it costs ne
 nor a fetch. A directory's index page is queued ``DEDUP_INDEX_PRIORITY`` ahead of the requests
 queued with it: listings pair mirrors, so the pages a rule would prune are still queued when it
 comes. A kept request is marked, so the downloader middleware does not check it again unless
-this crawl confirmed a rule since. A URL to be deferred (its counterpart's fate unknown) is held
-out of the queue by the session until that fate is known (``waiting``). The middleware checks
-just before the fetch what the dupefilter did not: requests with ``dont_filter`` (they never reach
-a dupefilter), URLs queued before their rule was confirmed, URLs met while the index's worker was
-writing (the check here never waits for it) and held requests released to the queue.
+this crawl confirmed a rule since. The middleware checks just before the fetch what the dupefilter
+did not: requests with ``dont_filter`` (they never reach a dupefilter), URLs queued before their
+rule was confirmed, URLs met while the index's worker was writing (the check here never waits
+for it) and URLs to be deferred (their wait is a write, the worker's; the middleware also probes
+their counterpart).
 """
 
 from __future__ import annotations
@@ -81,9 +81,6 @@ class DedupDupeFilter(RFPDupeFilter):
         if self._session is None or is_exempt(request):
             return False
         decision = self._session.check_url_now(request)
-        if decision is not None and decision.deferred and self._session.hold(request, decision):
-            self._pruned = request  # held, not queued: counted as such, not as a duplicate
-            return True
         if decision is None or not decision.dropped:
             return False
         self._session.stats.inc_value("dedup/frontier_pruned")

@@ -1,5 +1,4 @@
-"""``DedupIgnoreRequest``: how a dropped URL or page reaches a request's errback; and
-``RequestHeld``, how a request leaves the downloader to wait out of the queue.
+"""``DedupIgnoreRequest``: how a dropped URL or page reaches a request's errback.
 
 It is an ``IgnoreRequest``, so every existing handler of ignored requests still applies, and it
 carries the ``Decision``: an errback tells a drop by the filter from any other ignore, and reads
@@ -28,9 +27,3 @@ class DedupIgnoreRequest(IgnoreRequest):
         super().__init__(
             f"dedup: {decision.url} dropped ({decision.reason} of {decision.duplicate_of})"
         )
-
-
-class RequestHeld(IgnoreRequest):
-    """A request without an errback taken out of the downloader to wait for its URL's
-    counterpart out of the scheduler (``waiting``): no spider code sees it, and it comes back
-    through the scheduler, or is dropped, once the counterpart's fate is known."""

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, NoReturn, Self
 
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
-from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.log import failure_to_exc_info
 
 from . import jobdir
-from .exceptions import DedupIgnoreRequest, RequestHeld
+from .exceptions import DedupIgnoreRequest
 from .probes import ProbeOutcome, Prober, ProberMemory
 from .responses import (
     DEFER_PRIORITY_STEP,
@@ -38,13 +39,17 @@ from .responses import (
     past_the_dupefilter,
     redirected_repeat,
 )
-from .session import DedupSession, in_background
+from .session import DedupSession
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+    from typing import Any
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
 
     from dedup_filter import Decision
 
@@ -65,7 +70,6 @@ class DedupMiddleware:
         self._prober = Prober(
             crawler, self._judge_probe, self._probe_failed, session.settings.probe_cache_size
         )
-        session.attach_prober(self._prober)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -90,7 +94,7 @@ class DedupMiddleware:
                 len(memory.answers),
                 len(memory.judged) + len(memory.unjudged),
             )
-        in_background(self._reissue_pending_probes(), "re-issuing pending probes")
+        self._background(self._reissue_pending_probes(), "re-issuing pending probes")
 
     async def spider_closed(self, reason: str) -> None:
         """A paused crawl keeps the prober's memory for its resumption, once the probes that
@@ -140,7 +144,6 @@ class DedupMiddleware:
             return response
         if not is_checkable(request, response):
             self._prober.crawl_response(request, response.status, judged=False)
-            self._session.counterpart_unanswered(request.url)
             if response.status >= 400:
                 await self._crawl_stand_ins(request, response.status)
             return response
@@ -155,7 +158,6 @@ class DedupMiddleware:
         if not is_exempt(request):
             self._prober.crawl_response(request, None, judged=False)
             if not isinstance(exception, IgnoreRequest):  # a drop is no failed fetch
-                self._session.counterpart_unanswered(request.url)
                 await self._crawl_stand_ins(request, None)
 
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
@@ -169,10 +171,9 @@ class DedupMiddleware:
     ) -> Request | Response | None:
         """What a URL's decision does to its request before the fetch: the one place that
         branches on the action of a ``check_url``. A drop is raised; a deferred URL waits for
-        its counterpart's probe when one is in flight and is decided again, else waits out of the
-        queue when it has no errback (``RequestHeld``: ``waiting``) or goes back to the scheduler
-        behind other work (a request returned to Scrapy is rescheduled, and no errback sees
-        it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
+        its counterpart's probe when one is in flight and is decided again, else goes back to
+        the scheduler behind other work (a request returned to Scrapy is rescheduled, and no
+        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
         counterpart the crawl already got as a 404 or a file (no page the core saw) reports it
         (``counterpart_failed``) and is decided again, once. Once a deferred URL is dropped or
         fetched, the index forgets its wait."""
@@ -191,8 +192,6 @@ class DedupMiddleware:
             if deferrals < self._session.settings.max_deferrals:
                 self._stats.inc_value("dedup/deferred")
                 self._stats.inc_value(f"dedup/deferred/{decision.reason}")
-                if request.errback is None and self._session.hold(request, decision, True):
-                    raise RequestHeld
                 return past_the_dupefilter(
                     request,
                     priority=request.priority - DEFER_PRIORITY_STEP,
@@ -200,7 +199,7 @@ class DedupMiddleware:
                 )
             self._stats.inc_value("dedup/deferrals_expired")
         if self._session.deferral_ends(decision.url):
-            in_background(self._session.forget_deferral(decision.url), "forgetting a deferral")
+            self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
             self._session.url_pruned(request, decision)
             raise DedupIgnoreRequest(decision)
@@ -229,7 +228,7 @@ class DedupMiddleware:
         return await self._check(response)
 
     def _probe_failed(self, url: str, status: int | None) -> None:
-        in_background(self._report_failed_probe(url, status), f"reporting the probe of {url}")
+        self._background(self._report_failed_probe(url, status), f"reporting the probe of {url}")
 
     async def _report_failed_probe(self, url: str, status: int | None) -> None:
         decision = await self._session.probe_failed(url, status)
@@ -246,7 +245,7 @@ class DedupMiddleware:
         if decision is not None and decision.dropped:
             await self._drop(request, outcome.response, decision)
         request.meta[SERVED_FROM_PROBE] = True
-        in_background(self._session.probe_served(request.url), request.url)
+        self._background(self._session.probe_served(request.url), request.url)
         return outcome.response.replace(request=request)
 
     async def _drop(self, request: Request, response: Response, decision: Decision) -> NoReturn:
@@ -257,3 +256,11 @@ class DedupMiddleware:
             request, response.body, content_headers(response), decision
         )
         raise DedupIgnoreRequest(decision)
+
+    @staticmethod
+    def _background(work: Coroutine[Any, Any, None], what: str) -> None:
+        deferred_from_coro(work).addErrback(_log_failure, what)
+
+
+def _log_failure(failure: Failure, what: str) -> None:
+    logger.error("dedup: %s failed", what, exc_info=failure_to_exc_info(failure))

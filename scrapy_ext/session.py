@@ -13,27 +13,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 import uuid
 from operator import methodcaller
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from scrapy import Request, signals
-from scrapy.exceptions import DontCloseSpider
-from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
-from scrapy.utils.log import failure_to_exc_info
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.request import request_from_dict
 
 from dedup_filter import Decision, DedupError
 from dedup_filter.decision import Reason
-from dedup_filter.urls import normalize_url
 
 from . import jobdir, registry
 from .decision_log import DecisionLog
 from .responses import (
     DEFER_PRIORITY_STEP,
-    DEFERRALS,
     FETCH_BACK,
     FETCH_STATE,
     URL_CHECKED,
@@ -41,18 +36,15 @@ from .responses import (
 )
 from .settings import DedupSettings, is_enabled, read_settings
 from .startup import refuse_to_start
-from .waiting import Held, WaitingRoom, directories_decided
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Coroutine, Mapping
+    from collections.abc import Callable, Mapping
 
     from scrapy.crawler import Crawler
     from twisted.internet.defer import Deferred
-    from twisted.python.failure import Failure
 
     from dedup_filter import DedupFilter
 
-    from .probes import Prober
     from .worker import IndexWorker
 
 logger = logging.getLogger(__name__)
@@ -88,10 +80,6 @@ _URL_STATE = FETCH_STATE | {URL_CHECKED}
 # requests pruned under mirror rules kept to be asked again if their rule stops pruning
 _PRUNED_KEPT = 50_000
 _PRUNED_REQUESTS = "pruned"  # the pruned requests in a paused crawl's JOBDIR
-_HELD_REQUESTS = "held"  # the held requests (``waiting``) in a paused crawl's JOBDIR
-# how often the held requests are all decided again (a rule revoked, a pair rejected: events
-# that name no counterpart), at most
-_SWEEP_EVERY_S = 5.0
 
 
 class DedupSession:
@@ -117,12 +105,8 @@ class DedupSession:
         self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
         self._pruned: dict[str, list[Request]] = {}  # a rule's mirror -> requests it pruned
         self._pruned_kept = 0
-        self._room = WaitingRoom()
-        self._swept = time.monotonic()
-        self._prober: Prober | None = None  # the middleware's: without it no request is held
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
 
     @classmethod
     def of(cls, crawler: Crawler) -> DedupSession | None:
@@ -152,26 +136,24 @@ class DedupSession:
         return cls(crawler, settings, worker)
 
     def spider_opened(self) -> None:
-        """A paused crawl's resumption takes back the requests its rules had pruned, and
-        queues the requests it held."""
+        """A paused crawl's resumption takes back the requests its rules had pruned."""
         kept = jobdir.take(self._crawler, _PRUNED_REQUESTS)
+        spider = self._crawler.spider
         for mirror, requests in kept.items() if isinstance(kept, dict) else ():
-            for request in self._requests_from(requests):
+            for stored in requests:
+                try:  # a callback the spider no longer has: the request is left out
+                    request = request_from_dict(stored, spider=spider)
+                except (ValueError, AttributeError, KeyError, TypeError) as error:
+                    logger.warning("dedup: a pruned request cannot be taken back: %r", error)
+                    continue
                 if self._keep_pruned(mirror, request):
                     self.stats.inc_value("dedup/resumed/pruned_requests")
-        held = jobdir.take(self._crawler, _HELD_REQUESTS)
-        for request in self._requests_from(held if isinstance(held, list) else []):
-            self.stats.inc_value("dedup/resumed/held_requests")
-            self._crawler.engine.crawl(past_the_dupefilter(request))
 
     async def spider_closed(self, reason: str = "finished") -> None:
         """Returns once this crawl's decisions are committed and the index released; a paused
-        crawl keeps the requests its rules pruned and those it held for its resumption
-        (``jobdir``)."""
+        crawl keeps the requests its rules pruned for its resumption (``jobdir``)."""
         if jobdir.wanted(self._crawler, reason):
             jobdir.save(self._crawler, _PRUNED_REQUESTS, self._stored_pruned())
-            held = [held.request for held in self._room.all()]
-            jobdir.save(self._crawler, _HELD_REQUESTS, self._stored(held))
         logger.info("dedup: %s", self.summary())
         if self._worker is not None:
             worker, self._worker = self._worker, None
@@ -243,27 +225,15 @@ class DedupSession:
         return True
 
     def _stored_pruned(self) -> dict[str, list[dict[str, Any]]]:
-        return {mirror: self._stored(requests) for mirror, requests in self._pruned.items()}
-
-    def _stored(self, requests: list[Request]) -> list[dict[str, Any]]:
-        """``requests`` as Scrapy stores queued ones (a callback that is no method of the
+        """The pruned requests as Scrapy stores queued ones (a callback that is no method of the
         spider cannot be stored: such a request is left out, as Scrapy's disk queues do)."""
-        stored = []
-        for request in requests:
-            with contextlib.suppress(ValueError):
-                stored.append(request.to_dict(spider=self._crawler.spider))
+        stored: dict[str, list[dict[str, Any]]] = {}
+        spider = self._crawler.spider
+        for mirror, requests in self._pruned.items():
+            for request in requests:
+                with contextlib.suppress(ValueError):
+                    stored.setdefault(mirror, []).append(request.to_dict(spider=spider))
         return stored
-
-    def _requests_from(self, stored: list[dict[str, Any]]) -> list[Request]:
-        """The requests ``_stored`` kept, but those the spider cannot take back (a callback it
-        no longer has: logged)."""
-        requests = []
-        for data in stored:
-            try:
-                requests.append(request_from_dict(data, spider=self._crawler.spider))
-            except (ValueError, AttributeError, KeyError, TypeError) as error:
-                logger.warning("dedup: a kept request cannot be taken back: %r", error)
-        return requests
 
     def requeue_unpruned(self, mirror: str) -> None:
         """A rule stopped pruning its mirror side (its origin lacks a page the side holds:
@@ -330,9 +300,9 @@ class DedupSession:
     # URLs
     def check_url_now(self, request: Request) -> Decision | None:
         """The mirror-rule verdict, taken at once in the reactor thread (the dupefilter's); on a
-        keep, the request is marked so the middleware need not check it again. A deferral
-        comes back unwritten and unrecorded (``hold`` has the worker write it). ``None`` when the
-        index is busy or unavailable: then the middleware checks it before the fetch."""
+        keep, the request is marked so the middleware need not check it again. ``None`` when the
+        index is busy or unavailable, or the URL is to be deferred (only the worker writes its
+        wait): then the middleware checks it before the fetch."""
         if self._worker is None:
             return None
         try:
@@ -340,29 +310,11 @@ class DedupSession:
         except DedupError as error:
             self._index_error(error)
             return None
-        if decision is not None and not decision.deferred:
+        if decision is not None:
             self._url_checked(decision)
             if decision.action == "keep" and not self._knows_rules:
                 request.meta[URL_CHECKED] = self._token
         return decision
-
-    def attach_prober(self, prober: Prober) -> None:
-        """The middleware's prober: it probes the counterparts of the requests held here."""
-        self._prober = prober
-
-    def hold(self, request: Request, deferred: Decision, written: bool = False) -> bool:
-        """Hold a request whose URL is ``deferred`` out of the scheduler (``waiting``), counted
-        as ``dedup/held``: the dupefilter's, while the worker writes its wait and its
-        counterpart is probed, or the middleware's, whose wait is ``written``. False when it is
-        to be queued instead: no middleware probes for this crawl, or the room is full."""
-        if self._prober is None or self._worker is None:
-            return False
-        if not self._room.hold(deferred.url, request, deferred.duplicate_of):
-            return False
-        self.stats.inc_value("dedup/held")
-        if not written:
-            in_background(self._write_wait(deferred.url), f"holding {deferred.url}")
-        return True
 
     def put_index_page_first(self, request: Request) -> None:
         """Raise the priority of a directory's index page by ``DEDUP_INDEX_PRIORITY`` (counted
@@ -381,7 +333,7 @@ class DedupSession:
             return None
         url = request.url
         decision = self._worker.check_url_now(url)
-        if decision is None or decision.deferred:  # the worker is writing, or the URL waits
+        if decision is None:  # the worker is writing, or the URL waits (a write): ask the worker
             decision = await self._call(methodcaller("check_url", url))
         if decision is not None:
             self._url_checked(decision)
@@ -400,96 +352,6 @@ class DedupSession:
         process is to release it."""
         await self._call(methodcaller("release_deferred", [url]))
 
-    # held requests
-    def spider_idle(self) -> None:
-        """Nothing else to crawl: the held requests go to the scheduler, where each is checked
-        once more and, still deferred, fetched (``dedup/held_released/idle``): its counterpart's
-        fate did not come while every other request was answered, probes included, and would
-        not come by waiting on."""
-        if not len(self._room):
-            return
-        for held in self._room.all():
-            self._release(held, "idle", last=True)
-        raise DontCloseSpider
-
-    def counterpart_unanswered(self, url: str) -> None:
-        """The crawl got ``url`` without a page the core checked (a 404, an error, a file): the
-        requests waiting for it go to the scheduler, where the middleware reports it and decides
-        them (``dedup/held_released/counterpart_unanswered``)."""
-        for held in self._room.waiting_on(normalize_url(url)):
-            self._release(held, "counterpart_unanswered")
-
-    async def _write_wait(self, url: str) -> None:
-        """The worker writes a held URL's wait and tells its counterpart to probe; a decision
-        other than a deferral (the index moved meanwhile) is acted on at once."""
-        decision = await self._call(methodcaller("check_url", url))
-        held = self._room.get(url)
-        if decision is not None:
-            self._url_checked(decision)
-            if self._prober is not None:
-                self._prober.schedule(decision.probes)
-        if held is None:  # released meanwhile: the middleware decides it
-            return
-        if decision is None:
-            self._release(held, "index_error")
-        elif decision.deferred:
-            self.stats.inc_value("dedup/deferred")
-            self.stats.inc_value(f"dedup/deferred/{decision.reason}")
-            self._room.wait_for(url, decision.duplicate_of)
-            counterpart = decision.duplicate_of
-            if counterpart and self._prober and self._prober.crawl_failure(counterpart):
-                self._release(held, "counterpart_unanswered")
-        else:
-            self._act_on_held(held, decision)
-
-    def _decide_held(self, waiting: list[Held]) -> None:
-        """Decide held requests again from the index as it is now (a read in this thread): a
-        drop or a keep is acted on, a deferral waits on."""
-        for held in waiting:
-            if self._room.get(held.url) is not held:  # decided meanwhile
-                continue
-            decision = self._worker.check_url_now(held.url) if self._worker is not None else None
-            if decision is not None and not decision.deferred:
-                self._url_checked(decision)
-                self._act_on_held(held, decision)
-
-    def _after_page(self, url: str) -> None:
-        """A page is decided: what waits for it is decided again, and every held request once
-        in ``_SWEEP_EVERY_S`` (its counterpart may have come under another URL, or its rule
-        gone)."""
-        if not len(self._room):
-            return
-        self._decide_held(self._room.waiting_on(url))
-        now = time.monotonic()
-        if now - self._swept >= _SWEEP_EVERY_S:
-            self._swept = now
-            self._decide_held(self._room.all())
-
-    def _act_on_held(self, held: Held, decision: Decision) -> None:
-        """A held request's drop is final here, unless its spider has an errback, which gets
-        the drop from the middleware; anything else goes to the scheduler."""
-        if not decision.dropped:
-            self._release(held, "kept")
-        elif held.request.errback is not None:
-            self._release(held, "errback")
-        else:
-            self._room.take(held.url)
-            self.stats.inc_value("dedup/held_dropped")
-            self.url_pruned(held.request, decision)
-            if self.deferral_ends(held.url):
-                in_background(self.forget_deferral(held.url), "forgetting a deferral")
-
-    def _release(self, held: Held, cause: str, last: bool = False) -> None:
-        """The held request goes to the scheduler past its dupefilter, as a deferred one; its
-        ``last`` deferral, fetched unless its check then drops it."""
-        self._room.take(held.url)
-        self.stats.inc_value(f"dedup/held_released/{cause}")
-        request = held.request
-        deferrals = self.settings.max_deferrals if last else request.meta.get(DEFERRALS, 0) + 1
-        self._crawler.engine.crawl(
-            past_the_dupefilter(request, meta={**request.meta, DEFERRALS: deferrals})
-        )
-
     # pages
     async def check_page(
         self, url: str, body: bytes, headers: Mapping[str, Any]
@@ -504,7 +366,6 @@ class DedupSession:
             if not decision.dropped:
                 self.stats.inc_value(f"dedup/kept/{decision.reason}")
             self._record(decision)
-            self._after_page(decision.url)
         return decision
 
     async def counterpart_failed(self, url: str, status: int) -> Decision | None:
@@ -514,12 +375,9 @@ class DedupSession:
 
     async def probe_failed(self, url: str, status: int | None) -> Decision | None:
         """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
-        not HTML); its decision may ask for replacement probes, and the requests held for it
-        are decided again."""
+        not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
-        decision = await self._report(methodcaller("probe_failed", url, status))
-        self._decide_held(self._room.waiting_on(decision.url if decision else url))
-        return decision
+        return await self._report(methodcaller("probe_failed", url, status))
 
     async def fetch_failed(self, url: str, status: int | None) -> list[Decision]:
         """Tell the core that the crawl could not fetch ``url`` as a page; the decisions name
@@ -575,8 +433,6 @@ class DedupSession:
             self._knows_rules = True
         for mirror in decision.evidence.get("mirrors_origin_lacking") or ():
             self.requeue_unpruned(mirror)
-        if len(self._room) and (directories := directories_decided(decision.evidence)):
-            self._decide_held(self._room.under(directories))
         if decision.dropped:
             self.stats.inc_value(f"dedup/dropped/{decision.reason}")
         if self._decision_log is not None:
@@ -612,12 +468,3 @@ class DedupSession:
 def _url_free_meta(request: Request) -> dict[str, Any]:
     """``request``'s meta without what belongs to its fetch or its URL (``_URL_STATE``)."""
     return {key: value for key, value in request.meta.items() if key not in _URL_STATE}
-
-
-def in_background(work: Coroutine[Any, Any, None], what: str) -> None:
-    """Run ``work`` on its own; a failure is logged, naming ``what`` was being done."""
-    deferred_from_coro(work).addErrback(_log_failure, what)
-
-
-def _log_failure(failure: Failure, what: str) -> None:
-    logger.error("dedup: %s failed", what, exc_info=failure_to_exc_info(failure))

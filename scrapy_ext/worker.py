@@ -73,12 +73,12 @@ class IndexWorker:
         return self._submit(_Task(work))
 
     def check_url_now(self, url: str) -> Decision | None:
-        """``peek_url`` in the calling thread (a deferral comes back unwritten: writing it is the
-        worker's), or ``None`` when the worker thread is writing."""
+        """``check_url`` in the calling thread, or ``None`` when the worker thread is writing or
+        the URL is to be deferred (a write: the worker's)."""
         if not self._transaction.acquire(blocking=False):
             return None
         try:
-            return self.dedup.peek_url(url)
+            return self.dedup.check_url_unless_deferred(url)
         finally:
             self._transaction.release()
 

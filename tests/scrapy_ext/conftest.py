@@ -21,8 +21,6 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
-from dedup_filter import DedupFilter
-from tests.mirrors.conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
 from testweb.scrapy_project.run import CrawlRun, scrapy_crawl
 from testweb.server import serve
 from testweb.site import TestWeb
@@ -132,48 +130,3 @@ def logged_crawl(
     assert run.returncode == 0, run.log[-3000:]
     log = workdir / ".scrapy" / "decisions.jsonl"
     return run, fetched, [json.loads(line) for line in log.read_text().splitlines()]
-
-
-class Scheduled:
-    """The engine's ``crawl`` and ``download_async`` alone (no crawl runs): the requests the
-    filter schedules, and its downloads (probes), which wait until ``answer`` is called."""
-
-    def __init__(self) -> None:
-        self.requests: list[Request] = []
-        self.downloads: dict[str, Deferred[HtmlResponse]] = {}
-
-    def crawl(self, request: Request) -> None:
-        self.requests.append(request)
-
-    async def download_async(self, request: Request) -> HtmlResponse:
-        self.downloads[request.url] = Deferred()
-        return await self.downloads[request.url]
-
-    def answer(self, url: str, body: str, status: int = 200) -> None:
-        """The pending download of ``url`` comes back with ``body``."""
-        self.downloads.pop(url).callback(html_response(url, body, status))
-
-
-def turn_until(done: Callable[[], bool], timeout_s: float = 10.0) -> None:
-    """Turn the reactor until ``done()`` (work in the background: the index's worker thread)."""
-    from twisted.internet import reactor
-
-    deadline = time.monotonic() + timeout_s
-    while not done():
-        if time.monotonic() > deadline:
-            msg = f"not done within {timeout_s} s"
-            raise TimeoutError(msg)
-        reactor.iterate(0.001)  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def ruled_index(tmp_path, corpus):
-    """An index holding the rule MIRROR -> ORIGIN; ``new.html`` is not held under the origin
-    and waits for its counterpart, whose probe was handed out (to a crawl that stopped)."""
-    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
-    pages = origin | copy_tree(origin, ORIGIN, MIRROR)
-    with DedupFilter.open(tmp_path / "index") as dedup:
-        OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
-        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
-        assert dedup.check_url(MIRROR + "new.html").probes  # its counterpart's probe is out
-    return tmp_path / "index"

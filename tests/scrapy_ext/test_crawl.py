@@ -121,8 +121,7 @@ def filtered(server, web, workdir) -> Crawl:
 
 @pytest.fixture(scope="module")
 def without_errbacks(server, web, workdir) -> Crawl:
-    """The same crawl, its requests carrying no errback (as most spiders'): a held request's
-    drop is final where it is held, never queued."""
+    """The same crawl, its requests carrying no errback (as most spiders')."""
     arguments = {"errback": "no"}
     return crawl(server, web, workdir / "no-errbacks", "filtered", arguments, CONCURRENT_REQUESTS=1)
 
@@ -177,12 +176,9 @@ def test_every_original_is_fetched_and_its_content_parsed(filtered, web):
     _assert_no_content_lost(filtered, web)
 
 
-def test_without_errbacks_held_urls_are_dropped_unqueued_and_no_content_is_lost(
-    without_errbacks, web
-):
-    run = without_errbacks.run
-    assert run.stat("dedup/held_dropped") > 0
-    assert run.stat("dedup/held") >= run.stat("dedup/held_dropped")
+def test_without_errbacks_no_content_is_lost_and_nothing_is_fetched_twice(without_errbacks, web):
+    """Most spiders' requests carry no errback: a drop then reaches no spider code at all."""
+    assert without_errbacks.run.stat("dedup/dropped/mirrored_directory") > 0
     _assert_no_content_lost(without_errbacks, web)
     assert Counter(entry.url for entry in without_errbacks.fetched).most_common(1)[0][1] == 1
 

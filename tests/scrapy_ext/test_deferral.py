@@ -1,6 +1,5 @@
 """The middleware's deferral on a real index: a URL whose counterpart's fate is unknown goes back
-to the scheduler (its request has an errback; one without waits out of the queue:
-test_waiting.py), and once its request is dropped or fetched the index forgets its wait."""
+to the scheduler, and once its request is dropped or fetched the index forgets its wait."""
 
 from __future__ import annotations
 
@@ -17,16 +16,27 @@ from dedup_filter import Decision, DedupFilter
 from dedup_filter.decision import Reason
 from tests.mirrors.conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
 
-from .conftest import Scheduled, close_spider, settle
+from .conftest import close_spider, settle
+
+
+@pytest.fixture
+def ruled_index(tmp_path, corpus):
+    """An index holding the rule MIRROR -> ORIGIN; ``new.html`` is not held under the origin
+    and waits for its counterpart, whose probe was handed out (to a crawl that stopped)."""
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
+    pages = origin | copy_tree(origin, ORIGIN, MIRROR)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
+        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
+        assert dedup.check_url(MIRROR + "new.html").probes  # its counterpart's probe is out
+    return tmp_path / "index"
 
 
 def test_a_deferred_url_is_forgotten_once_its_request_is_fetched(make_crawler, ruled_index):
     crawler = make_crawler(DEDUP_MAX_DEFERRALS=1)
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    # with an errback, back to the scheduler behind other work (without one it waits out of
-    # it: test_waiting.py)
-    requeued = settle(middleware.process_request(Request(MIRROR + "new.html", errback=len)))
-    assert isinstance(requeued, Request)
+    requeued = settle(middleware.process_request(Request(MIRROR + "new.html")))
+    assert isinstance(requeued, Request)  # back to the scheduler, behind other work
     assert settle(middleware.process_request(requeued)) is None  # fetched after one deferral
     assert crawler.stats.get_value("dedup/deferrals_expired") == 1
     assert crawler.stats.get_value("dedup/deferred/counterpart_pending") == 1
@@ -49,9 +59,26 @@ def test_a_document_of_a_pair_being_sampled_goes_back_behind_other_work(
     assert document not in probes
     crawler = make_crawler()
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    requeued = settle(middleware.process_request(Request(document, errback=len)))
+    requeued = settle(middleware.process_request(Request(document)))
     assert isinstance(requeued, Request)  # back to the scheduler, behind other work
     assert crawler.stats.get_value("dedup/deferred/mirror_pending") == 1
+    close_spider(crawler)
+
+
+def test_a_url_to_defer_is_queued_by_the_dupefilter_and_deferred_with_its_probe(
+    make_crawler, ruled_index
+):
+    """The dupefilter only reads the index: a URL to be deferred is queued undecided, and the
+    middleware's check before the fetch writes its wait and probes its counterpart (a wait the
+    dupefilter wrote lost its probe: the URL waited out its deferrals, then was fetched)."""
+    crawler = make_crawler()
+    crawler.engine = _Scheduled()
+    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    request = Request(MIRROR + "fresh.html")
+    assert not dupefilter.request_seen(request)
+    assert isinstance(settle(middleware.process_request(request)), Request)  # deferred
+    assert crawler.stats.get_value("dedup/probes") == 1  # ORIGIN + "fresh.html"
     close_spider(crawler)
 
 
@@ -75,6 +102,16 @@ def origin_pruned_index(tmp_path, corpus):
     return tmp_path / "index"
 
 
+class _Scheduled:
+    """The engine's ``crawl`` alone: the requests the middleware schedules (no crawl runs)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def crawl(self, request: Request) -> None:
+        self.requests.append(request)
+
+
 def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     make_crawler, origin_pruned_index
 ):
@@ -82,7 +119,7 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     for it): the origin's page waiting for it reports it and is fetched, not sent back to the
     scheduler to wait for a fate the index would never learn."""
     crawler = make_crawler()
-    crawler.engine = scheduled = Scheduled()
+    crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
     missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2, "download_slot": "www.copy.test"})
     assert settle(middleware.process_request(missing)) is None  # held first: fetched
@@ -106,7 +143,7 @@ def test_a_download_error_on_the_kept_side_stands_in_and_a_drop_does_not(
     """Scrapy calls ``process_exception`` for requests a middleware ignored too (our own drops,
     offsite, robots.txt): only a failed download names a page to crawl in its place."""
     crawler = make_crawler()
-    crawler.engine = scheduled = Scheduled()
+    crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
     request = Request(HELD_FIRST + "csv.html")
     settle(middleware.process_exception(request, IgnoreRequest()))
@@ -126,7 +163,7 @@ def test_a_url_dropped_for_a_probes_answer_is_crawled_as_that_page(
     with DedupFilter.open(ruled_index) as dedup:
         dedup.check_page(ORIGIN + "new.html", stdlib_page("fractions").encode())
     crawler = make_crawler()
-    crawler.engine = scheduled = Scheduled()
+    crawler.engine = scheduled = _Scheduled()
     dupefilter = build_from_crawler(DedupDupeFilter, crawler)
     middleware = build_from_crawler(DedupMiddleware, crawler)
     assert dupefilter.request_seen(Request(MIRROR + "new.html", meta={"depth": 3}))
@@ -149,7 +186,7 @@ def test_the_links_of_a_page_dropped_under_a_rule_are_queued_behind_other_work(
     level deeper, with the dropped request's callback, at its priority less the deferral step,
     so that the origin's pages queued meanwhile are held before it is checked again."""
     crawler = make_crawler()
-    crawler.engine = scheduled = Scheduled()
+    crawler.engine = scheduled = _Scheduled()
     session = DedupSession.of(crawler)
     body = b'<html><body><a href="new.html">new</a> <a href="csv.html">csv</a></body></html>'
     dropped = Decision(

@@ -17,7 +17,8 @@ from dedup_filter.mirrors.store import MirrorStore
 from tests.mirrors.test_editions import EDITION, GUIDE, coded_guide, commands, moved, with_code
 from testweb.site import TestWeb
 
-from .conftest import Scheduled, logged_crawl
+from .conftest import logged_crawl
+from .test_deferral import _Scheduled
 
 OVERRIDES = {"mirror.code_samples": 1, "mirror.code_samples_siblings": 1}
 
@@ -52,7 +53,7 @@ def test_a_page_fetched_back_is_asked_again_for_each_rule_revoked(make_crawler):
     revocation asks for the page again (once a rule: the same revocation reported twice asks
     once)."""
     crawler = make_crawler()
-    crawler.engine = scheduled = Scheduled()
+    crawler.engine = scheduled = _Scheduled()
     session = DedupSession.of(crawler)
     page = EDITION + "intro.html"
 

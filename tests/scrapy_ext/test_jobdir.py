@@ -17,7 +17,7 @@ from twisted.internet.defer import Deferred
 from dedup_filter import Decision
 from dedup_filter.decision import Reason
 
-from .conftest import Scheduled, html_response, settle
+from .conftest import html_response, settle
 
 PAGE = "http://docs.test/guide/intro.html"
 MIRROR = "http://copy.test/guide/"
@@ -110,7 +110,7 @@ def test_the_requests_a_rule_pruned_are_asked_again_after_a_pause(make_crawler, 
     settle(session.spider_closed("shutdown"))
 
     resumed = _crawler_with_spider(make_crawler(**settings))
-    resumed.engine = scheduled = Scheduled()
+    resumed.engine = scheduled = _Scheduled()
     session = DedupSession.of(resumed)
     session.spider_opened()
     assert resumed.stats.get_value("dedup/resumed/pruned_requests") == 1
@@ -139,3 +139,13 @@ class _Spider(scrapy.Spider):
 def _crawler_with_spider(crawler):
     crawler.spider = _Spider.from_crawler(crawler)
     return crawler
+
+
+class _Scheduled:
+    """The engine's ``crawl`` alone: the requests the session schedules (no crawl runs)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def crawl(self, request: Request) -> None:
+        self.requests.append(request)
