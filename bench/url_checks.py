@@ -79,7 +79,8 @@ def _round(index: Path, urls: list[str], every: int) -> float:
             dedup.check_url_unless_deferred(url)
             elapsed += time.perf_counter() - started
             if every and number % every == 0:
-                dedup.index.transact(lambda view: view.put("meta", b"bench:tick", b"%d" % number))
+                tick = b"%d" % number
+                dedup.index.transact(lambda view, tick=tick: view.put("meta", b"bench:tick", tick))
     return elapsed / len(urls) * 1e6
 
 

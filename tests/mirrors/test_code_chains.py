@@ -26,6 +26,7 @@ PAGE = "install.html"
 # a guide beside its rpm edition on the kept host, and a library's copy of the guide elsewhere
 RPM, BESIDE, LIBRARY = KEPT + "guide-rpm/", KEPT + "guide/", "http://library.test/guide/"
 LATER = "purge.html"  # another page where the editions' code differs, met after a revocation
+BUDGET = CodeBudget(6, 6)  # coded pairs a rule compares, and where its sides are siblings
 
 
 def _rules(store: MirrorStore) -> None:
@@ -35,7 +36,7 @@ def _rules(store: MirrorStore) -> None:
 
 
 def _arrive(
-    store: MirrorStore, page_id: int, url: str, code: int, budget: CodeBudget = CodeBudget(6, 6)
+    store: MirrorStore, page_id: int, url: str, code: int, budget: CodeBudget = BUDGET
 ) -> CodeCheck:
     """Index a page under each of its directories; what its code blocks ask and revoke."""
     store.view.put_page(
@@ -424,7 +425,7 @@ def test_a_rule_made_against_a_page_standing_for_its_origins_asks_for_the_origin
         _arrive(store, 2, library + PAGE, DEB_CODE, CodeBudget(0, 0))  # held before its rule
         new = Rule(library, guide, "", "", 0.0, "content", 3, 3, 0)
         store.put_rule(new)
-        held = check_held_code(store, new, CodeBudget(6, 6), 1.0)
+        held = check_held_code(store, new, BUDGET, 1.0)
         answer = _arrive(store, 3, guide + PAGE, DEB_CODE)
         rules = [rule.mirror for rule in store.rules_under()]
         return held.revoked, held.probes, answer.revoked, rules

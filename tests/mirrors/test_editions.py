@@ -246,7 +246,7 @@ def test_a_copy_confirmed_for_an_edition_pairs_with_the_edition_its_coded_page_d
     copy = moved(guide, copy_base)
     pages = guide | edition | copy
     dedup = open_filter()
-    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, EDITION) + [GUIDE, copy_base])
+    crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, EDITION), GUIDE, copy_base])
     crawl.visit(breadth_first(pages, copy_base)[1:] + breadth_first(pages, GUIDE)[1:])
     revoked = [d.url for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
     assert copy_base + differing in revoked

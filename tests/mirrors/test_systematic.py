@@ -127,7 +127,7 @@ def partner_banner(body: bytes) -> bytes:
     return body.replace(b"<body>", b"<body>" + banner).replace(b"</body>", footer + b"</body>")
 
 
-@pytest.mark.parametrize("shortest,step", [(30, 5), (40, 10), (25, 2)])
+@pytest.mark.parametrize(("shortest", "step"), [(30, 5), (40, 10), (25, 2)])
 def test_every_sample_of_a_banner_copy_of_short_pages_met_first_matches(
     open_filter, corpus, modules, shortest, step
 ):

@@ -71,7 +71,8 @@ def test_while_most_pages_are_duplicates_elsewhere_their_anchors_are_kept_for_th
 
 
 def _no_second_parse(*_: object) -> list[str]:
-    raise AssertionError("parsed again")
+    msg = "parsed again"
+    raise AssertionError(msg)
 
 
 @pytest.mark.parametrize("memory", [100, 0])

@@ -28,7 +28,10 @@ def test_a_page_the_kept_side_lacks_sends_its_pruned_counterpart_to_the_kept_url
     make_processor, producer, batch, page, corpus
 ):
     processor = _ruled(make_processor, producer, corpus)
-    failed = [page(ORIGIN + "extra/gone.html", "", status=404), page(COPY + "x.html", "", status=404)]
+    failed = [
+        page(ORIGIN + "extra/gone.html", "", status=404),
+        page(COPY + "x.html", "", status=404),
+    ]
     processor.process(batch(PAGES, failed), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [
         (COPY + "extra/gone.html").encode()

@@ -14,7 +14,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-
 # replicas that hold pages of their own under their source's names (a code edition's recoded
 # pages, a partial translation's translated ones): a rule pairing one with its source is right,
 # and what it prunes of those pages counts as lost
