@@ -14,7 +14,7 @@ what each column means. ``--pause-every N`` pauses each filtered (and peer) craw
 and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
 ``--redirects`` serves the web with 301s as real servers send them (testweb/evalweb/redirects.py).
 ``--no-errback``: the spider's requests carry no errback, as most spiders' (a drop then reaches no
-spider code, and the filter drops requests it holds without queueing them: docs/scrapy.md).
+spider code).
 """
 
 from __future__ import annotations

@@ -189,11 +189,7 @@ class MirrorStore:
             held = recorded_entry(self.view.page(filed[0]), directory_key)
         else:
             return False
-        if held is None:
-            return False
-        return held.role == COLLIDING or (
-            held.relative != entry.relative and held.relative.lower() == entry.relative.lower()
-        )
+        return held is not None and held.other_file(entry.relative)
 
     def orphans(self, table: str) -> list[bytes]:
         """Keys of ``dirs`` entries or ``links`` whose page is no longer indexed (``gc`` deleted
