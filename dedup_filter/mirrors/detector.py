@@ -185,7 +185,10 @@ class MirrorDetector:
                 store.add_link(link, representative)
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
-        update.probes.extend(filter(None, (ask_absent(store, side) for side in kept_sides)))
+        # sides crawled whole that other copies' pages may be dropped for: their answer for a
+        # page they lack is asked (a drop waits for it)
+        kept_whole = [*kept_sides, *lacking]
+        update.probes.extend(filter(None, (ask_absent(store, side) for side in kept_whole)))
         outstanding = store.probes_for(page.url)
         if outstanding:
             Deferrals(view).mark_probed(page.url)

@@ -159,7 +159,7 @@ class UrlPruner:
                 # its origin lacks pages it holds (``origin_lacks``): another copy may stand
                 sibling = None if index else self._kept_sibling(store, rule)
                 if sibling is not None:
-                    return self._against_sibling(store, url, rule, sibling, place)
+                    return self._against_sibling(store, url, rule, sibling, place.relative)
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
@@ -250,7 +250,7 @@ class UrlPruner:
         return None if kept is None or kept.mirror == rule.mirror else kept
 
     def _against_sibling(
-        self, store: MirrorStore, url: str, rule: Rule, sibling: Rule, place: Placement
+        self, store: MirrorStore, url: str, rule: Rule, sibling: Rule, relative: str
     ) -> Decision:
         """``url`` on the mirror side of ``rule``, whose origin lacks pages it holds (so the
         origin's pages never stand for its own), against its counterpart under ``sibling``,
@@ -261,7 +261,7 @@ class UrlPruner:
         neither. On the second and third holdout webs a copier at its host's root was the
         origin of a project's manual and of the manual's stale copy, and lacked a page of
         each: both were fetched whole (33 and 41 URLs in random order, run r8)."""
-        counterpart = sibling.mirror + place.relative
+        counterpart = sibling.mirror + relative
         pair = replace(
             rule,
             origin=sibling.mirror,
@@ -547,6 +547,11 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 evidence["counterpart_dropped_for"] = twin
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
+            beside_copier = probed and kept == rule.origin
+            sibling = self._kept_beside_copier(store, rule) if beside_copier else None
+            if sibling is not None:
+                relative = self._sessions.of(store).strip(url)[len(rule.mirror) :]
+                return self._against_sibling(store, url, rule, sibling, relative)
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if probed:
             # an origin's page that the crawl drops as an edition's prose, or beside a copy, is
@@ -640,6 +645,21 @@ class UrlPruner:
             return None
         twin = self._sibling_twin(store, url, rule, rule.mirror, faithful=True)
         return None if twin is None or twin.code else twin.url
+
+    def _kept_beside_copier(self, store: MirrorStore, rule: Rule) -> Rule | None:
+        """The mirror kept for the others of ``rule``'s origin, a copier at its host's root
+        (``_kept_sibling``: crawled whole, it holds pages the copier lacks), for a URL whose
+        counterpart the copier lacks on ``rule``'s mirror side, named a copy (a name, a session
+        id or a pin: such a side is never marked ``origin_lacks``, and is pruned): that side
+        copies the copier's victim too, which the crawl fetches whole. On the ninth holdout web
+        (random order) a copier held first was the origin of its victim, of the victim's stale
+        copy and of its session-id copy; the session copy's 82 pages the copier lacks were
+        fetched, then the victim's same pages. A side no name calls a copy is fetched there: the
+        page shows it holds what the copier lacks (``origin_lacks``), and point 24 takes over.
+        None where no mirror is kept so."""
+        if not rule.copy_named or not copier_at_root(rule.origin, rule.mirror):
+            return None
+        return self._kept_sibling(store, rule)
 
     def _edition_twin(self, store: MirrorStore, url: str) -> str | None:
         """The crawled page ``url`` is dropped for as an edition's prose (``_beside_edition``);

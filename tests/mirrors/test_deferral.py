@@ -334,6 +334,41 @@ def test_mirrors_whose_origin_lacks_their_pages_are_crawled_once_between_them(
     dedup.close()
 
 
+@pytest.mark.parametrize("code", [False, True], ids=["prose", "with_code"])
+def test_a_named_copy_waits_for_the_victims_page_its_copier_origin_lacks(
+    tmp_path, origin_tree, stdlib_page, code
+):
+    """A copier at its host's root, crawled first, is the origin of its victim (shown to hold a
+    page the copier lacks, so crawled whole) and of a copy named as one (pruned). A document of
+    the named copy whose counterpart the copier lacks waits for the victim's page and is dropped
+    for it, instead of being fetched beside it, code blocks or not (the victim is kept for the
+    copier's other mirrors, as a victim's stale copy is dropped for it); one the victim lacks
+    too is fetched."""
+    victim, named = "http://docs.one.test/guide/", "http://mirror.two.test/guide/"
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    later = stdlib_page("fractions")
+    if code:
+        later = later.replace("</body>", "<pre>from fractions import Fraction</pre></body>", 1)
+    gained = {"new.html": stdlib_page("statistics"), "later.html": later}
+    pages = dict(origin_tree)
+    for copy in (victim, named):
+        pages |= copy_tree(origin_tree, ORIGIN, copy)
+        pages |= {copy + name: body.encode() for name, body in gained.items()}
+    pages[named + "own.html"] = stdlib_page("secrets").encode()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*breadth_first(origin_tree, ORIGIN), victim, victim + "new.html", named]
+    )
+    rules = {rule["mirror"]: rule for rule in dedup.mirror_rules()}
+    assert (rules[victim]["origin"], rules[named]["origin"]) == (ORIGIN, ORIGIN)
+    assert rules[victim]["origin_lacks"]
+    assert (rules[named]["origin_lacks"], rules[named]["copy_named"]) == (False, True)
+    crawl.visit([named + "later.html", named + "own.html", victim + "later.html"])
+    assert crawl.fetched[-2:] == [victim + "later.html", named + "own.html"]
+    pruned = crawl.pruned[named + "later.html"]
+    assert (pruned.reason, pruned.duplicate_of) == ("mirrored_directory", victim + "later.html")
+    dedup.close()
+
+
 def sampled_pair(open_filter, origin_tree, copy, **overrides):
     """The origin crawled, then the index page of ``copy`` (a tree under MIRROR) fetched with its
     samples' probes left in flight: the pair is being sampled. The filter, the crawl, the probes
