@@ -224,6 +224,22 @@ NINTH = Hosts(
 )
 
 
+# The tenth holdout's (thirty-sixth session): other names again.
+TENTH = Hosts(
+    ("www.boost.test", "ftp.fau-archive.test", "cpp.cdn.test"),
+    ("pub/boost/1.74/doc/html/", "boost-docs/"),
+    "gtkmm.project.test",
+    "gtkmm.webspace.test",
+    "gtkmm.reader.test",
+    "cxx-notes.test",
+    "lilypond.project.test",
+    "lilypond.partner.test",
+    "music.library.test",
+    "gazette.archive.test",
+    "uid=c83f05a2e6",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -397,6 +413,23 @@ LAYOUTS = {
         80,
         ("3.2.3", "3.2.2"),
         NINTH,
+    ),
+    # the thirty-sixth session's, packages never used before: Boost's BoostBook reference (a
+    # page a class or function, a directory a namespace, nested) as the chain, glibmm's Doxygen
+    # reference (a page a class and its members' list, one directory) as the stale manual,
+    # LilyPond's learning manual in English (with a code edition), German and French (a suffix
+    # each) as guides, GnuCash's help in English and German as the portal's manual
+    "holdout10": Layout(
+        "boost",
+        "glibmm",
+        "",
+        ("lilypond-en", "lilypond-de", "lilypond-fr"),
+        ("gnucash-help-en", "gnucash-help-de"),
+        None,
+        40,
+        80,
+        ("2.66.5", "2.66.4"),
+        TENTH,
     ),
 }
 

@@ -163,6 +163,59 @@ TREES = {
     # reference (one page a symbol); its handbook and installation guide editions are above
     "octave": DocTree("octave-doc", "usr/share/doc/octave/octave.html"),
     "libsoup": DocTree("libsoup-3.0-doc", "usr/share/doc/libsoup-3.0"),
+    # the tenth holdout's, packages never used before: Boost's BoostBook reference (one page a
+    # class or function from one template, nested a directory a namespace; the top and eight
+    # libraries' namespaces and chapters read, not the boost namespace's own pages nor intrusive's
+    # chapters, three of which link the top directory, "../#debug": the test server maps no
+    # directory URL to its index.html, so every copy's link would be a 404), glibmm's Doxygen
+    # reference (a page a class and one listing its members, from one template, in one
+    # directory), LilyPond's learning manual in three languages (a package each, the
+    # translations' pages differing from the English ones by their suffix), GnuCash's help in
+    # two (a directory each, chunks mostly named alike)
+    "boost": DocTree(
+        "libboost1.74-doc",
+        "usr/share/doc/libboost1.74-doc/doc/html",
+        (
+            "",
+            *(
+                f"boost/{namespace}/"
+                for namespace in (
+                    "accumulators",
+                    "accumulators/extract",
+                    "accumulators/impl",
+                    "accumulators/tag",
+                    "algorithm",
+                    "container",
+                    "container/pmr",
+                    "date_time",
+                    "interprocess",
+                    "intrusive",
+                    "type_erasure",
+                    "units",
+                    "units/cgs",
+                    "units/si",
+                )
+            ),
+            "container/",
+            "date_time/",
+            "interprocess/",
+        ),
+    ),
+    "glibmm": DocTree("libglibmm-2.4-doc", "usr/share/doc/libglibmm-2.4-doc/reference/html"),
+    **{
+        f"lilypond-{language}": DocTree(
+            "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
+            "usr/share/doc/lilypond/html/Documentation/learning",
+            suffix=".html" if language == "en" else f".{language}.html",
+        )
+        for language in ("en", "de", "fr")
+    },
+    **{
+        f"gnucash-help-{language}": DocTree(
+            "gnucash-docs", f"usr/share/doc/gnucash-docs/gnucash-help-{language}"
+        )
+        for language in ("en", "de")
+    },
 }
 
 
