@@ -92,8 +92,9 @@ class Deferrals:
         return None if value is None else _STATUS.unpack_from(value)[0]
 
     def mark_probed(self, url: str) -> None:
-        """Remember that ``url`` arrived while a probe of it was outstanding: the crawler may
-        never have followed its links (a probe's answer goes to the filter, not the spider)."""
+        """Remember that ``url`` arrived while a probe of it was outstanding, or that a probe of
+        it was withdrawn in flight: the crawler may never have followed its links (a probe's
+        answer goes to the filter, not the spider)."""
         self.view.put("deferred", _PROBED + url_hash(url), b"")
 
     def probed(self, url: str) -> bool:

@@ -159,12 +159,24 @@ def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
-    """Withdraw the probes still asked for ``candidate`` (it was settled or absorbed)."""
+    """Withdraw the probes still asked for ``candidate`` (it was settled or absorbed). A probe
+    handed out may be in flight: its page, when it comes, is a probe's answer that the spider
+    never parsed, though no probe is outstanding then (``Deferrals.mark_probed`` now). On the
+    tenth holdout web (random order) a copier's page so answered counted as crawled: a victim's
+    page dropped for it named no page to crawl instead, and a page linked only from the two
+    was never requested."""
     reference = pair_reference(candidate.mirror, candidate.origin)
+    deferrals = Deferrals(store.view)
     for sample in candidate.samples:
-        if sample.outcome == PENDING:
-            for url in _sides(candidate, sample.relative):
-                store.delete_probe(url, SAMPLE_PROBE, reference)
+        if sample.outcome != PENDING:
+            continue
+        for url in _sides(candidate, sample.relative):
+            asked = store.probes_for(url)
+            if (SAMPLE_PROBE, reference) not in asked:
+                continue
+            store.delete_probe(url, SAMPLE_PROBE, reference)
+            if len(asked) == 1:
+                deferrals.mark_probed(url)
 
 
 def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, replace
 
+from dedup_filter.mirrors.directories import copier_at_root
+
 _U32 = struct.Struct(">I")
 _U64 = struct.Struct(">Q")
 _SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
@@ -246,7 +248,22 @@ class Rule(DirectoryPair):
     @property
     def prunes_origin(self) -> bool:
         """Whether the origin side's URLs may be dropped (``precedence.py`` says when)."""
-        return self.mirror_held_first and self.exchangeable
+        return self.mirror_held_first and self.exchangeable and self.mirror_stands_for_origin
+
+    @property
+    def mirror_stands_for_origin(self) -> bool:
+        """Whether the mirror's pages may stand for the origin's: not where the mirror is a
+        host's root and the origin a directory below another host's, the shape of a copier's
+        copy of its victim, made before the victim gained pages, unless the origin was shown to
+        lack the mirror's pages (``origin_partial``, or held first passed to the mirror for a
+        404: ``turned_by_absence``). A victim's document dropped for the copier's older one has
+        its links followed by nothing, and a page the victim gained since, linked only from
+        there, was lost (the tenth holdout web, random order: the copier held first by a hair,
+        its rule oriented right). The mirror image of ``origin_lacks`` (docs/mirrors.md, points
+        20 and 47)."""
+        if not copier_at_root(self.mirror, self.origin):
+            return True
+        return self.origin_partial or (self.turned_by_absence and self.mirror_held_first)
 
     @property
     def prunes_mirror_beside(self) -> bool:
@@ -268,6 +285,7 @@ class Rule(DirectoryPair):
             (self.side_by_side or self.origin_partial or self.turned_by_absence)
             and not self.mirror_held_first
             and self.exchangeable
+            and self.mirror_stands_for_origin
         )
 
     @property

@@ -128,16 +128,13 @@ def test_an_origin_crawled_beside_its_copy_waits_for_the_copy_instead_of_being_f
     assert lost(crawl, ORIGIN) == []
 
 
-@pytest.mark.parametrize(("extra", "held_first"), [(0, "mirror"), (1, "origin")])
-def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
-    open_filter, origin_tree, extra, held_first
-):
+def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(open_filter, origin_tree):
     """Neither side led by more than a document before their index pages paired them: the side
-    held first (which, a coin flip: one document more of the copy's makes it the rule's origin
-    side) is pruned too, where the other holds the page as one the crawl fetched (never as a
-    probe's answer), and each content is fetched once."""
+    held first is pruned too, where the other holds the page as one the crawl fetched (never as
+    a probe's answer), and each content is fetched once."""
     dedup = open_filter()
-    _pages, crawl, rule, half = meeting_in_the_middle(dedup, origin_tree, extra)
+    held_first = "mirror"
+    _pages, crawl, rule, half = meeting_in_the_middle(dedup, origin_tree, 0)
     assert (rule["held_first"], rule["side_by_side"]) == (held_first, True)
     assert rule["pruned"] == ["mirror", "origin"]
     beside = rule[held_first]
@@ -155,6 +152,56 @@ def test_two_sides_crawled_side_by_side_each_lose_what_the_other_crawled(
     assert len(fetched) - len(contents) <= 4  # the samples (lambda = 4)
     assert lost(crawl, ORIGIN) == []
     assert lost(crawl, UNNAMED_COPY) == []
+
+
+def test_a_deep_side_held_first_beside_a_root_copy_on_another_host_is_never_pruned_for_it(
+    open_filter, origin_tree
+):
+    """The deep copy held first by one document, crawled side by side with a host's root: the
+    rule takes the root for its mirror, the shape of a copier's copy of a victim's directory
+    (which may predate pages the victim gained, and link none of them). The deep side is
+    crawled whole, never pruned beside the root; the root's URLs are pruned for its pages, and
+    nothing is lost on either side."""
+    dedup = open_filter()
+    _, crawl, rule, _ = meeting_in_the_middle(dedup, origin_tree, 1)
+    assert (rule["mirror"], rule["origin"]) == (ORIGIN, UNNAMED_COPY)
+    assert (rule["held_first"], rule["side_by_side"], rule["pruned"]) == (
+        "origin",
+        True,
+        ["mirror"],
+    )
+    assert under(crawl.pruned, UNNAMED_COPY) == []
+    assert under(crawl.pruned, ORIGIN)
+    assert lost(crawl, ORIGIN) == []
+    assert lost(crawl, UNNAMED_COPY) == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "stands_for_origin"),
+    [
+        ({}, False),
+        ({"mirror_held_first": True}, False),
+        ({"side_by_side": True}, False),
+        ({"origin_partial": True}, True),
+        ({"turned_by_absence": True, "mirror_held_first": True}, True),
+        ({"turned_by_absence": True}, False),
+    ],
+    ids=["plain", "held_first", "side_by_side", "origin_partial", "turned_to_root", "turned_away"],
+)
+def test_a_root_copy_of_a_directory_on_another_host_stands_for_none_of_its_pages(
+    flags, stands_for_origin
+):
+    """A mirror at a host's root whose origin is a directory below another host (a copier's
+    copy of its victim) never prunes the origin, held first or side by side, unless the origin
+    was shown to lack pages the root holds. Under a directory, or a root beside a root, it
+    does as before."""
+    root_copy = Rule(COPIER, VICTIM, COPIER, VICTIM, 0.0, "content", 3, 3, 0, **flags)
+    assert root_copy.mirror_stands_for_origin is stands_for_origin
+    assert (root_copy.prunes_origin or root_copy.prunes_origin_beside) is stands_for_origin
+    below_a_root = replace(root_copy, mirror=COPIER + "docs/", mirror_index=COPIER + "docs/")
+    root_beside_a_root = replace(root_copy, origin="http://victim.test/")
+    assert below_a_root.mirror_stands_for_origin
+    assert root_beside_a_root.mirror_stands_for_origin
 
 
 def test_a_copy_crawled_first_is_never_pruned_though_the_origin_follows_close(
@@ -615,16 +662,15 @@ def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart
     assert dedup.fetch_failed(UNNAMED_COPY + "gone.html", 404) == []
 
 
-@pytest.mark.parametrize(("extra", "held_first"), [(0, "mirror"), (1, "origin")])
 def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_duplicate(
-    open_filter, origin_tree, extra, held_first
+    open_filter, origin_tree
 ):
     """Two sides crawled side by side: a page whose counterpart was dropped as a duplicate of a
     page the crawl fetched is pruned for it, on either side. Waiting for the counterpart as a
     page of its own would wait for ever (a duplicate is never kept), and its fetch would be
     dropped alike: its links were the crawl's to give up, and were."""
     dedup = open_filter()
-    pages, crawl, rule, _ = meeting_in_the_middle(dedup, origin_tree, extra)
+    pages, crawl, rule, _ = meeting_in_the_middle(dedup, origin_tree, 0)
     assert rule["side_by_side"]
     assert rule["pruned"] == ["mirror", "origin"]
     for side, other in ((rule["mirror"], rule["origin"]), (rule["origin"], rule["mirror"])):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter.mirrors.deferrals import Deferrals
+
 from .conftest import DEEP_COPY, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
 
 
@@ -38,7 +40,8 @@ def test_no_probe_inside_a_directory_already_confirmed_a_mirror(open_filter, ori
 
 def test_a_probe_withdrawn_by_a_wider_rule_is_pruned_by_check_url(open_filter, origin_tree):
     """A crawler may still hold probes of a candidate that a wider rule absorbed: asking
-    check_url before fetching one tells it the probe is no longer wanted."""
+    check_url before fetching one tells it the probe is no longer wanted. One already in
+    flight answers as a probe still does: its page is no page the crawl parsed."""
     dedup = open_filter()
     pages = origin_tree | copy_tree(origin_tree, ORIGIN, MIRROR)
     for url in (ORIGIN, ORIGIN + "extra/"):
@@ -61,6 +64,14 @@ def test_a_probe_withdrawn_by_a_wider_rule_is_pruned_by_check_url(open_filter, o
             queue += dedup.probe_failed(url, 404).probes
     assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
     assert {dedup.check_url(url).reason for url in held} == {"mirrored_directory"}
+    # one was in flight: its page, when it comes, is a probe's answer the spider never parsed
+    in_flight = held[0]
+    dedup.check_page(in_flight, pages[in_flight])
+    with dedup.index.read() as view:
+        assert Deferrals(view).probed(in_flight)
+    dedup.probe_served(in_flight)  # the crawl asked for it after all
+    with dedup.index.read() as view:
+        assert not Deferrals(view).probed(in_flight)
 
 
 @pytest.mark.parametrize("status", [404, 503])
