@@ -42,6 +42,7 @@ from dedup_filter.mirrors.editions import (
     ANY_DEPTH,
     code_hash,
     held_code,
+    own_code,
     standing_code,
     standing_code_hash,
 )
@@ -388,5 +389,5 @@ def _coded_entries(
     its first ``scanned`` entries (in hash order)."""
     for rel_hash, entry in itertools.islice(store.subtree(directory.lower()), scanned):
         record = store.view.page(entry.representative)
-        if record is not None and record.code:
+        if record is not None and own_code(entry, record):
             yield rel_hash, entry, record

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.directories import Placement, placements
-from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, Rule, Sample
+from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, DirEntry, Rule, Sample
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -52,8 +53,23 @@ def held_code(
         return None
     if entry.other_file(relative):
         return 0
-    record = store.view.page(entry.representative)
-    return record.code if record is not None else 0
+    return own_code(entry, store.view.page(entry.representative))
+
+
+def own_code(entry: DirEntry, record: PageRecord | None) -> int:
+    """The code hash of ``entry``'s page, read from its representative's ``record``: 0 (not
+    known) when that is another document's, the page having been dropped as a duplicate of
+    it. Two pages whose words are the same are exact duplicates, their code blocks may differ
+    in what is no word: Boost's reference holds an ``operator!=`` page beside an ``operator==``
+    one, and on the tenth holdout web (breadth first) a copy's ``operator!=``, dropped for its
+    ``operator==``, was compared by the other's code and its rule revoked as an edition's."""
+    if record is None or _file_name(record.url) != _file_name(entry.relative):
+        return 0
+    return record.code
+
+
+def _file_name(url: str) -> str:
+    return url.partition("?")[0].partition("#")[0].rpartition("/")[2]
 
 
 def standing_code_hash(

@@ -319,3 +319,31 @@ def test_a_page_whose_name_differs_only_in_case_from_a_copys_page_revokes_no_rul
     revoked = [d.url for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
     assert revoked == []
     assert rules(dedup) == [(COPY, GUIDE)]
+
+
+def test_a_page_dropped_for_a_sibling_whose_code_differs_in_no_word_revokes_no_rule(
+    open_filter, corpus, modules
+):
+    """Boost's reference holds an ``operator!=`` page beside an ``operator==`` one: the same
+    words, code blocks apart by the operator alone. The guide's ``ne.html`` is dropped as an exact
+    duplicate of its ``eq.html``; the copy's ``ne.html``, fetched under the rule, holds its own
+    code, which is no edition's against the code of the guide's ``eq.html`` (on the tenth
+    holdout web, breadth first, a chain's top rule was revoked so, and its hosts crawled under
+    eleven narrower rules)."""
+    names = modules[:12]
+    guide = guide_pages(corpus, names)
+    operators = {"eq.html": "==", "ne.html": "!="}
+    guide[GUIDE] = table_of_contents(
+        "Installation guide", [(f"{n}.html", n) for n in names] + [(o, o) for o in operators]
+    )
+    for name, operator in operators.items():
+        code = f"bool operator{operator}(const path& a, const path& b);"
+        guide[GUIDE + name] = with_code(corpus[modules[13]].encode(), code)
+    pages = guide | moved(guide, COPY)
+    crawl = OnlineCrawl(dedup := open_filter(), pages).visit(breadth_first(pages, GUIDE))
+    assert crawl.decisions[GUIDE + "ne.html"].duplicate_of == GUIDE + "eq.html"
+    crawl.visit(url for url in breadth_first(pages, COPY) if url != COPY + "ne.html")
+    assert rules(dedup) == [(COPY, GUIDE)]
+    arrived = crawl.fetch(COPY + "ne.html")  # fetched after all: a probe's, or one in flight
+    assert "mirrors_revoked" not in arrived.evidence
+    assert rules(dedup) == [(COPY, GUIDE)]
