@@ -609,8 +609,12 @@ class UrlPruner:
         ``url`` is a copy of that page. On the first holdout web (round robin, run r7) the
         project, its session-id copy and a copier were all ruled mirrors of the stale copy
         (``level``: the project's directory naming the later release), and each was fetched
-        whole. ``faithful``: only under a ``Rule.faithful`` rule. None otherwise, or
-        when ``url`` is no mirror side's."""
+        whole. ``faithful``: only under a ``Rule.faithful`` rule. Never a page of a side a
+        name, a session id or a pin calls a copy for ``url`` on a side nothing does: a copy made
+        before its origin gained pages names the same release and links none of them (on the
+        tenth holdout web, random order, the project's page was dropped for its session-id
+        copy's, and the page the project gained, linked only from it, was lost). None
+        otherwise, or when ``url`` is no mirror side's."""
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
             return None
@@ -621,6 +625,8 @@ class UrlPruner:
                 continue
             if faithful and not other.faithful:
                 continue
+            if other.copy_named and not rule.copy_named:
+                continue  # a named copy stands for no page of a side nothing names a copy
             held = self._crawled_page(store, other.mirror + relative)
             if held is not None and store.releases(other.mirror + below) == releases:
                 return held

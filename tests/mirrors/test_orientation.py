@@ -331,12 +331,15 @@ def test_a_copier_naming_a_later_release_never_gets_its_victim_crawled_first_pru
     assert lost(crawl, VICTIM) == []
 
 
+@pytest.mark.parametrize("other_named", [False, True], ids=["unnamed", "named_copy"])
 def test_a_newer_copy_of_a_stale_copys_origin_gives_way_to_another_newer_copy(
-    open_filter, corpus, modules
+    open_filter, corpus, modules, other_named
 ):
     """Two copies of the newer manual (the same release on their index pages), both ruled
     mirrors of a stale copy taken for the origin: neither is dropped for the stale copy's older
-    text, and a page one of them crawled stands for the other's."""
+    text, and a page one of them crawled stands for the other's; not a page of a copy a name
+    or a session id calls one, for a side nothing calls one (it may be the original, and its
+    page link what the copy, made before, does not)."""
     dedup = open_filter()
     stale_base, newer_base, other_base = (
         STALE_MANUAL,
@@ -357,14 +360,19 @@ def test_a_newer_copy_of_a_stale_copys_origin_gives_way_to_another_newer_copy(
     def rules(view) -> None:
         store = MirrorStore(view)
         for mirror in (newer_base, other_base):
-            store.put_rule(Rule(mirror, stale_base, "", "", 0.0, "content", 3, 3, 0))
+            named = other_named and mirror == other_base
+            rule = Rule(mirror, stale_base, "", "", 0.0, "content", 3, 3, 0, copy_named=named)
+            store.put_rule(rule)
 
     dedup.index.transact(rules)
     for absent in dedup.check_url(newer_base + relative).probes:
         dedup.probe_failed(absent, 404)
     decision = dedup.check_url(newer_base + relative)
-    assert (decision.action, decision.duplicate_of) == ("drop", other_base + relative)
     assert decision.evidence["newer_release"] == newer_base
+    if other_named:
+        assert (decision.action, decision.reason) == ("keep", "newer_release")
+    else:
+        assert (decision.action, decision.duplicate_of) == ("drop", other_base + relative)
     kept = dedup.check_url(newer_base + "never-copied.html")
     assert (kept.action, kept.reason) == ("keep", "newer_release")
 
