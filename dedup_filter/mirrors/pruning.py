@@ -737,6 +737,9 @@ class UrlPruner:
         counterparts on the pruned sides of the rules whose kept side holds ``url``, where not
         held. The pruned side's documents are dropped, so their links are never followed: a
         page linked from the kept side, which that side lacks, is reached through nothing else.
+        An origin pruned beside its mirror (``Rule.prunes_origin_beside``) is such a side too: on
+        the tenth holdout web (round robin) a partial copy of a copy, held first, then turned,
+        answered four pages with 404s, and their origin's pages were never asked for.
         Likewise on the other side of a pair revoked for its code, whose prose pages are dropped
         for this side's (``_beside_edition``): on the second holdout web (run t4, random) a
         library's partial copy of a guide, revoked as an edition, stood for the guide's prose
@@ -752,7 +755,7 @@ class UrlPruner:
             for rule, place in rules_with_origin_over(store, places)
             if rule.prunes_mirror or rule.prunes_mirror_beside
         ]
-        if found is not None and found[0].prunes_origin:
+        if found is not None and (found[0].prunes_origin or found[0].prunes_origin_beside):
             counterparts.append((_missing(found[0], url), found[0].origin + found[1].relative))
         counterparts += [
             ({"edition_of": place.directory, "missing_on_kept_side": url}, other + place.relative)

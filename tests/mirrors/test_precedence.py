@@ -645,6 +645,22 @@ def test_a_page_the_kept_side_lacks_stands_in_for_its_counterpart_on_the_pruned_
     assert dedup.fetch_failed("http://elsewhere.test/gone.html", 404) == []
 
 
+def test_a_page_a_mirror_lacks_stands_in_for_its_origin_pruned_beside_it(open_filter):
+    """The origin pruned beside its mirror (crawled side by side, or held first passed to it for
+    a page the mirror lacked): a page the mirror answers with a 404 is asked for on the origin,
+    whose copy of the link the crawl never followed."""
+    dedup = open_filter()
+    mirror, origin = "http://docs.copy.test/notes/", "http://docs.origin.test/notes/"
+    turned = Rule(mirror, origin, mirror, origin, 0.0, "content", 3, 3, 0, turned_by_absence=True)
+    dedup.index.transact(lambda view: MirrorStore(view).put_rule(turned))
+    [rule] = dedup.mirror_rules()
+    assert rule["pruned"] == ["mirror", "origin"]
+    (stand_in,) = dedup.fetch_failed(mirror + "gone.html", 404)
+    assert (stand_in.url, stand_in.reason) == (origin + "gone.html", "stand_in")
+    missing = {"mirror_rule": mirror, "missing_on_kept_side": mirror + "gone.html"}
+    assert stand_in.evidence == missing
+
+
 def test_a_page_the_origin_held_first_lacks_stands_in_for_its_mirror_counterpart(
     open_filter, origin_tree
 ):
