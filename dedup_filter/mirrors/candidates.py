@@ -33,6 +33,7 @@ from dedup_filter.mirrors.probes import (
     fetchable,
     forget_samples,
     partial_origin,
+    partial_origin_pending,
 )
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import (
@@ -213,9 +214,11 @@ class CandidateUpdate:
             self._confirm(candidate)
             return
         if verdict is Verdict.REJECTED:
-            if not self._turn_partial_origin(candidate):
+            if self._turn_partial_origin(candidate):
+                return
+            if not partial_origin_pending(self.store, candidate):
                 self._reject(candidate)
-            return
+                return
         for url in wanted:
             if ask_sample(self.store, url, candidate):
                 self.probes.append(url)

@@ -12,6 +12,8 @@ outstanding, and never twice in one decision.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import own_placement, placements
 from dedup_filter.mirrors.records import (
@@ -143,19 +145,51 @@ def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
     would, rather than other pages: some sample matched, some sampled page the mirror holds is
     known absent from the origin (a 404 or a 410, settled a mismatch, or missing while the
     mirror's page was not held yet), and every other mismatch is such a page too."""
+    refuted = _refuted(store, candidate)
+    return candidate.count(MATCH) > 0 and refuted.only_absences
+
+
+def partial_origin_pending(store: MirrorStore, candidate: Candidate) -> bool:
+    """Whether ``candidate`` may yet show ``partial_origin``: refuted so far only by pages its
+    origin lacks, no sample matched, some still pending, and no page of the origin's known
+    absent from the mirror (two directories that each hold documents of their own are no
+    partial copy of one another). A copier's copy of 70 % of a directory, filed at its host's
+    root and taken for the origin, lacked three of four samples on the tenth holdout web: two
+    404s rejected the pair before its one match came, and it was never turned (the copier's 288
+    pages and 200 of its victim's fetched, round robin)."""
+    if candidate.count(MATCH) or not any(s.outcome == PENDING for s in candidate.samples):
+        return False
+    refuted = _refuted(store, candidate)
+    return refuted.only_absences and not refuted.mirror_lacks
+
+
+@dataclass(frozen=True, slots=True)
+class _Refuted:
+    only_absences: bool  # some sample refuted, every mismatch a page the origin is known to lack
+    mirror_lacks: bool  # some sample missing for a page the origin holds and the mirror lacks
+
+
+def _refuted(store: MirrorStore, candidate: Candidate) -> _Refuted:
     origin, mirror = candidate.origin.lower(), candidate.mirror.lower()
     deferrals = Deferrals(store.view)
     refuted = [sample for sample in candidate.samples if sample.outcome in (MISMATCH, MISSING)]
+    held = {
+        sample.relative_hash: (
+            store.entry_by_hash(origin, sample.relative_hash) is not None,
+            store.entry_by_hash(mirror, sample.relative_hash) is not None,
+        )
+        for sample in refuted
+    }
     lacking = [
         sample
         for sample in refuted
-        if store.entry_by_hash(origin, sample.relative_hash) is None
-        and store.entry_by_hash(mirror, sample.relative_hash) is not None
+        if held[sample.relative_hash] == (False, True)
         and deferrals.absent(candidate.origin + sample.relative) in _ABSENT
     ]
     mismatches = sum(1 for sample in refuted if sample.outcome == MISMATCH)
     lacking_mismatches = sum(1 for sample in lacking if sample.outcome == MISMATCH)
-    return candidate.count(MATCH) > 0 and bool(lacking) and lacking_mismatches == mismatches
+    mirror_lacks = any(held[sample.relative_hash] == (True, False) for sample in refuted)
+    return _Refuted(bool(lacking) and lacking_mismatches == mismatches, mirror_lacks)
 
 
 def forget_samples(store: MirrorStore, candidate: Candidate) -> None:

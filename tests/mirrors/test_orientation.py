@@ -422,3 +422,24 @@ def test_a_copier_whose_subdirectory_names_a_later_release_never_gets_its_victim
     assert not any(url.startswith(VICTIM) for url in crawl.pruned)
     assert not any(dedup.check_url(url).dropped for url in tree)
     assert lost(crawl, VICTIM) == []
+
+
+def test_a_copier_lacking_the_first_samples_answered_is_turned_the_copy(
+    open_filter, corpus, modules
+):
+    """A copier's partial copy at its host's root, taken for the origin by depth: the first two
+    of its sampled pages to answer are pages it lacks (404s), before any match. Rejected then,
+    the pair could never be turned (a partial origin shows a match); it waits for its other
+    samples instead, matches, and is turned: the copier is the mirror, the victim, crawled
+    first, loses nothing."""
+    dedup = open_filter()
+    copier = "http://copier.test/"
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    pages = victim | without_every_third_leaf(copy_tree(victim, VICTIM, copier), copier)
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, VICTIM))
+    probes = crawl.fetch(copier).probes
+    absent = [url for url in probes if url not in pages]
+    assert 2 <= len(absent) < len(probes)
+    crawl.answer(absent + [url for url in probes if url in pages])
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copier, VICTIM)]
+    assert lost(crawl, VICTIM) == []
