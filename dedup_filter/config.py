@@ -29,6 +29,7 @@ _LOOKUP_ONLY_MINHASH_KEYS = (
     "short_page_tokens",
     "short_page_resemblance",
     "unshared_resemblance",
+    "drop_resemblance",
 )
 MIRROR_MODES = ("url", "content")
 
@@ -99,6 +100,7 @@ class MinHashConfig:
     short_page_tokens: int = 500
     short_page_resemblance: float = 0.85
     unshared_resemblance: float = 0.85
+    drop_resemblance: float = 0.85
 
     def __post_init__(self) -> None:
         _require(self.shingle_width >= 1, "minhash.shingle_width", "must be >= 1")
@@ -114,7 +116,13 @@ class MinHashConfig:
             f"must lie in 1..{self.features}",
         )
         _require(self.sketch_bits in (1, 2, 4, 8), "minhash.sketch_bits", "must be 1, 2, 4 or 8")
-        for key in ("min_resemblance", "short_page_resemblance", "unshared_resemblance"):
+        resemblances = (
+            "min_resemblance",
+            "short_page_resemblance",
+            "unshared_resemblance",
+            "drop_resemblance",
+        )
+        for key in resemblances:
             _require(0.0 <= getattr(self, key) <= 1.0, f"minhash.{key}", "must lie in 0..1")
         _require(self.short_page_tokens >= 0, "minhash.short_page_tokens", "must be >= 0")
 

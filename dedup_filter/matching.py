@@ -140,7 +140,7 @@ def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> di
 def _judge(
     fingerprint: Fingerprint, original: PageRecord, b_shared: int, config: Config
 ) -> Match | None:
-    simhash_config = config.simhash
+    simhash_config, minhash = config.simhash, config.minhash
     c_agree = agreement(fingerprint.simhash, original.simhash)
     combined, cross_site_close = _simhash_rules(c_agree, b_shared, config)
     if not (combined or cross_site_close):
@@ -153,9 +153,9 @@ def _judge(
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
     estimated = resemblance(fingerprint, original, config)
-    required = _required_resemblance(fingerprint, original, config)
+    required = max(_required_resemblance(fingerprint, original, config), minhash.drop_resemblance)
     if not b_shared:  # proposed by the simhash alone: the super-shingles disagree
-        required = max(required, config.minhash.unshared_resemblance)
+        required = max(required, minhash.unshared_resemblance)
     if estimated < required:
         return None
     evidence = {

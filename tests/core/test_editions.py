@@ -17,6 +17,7 @@ SIMHASH_ALONE = {
     "minhash.min_resemblance": 0.0,
     "minhash.short_page_resemblance": 0.0,
     "minhash.unshared_resemblance": 0.0,
+    "minhash.drop_resemblance": 0.0,
     "text.code_blocks_apart": False,
 }
 
