@@ -179,25 +179,29 @@ def test_a_deep_side_held_first_beside_a_root_copy_on_another_host_is_never_prun
 @pytest.mark.parametrize(
     ("flags", "stands_for_origin"),
     [
-        ({}, False),
-        ({"mirror_held_first": True}, False),
         ({"side_by_side": True}, False),
-        ({"origin_partial": True}, True),
-        ({"turned_by_absence": True, "mirror_held_first": True}, True),
-        ({"turned_by_absence": True}, False),
+        ({"side_by_side": True, "mirror_held_first": True}, False),
+        ({"side_by_side": True, "origin_partial": True}, True),
+        ({"side_by_side": True, "turned_by_absence": True, "mirror_held_first": True}, True),
+        ({"side_by_side": True, "turned_by_absence": True}, False),
+        ({"mirror_held_first": True}, True),
     ],
-    ids=["plain", "held_first", "side_by_side", "origin_partial", "turned_to_root", "turned_away"],
+    ids=["beside", "held_first_beside", "partial", "turned_to_root", "turned_away", "first"],
 )
-def test_a_root_copy_of_a_directory_on_another_host_stands_for_none_of_its_pages(
+def test_a_root_copy_crawled_beside_a_directory_on_another_host_stands_for_none_of_its_pages(
     flags, stands_for_origin
 ):
     """A mirror at a host's root whose origin is a directory below another host (a copier's
-    copy of its victim) never prunes the origin, held first or side by side, unless the origin
-    was shown to lack pages the root holds. Under a directory, or a root beside a root, it
-    does as before."""
+    copy of its victim), crawled side by side with it, never prunes the origin unless the
+    origin was shown to lack pages the root holds. Crawled first, the root stands for it as
+    before; under a directory, or a root beside a root, likewise."""
     root_copy = Rule(COPIER, VICTIM, COPIER, VICTIM, 0.0, "content", 3, 3, 0, **flags)
     assert root_copy.mirror_stands_for_origin is stands_for_origin
-    assert (root_copy.prunes_origin or root_copy.prunes_origin_beside) is stands_for_origin
+    if not stands_for_origin:
+        assert not root_copy.prunes_origin
+        assert not root_copy.prunes_origin_beside
+    if flags == {"side_by_side": True, "mirror_held_first": True}:
+        assert replace(root_copy, side_by_side=False).prunes_origin  # crawled first: pruned
     below_a_root = replace(root_copy, mirror=COPIER + "docs/", mirror_index=COPIER + "docs/")
     root_beside_a_root = replace(root_copy, origin="http://victim.test/")
     assert below_a_root.mirror_stands_for_origin
