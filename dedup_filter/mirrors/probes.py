@@ -145,8 +145,7 @@ def partial_origin(store: MirrorStore, candidate: Candidate) -> bool:
     would, rather than other pages: some sample matched, some sampled page the mirror holds is
     known absent from the origin (a 404 or a 410, settled a mismatch, or missing while the
     mirror's page was not held yet), and every other mismatch is such a page too."""
-    refuted = _refuted(store, candidate)
-    return candidate.count(MATCH) > 0 and refuted.only_absences
+    return candidate.count(MATCH) > 0 and _refuted(store, candidate).only_absences
 
 
 def partial_origin_pending(store: MirrorStore, candidate: Candidate) -> bool:
