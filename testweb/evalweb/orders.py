@@ -20,7 +20,7 @@ from typing import Any
 
 from scrapy import Request
 
-ORDERS = ("breadth_first", "round_robin", "random")
+ORDERS = ("breadth_first", "round_robin", "random", "depth_first")
 _MAX_PRIORITY = 1000
 
 
@@ -30,6 +30,12 @@ def order_settings(order: str, seed: int = 0) -> dict[str, Any]:
         return {}
     if order == "round_robin":
         return {"SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.DownloaderAwarePriorityQueue"}
+    if order == "depth_first":
+        return {
+            "DEPTH_PRIORITY": 0,
+            "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleLifoDiskQueue",
+            "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.LifoMemoryQueue",
+        }
     if order == "random":
         return {
             "DEPTH_PRIORITY": 0,
