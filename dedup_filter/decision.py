@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
-from dedup_filter.urls import directory_of
+from dedup_filter.urls import normalize_url
 
 Action = Literal["keep", "drop", "defer"]
 
@@ -114,12 +114,13 @@ class Decision:
     @property
     def links_may_differ(self) -> bool:
         """A fetched page dropped under a mirror rule, or as the duplicate of a page in another
-        directory: its links may name what its twin's do not (``DedupFilter.links_to_follow``)."""
+        directory or under another file name: its links may name what its twin's do not
+        (``DedupFilter.links_to_follow``). Not an alias of its twin's file (a query, a print
+        view): the same document's links."""
         if not self.dropped or self.reason not in PAGE_REASONS:
             return False
-        return self.dropped_under_rule or directory_of(self.url) != directory_of(
-            self.duplicate_of or self.url
-        )
+        twin = self.duplicate_of or self.url
+        return self.dropped_under_rule or _path_of(self.url) != _path_of(twin)
 
     @property
     def deferred(self) -> bool:
@@ -159,6 +160,11 @@ class Waiting(Protocol):
 
     @property
     def since(self) -> float: ...
+
+
+def _path_of(url: str) -> str:
+    """scheme://host[:port]/path of the normalised URL, without its query."""
+    return normalize_url(url).partition("?")[0]
 
 
 def settle_waiting(

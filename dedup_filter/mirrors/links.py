@@ -57,6 +57,38 @@ def page_links(
     return [] if decoded.text is None else resolve_links(url, html_anchors(decoded.text))
 
 
+def own_variants(page_url: str, twin_url: str, links: Iterable[str]) -> list[str]:
+    """The links of a page to its own variants (``p.html?lang=fr``, ``p.fr.html``, ``p-2.html``)
+    where its twin beside it has another file name: two documents with the same words (footnote
+    pages, stubs) each name their own translation or print view, which the twin's links do not
+    name. A document's name is its file name up to the first dot; a variant's adds to it after a
+    dot, a dash or an underscore, or keeps the file name with a query."""
+    name, twin_name = _file_name(page_url), _file_name(twin_url)
+    stem = name.partition(".")[0]
+    if not stem or name == twin_name:
+        return []
+    directory = directory_of(page_url)
+    variants = []
+    for link in links:  # normalised, as the directory is
+        if link == page_url or not link.startswith(directory):
+            continue
+        link_name = link[len(directory) :].partition("?")[0]
+        if "/" not in link_name and _names_variant(link_name, name, stem):
+            variants.append(link)
+    return variants
+
+
+def _file_name(url: str) -> str:
+    """The last segment of a URL's path, without its query and fragment."""
+    return url.partition("#")[0].partition("?")[0].rpartition("/")[2]
+
+
+def _names_variant(link_name: str, name: str, stem: str) -> bool:
+    if link_name == name:  # the page's own file with a query
+        return True
+    return link_name.startswith(stem) and link_name[len(stem) : len(stem) + 1] in (".", "-", "_")
+
+
 def _join(base: str, href: str) -> str:
     try:
         return urljoin(base, href.strip())
@@ -66,13 +98,14 @@ def _join(base: str, href: str) -> str:
 
 def links_beyond_twin(page_url: str, twin_url: str, links: Iterable[str]) -> list[str]:
     """The links of a duplicate that its twin does not name by the same references. In one
-    directory the two link the same URLs; in another (a copy's page met before its origin's, a
-    directory whose copy no rule covers yet) a relative link names another page, which only the
-    duplicate may lead to. A link to another host is taken to be written absolute, as the
-    twin's is; one on the page's host, to be written relative to the page's directory."""
+    directory the two link the same URLs but for those naming the page itself
+    (``own_variants``); in another (a copy's page met before its origin's, a directory whose
+    copy no rule covers yet) a relative link names another page, which only the duplicate may
+    lead to. A link to another host is taken to be written absolute, as the twin's is; one on
+    the page's host, to be written relative to the page's directory."""
     page_dir, twin_dir = directory_of(page_url), directory_of(twin_url)
     if page_dir == twin_dir:
-        return []
+        return own_variants(page_url, twin_url, links)
     page, twin = urlsplit(page_dir), urlsplit(twin_dir)
     if (page.scheme, page.netloc) != (twin.scheme, twin.netloc):
         # from the twin's directory a relative reference stays on its host and one that names a

@@ -136,6 +136,8 @@ def awaiting_canonical(view: IndexView, parts: UrlParts, rules: Rules) -> Decisi
     if fate is None:
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, wanted, evidence, (wanted,))
     if fate.held and view.page_id_for_url(fate.held) is not None:
+        # the probe's page, dropped for ``fate.held``, may link what that page does not
+        evidence["crawl_instead"] = wanted
         return Decision(url, "drop", Reason.DUPLICATE_URL, fate.held, evidence)
     evidence["status"] = fate.status or None
     return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)

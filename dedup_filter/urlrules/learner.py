@@ -84,7 +84,12 @@ class UrlRuleLearner:
         found = held_alias(view, parts, rules_of) if ruled else None
         if found is not None:
             held, labels = found
-            return Decision(url, "drop", Reason.DUPLICATE_URL, held, {"url_rule": list(labels)})
+            evidence: dict[str, object] = {"url_rule": list(labels)}
+            if UrlDeferrals(view).awaited(held):
+                # fetched as a probe for an alias, maybe never parsed by the crawl: what only it
+                # links is reached when a dropped alias hands its request to it
+                evidence["crawl_instead"] = held
+            return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
         waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
         if waits is not None or not may_wait:
             return waits

@@ -78,6 +78,25 @@ def test_a_duplicate_beside_its_twin_names_no_links(tmp_path, corpus):
         assert dedup.links_to_follow(decision, alias) == []
 
 
+def test_a_duplicate_beside_its_twin_under_another_name_names_its_own_variants(tmp_path, corpus):
+    """Two documents of one directory with the same words (tex4ht's footnote pages) each link
+    their own translation: the dropped one's is reached through nothing else."""
+    page = corpus[sorted(corpus)[0]].encode()
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        first = with_link(with_link(page, "note47.html?lang=fr"), "note48.html")
+        dedup.check_page("http://one.test/ref/note47.html", first)
+        second = with_link(with_link(page, "note48.html?lang=fr"), "note49.html")
+        decision = dedup.check_page("http://one.test/ref/note48.html", second)
+        assert (decision.reason, decision.duplicate_of) == (
+            "exact_duplicate",
+            "http://one.test/ref/note47.html",
+        )
+        # its next page is linked from others; its own French page from it alone
+        assert dedup.links_to_follow(decision, second) == [
+            "http://one.test/ref/note48.html?lang=fr"
+        ]
+
+
 def test_a_duplicate_under_no_rule_elsewhere_names_what_its_twin_does_not(tmp_path, corpus):
     """A copy's page met before any rule (or of a copy no rule will cover) is dropped, and only
     it leads to the pages of its own directory: a copy held first makes its origin's pages the

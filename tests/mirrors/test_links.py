@@ -76,6 +76,28 @@ def test_a_duplicate_beside_its_twin_links_nothing_its_twin_does_not():
     assert links_beyond_twin("http://one.test/a/b/p.html", "http://one.test/a/b/q", links) == []
 
 
+def test_a_duplicate_beside_a_twin_of_another_name_links_its_own_variants_only():
+    links = [
+        "http://one.test/a/p.html?lang=fr",
+        "http://one.test/a/p.fr.html",
+        "http://one.test/a/p-2.html",
+        "http://one.test/a/p.html",  # itself
+        "http://one.test/a/pa.html",  # another document whose name begins alike
+        "http://one.test/a/q.html?lang=fr",  # the twin's own variant: the twin links it too
+        "http://one.test/a/p/sub.html",  # below: not beside
+        "http://two.test/a/p.html?lang=fr",
+    ]
+    assert (
+        links_beyond_twin("http://one.test/a/p.html", "http://one.test/a/q.html", links)
+        == (links[:3])
+    )
+    # the same document under another URL (a query, the directory's own URL) links the same
+    assert (
+        links_beyond_twin("http://one.test/a/p.html?s=1", "http://one.test/a/p.html", links) == []
+    )
+    assert links_beyond_twin("http://one.test/a/", "http://one.test/a/index.html", links) == []
+
+
 def test_a_duplicate_elsewhere_links_what_its_relative_references_name_on_its_own_host():
     links = [
         "http://copy.test/docs/b.html",  # "b.html": the twin's names origin.test/manual/b.html

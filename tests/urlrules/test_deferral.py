@@ -38,6 +38,16 @@ def test_the_alias_is_dropped_once_its_canonical_url_is_held(site):
         "duplicate_url",
         f"{HOST}/p5.html",
     )
+    # the crawl may never have parsed the probe's page: the alias's request is handed to it
+    assert pruned.evidence["crawl_instead"] == f"{HOST}/p5.html"
+
+
+def test_an_alias_of_a_page_the_crawl_fetched_itself_hands_nothing_over(site):
+    _learn_sessions(site)
+    assert site.fetch("/p5.html", 5).reason == "unique"  # linked and fetched: no alias waited
+    pruned = site.check("/p5.html?sessionid=Q")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p5.html")
+    assert "crawl_instead" not in pruned.evidence
 
 
 def test_an_alias_whose_canonical_url_is_missing_is_fetched(site):
@@ -58,6 +68,7 @@ def test_a_canonical_url_dropped_as_a_copy_drops_its_alias_as_a_copy_of_the_same
     assert site.fetch("/p0-copy.html", 0).reason == "exact_duplicate"  # of /p0.html
     pruned = site.check("/p0-copy.html?sessionid=Q")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p0.html")
+    assert pruned.evidence["crawl_instead"] == f"{HOST}/p0-copy.html"  # its links: the probe's
 
 
 def test_a_url_no_confirmed_rule_rewrites_is_not_deferred(site):
