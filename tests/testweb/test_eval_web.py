@@ -119,7 +119,17 @@ def test_a_partial_translation_holds_its_source_pages_and_its_own() -> None:
 
 @pytest.mark.parametrize(
     "scale",
-    ["small", "holdout", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10"],
+    [
+        "small",
+        "holdout",
+        "holdout5",
+        "holdout6",
+        "holdout7",
+        "holdout8",
+        "holdout9",
+        "holdout10",
+        "holdout11",
+    ],
 )
 def test_no_link_names_a_directory_whose_index_page_is_not_served_there(scale: str) -> None:
     """The test server maps no directory URL to its ``index.html``: a link naming the directory

@@ -240,6 +240,22 @@ TENTH = Hosts(
 )
 
 
+# The eleventh holdout's (thirty-seventh session): other names again.
+ELEVENTH = Hosts(
+    ("www.jfree.test", "ftp.sunsite-archive.test", "java.cdn.test"),
+    ("pub/java/jfreechart/1.0.19/javadoc/", "jfreechart-api/"),
+    "gnuplot.project.test",
+    "gnuplot.oldhost.test",
+    "gnuplot.viewer.test",
+    "plotting-tips.test",
+    "gosa.project.test",
+    "gosa.partner.test",
+    "sysadmin.library.test",
+    "bulletin.archive.test",
+    "cid=3e8a5f07b2",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -430,6 +446,24 @@ LAYOUTS = {
         80,
         ("2.66.5", "2.66.4"),
         TENTH,
+    ),
+    # the thirty-seventh session's, packages never used before: JFreeChart's Javadoc reference (a
+    # page a class from one template, a directory a Java package, nested, each with its
+    # class-use pages) as the chain, gnuplot's latex2html manual (651 nodes in one directory)
+    # as the stale manual, GOsa's help in English (with a code edition), German and French (a
+    # package and a directory a plugin each) as guides, TeXworks' manual in English and French
+    # as the portal's manual
+    "holdout11": Layout(
+        "jfreechart",
+        "gnuplot",
+        "",
+        ("gosa-help-en", "gosa-help-de", "gosa-help-fr"),
+        ("texworks-en", "texworks-fr"),
+        None,
+        40,
+        80,
+        ("5.4.4", "5.4.2"),
+        ELEVENTH,
     ),
 }
 

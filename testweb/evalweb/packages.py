@@ -216,6 +216,107 @@ TREES = {
         )
         for language in ("en", "de")
     },
+    # the eleventh holdout's (thirty-seventh session), packages never used before: JFreeChart's
+    # Javadoc reference (a page a class or interface from one template, nested a directory a
+    # Java package, each with a class-use/ directory of pages listing the class's uses; its
+    # index-files/ read, its src-html/ source listings not), gnuplot's manual converted by
+    # latex2html (652 pages named node1.html .. node649.html, in one directory), GOsa's help in
+    # three languages (latex2html too: a directory a plugin, each with its own index.html and
+    # nodes, the directories not quite alike in each language), TeXworks' manual in two
+    # (tex4ht: chapters named alike, sections numbered index2.html and on)
+    "jfreechart": DocTree(
+        "libjfreechart-java-doc",
+        "usr/share/doc/libjfreechart-java/javadoc",
+        (
+            "",
+            "index-files/",
+            *(
+                f"org/jfree/{package}/{uses}"
+                for package in (
+                    *(
+                        f"chart/{name}"
+                        for name in (
+                            "",
+                            "annotations/",
+                            "axis/",
+                            "block/",
+                            "demo/",
+                            "editor/",
+                            "encoders/",
+                            "entity/",
+                            "event/",
+                            "imagemap/",
+                            "labels/",
+                            "needle/",
+                            "panel/",
+                            "plot/",
+                            "plot/dial/",
+                            "renderer/",
+                            "renderer/category/",
+                            "renderer/xy/",
+                            "resources/",
+                            "servlet/",
+                            "title/",
+                            "urls/",
+                            "util/",
+                        )
+                    ),
+                    *(
+                        f"data/{name}"
+                        for name in (
+                            "",
+                            "category/",
+                            "contour/",
+                            "function/",
+                            "gantt/",
+                            "general/",
+                            "io/",
+                            "jdbc/",
+                            "resources/",
+                            "statistics/",
+                            "time/",
+                            "time/ohlc/",
+                            "xml/",
+                            "xy/",
+                        )
+                    ),
+                )
+                for uses in ("", "class-use/")
+            ),
+        ),
+    ),
+    "gnuplot": DocTree("gnuplot-doc", "usr/share/doc/gnuplot/htmldocs"),
+    **{
+        f"gosa-help-{language}": DocTree(
+            f"gosa-help-{language}",
+            f"usr/share/gosa/doc/core/{language}/html",
+            tuple(
+                f"{plugin}/"
+                for plugin in (
+                    "applications",
+                    "blocklists",
+                    "conference",
+                    "departments",
+                    "faxreports",
+                    "fonreports",
+                    "groups",
+                    "ldapmanager",
+                    "logview",
+                    "macro",
+                    "mailqueue",
+                    "ogroups",
+                    "users",
+                )
+            ),
+        )
+        for language in ("en", "de", "fr")
+    },
+    **{
+        f"texworks-{language}": DocTree(
+            f"texworks-help-{language}", f"usr/share/texworks-help/{language}"
+        )
+        for language in ("en", "fr")
+    },
 }
 
 
