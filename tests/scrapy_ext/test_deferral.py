@@ -129,6 +129,7 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     settle(middleware.process_response(missing, not_found))
     # crawled in its place: the origin's documents the copy holds are dropped unfetched
     assert [(r.url, r.meta) for r in scheduled.requests] == [(ORIGIN + "csv.html", {"depth": 2})]
+    assert scheduled.requests[0].priority > missing.priority  # ahead of what was queued with it
     assert crawler.stats.get_value("dedup/stand_ins") == 1
     assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
     assert not crawler.stats.get_value("dedup/deferred")
