@@ -423,6 +423,7 @@ class UrlPruner:
             for other, place in rules_with_origin_over(store, places)
             if other.exchangeable and other != rule
         ]
+        awaited = None
         for copy in copies:
             page, holder = copy.page, copy.holder
             third_site = not page.lower().startswith(origin)
@@ -433,6 +434,10 @@ class UrlPruner:
             crawled = self._crawled_page(store, page)
             other = copy.rule
             editions = side_by_side(other.mirror, other.origin) or (third_site and copy.across)
+            if crawled is None and third_site and awaited is None:
+                part = _part_beside(copy.copied, rule)
+                if held_before(store, holder, part):  # never both of two copies wait
+                    awaited = page, holder, other
             if crawled is None or (crawled.code and editions):
                 # editions of a guide lie side by side and differ in their code alone, and a
                 # third site's copy across a pair may be of either: a coded page under a pair
@@ -441,21 +446,30 @@ class UrlPruner:
                 continue
             if third_site and self._met_later(store, holder, copy.copied, rule):
                 continue
-            decision = self._against(store, url, rule, page, holder, False)
-            if decision.dropped:
-                return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
-            return decision
+            return self._for_copy(store, url, rule, page, holder, other)
+        if awaited is not None:
+            # two copies of one origin, both held before it: the one met later waits for the
+            # other's page, which the crawl fetches as it fetches that copy whole (depth first,
+            # the eleventh holdout web's two copies of a Javadoc were both crawled whole, 1,105
+            # fetches); a page that copy lacks answers the wait (a 404), and the URL is fetched
+            return self._for_copy(store, url, rule, *awaited)
         return None
+
+    def _for_copy(
+        self, store: MirrorStore, url: str, rule: Rule, page: str, holder: str, other: Rule
+    ) -> Decision:
+        """``url`` against ``page``, held or to be crawled by the copy ``other`` rules."""
+        decision = self._against(store, url, rule, page, holder, False)
+        if decision.dropped:
+            return replace(decision, evidence=decision.evidence | {"copy_rule": other.mirror})
+        return decision
 
     @staticmethod
     def _met_later(store: MirrorStore, holder: str, copied: str, rule: Rule) -> bool:
         """Whether the crawl held first, not side by side, the part of ``rule``'s mirror side
         that stands where ``copied``, the directory ``holder`` copies, lies in ``rule``'s
         origin: then ``holder`` was met later."""
-        beside = rule.mirror
-        if copied.lower().startswith(rule.origin.lower()):
-            beside += copied[len(rule.origin) :]
-        return held_before(store, beside, holder)
+        return held_before(store, _part_beside(copied, rule), holder)
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held
@@ -850,6 +864,13 @@ def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
     return {"mirror_rule": rule.mirror, "missing_on_kept_side": url}
+
+
+def _part_beside(copied: str, rule: Rule) -> str:
+    """The part of ``rule``'s mirror side that stands where ``copied`` lies in its origin."""
+    if copied.lower().startswith(rule.origin.lower()):
+        return rule.mirror + copied[len(rule.origin) :]
+    return rule.mirror
 
 
 def _origins_pruned_over(

@@ -528,3 +528,44 @@ def test_a_page_waiting_for_a_copy_page_a_third_sites_copy_stood_for_is_dropped_
         assert decision.action != "drop"
     else:
         assert (decision.action, decision.duplicate_of) == ("drop", LIBRARY + PAGE)
+
+
+SECOND = "http://second.test/pub/"  # a second copy of the origin host
+
+
+@pytest.mark.parametrize("second_answers", [200, 404], ids=["held", "lacking"])
+def test_of_two_copies_held_before_their_origin_the_one_met_later_waits_for_the_other(
+    tmp_path, stdlib_page, second_answers
+):
+    """Both copies crawled before their origin, so neither is pruned for it: the one met later
+    waits for the other's page, and is dropped for it once the crawl holds it, or fetched where
+    the other lacks it; the copy met first never waits (depth first, the eleventh holdout web's
+    two copies of a Javadoc were both crawled whole: 1,105 fetches)."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+
+        def rules(view) -> None:
+            store = MirrorStore(view)
+            for copy in (COPY, SECOND):
+                store.put_rule(
+                    Rule(copy, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+                )
+
+        dedup.index.transact(rules)
+        _held(dedup, [COPY + "a.html", COPY + "b.html", SECOND + "c.html"], stdlib_page)
+        waits = dedup.check_url(SECOND + PAGE)
+        assert (waits.action, waits.duplicate_of) == ("defer", COPY + PAGE)
+        assert waits.evidence["awaiting_crawl_of"] == COPY + PAGE
+        assert not waits.probes  # the crawl fetches that copy whole
+        assert dedup.check_url(COPY + "other.html").reason == "crawled_first"
+        if second_answers == 200:
+            decision = _crawled_then_checked(
+                dedup, COPY + PAGE, SECOND + PAGE, stdlib_page("fractions")
+            )
+        else:
+            dedup.fetch_failed(COPY + PAGE, 404)
+            decision = dedup.check_url(SECOND + PAGE)
+    if second_answers == 200:
+        assert (decision.action, decision.duplicate_of) == ("drop", COPY + PAGE)
+        assert decision.evidence["copy_rule"] == COPY
+    else:
+        assert (decision.action, decision.reason) == ("keep", "counterpart_missing")
