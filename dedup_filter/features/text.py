@@ -30,6 +30,7 @@ from dedup_filter.urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
 _MARK_UTF8 = _MARK.encode()
+_UNMAPPED = 0xFFFFFFFF  # no code point: ``_lower_table``'s value where str.lower is needed
 _ALPHANUMERIC = re.compile(r"[^\W_]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _META_CHARSET = re.compile(
@@ -374,7 +375,7 @@ def token_spans(lowered: str) -> tuple[U32, I64, I64]:
     to their hashes.
     """
     codes = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return _spans(codes, lowered.count(_MARK))
+    return _spans(codes)
 
 
 def lowered_token_spans(text: str) -> tuple[U32, I64, I64]:
@@ -386,29 +387,30 @@ def lowered_token_spans(text: str) -> tuple[U32, I64, I64]:
     (final sigma, by its neighbours). Text holding either, text beyond the table (the Basic
     Multilingual Plane) and ASCII text (fast) are lower-cased by ``str.lower``.
     """
-    if text.isascii() or "\u0130" in text or "\u03a3" in text:
+    if text.isascii():
         return token_spans(text.lower())
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    lower = _lower_table()
-    if codes.max() >= len(lower):
+    lowered, whole = kernels.lowered_codes(codes, _lower_table(), _UNMAPPED)
+    if not whole:
         return token_spans(text.lower())
-    lowered = lower[codes]
     lowered.flags.writeable = False  # typed as encoded text is: the kernels need no other variant
-    return _spans(lowered, text.count(_MARK))  # marks have no case
+    return _spans(lowered)  # marks have no case
 
 
-def _spans(codes: U32, marks: int) -> tuple[U32, I64, I64]:
-    starts, ends = kernels.term_edges(codes, _alphanumeric_table(), ord(_MARK), marks // 2 * 2)
+def _spans(codes: U32) -> tuple[U32, I64, I64]:
+    starts, ends = kernels.term_edges(codes, _alphanumeric_table(), ord(_MARK))
     return codes, starts, ends
 
 
 @functools.cache
 def _lower_table() -> U32:
-    """Each code point of the Basic Multilingual Plane lower-cased alone (U+0130 as itself, U+03A3
-    as if not final: ``lowered_token_spans`` reads neither), read-only."""
+    """Each code point of the Basic Multilingual Plane lower-cased alone, ``_UNMAPPED`` for the
+    two that do not lower alone (U+0130, U+03A3), read-only."""
     plane = "".join(map(chr, range(0x10000)))
     lowered = plane[:0x130].lower() + "\u0130" + plane[0x131:].lower()
-    table: U32 = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    table: U32 = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4").copy()
+    table[[0x130, 0x3A3]] = _UNMAPPED
+    table.flags.writeable = False
     return table
 
 
