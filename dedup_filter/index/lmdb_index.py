@@ -122,7 +122,7 @@ class IndexView:
         self._postings = Postings(txn, dbs, _POSTING_TABLES)
         self._hosts = HostNumbers(txn, dbs["hosts"])
         # records read, as stored: a page's check reads the same few several times (its
-        # original's, its directories' pages'); records are frozen, and a write forgets its own
+        # original's, its directories' pages'); records are frozen, and a write keeps its own
         self._decoded: dict[int, PageRecord | None] = {}
         self._committed = committed  # a read-only view's: what earlier readers kept (committed)
         self._cursors: dict[str, lmdb.Cursor] = {}  # a table's, for ``_holds_prefix``
@@ -138,10 +138,13 @@ class IndexView:
             record = PageRecord.decode(page_id, data, self._hosts)
         else:
             record = self._committed.record(page_id, data, self._hosts)
+        self._keep_decoded(page_id, record)
+        return record
+
+    def _keep_decoded(self, page_id: int, record: PageRecord | None) -> None:
         if len(self._decoded) >= _MAX_DECODED:
             self._decoded.clear()
         self._decoded[page_id] = record
-        return record
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
@@ -183,10 +186,10 @@ class IndexView:
 
     def _put_record(self, record: PageRecord) -> None:
         key, value, db = encode_id(record.page_id), record.encode(self._hosts), self._dbs["pages"]
-        self._decoded.pop(record.page_id, None)  # read back as stored (``last_seen`` rounded)
         # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
         if not self._txn.put(key, value, append=True, db=db):
             self._txn.put(key, value, db=db)
+        self._keep_decoded(record.page_id, record.as_stored())  # read back as stored
 
     def _file_url(self, url: str, page_id: int) -> None:
         """File ``url`` under ``page_id`` alone (one page per URL)."""

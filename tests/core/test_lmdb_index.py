@@ -146,6 +146,15 @@ def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_pag
     assert stored(tmp_index, page)[0].last_seen == 1_700_000_001.0
 
 
+@pytest.mark.parametrize("last_seen", [1_700_000_000.25, 1_700_000_000.0, -3.5, 2.0**40])
+def test_a_write_reads_the_records_it_stores_as_a_reader_decodes_them(tmp_index, last_seen):
+    """A write transaction keeps what it stores (``PageRecord.as_stored``), undecoded."""
+    page = replace(record(7, "https://user@H.example:8080/\u00e9?q#f", seed=2), last_seen=last_seen)
+    written = tmp_index.transact(lambda view: (view.put_page(page), view.page(7))[1])
+    with tmp_index.read() as view:
+        assert written == view.page(7)
+
+
 def test_put_page_stores_record_url_and_postings(tmp_index):
     page = record(tmp_index.transact(lambda view: view.new_page_id()), "http://a.example/x")
     tmp_index.transact(lambda view: view.put_page(page))
