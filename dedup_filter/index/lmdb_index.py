@@ -114,7 +114,8 @@ class IndexView:
         committed: Committed | None = None,
     ) -> None:
         self._txn = txn
-        self._answers = answers  # under the rules stamp a read-only view sees (rules_memo)
+        # a read-only view's: under the rules stamp it sees; a write view's own (``rules_memo``)
+        self._answers: dict[Hashable, Any] = {} if answers is None else answers
         self._stamped = False  # a write view: whether it stamped its change of the rule tables
         self._dbs = dbs
         self._shard_id = config.index.shard_id
@@ -226,7 +227,8 @@ class IndexView:
 
     def memoised(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()`` from the rule tables, reused by every read-only view of the same rules
-        (``rules_memo``); the value must be immutable."""
+        and, in a write view, until it changes them (``rules_memo``); the value must be
+        immutable."""
         return memoised(self._answers, key, compute)
 
     def settled(self, key: Hashable, compute: Callable[[], tuple[T, bool]]) -> T:
@@ -237,7 +239,10 @@ class IndexView:
         return self._committed.settled(key, compute)
 
     def _stamp_rules(self, table: str) -> None:
-        if table in RULE_TABLES and not self._stamped:
+        if table not in RULE_TABLES:
+            return
+        self._answers.clear()  # a write view's own: read from what changes now
+        if not self._stamped:
             stamp = _rules_stamp(self._txn, self._dbs) + 1
             self._txn.put(RULES_STAMP, encode_id(stamp), db=self._dbs["meta"])
             self._stamped = True
