@@ -286,12 +286,18 @@ def _bounded(
         encoded, document = html.encode("utf-8", "surrogatepass"), html
     data = np.frombuffer(encoded, dtype=np.uint8)
     crowded, unclosed, found = kernels.tag_census(data, MAX_ATTRIBUTES, _edited_keys())
-    named = frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
+    named = _edited_names(found)
     if not crowded and unclosed <= _SCAN_FACTOR * max_depth:
         return document, False, named
     html, capped = cap_attributes(html)
     html, truncated = _cut_deep_nesting(html, max_depth)
     return html, capped or truncated, named
+
+
+@functools.lru_cache(maxsize=256)
+def _edited_names(found: int) -> frozenset[str]:
+    """The names of ``_EDITED_TAGS`` whose bits ``found`` sets (kept: pages repeat few sets)."""
+    return frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:
