@@ -22,6 +22,7 @@ from dedup_filter.features.text import (
     html_text,
     lowered_token_spans,
     title_words,
+    utf8_body,
 )
 from dedup_filter.features.versions import Release, page_releases
 
@@ -93,7 +94,13 @@ class Fingerprinter:
         if decoded.text is None:
             exact = hash64(body, self.config.minhash.seed)
             return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
-        page = html_text(decoded.text, url, text_config.max_depth, anchors=with_anchors)
+        page = html_text(
+            decoded.text,
+            url,
+            text_config.max_depth,
+            anchors=with_anchors,
+            utf8=utf8_body(body, decoded),
+        )
         seed = self.config.minhash.seed
         hashes = span_hashes(*lowered_token_spans(page.text), seed)
         title = title_words(page.title)

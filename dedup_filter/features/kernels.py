@@ -88,21 +88,35 @@ def span_values(codes: U32, starts: I64, ends: I64, radix: np.uint64, seed_word:
 
 
 @_compiled(cache=True, nogil=True)
-def term_edges(
-    codes: U32, continues_term: npt.NDArray[np.bool_], mark: int, paired_marks: int
-) -> tuple[I64, I64]:
+def lowered_codes(codes: U32, lower: U32, unmapped: int) -> tuple[U32, bool]:
+    """``text.lowered_token_spans``: each code point through the table ``lower``, and whether
+    all were (False at the first code point beyond the table or that it maps to ``unmapped``)."""
+    lowered = np.empty_like(codes)
+    for position in range(len(codes)):
+        code = codes[position]
+        if code >= len(lower) or lower[code] == unmapped:
+            return lowered, False
+        lowered[position] = lower[code]
+    return lowered, True
+
+
+@_compiled(cache=True, nogil=True)
+def term_edges(codes: U32, continues_term: npt.NDArray[np.bool_], mark: int) -> tuple[I64, I64]:
     """``text.token_spans``: starts and ends of the runs of code points that continue a term,
-    and of whatever lies between each of the first ``paired_marks`` marks and the next."""
+    and of whatever lies between a mark and the next (marks pair in order: an odd last one is a
+    separator)."""
     starts = np.empty(len(codes) // 2 + 1, dtype=np.int64)
     ends = np.empty_like(starts)
-    runs, marks, position = 0, 0, 0
+    runs, position = 0, 0
     while position < len(codes):
-        if codes[position] == mark and marks < paired_marks:
-            start = position = position + 1
-            while codes[position] != mark:
-                position += 1
-            end, marks = position, marks + 2
-            position += 1
+        if codes[position] == mark:
+            start = end = position + 1
+            while end < len(codes) and codes[end] != mark:
+                end += 1
+            if end == len(codes):  # no mark closes it
+                position = start
+                continue
+            position = end + 1
         elif continues_term[codes[position]]:
             start = position
             while position < len(codes) and continues_term[codes[position]]:

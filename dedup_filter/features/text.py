@@ -29,6 +29,8 @@ from dedup_filter.references import plain_file_name
 from dedup_filter.urls import host_of
 
 _MARK = "\ue000"  # private-use character: brackets an image term inside the extracted text
+_MARK_UTF8 = _MARK.encode()
+_UNMAPPED = 0xFFFFFFFF  # no code point: ``_lower_table``'s value where str.lower is needed
 _ALPHANUMERIC = re.compile(r"[^\W_]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _META_CHARSET = re.compile(
@@ -77,6 +79,8 @@ MAX_ANCHORS = 16_000  # 8 times ``mirrors.links.MAX_LINKS``
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
 # Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
 _NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
+# codecs whose strict decoding ``str.encode("utf-8")`` undoes byte for byte (not utf-8-sig: a BOM)
+_UTF8_SUBSETS = frozenset({"utf-8", "ascii"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,14 @@ def decode_body(
         if text is not None:
             return DecodedBody(text, encoding, False)
     return DecodedBody(body.decode("utf-8", errors="replace"), "utf-8", True)
+
+
+def utf8_body(body: bytes, decoded: DecodedBody) -> bytes | None:
+    """``body`` when it is ``decoded.text`` encoded as UTF-8 (decoded strictly as UTF-8 or
+    ASCII, which round-trip byte for byte), else None: ``html_text`` need not encode it again."""
+    if decoded.text is None or decoded.replaced:
+        return None
+    return body if codecs.lookup(decoded.encoding).name in _UTF8_SUBSETS else None
 
 
 def _decoded(body: bytes, encoding: str) -> str | None:
@@ -191,7 +203,12 @@ class PageText:
 
 
 def html_text(
-    html: str, page_url: str, max_depth: int = 1_000, *, anchors: bool = False
+    html: str,
+    page_url: str,
+    max_depth: int = 1_000,
+    *,
+    anchors: bool = False,
+    utf8: bytes | None = None,
 ) -> PageText:
     """The visible text of an HTML document and its title, from one parse.
 
@@ -205,11 +222,15 @@ def html_text(
 
     Args:
         anchors: also read the document's ``Anchors`` (the default pays nothing for them).
+        utf8: ``html`` encoded as UTF-8, when the caller holds it (``utf8_body``): the parser is
+            given it instead of encoding ``html`` again.
     """
-    html, truncated, named = _bounded(html.replace(_MARK, " "), max_depth)
+    if utf8 is None or _holds_mark(utf8):
+        html, utf8 = html.replace(_MARK, " "), None
+    html, truncated, named = _bounded(html, max_depth, utf8)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
-    title = tree.css_first("title")
+    title = next(iter(tree.tags("title")), None)  # a name lookup: no selector to compile
     # merge before anything else is removed: a stripped script still separates its neighbours;
     # a name lookup for each formatting tag the page names (1.5x faster than one selector list)
     for name in (name for name in _FORMATTING_TAGS if name in named):
@@ -224,9 +245,15 @@ def html_text(
     tree.strip_tags([name for name in _INVISIBLE_TAGS if name in named])
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
-    code = " ".join(block.text(separator=" ") for block in tree.css("pre"))
+    code = " ".join(block.text(separator=" ") for block in tree.tags("pre"))
     cut = truncated or len(images) > MAX_IMAGE_TERMS
     return PageText(text, "" if title is None else title.text(), code, cut, found)
+
+
+def _holds_mark(utf8: bytes) -> bool:
+    """Whether UTF-8 text holds ``_MARK``, its lead byte looked for first: a search for the whole
+    mark stalls on its continuation bytes, which text beyond ASCII is full of (4x slower)."""
+    return _MARK_UTF8[:1] in utf8 and _MARK_UTF8 in utf8
 
 
 def title_words(title: str) -> str:
@@ -241,27 +268,36 @@ def html_anchors(html: str, max_depth: int = 1_000) -> Anchors:
     return _anchors(LexborHTMLParser(_bounded(html, max_depth)[0]))
 
 
-def _bounded(html: str, max_depth: int) -> tuple[str | bytes, bool, frozenset[str]]:
-    """What the parser is given of ``html``: attributes capped, nesting cut; whether it was cut;
-    which of ``_EDITED_TAGS`` its start tags name (no other tag makes such an element).
+def _bounded(
+    html: str, max_depth: int, utf8: bytes | None = None
+) -> tuple[str | bytes, bool, frozenset[str]]:
+    """What the parser is given of ``html`` (``utf8``: its UTF-8, when known): attributes
+    capped, nesting cut; whether it was cut; which of ``_EDITED_TAGS`` its start tags name (no
+    other tag makes such an element).
 
     One compiled pass over the bytes tells whether either cut can apply (no real page comes near
     them); only then are they made. Uncut, the parser is given the UTF-8 the pass read, which it
     would otherwise encode again (it drops lone surrogates: text holding any is given as text).
     """
     try:
-        encoded = html.encode("utf-8")
+        encoded = html.encode("utf-8") if utf8 is None else utf8
         document: str | bytes = encoded
     except UnicodeEncodeError:
         encoded, document = html.encode("utf-8", "surrogatepass"), html
     data = np.frombuffer(encoded, dtype=np.uint8)
     crowded, unclosed, found = kernels.tag_census(data, MAX_ATTRIBUTES, _edited_keys())
-    named = frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
+    named = _edited_names(found)
     if not crowded and unclosed <= _SCAN_FACTOR * max_depth:
         return document, False, named
     html, capped = cap_attributes(html)
     html, truncated = _cut_deep_nesting(html, max_depth)
     return html, capped or truncated, named
+
+
+@functools.lru_cache(maxsize=256)
+def _edited_names(found: int) -> frozenset[str]:
+    """The names of ``_EDITED_TAGS`` whose bits ``found`` sets (kept: pages repeat few sets)."""
+    return frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
 
 
 def _anchors(tree: LexborHTMLParser) -> Anchors:
@@ -351,7 +387,7 @@ def token_spans(lowered: str) -> tuple[U32, I64, I64]:
     to their hashes.
     """
     codes = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return _spans(codes, lowered.count(_MARK))
+    return _spans(codes)
 
 
 def lowered_token_spans(text: str) -> tuple[U32, I64, I64]:
@@ -363,29 +399,30 @@ def lowered_token_spans(text: str) -> tuple[U32, I64, I64]:
     (final sigma, by its neighbours). Text holding either, text beyond the table (the Basic
     Multilingual Plane) and ASCII text (fast) are lower-cased by ``str.lower``.
     """
-    if text.isascii() or "\u0130" in text or "\u03a3" in text:
+    if text.isascii():
         return token_spans(text.lower())
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    lower = _lower_table()
-    if codes.max() >= len(lower):
+    lowered, whole = kernels.lowered_codes(codes, _lower_table(), _UNMAPPED)
+    if not whole:
         return token_spans(text.lower())
-    lowered = lower[codes]
     lowered.flags.writeable = False  # typed as encoded text is: the kernels need no other variant
-    return _spans(lowered, text.count(_MARK))  # marks have no case
+    return _spans(lowered)  # marks have no case
 
 
-def _spans(codes: U32, marks: int) -> tuple[U32, I64, I64]:
-    starts, ends = kernels.term_edges(codes, _alphanumeric_table(), ord(_MARK), marks // 2 * 2)
+def _spans(codes: U32) -> tuple[U32, I64, I64]:
+    starts, ends = kernels.term_edges(codes, _alphanumeric_table(), ord(_MARK))
     return codes, starts, ends
 
 
 @functools.cache
 def _lower_table() -> U32:
-    """Each code point of the Basic Multilingual Plane lower-cased alone (U+0130 as itself, U+03A3
-    as if not final: ``lowered_token_spans`` reads neither), read-only."""
+    """Each code point of the Basic Multilingual Plane lower-cased alone, ``_UNMAPPED`` for the
+    two that do not lower alone (U+0130, U+03A3), read-only."""
     plane = "".join(map(chr, range(0x10000)))
     lowered = plane[:0x130].lower() + "\u0130" + plane[0x131:].lower()
-    table: U32 = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    table: U32 = np.frombuffer(lowered.encode("utf-32-le", "surrogatepass"), dtype="<u4").copy()
+    table[[0x130, 0x3A3]] = _UNMAPPED
+    table.flags.writeable = False
     return table
 
 

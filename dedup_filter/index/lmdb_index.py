@@ -114,7 +114,8 @@ class IndexView:
         committed: Committed | None = None,
     ) -> None:
         self._txn = txn
-        self._answers = answers  # under the rules stamp a read-only view sees (rules_memo)
+        # a read-only view's: under the rules stamp it sees; a write view's own (``rules_memo``)
+        self._answers: dict[Hashable, Any] = {} if answers is None else answers
         self._stamped = False  # a write view: whether it stamped its change of the rule tables
         self._dbs = dbs
         self._shard_id = config.index.shard_id
@@ -122,7 +123,7 @@ class IndexView:
         self._postings = Postings(txn, dbs, _POSTING_TABLES)
         self._hosts = HostNumbers(txn, dbs["hosts"])
         # records read, as stored: a page's check reads the same few several times (its
-        # original's, its directories' pages'); records are frozen, and a write forgets its own
+        # original's, its directories' pages'); records are frozen, and a write keeps its own
         self._decoded: dict[int, PageRecord | None] = {}
         self._committed = committed  # a read-only view's: what earlier readers kept (committed)
         self._cursors: dict[str, lmdb.Cursor] = {}  # a table's, for ``_holds_prefix``
@@ -138,10 +139,13 @@ class IndexView:
             record = PageRecord.decode(page_id, data, self._hosts)
         else:
             record = self._committed.record(page_id, data, self._hosts)
+        self._keep_decoded(page_id, record)
+        return record
+
+    def _keep_decoded(self, page_id: int, record: PageRecord | None) -> None:
         if len(self._decoded) >= _MAX_DECODED:
             self._decoded.clear()
         self._decoded[page_id] = record
-        return record
 
     def page_simhash(self, page_id: int) -> bytes | None:
         """The page's simhash (``b""`` for a page without one), its record left undecoded."""
@@ -183,10 +187,10 @@ class IndexView:
 
     def _put_record(self, record: PageRecord) -> None:
         key, value, db = encode_id(record.page_id), record.encode(self._hosts), self._dbs["pages"]
-        self._decoded.pop(record.page_id, None)  # read back as stored (``last_seen`` rounded)
         # a shard's new ids only grow: appended, leaf pages fill up instead of splitting in half
         if not self._txn.put(key, value, append=True, db=db):
             self._txn.put(key, value, db=db)
+        self._keep_decoded(record.page_id, record.as_stored())  # read back as stored
 
     def _file_url(self, url: str, page_id: int) -> None:
         """File ``url`` under ``page_id`` alone (one page per URL)."""
@@ -223,7 +227,8 @@ class IndexView:
 
     def memoised(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()`` from the rule tables, reused by every read-only view of the same rules
-        (``rules_memo``); the value must be immutable."""
+        and, in a write view, until it changes them (``rules_memo``); the value must be
+        immutable."""
         return memoised(self._answers, key, compute)
 
     def settled(self, key: Hashable, compute: Callable[[], tuple[T, bool]]) -> T:
@@ -234,7 +239,10 @@ class IndexView:
         return self._committed.settled(key, compute)
 
     def _stamp_rules(self, table: str) -> None:
-        if table in RULE_TABLES and not self._stamped:
+        if table not in RULE_TABLES:
+            return
+        self._answers.clear()  # a write view's own: read from what changes now
+        if not self._stamped:
             stamp = _rules_stamp(self._txn, self._dbs) + 1
             self._txn.put(RULES_STAMP, encode_id(stamp), db=self._dbs["meta"])
             self._stamped = True

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from dedup_filter.index.varints import decode_varint, encode_varint
@@ -63,8 +63,14 @@ class PageRecord:
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(map(kept_feature, self.features)))
 
+    def as_stored(self) -> PageRecord:
+        """The record as ``decode`` reads its encoding back (``last_seen`` in whole seconds), made
+        without encoding it: a write transaction reads the records it stores (a directory entry's
+        representative) again."""
+        return replace(self, last_seen=float(_stored_seconds(self.last_seen)))
+
     def encode(self, hosts: HostNames) -> bytes:
-        seen = min(max(math.ceil(self.last_seen), 0), _MAX_SECONDS)
+        seen = _stored_seconds(self.last_seen)
         flags = (_TITLE if self.title else 0) | (_CODE if self.code else 0)
         head = _HEAD.pack(
             self.exact, seen, flags, len(self.features), len(self.simhash), len(self.sketch)
@@ -108,6 +114,10 @@ class PageRecord:
             sketch,
             code,
         )
+
+
+def _stored_seconds(last_seen: float) -> int:
+    return min(max(math.ceil(last_seen), 0), _MAX_SECONDS)
 
 
 def stored_simhash(data: bytes | memoryview) -> bytes:

@@ -62,6 +62,17 @@ def _filing(page_id: int, run: Run) -> Filing:
     return Filing(_ID.pack(run.first), (page_id & _LOW_MASK).to_bytes(_LOW_BYTES, "big"))
 
 
+class RunKey(NamedTuple):
+    """A run as a lookup reads it: the end of its LMDB keys, the high bits of its page ids."""
+
+    suffix: bytes
+    block_first: int
+
+
+def _run_key(run: Run) -> RunKey:
+    return RunKey(_ID.pack(run.first), run.first >> _BLOCK_BITS << _BLOCK_BITS)
+
+
 class Postings:
     """The posting tables of one transaction and the runs they share."""
 
@@ -74,20 +85,24 @@ class Postings:
         self._txn = txn
         self._meta = dbs["meta"]
         self._runs: list[Run] | None = None
+        self._run_keys: list[RunKey] | None = None  # of ``_runs``, made again when they change
+        self._last_filing: tuple[int, Filing] | None = None  # a page's postings come together
         self._tables = {
             name: PostingTable(txn, dbs[name], *shape) for name, shape in layout.items()
         }
 
     def ids(self, table: str, key: bytes) -> list[int]:
         """Page ids filed under ``key``, in id order."""
-        return self._tables[table].ids(key, self.runs())
+        if self._run_keys is None:
+            self._run_keys = [_run_key(run) for run in self.runs()]
+        return self._tables[table].ids(key, self._run_keys)
 
     def add(self, table: str, key: bytes, page_id: int) -> None:
-        self._tables[table].add(key, _filing(page_id, self._run_for(page_id)))
+        self._tables[table].add(key, self._filing_of(page_id))
 
     def add_all(self, postings: Iterable[tuple[str, bytes]], page_id: int) -> None:
-        """``add`` of many (table, key) postings of one page: its run is found once."""
-        filing = _filing(page_id, self._run_for(page_id))
+        """``add`` of many (table, key) postings of one page."""
+        filing = self._filing_of(page_id)
         for table, key in postings:
             self._tables[table].add(key, filing)
 
@@ -113,6 +128,13 @@ class Postings:
             ]
         return self._runs
 
+    def _filing_of(self, page_id: int) -> Filing:
+        """Where the postings of ``page_id`` go, found once for the postings of one page (a
+        filing found before a change of the runs is never kept beyond it: see ``_run_for``)."""
+        if self._last_filing is None or self._last_filing[0] != page_id:
+            self._last_filing = (page_id, _filing(page_id, self._run_for(page_id)))
+        return self._last_filing[1]
+
     def _find(self, page_id: int) -> Run | None:
         runs = self.runs()
         place = bisect.bisect_right(runs, (page_id, 0xFF)) - 1  # after a run starting there
@@ -125,6 +147,7 @@ class Postings:
         if found is not None:
             return found
         opened = Run(page_id >> BASE_BITS << BASE_BITS, BASE_BITS)
+        self._run_keys = self._last_filing = None
         runs = self.runs()
         block = [run for run in runs if run.first >> _BLOCK_BITS == page_id >> _BLOCK_BITS]
         bisect.insort(runs, opened)
@@ -170,18 +193,14 @@ class PostingTable:
         self._kept_bytes = kept_bytes
         self._cursor: lmdb.Cursor | None = None
 
-    def ids(self, key: bytes, runs: list[Run]) -> list[int]:
+    def ids(self, key: bytes, runs: list[RunKey]) -> list[int]:
         cursor = self._cursor or self._open_cursor()
         group, rest = key[: self._group_bytes], key[self._group_bytes : self._kept_bytes]
-        found, size = [], len(rest)
-        for run in runs:
+        found: list[int] = []
+        for suffix, block_first in runs:
             # most keys are filed nowhere: the value found is the next key's, which settles it
-            if not (
-                cursor.set_range_dup(group + _ID.pack(run.first), rest)
-                and cursor.value()[:size] == rest
-            ):
+            if not (cursor.set_range_dup(group + suffix, rest) and cursor.value().startswith(rest)):
                 continue
-            block_first = run.first >> _BLOCK_BITS << _BLOCK_BITS
             for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
                 if not value.startswith(rest):
                     break

@@ -8,7 +8,9 @@ commit every 4 checks, ``bench/url_checks.py``). So a write transaction that cha
 ``RULE_TABLES`` stamps a new number in ``meta`` (``IndexView.put`` and ``delete`` do, once a
 transaction), committed with the change: a reader in any process that shares the environment sees
 the stamp of the rules it reads, and an answer filed under that stamp is right for every reader of
-the same stamp. Write transactions never reuse answers: they change what they read.
+the same stamp. A write transaction keeps answers of its own, forgotten at each change it makes to
+those tables (``IndexView.put`` and ``delete``): a batch of pages reads the rules over their
+directories again and again, and changes them seldom.
 
 Invariants: every write to a table of ``RULE_TABLES`` goes through ``IndexView.put`` or
 ``delete``; an answer depends on those tables (and the index's configuration) only; a memoised
@@ -45,13 +47,13 @@ class RulesMemo:
         return current[1]
 
 
-def memoised(answers: dict[Hashable, Any] | None, key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it gave for ``key`` under the same stamp (``answers``: None in a
-    write transaction)."""
-    if answers is None:
-        return compute()
+def memoised(answers: dict[Hashable, Any], key: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, or what it gave for ``key`` under the same state of the rule tables
+    (``answers``: a stamp's, or a write transaction's own)."""
     try:
         found: T = answers[key]
     except KeyError:
+        if len(answers) >= MAX_ANSWERS:
+            answers.clear()
         found = answers[key] = compute()
     return found

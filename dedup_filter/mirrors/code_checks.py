@@ -83,7 +83,7 @@ def check_code(
     the rules it lies under, as mirror or as origin, and with the copies of it that rules
     along a chain drop for it."""
     check = CodeCheck()
-    if not code:
+    if not code or not store.has_rules():  # no rule stands or was revoked: none to check against
         return check
     check.fetch_back.extend(_revoked_counterparts(store, places))
     for sides, relative in _told_apart(store, places, code):

@@ -146,6 +146,15 @@ def test_last_seen_is_kept_in_seconds_rounded_up_so_gc_never_removes_a_later_pag
     assert stored(tmp_index, page)[0].last_seen == 1_700_000_001.0
 
 
+@pytest.mark.parametrize("last_seen", [1_700_000_000.25, 1_700_000_000.0, -3.5, 2.0**40])
+def test_a_write_reads_the_records_it_stores_as_a_reader_decodes_them(tmp_index, last_seen):
+    """A write transaction keeps what it stores (``PageRecord.as_stored``), undecoded."""
+    page = replace(record(7, "https://user@H.example:8080/\u00e9?q#f", seed=2), last_seen=last_seen)
+    written = tmp_index.transact(lambda view: (view.put_page(page), view.page(7))[1])
+    with tmp_index.read() as view:
+        assert written == view.page(7)
+
+
 def test_put_page_stores_record_url_and_postings(tmp_index):
     page = record(tmp_index.transact(lambda view: view.new_page_id()), "http://a.example/x")
     tmp_index.transact(lambda view: view.put_page(page))
@@ -354,7 +363,8 @@ def test_a_reader_adopts_the_map_another_process_grew(tmp_path, writers):
 
 def test_an_answer_from_the_rule_tables_lasts_until_a_rule_table_changes(tmp_index):
     """Readers reuse what they read of the rules until a commit changes a rule table (the
-    stamp in ``meta``); other commits, a crawl's pages, leave it; a write view never reuses."""
+    stamp in ``meta``); other commits, a crawl's pages, leave it; a write view reuses its own
+    answers until it changes a rule table."""
     computed: list[str] = []
 
     def ask(view) -> int:
@@ -371,7 +381,16 @@ def test_an_answer_from_the_rule_tables_lasts_until_a_rule_table_changes(tmp_ind
     tmp_index.transact(lambda view: view.delete("url_rules", b"absent"))
     with tmp_index.read() as view:
         assert ask(view) == 3
-    assert tmp_index.transact(lambda view: (ask(view), ask(view))) == (4, 5)
+    assert tmp_index.transact(lambda view: (ask(view), ask(view))) == (4, 4)
+
+    def write(view) -> tuple[int, int, int]:
+        first = ask(view)
+        view.put("meta", b"elsewhere", b"2")
+        second = ask(view)
+        view.put("rules", b"r" + b"http://b.test/", b"x")
+        return first, second, ask(view)
+
+    assert tmp_index.transact(write) == (5, 5, 6)
 
 
 def test_a_record_read_before_it_changed_is_read_as_it_is_now(tmp_index):

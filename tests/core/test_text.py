@@ -337,3 +337,12 @@ def test_anchors_of_an_untokenized_page_are_read_within_the_same_bounds():
     names = " ".join(f"a{i}" for i in range(100_000))
     html = f'<a href="/first">x</a><div {names}>y</div><a {names} href="/late">z</a>'
     assert html_anchors(html).hrefs == ("/first",)  # "/late" was the 100,001st attribute
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["<p>caf\u00e9 \ue000x\ue000</p><img src=a.png>", "<p>\ue001 caf\u00e9</p><img src=a.png>"],
+)
+def test_a_page_given_as_its_utf8_reads_as_its_text_does(html):
+    """``utf8`` spares an encoding; a private-use mark in the page is a separator either way."""
+    assert html_text(html, PAGE_URL, utf8=html.encode()) == html_text(html, PAGE_URL)
