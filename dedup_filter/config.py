@@ -99,7 +99,7 @@ class MinHashConfig:
     min_resemblance: float = 0.8
     short_page_tokens: int = 500
     short_page_resemblance: float = 0.85
-    unshared_resemblance: float = 0.85
+    unshared_resemblance: float = 0.86
     drop_resemblance: float = 0.85
 
     def __post_init__(self) -> None:

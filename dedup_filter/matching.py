@@ -154,7 +154,7 @@ def _judge(
         return None
     estimated = resemblance(fingerprint, original, config)
     required = max(_required_resemblance(fingerprint, original, config), minhash.drop_resemblance)
-    if not b_shared:  # proposed by the simhash alone: the super-shingles disagree
+    if not combined:  # proposed by the simhash alone: the super-shingles disagree
         required = max(required, minhash.unshared_resemblance)
     if estimated < required:
         return None
