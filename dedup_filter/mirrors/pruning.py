@@ -436,7 +436,8 @@ class UrlPruner:
             editions = side_by_side(other.mirror, other.origin) or (third_site and copy.across)
             if crawled is None and third_site and awaited is None:
                 part = _part_beside(copy.copied, rule)
-                if held_before(store, holder, part):  # never both of two copies wait
+                # never both of two copies wait, and only for a page the crawl will fetch
+                if held_before(store, holder, part) and self._crawled_whole(store, page, other):
                     awaited = page, holder, other
             if crawled is None or (crawled.code and editions):
                 # editions of a guide lie side by side and differ in their code alone, and a
@@ -454,6 +455,17 @@ class UrlPruner:
             # fetches); a page that copy lacks answers the wait (a 404), and the URL is fetched
             return self._for_copy(store, url, rule, *awaited)
         return None
+
+    def _crawled_whole(self, store: MirrorStore, page: str, rule: Rule) -> bool:
+        """Whether the crawl fetches ``page`` as itself: it lies on ``rule``'s mirror side, held
+        first and pruned for nothing, with no rule inside it (a copy crawled side by side with
+        its origin is pruned where the origin holds its pages: on the eighth holdout web a
+        partner's edition waited for such a copy's guide, whose pages waited for the partner's,
+        until every wait ran out: 549 fetches)."""
+        if rule.prunes_mirror or rule.prunes_mirror_beside:
+            return False
+        inner = rule_over(store, placements(page, self.config.max_depth))
+        return inner is not None and inner[0].mirror == rule.mirror
 
     def _for_copy(
         self, store: MirrorStore, url: str, rule: Rule, page: str, holder: str, other: Rule

@@ -531,41 +531,66 @@ def test_a_page_waiting_for_a_copy_page_a_third_sites_copy_stood_for_is_dropped_
 
 
 SECOND = "http://second.test/pub/"  # a second copy of the origin host
+MODULES = ("decimal", "difflib", "heapq", "bisect", "fractions")
 
 
-@pytest.mark.parametrize("second_answers", [200, 404], ids=["held", "lacking"])
+def _two_copies_crawled_first(dedup, stdlib_page, **first_changes) -> None:
+    """Two documents of the first copy, then two of the second, then one of the origin (each copy
+    crawled before the origin, the first before the second); then both copies' rules, mirrors
+    held first."""
+    urls = [COPY + "a.html", COPY + "b.html", SECOND + "c.html", SECOND + "d.html"]
+    for url, module in zip([*urls, ORIGIN + "e.html"], MODULES, strict=True):
+        dedup.check_page(url, stdlib_page(module).encode())
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        for copy, changes in ((COPY, first_changes), (SECOND, {})):
+            rule = Rule(copy, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+            store.put_rule(replace(rule, **changes))
+
+    dedup.index.transact(rules)
+
+
+@pytest.mark.parametrize("first_answers", [200, 404], ids=["held", "lacking"])
 def test_of_two_copies_held_before_their_origin_the_one_met_later_waits_for_the_other(
-    tmp_path, stdlib_page, second_answers
+    tmp_path, stdlib_page, first_answers
 ):
     """Both copies crawled before their origin, so neither is pruned for it: the one met later
     waits for the other's page, and is dropped for it once the crawl holds it, or fetched where
     the other lacks it; the copy met first never waits (depth first, the eleventh holdout web's
     two copies of a Javadoc were both crawled whole: 1,105 fetches)."""
     with DedupFilter.open(tmp_path / "index") as dedup:
-
-        def rules(view) -> None:
-            store = MirrorStore(view)
-            for copy in (COPY, SECOND):
-                store.put_rule(
-                    Rule(copy, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
-                )
-
-        dedup.index.transact(rules)
-        _held(dedup, [COPY + "a.html", COPY + "b.html", SECOND + "c.html"], stdlib_page)
+        _two_copies_crawled_first(dedup, stdlib_page)
         waits = dedup.check_url(SECOND + PAGE)
         assert (waits.action, waits.duplicate_of) == ("defer", COPY + PAGE)
         assert waits.evidence["awaiting_crawl_of"] == COPY + PAGE
         assert not waits.probes  # the crawl fetches that copy whole
         assert dedup.check_url(COPY + "other.html").reason == "crawled_first"
-        if second_answers == 200:
-            decision = _crawled_then_checked(
-                dedup, COPY + PAGE, SECOND + PAGE, stdlib_page("fractions")
-            )
+        if first_answers == 200:
+            page = stdlib_page("statistics")
+            decision = _crawled_then_checked(dedup, COPY + PAGE, SECOND + PAGE, page)
         else:
             dedup.fetch_failed(COPY + PAGE, 404)
             decision = dedup.check_url(SECOND + PAGE)
-    if second_answers == 200:
+    if first_answers == 200:
         assert (decision.action, decision.duplicate_of) == ("drop", COPY + PAGE)
         assert decision.evidence["copy_rule"] == COPY
     else:
         assert (decision.action, decision.reason) == ("keep", "counterpart_missing")
+
+
+@pytest.mark.parametrize(
+    "first_changes",
+    [{"side_by_side": True}, {"side_by_side": True, "mirror_held_first": False}],
+    ids=["pruned_beside", "pruned"],
+)
+def test_a_copy_crawled_beside_its_origin_is_waited_for_by_nothing(
+    tmp_path, stdlib_page, first_changes
+):
+    """The copy met first was crawled side by side with the origin: its pages are pruned where
+    the origin holds them, so the crawl may never fetch its page, and the copy met later keeps
+    its own (the eighth holdout web, round robin: 549 pages waited on each other until their
+    waits ran out)."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        _two_copies_crawled_first(dedup, stdlib_page, **first_changes)
+        assert dedup.check_url(SECOND + PAGE).reason == "crawled_first"
