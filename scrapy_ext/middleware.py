@@ -162,14 +162,10 @@ class DedupMiddleware:
 
     async def _crawl_stand_ins(self, request: Request, status: int | None) -> None:
         """A page the crawl could not fetch on a rule's kept side: its counterpart on the pruned
-        side is requested in its place, with the spider's callback, so its links are followed.
-        Ahead of the requests queued with it: until the stand-in's page is recorded, the rule
-        cannot count the absence (``precedence.after_absence``), and a partial copy crawled first
-        answers each page it lacks with a 404 (breadth first, the eleventh holdout web's copy of
-        a copy turned only after 186 of them, its stand-ins queued behind whole depths)."""
+        side is requested in its place, with the spider's callback, so its links are followed
+        (``DedupSession.stand_in``)."""
         for stand_in in await self._session.fetch_failed(request.url, status):
-            priority = request.priority + DEFER_PRIORITY_STEP
-            self._session.crawl_in_place(request, stand_in.url, priority=priority)
+            self._session.stand_in(request, stand_in.url)
 
     async def _act_on_url(
         self, request: Request, decision: Decision, counterpart_reported: bool = False

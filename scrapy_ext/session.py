@@ -171,6 +171,23 @@ class DedupSession:
         meta = {key: value for key, value in request.meta.items() if key not in FETCH_STATE}
         self._crawler.engine.crawl(request.replace(url=url, meta=meta, **changes))
 
+    def stand_in(self, request: Request, url: str) -> None:
+        """Request ``url`` in place of ``request``, whose page could not be fetched, past the
+        dupefilter and ahead of the requests queued with it: its URL is mostly queued already,
+        waiting for the page that failed, and until its page is recorded the rule cannot count
+        the absence (``precedence.after_absence``). Breadth first, the eleventh holdout web's
+        copy of a copy, crawled first, turned at its 8th counted absence in two runs and its 63rd
+        in two others, its stand-ins filtered as queued and fetched 17 s later, when their own
+        waits ran out: 174-186 of its pages were answered with 404s meanwhile. It is the
+        filter's own repeat: not fetched if another request got its URL's answer."""
+        meta = _url_free_meta(request)
+        self._crawler.engine.crawl(
+            past_the_dupefilter(
+                request.replace(url=url, meta={**meta, FETCH_BACK: True}),
+                priority=request.priority + DEFER_PRIORITY_STEP,
+            )
+        )
+
     async def follow_links(
         self, request: Request, body: bytes, headers: Mapping[str, Any], decision: Decision
     ) -> None:

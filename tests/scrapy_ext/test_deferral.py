@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from dedup_filter.scrapy import DedupDupeFilter, DedupMiddleware
-from dedup_filter.scrapy.responses import DEFER_PRIORITY_STEP
+from dedup_filter.scrapy.responses import DEFER_PRIORITY_STEP, is_repeat
 from dedup_filter.scrapy.session import DedupSession
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
@@ -128,8 +128,14 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     )
     settle(middleware.process_response(missing, not_found))
     # crawled in its place: the origin's documents the copy holds are dropped unfetched
-    assert [(r.url, r.meta) for r in scheduled.requests] == [(ORIGIN + "csv.html", {"depth": 2})]
-    assert scheduled.requests[0].priority > missing.priority  # ahead of what was queued with it
+    [stand_in] = scheduled.requests
+    assert (stand_in.url, stand_in.meta["depth"]) == (ORIGIN + "csv.html", 2)
+    assert "download_slot" not in stand_in.meta  # the failed fetch's own
+    # past the dupefilter (the origin's page is queued already, waiting), ahead of what was
+    # queued with it, as the filter's own repeat: not fetched if the crawl got its answer
+    assert stand_in.dont_filter
+    assert stand_in.priority > missing.priority
+    assert is_repeat(stand_in)
     assert crawler.stats.get_value("dedup/stand_ins") == 1
     assert settle(middleware.process_request(Request(ORIGIN + "csv.html"))) is None
     assert not crawler.stats.get_value("dedup/deferred")
