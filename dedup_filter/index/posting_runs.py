@@ -199,7 +199,9 @@ class PostingTable:
         found: list[int] = []
         for suffix, block_first in runs:
             # most keys are filed nowhere: the value found is the next key's, which settles it
-            if not (cursor.set_range_dup(group + suffix, rest) and cursor.value().startswith(rest)):
+            if not cursor.set_range_dup(group + suffix, rest):
+                continue
+            if not cast("bytes", cursor.value()).startswith(rest):  # not a buffer
                 continue
             for value in cast("Iterator[bytes]", cursor.iternext_dup()):  # not buffers
                 if not value.startswith(rest):
