@@ -123,14 +123,15 @@ class DedupMiddleware:
     async def _fetch(self, request: Request) -> Request | Response | None:
         """Send the request on, unless a probe of its URL has its response or is in flight, or
         it is the filter's own repeat of a URL this crawl got already (or is getting: it waits
-        for that request to come back)."""
+        for that request to come back), or a request for a URL the filter fetched ahead of it as
+        a stand-in (the spider queued it once; the stand-in went past the dupefilter)."""
         waiting = self._prober.wait_for(request)
         if waiting is not None:  # the probe of this URL is in flight
             return await self._again_after(waiting, request)
         outcome = self._prober.take(request)
         if outcome is not None:
             return await self._serve(request, outcome)
-        if is_repeat(request):
+        if is_repeat(request) or self._session.stood_in(request.url):
             landing = self._prober.wait_for_crawl(request, _REPEAT_WAIT_S)
             if landing is not None:  # another request for its URL is in flight: its answer may do
                 return await self._again_after(landing, request)

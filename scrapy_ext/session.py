@@ -101,6 +101,7 @@ class DedupSession:
         self._knows_rules = False
         self._waiting: set[str] = set()  # URLs this crawl saw deferred and has not acted on yet
         self._handed_over: set[str] = set()  # probe answers requested in a dropped URL's place
+        self._stood_in: set[str] = set()  # URLs requested past the dupefilter as stand-ins
         # pages requested again, with the revoked rules they were requested for
         self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
         self._pruned: dict[str, list[Request]] = {}  # a rule's mirror -> requests it pruned
@@ -179,7 +180,9 @@ class DedupSession:
         copy of a copy, crawled first, turned at its 8th counted absence in two runs and its 63rd
         in two others, its stand-ins filtered as queued and fetched 17 s later, when their own
         waits ran out: 174-186 of its pages were answered with 404s meanwhile. It is the
-        filter's own repeat: not fetched if another request got its URL's answer."""
+        filter's own repeat: not fetched if another request got its URL's answer, and the
+        request queued for its URL before is not fetched after it (``stood_in``)."""
+        self._stood_in.add(url)
         meta = _url_free_meta(request)
         self._crawler.engine.crawl(
             past_the_dupefilter(
@@ -187,6 +190,10 @@ class DedupSession:
                 priority=request.priority + DEFER_PRIORITY_STEP,
             )
         )
+
+    def stood_in(self, url: str) -> bool:
+        """Whether ``url`` was requested as a stand-in (``stand_in``)."""
+        return url in self._stood_in
 
     async def follow_links(
         self, request: Request, body: bytes, headers: Mapping[str, Any], decision: Decision

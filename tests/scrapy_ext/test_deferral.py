@@ -144,6 +144,28 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
         assert dedup.check_url(ORIGIN + "csv.html").reason == "counterpart_missing"
 
 
+def test_the_request_queued_for_a_stand_ins_url_is_not_fetched_after_it(
+    make_crawler, origin_pruned_index, stdlib_page
+):
+    """The stand-in went past the dupefilter, ahead of the spider's own request for its URL,
+    queued before it: once the stand-in's page is judged, that request is not fetched again
+    (a real crawl of the evaluation web fetched two pages twice so)."""
+    crawler = make_crawler()
+    crawler.engine = scheduled = _Scheduled()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    missing = Request(HELD_FIRST + "csv.html")
+    settle(middleware.process_request(missing))
+    not_found = HtmlResponse(missing.url, status=404, body=b"<html></html>", request=missing)
+    settle(middleware.process_response(missing, not_found))
+    [stand_in] = scheduled.requests
+    assert settle(middleware.process_request(stand_in)) is None  # fetched
+    page = HtmlResponse(stand_in.url, body=stdlib_page("csv").encode(), request=stand_in)
+    settle(middleware.process_response(stand_in, page))
+    with pytest.raises(IgnoreRequest):
+        settle(middleware.process_request(Request(ORIGIN + "csv.html")))
+    close_spider(crawler)
+
+
 def test_a_download_error_on_the_kept_side_stands_in_and_a_drop_does_not(
     make_crawler, origin_pruned_index
 ):
