@@ -104,9 +104,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _pages(
-    roots: list[str], max_bytes: int, limit: int, seed: int, file_paths: bool
-) -> list[Page]:
+def _pages(roots: list[str], max_bytes: int, limit: int, seed: int, file_paths: bool) -> list[Page]:
     files = [path for path in html_files(roots) if path.stat().st_size <= max_bytes]
     random.Random(seed).shuffle(files)
     return [("http://docs.test/" + _url_path(path, file_paths), path.read_bytes())
