@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
-from dedup_filter.urls import normalize_url
+from dedup_filter.urls import path_of
 
 Action = Literal["keep", "drop", "defer"]
 
@@ -120,7 +120,7 @@ class Decision:
         if not self.dropped or self.reason not in PAGE_REASONS:
             return False
         twin = self.duplicate_of or self.url
-        return self.dropped_under_rule or _path_of(self.url) != _path_of(twin)
+        return self.dropped_under_rule or path_of(self.url) != path_of(twin)
 
     @property
     def deferred(self) -> bool:
@@ -160,11 +160,6 @@ class Waiting(Protocol):
 
     @property
     def since(self) -> float: ...
-
-
-def _path_of(url: str) -> str:
-    """scheme://host[:port]/path of the normalised URL, without its query."""
-    return normalize_url(url).partition("?")[0]
 
 
 def settle_waiting(

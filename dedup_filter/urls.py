@@ -55,3 +55,13 @@ def directory_of(url: str) -> str:
     authority, slash, path = rest.partition("/")
     path = path.split("?", 1)[0]
     return f"{scheme}://{authority}/{path[: path.rfind('/') + 1] if slash else ''}"
+
+
+def path_of(url: str) -> str:
+    """scheme://host[:port]/path of the normalised URL, without its query."""
+    return normalize_url(url).partition("?")[0]
+
+
+def file_name_of(url: str) -> str:
+    """The last segment of a URL's (or a relative path's) path, without query and fragment."""
+    return url.partition("#")[0].partition("?")[0].rpartition("/")[2]

@@ -31,6 +31,7 @@ from dedup_filter.mirrors.directories import Placement, placements
 from dedup_filter.mirrors.records import EDITION, MISSING, Candidate, DirEntry, Rule, Sample
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
+from dedup_filter.urls import file_name_of
 
 # rules lie within ``mirror.max_depth`` levels below their host (12 by default), fewer than this
 ANY_DEPTH = 64
@@ -63,13 +64,9 @@ def own_code(entry: DirEntry, record: PageRecord | None) -> int:
     in what is no word: Boost's reference holds an ``operator!=`` page beside an ``operator==``
     one, and on the tenth holdout web (breadth first) a copy's ``operator!=``, dropped for its
     ``operator==``, was compared by the other's code and its rule revoked as an edition's."""
-    if record is None or _file_name(record.url) != _file_name(entry.relative):
+    if record is None or file_name_of(record.url) != file_name_of(entry.relative):
         return 0
     return record.code
-
-
-def _file_name(url: str) -> str:
-    return url.partition("?")[0].partition("#")[0].rpartition("/")[2]
 
 
 def standing_code_hash(

@@ -14,7 +14,7 @@ from urllib.parse import urljoin, urlsplit
 
 from dedup_filter.features.text import Anchors, decode_body, html_anchors
 from dedup_filter.references import References
-from dedup_filter.urls import directory_of, normalize_url
+from dedup_filter.urls import directory_of, file_name_of, normalize_url
 
 MAX_LINKS = 2000
 
@@ -63,7 +63,7 @@ def own_variants(page_url: str, twin_url: str, links: Iterable[str]) -> list[str
     pages, stubs) each name their own translation or print view, which the twin's links do not
     name. A document's name is its file name up to the first dot; a variant's adds to it after a
     dot, a dash or an underscore, or keeps the file name with a query."""
-    name, twin_name = _file_name(page_url), _file_name(twin_url)
+    name, twin_name = file_name_of(page_url), file_name_of(twin_url)
     stem = name.partition(".")[0]
     if not stem or name == twin_name:
         return []
@@ -76,11 +76,6 @@ def own_variants(page_url: str, twin_url: str, links: Iterable[str]) -> list[str
         if "/" not in link_name and _names_variant(link_name, name, stem):
             variants.append(link)
     return variants
-
-
-def _file_name(url: str) -> str:
-    """The last segment of a URL's path, without its query and fragment."""
-    return url.partition("#")[0].partition("?")[0].rpartition("/")[2]
 
 
 def _names_variant(link_name: str, name: str, stem: str) -> bool:
