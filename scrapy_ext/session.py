@@ -80,6 +80,7 @@ _URL_STATE = FETCH_STATE | {URL_CHECKED}
 # requests pruned under mirror rules kept to be asked again if their rule stops pruning
 _PRUNED_KEPT = 50_000
 _PRUNED_REQUESTS = "pruned"  # the pruned requests in a paused crawl's JOBDIR
+_STOOD_IN = "stood-in"  # the URLs requested as stand-ins, in a paused crawl's JOBDIR
 
 
 class DedupSession:
@@ -137,7 +138,11 @@ class DedupSession:
         return cls(crawler, settings, worker)
 
     def spider_opened(self) -> None:
-        """A paused crawl's resumption takes back the requests its rules had pruned."""
+        """A paused crawl's resumption takes back the requests its rules had pruned, and the
+        URLs it requested as stand-ins (the spider's own requests for them may still be
+        queued)."""
+        stood_in = jobdir.take(self._crawler, _STOOD_IN)
+        self._stood_in.update(stood_in if isinstance(stood_in, set) else ())
         kept = jobdir.take(self._crawler, _PRUNED_REQUESTS)
         spider = self._crawler.spider
         for mirror, requests in kept.items() if isinstance(kept, dict) else ():
@@ -152,9 +157,11 @@ class DedupSession:
 
     async def spider_closed(self, reason: str = "finished") -> None:
         """Returns once this crawl's decisions are committed and the index released; a paused
-        crawl keeps the requests its rules pruned for its resumption (``jobdir``)."""
+        crawl keeps the requests its rules pruned and the URLs it stood in for, for its
+        resumption (``jobdir``)."""
         if jobdir.wanted(self._crawler, reason):
             jobdir.save(self._crawler, _PRUNED_REQUESTS, self._stored_pruned())
+            jobdir.save(self._crawler, _STOOD_IN, self._stood_in)
         logger.info("dedup: %s", self.summary())
         if self._worker is not None:
             worker, self._worker = self._worker, None

@@ -121,6 +121,25 @@ def test_the_requests_a_rule_pruned_are_asked_again_after_a_pause(make_crawler, 
     assert again.meta["depth"] == 2
 
 
+def test_the_urls_stood_in_for_are_known_after_a_pause(make_crawler, tmp_path):
+    """A stand-in went past the dupefilter ahead of the spider's own request for its URL, which
+    may still be queued when the crawl is paused: after the resumption that request is still
+    known for one the stand-in answered (the evaluation web's paused crawl fetched two pages
+    twice so)."""
+    settings = {"JOBDIR": str(tmp_path / "job")}
+    paused = _crawler_with_spider(make_crawler(**settings))
+    paused.engine = _Scheduled()
+    session = DedupSession.of(paused)
+    session.stand_in(Request(MIRROR + "lacking.html"), PAGE)
+    settle(session.spider_closed("shutdown"))
+
+    resumed = _crawler_with_spider(make_crawler(**settings))
+    session = DedupSession.of(resumed)
+    assert not session.stood_in(PAGE)
+    session.spider_opened()
+    assert session.stood_in(PAGE)
+
+
 def _prober(crawler) -> Prober:
     return Prober(crawler, _never_judged, lambda url, status: None, cache_size=8)
 
