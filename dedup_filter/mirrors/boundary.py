@@ -4,15 +4,18 @@ When a pair is confirmed and both directories have the same name, their parents 
 the parents' index pages replicate, or another rule already pairs two children of the same
 parents, the parents become a candidate (a parent index page the crawl has not fetched is probed,
 and the parents tried again when it arrives), sampled like any other, and a confirmed wider rule
-absorbs the rules it contains. The topmost confirmed pair is the boundary,
-possibly renamed on one side. Invariant: the search climbs at most ``max_boundary_levels`` levels
-and never pairs a directory with one that contains it.
+absorbs the rules it contains. Parents that have no index page (their probes failed) become a
+candidate on a sibling rule alone: documentation trees often serve no page at their top. The
+topmost confirmed pair is the boundary, possibly renamed on one side. Invariant: the search
+climbs at most ``max_boundary_levels`` levels and never pairs a directory with one that contains
+it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import directory_name, nested, parent_directory
 from dedup_filter.mirrors.records import EXPIRED, OPEN, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
@@ -41,38 +44,56 @@ def parent_pair(rule: Rule, max_levels: int) -> tuple[str, str] | str:
     return mirror_parent, origin_parent
 
 
-def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float) -> Widening:
-    """What to do next above a newly confirmed ``rule``."""
+def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float, index_file: str) -> Widening:
+    """What to do next above a newly confirmed ``rule`` (``index_file``: the name a directory's
+    index page is asked as when its own URL fails)."""
     parents = parent_pair(rule, max_levels)
     if isinstance(parents, str) or store.candidate(pair_reference(*parents)) is not None:
         return Widening()
-    mirror_index, origin_index = _index_entries(store, parents)
-    if mirror_index is None or origin_index is None:
-        # each unknown index page is probed (the origin's is one the crawl fetches anyway;
-        # waiting for the crawl to meet it, late in random orders, leaves the copy's other
-        # subdirectories unruled meanwhile), under the file name of the child's index page (a
-        # server naming its index pages ``index.html`` may answer 404 for the directory's URL);
-        # the detector tries the parents again when one arrives
-        names = (
-            _index_name(rule.mirror, rule.mirror_index),
-            _index_name(rule.origin, rule.origin_index),
-        )
-        unknown = zip(parents, names, (mirror_index, origin_index), strict=True)
-        return Widening(
-            probes=tuple(parent + name for parent, name, entry in unknown if entry is None)
-        )
-    if not (mirror_index.same_content(origin_index) or _sibling_rule(store, rule, parents)):
+    entries = _index_entries(store, parents)
+    # each unknown index page is probed (the origin's is one the crawl fetches anyway; waiting
+    # for the crawl to meet it, late in random orders, leaves the copy's other subdirectories
+    # unruled meanwhile), under the file name of the child's index page (a server naming its
+    # index pages ``index.html`` may answer 404 for the directory's URL); the detector tries the
+    # parents again when one arrives, or when the last of them fails
+    names = (
+        _index_name(rule.mirror, rule.mirror_index),
+        _index_name(rule.origin, rule.origin_index),
+    )
+    asked = [
+        _to_ask(store, parent, name, index_file) if entry is None else None
+        for parent, name, entry in zip(parents, names, entries, strict=True)
+    ]
+    unknown = [url for url in asked if url is not None]
+    if unknown:
+        return Widening(probes=tuple(unknown))
+    mirror_index, origin_index = entries
+    replicate = (
+        mirror_index is not None
+        and origin_index is not None
+        and mirror_index.same_content(origin_index)
+    )
+    if not (replicate or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents
     candidate = Candidate(
         mirror_parent,
         origin_parent,
-        mirror_parent + mirror_index.relative,
-        origin_parent + origin_index.relative,
+        mirror_parent + (mirror_index.relative if mirror_index is not None else ""),
+        origin_parent + (origin_index.relative if origin_index is not None else ""),
         now,
         level=rule.level + 1,
     )
     return Widening(candidate=candidate)
+
+
+def _to_ask(store: MirrorStore, parent: str, name: str, index_file: str) -> str | None:
+    """The URL to ask a parent's unknown index page as (``name``, its child's index file name;
+    when that is the directory's own URL, ``index_file`` once that failed); None when every such
+    URL is known to have failed."""
+    deferrals = Deferrals(store.view)
+    names = (name,) if name else ("", index_file)
+    return next((parent + n for n in names if deferrals.absent(parent + n) is None), None)
 
 
 def _index_name(directory: str, index_url: str) -> str:

@@ -241,7 +241,8 @@ class CandidateUpdate:
 
     def widen(self, rule: Rule) -> None:
         """Try the parents of ``rule`` (again, once a parent index page it asked for arrived)."""
-        step = widen(self.store, rule, self.config.max_boundary_levels, self.now)
+        index_file = IndexPages(self.config.index_names, self.config.index_extensions).file_name
+        step = widen(self.store, rule, self.config.max_boundary_levels, self.now, index_file)
         self.probes.extend(url for url in step.probes if ask_parent(self.store, url, rule))
         if step.candidate is not None:
             self.advance(step.candidate)

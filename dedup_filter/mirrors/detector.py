@@ -101,6 +101,10 @@ _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting
 _UNPRUNED_SCANNED = 4096
 
 
+# probes whose failure is remembered (``Deferrals.absent``)
+_REMEMBERED_ABSENT = frozenset((COUNTERPART_PROBE, INDEX_PROBE, PARENT_PROBE, SAMPLE_PROBE))
+
+
 class MirrorDetector:
     """Candidates, sampling, rules and boundaries over the mirror tables of one index."""
 
@@ -328,8 +332,9 @@ class MirrorDetector:
         asked = self._stripped(view, url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
-        if any(kind in (COUNTERPART_PROBE, INDEX_PROBE, SAMPLE_PROBE) for kind, _ in outstanding):
-            # what waits for it is fetched instead; an index page is not asked for again; a
+        if any(kind in _REMEMBERED_ABSENT for kind, _ in outstanding):
+            # what waits for it is fetched instead; an index page is not asked for again (a
+            # parent without one is paired on its children's rules: ``boundary.widen``); a
             # sample drawn later at its path is settled at once (``probes.known_absent``)
             Deferrals(view).mark_absent(asked, status)
         for kind, reference in outstanding:
@@ -344,6 +349,10 @@ class MirrorDetector:
                 # a server that serves its index pages under their file name only
                 store.add_probe(retry, kind, reference)
                 update.probes.append(retry)
+            elif kind == PARENT_PROBE:
+                child = store.rule(reference.decode("utf-8", "surrogatepass"))
+                if child is not None:  # not absorbed meanwhile
+                    update.widen(child)
         evidence = {"status": status, "outstanding_probe": bool(outstanding)} | update.evidence()
         return Decision(
             url, "keep", Reason.PROBE_FAILED, evidence=evidence, probes=update.handed_out()

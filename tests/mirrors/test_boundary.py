@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 
 from dedup_filter import Config
-from dedup_filter.mirrors.boundary import widen
+from dedup_filter.mirrors.boundary import Widening, widen
 from dedup_filter.mirrors.candidates import CandidateUpdate
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.records import Candidate, DirEntry, Rule
 from dedup_filter.mirrors.sampling import CoordinateSampler
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
-from .conftest import file_entry
+from .conftest import OnlineCrawl, breadth_first, copy_tree, file_entry, table_of_contents
 
 MIRROR, ORIGIN = "http://manuals.partner.test/", "http://manuals.project.test/"
 
@@ -39,9 +40,9 @@ def test_a_sibling_rule_either_way_round_makes_the_parents_a_candidate(tmp_index
         store = MirrorStore(view)
         _roots_differ(store)
         store.put_rule(rule)
-        alone = widen(store, rule, 4, 0.0).candidate
+        alone = widen(store, rule, 4, 0.0, "index.html").candidate
         store.put_rule(sibling)
-        return alone, widen(store, rule, 4, 0.0).candidate
+        return alone, widen(store, rule, 4, 0.0, "index.html").candidate
 
     alone, beside = tmp_index.transact(decide)
     assert alone is None
@@ -87,9 +88,9 @@ def test_twins_of_one_origin_beside_a_sibling_rule_make_the_parents_a_candidate(
         _roots_differ(store)
         store.put_rule(rule)
         store.put_rule(_rule(MIRROR + "guide-en/", THIRD_COPY))
-        alone = widen(store, rule, 4, 0.0).candidate
+        alone = widen(store, rule, 4, 0.0, "index.html").candidate
         store.put_rule(_rule(ORIGIN + "guide-en/", THIRD_COPY))
-        return alone, widen(store, rule, 4, 0.0).candidate
+        return alone, widen(store, rule, 4, 0.0, "index.html").candidate
 
     alone, beside = tmp_index.transact(decide)
     assert alone is None
@@ -116,3 +117,80 @@ def test_a_twin_confirmed_beside_a_sibling_rule_tries_the_parents_of_the_twins(t
 
     rules = tmp_index.transact(settle)
     assert (MIRROR, ORIGIN) in rules or (ORIGIN, MIRROR) in rules
+
+
+def test_parents_without_index_pages_are_paired_beside_a_sibling_rule(tmp_index):
+    """Two guides' trees with no page at their tops (the eleventh holdout web's GOsa help): once
+    the parents' index pages are known to fail, a sibling rule alone makes them a candidate, its
+    index pages the directories' own URLs; before that, they are probed."""
+    rule = _rule(MIRROR + "help/guide-en/", ORIGIN + "help/guide-en/")
+    sibling = _rule(MIRROR + "help/guide-fr/", ORIGIN + "help/guide-fr/")
+
+    def decide(view):
+        store = MirrorStore(view)
+        store.put_rule(rule)
+        store.put_rule(sibling)
+        asked = widen(store, rule, 4, 0.0, "index.html")
+        deferrals = Deferrals(view)
+        for url in asked.probes:
+            deferrals.mark_absent(url, 404)
+        retried = widen(store, rule, 4, 0.0, "index.html")
+        for url in retried.probes:
+            deferrals.mark_absent(url, 404)
+        return asked, retried, widen(store, rule, 4, 0.0, "index.html")
+
+    asked, retried, absent = tmp_index.transact(decide)
+    assert asked.candidate is None
+    assert asked.probes == (MIRROR + "help/", ORIGIN + "help/")
+    # a directory's own URL failed: its index page is asked under its file name too
+    assert retried.probes == (MIRROR + "help/index.html", ORIGIN + "help/index.html")
+    candidate = absent.candidate
+    assert (candidate.mirror, candidate.origin, candidate.level) == (
+        MIRROR + "help/",
+        ORIGIN + "help/",
+        1,
+    )
+    assert (candidate.mirror_index, candidate.origin_index) == (MIRROR + "help/", ORIGIN + "help/")
+
+
+def test_parents_without_index_pages_and_no_sibling_rule_are_no_candidate(tmp_index):
+    rule = _rule(MIRROR + "help/guide-en/", ORIGIN + "help/guide-en/")
+
+    def decide(view):
+        store = MirrorStore(view)
+        store.put_rule(rule)
+        for parent in (MIRROR + "help/", ORIGIN + "help/"):
+            Deferrals(view).mark_absent(parent, 404)
+            Deferrals(view).mark_absent(parent + "index.html", 404)
+        return widen(store, rule, 4, 0.0, "index.html")
+
+    assert tmp_index.transact(decide) == Widening()
+
+
+def _guides(corpus: dict[str, str], base: str) -> dict[str, bytes]:
+    """Three guides of five modules each under ``base``, which serves no page of its own."""
+    names = sorted(corpus)
+    pages = {}
+    for number, guide in enumerate(("guide-a", "guide-b", "guide-c")):
+        modules = names[5 * number : 5 * number + 5]
+        top = f"{base}{guide}/"
+        pages[top] = table_of_contents(guide, [(f"{name}.html", name) for name in modules])
+        pages |= {f"{top}{name}.html": corpus[name].encode() for name in modules}
+    return pages
+
+
+def test_a_renamed_copy_of_a_tree_without_index_pages_is_ruled_at_its_top(open_filter, corpus):
+    """An archive's renamed copy of a help tree whose top serves no page, crawled a guide at a
+    time after the origin: once two guides are ruled and the tops' index pages failed, the tops
+    are sampled on the third guide's pages, and the copy is ruled at its top (the boundary)."""
+    origin, copy = ORIGIN + "help/", MIRROR + "archive/help-old/"
+    pages = _guides(corpus, origin)
+    pages |= copy_tree(pages, origin, copy)
+    by_guide = sorted(breadth_first(pages, copy), key=lambda url: url[len(copy) :].split("/")[0])
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, origin) + by_guide)
+    rules = [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
+    assert (copy, origin) in rules
+    assert {copy, origin} <= set(crawl.failed_probes)  # the tops' own URLs, then their files
+    assert {copy + "index.html", origin + "index.html"} <= set(crawl.failed_probes)
+    assert any(url.startswith(copy + "guide-c/") for url in crawl.pruned)
