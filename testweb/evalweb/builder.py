@@ -256,6 +256,22 @@ ELEVENTH = Hosts(
 )
 
 
+# The twelfth holdout's (thirty-eighth session): other names again.
+TWELFTH = Hosts(
+    ("www.sleepycat.test", "ftp.nic-archive.test", "db.cdn.test"),
+    ("pub/databases/berkeley-db/5.3/", "bdb-docs/"),
+    "udo.project.test",
+    "udo.oldsite.test",
+    "udo.reader.test",
+    "textformat-tips.test",
+    "packaging.project.test",
+    "packaging.partner.test",
+    "dev.library.test",
+    "notices.archive.test",
+    "vsid=2d9f6b0e81",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -270,6 +286,9 @@ class Layout:
     news: int  # the portal's news items (release notes after those above)
     versions: tuple[str, str] = ("2.39.5", "2.39.2")  # the stale tree's, then its copy's
     hosts: Hosts = NAMED
+    # pages of the chain's package that are byte for byte another of its pages (an edition's
+    # page where no code differs) share that page's content key: one document under two URLs
+    identical_pages: bool = False
 
 
 LAYOUTS = {
@@ -465,6 +484,25 @@ LAYOUTS = {
         ("5.4.4", "5.4.2"),
         ELEVENTH,
     ),
+    # the thirty-eighth session's, packages never used before: Berkeley DB's documentation (C,
+    # C++ and Tcl API references and getting-started guides in C, C++ and Java editions side by
+    # side, nested; identical pages across editions) as the chain, UDO's German manual
+    # (one directory, numbered pages) as the stale manual, the Ubuntu packaging guide in
+    # English (with a code edition), German and French (Sphinx i18n) as guides, Double
+    # Commander's help in English and Russian as the portal's manual
+    "holdout12": Layout(
+        "bdb",
+        "udo-de",
+        "",
+        ("ubuntu-packaging-en", "ubuntu-packaging-de", "ubuntu-packaging-fr"),
+        ("doublecmd-en", "doublecmd-ru"),
+        None,
+        40,
+        80,
+        ("6.4.1", "6.4.0"),
+        TWELFTH,
+        identical_pages=True,
+    ),
 }
 
 
@@ -543,11 +581,14 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     return EvalWeb(pages, start_urls, web.truth)
 
 
-def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> None:
-    """The origin, its whole copy filed deeper, and a copy of that copy lacking 30 %."""
+def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> list[str]:
+    """The origin, its whole copy filed deeper, and a copy of that copy lacking 30 %; returns
+    the paths the copy of a copy lacks."""
     origin, mirror, fast = layout.hosts.chain
     filed, refiled = layout.hosts.chain_dirs
     web.place(origin, "", layout.chain, read_tree(layout.chain), symlinks(layout.chain))
+    if layout.identical_pages:
+        _identical_pages_shared(web, origin)
     web.copy((origin, ""), (mirror, filed), "renamed_subdirectory", "chain")
     lacking = _lacking(web.hosts[mirror], filed, 0.3, rng)
     web.copy(
@@ -561,6 +602,17 @@ def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> None:
         web.front_page(
             host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")]
         )
+    return sorted(refiled + path[len(filed) :] for path in lacking)
+
+
+def _identical_pages_shared(web: HostsBuilder, host: str) -> None:
+    """Pages of ``host`` byte for byte an earlier one (by path) hold that page's content."""
+    first: dict[str, str] = {}
+    for path, body in sorted(web.hosts[host].items()):
+        if body in first:
+            web.truth.contents[site_url(host, path)] = web.content(host, first[body])
+        else:
+            first[body] = path
 
 
 def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:

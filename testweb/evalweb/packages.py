@@ -317,6 +317,47 @@ TREES = {
         )
         for language in ("en", "fr")
     },
+    # the twelfth holdout's (thirty-eighth session), packages never used before: Berkeley DB's
+    # documentation (DocBook XSL 1.73, nested: the C, C++ and Tcl API references side by side,
+    # three getting-started guides each in a C, a C++ and a Java edition, pages of one
+    # edition byte for byte another's where no code differs, the programmer's reference and
+    # the porting guide; its Doxygen C# and Javadoc Java references, STL reference,
+    # installation and upgrading notes not read), UDO's manual in German (udo-doc-de: 385
+    # pages made by the UDO converter, in one directory), the Ubuntu packaging guide in three
+    # languages (Sphinx i18n, a package each: untranslated paragraphs stay English), Double
+    # Commander's help in English and Russian (hand-written pages, a package each)
+    "bdb": DocTree(
+        "db5.3-doc",
+        "usr/share/doc/db5.3-doc",
+        (
+            "",
+            "api_reference/C/",
+            "api_reference/CXX/",
+            "api_reference/TCL/",
+            *(
+                f"{guide}/{edition}/"
+                for guide in ("gsg", "gsg_txn", "gsg_db_rep")
+                for edition in ("C", "CXX", "JAVA")
+            ),
+            "programmer_reference/",
+            "porting/",
+        ),
+    ),
+    "udo-de": DocTree("udo-doc-de", "usr/share/doc/udo-doc-de/html"),
+    **{
+        f"ubuntu-packaging-{language}": DocTree(
+            "ubuntu-packaging-guide-html" + ("" if language == "en" else f"-{language}"),
+            "usr/share/doc/ubuntu-packaging-guide-html"
+            + ("" if language == "en" else f"-{language}"),
+        )
+        for language in ("en", "de", "fr")
+    },
+    **{
+        f"doublecmd-{language}": DocTree(
+            f"doublecmd-help-{language}", f"usr/share/doublecmd/doc/{language}"
+        )
+        for language in ("en", "ru")
+    },
 }
 
 
