@@ -275,6 +275,37 @@ def _record(variant: str, urls: list[str]) -> CrawlRecord:
     return CrawlRecord(variant, "breadth_first", requests, [], [], False, 0.0)
 
 
+def test_a_soft_404_holds_no_document_and_identical_pages_share_one() -> None:
+    """The twelfth holdout's copy of a copy answers its one "not found" page, status 200, where
+    it lacks a page of the chain: no crawl needs it, so the scorer neither asks for it nor counts
+    it lost; and an edition's page byte for byte another's is one document under two URLs."""
+    holdout = build_eval_web("holdout12")
+    truth = holdout.truth
+    soft = sorted(url for url, kind in truth.kinds.items() if kind == "soft_404")
+    copy_of_copy = next(r for r in truth.replicas if r.kind == "copy_of_copy_partial")
+    assert len(soft) > 100
+    assert len({holdout.pages[url] for url in soft}) == 1
+    assert all(url.startswith(copy_of_copy.copy) for url in soft)
+    origin = canonical_directory(truth, copy_of_copy.copy, OWN_PAGES)
+    lacked = soft[0].replace(copy_of_copy.copy, origin)
+    assert truth.kinds[lacked] == "original"
+    everything = _record(UNFILTERED, [lacked, *soft])
+    without_soft = score(truth, holdout.pages, everything, _record(FILTER, [lacked]))
+    assert (without_soft.lost, without_soft.avoidable) == ([], len(soft))
+    listings = [url for url, kind in truth.kinds.items() if kind == "listing"]
+    assert not any(b"Page not found" in holdout.pages[url] for url in listings)
+    c_page, cxx_page = (
+        f"http://www.sleepycat.test/gsg/{edition}/concepts.html" for edition in ("C", "CXX")
+    )
+    assert holdout.pages[c_page] == holdout.pages[cxx_page]
+    assert truth.contents[c_page] == truth.contents[cxx_page]
+    assert (
+        truth.contents[c_page.replace("concepts", "index")]
+        != truth.contents[cxx_page.replace("concepts", "index")]
+    )
+    assert "soft_404" not in set(build_eval_web("holdout11").truth.kinds.values())
+
+
 def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -> None:
     """An alias fetched before any other URL of its content is one no filter could avoid."""
     alias = sorted(url for url in web.truth.aliases() if "?format=print" in url)[0]

@@ -289,6 +289,9 @@ class Layout:
     # pages of the chain's package that are byte for byte another of its pages (an edition's
     # page where no code differs) share that page's content key: one document under two URLs
     identical_pages: bool = False
+    # the copy of a copy answers 200 with one "not found" page (a soft 404) at every path of
+    # the chain it lacks, as a mirror whose server sends its error page with status 200 does
+    soft_404: bool = False
 
 
 LAYOUTS = {
@@ -486,10 +489,10 @@ LAYOUTS = {
     ),
     # the thirty-eighth session's, packages never used before: Berkeley DB's documentation (C,
     # C++ and Tcl API references and getting-started guides in C, C++ and Java editions side by
-    # side, nested; identical pages across editions) as the chain, UDO's German manual
-    # (one directory, numbered pages) as the stale manual, the Ubuntu packaging guide in
-    # English (with a code edition), German and French (Sphinx i18n) as guides, Double
-    # Commander's help in English and Russian as the portal's manual
+    # side, nested; identical pages across editions) as the chain, its copy of a copy answering
+    # soft 404s, UDO's German manual (one directory, numbered pages) as the stale manual, the
+    # Ubuntu packaging guide in English (with a code edition), German and French (Sphinx i18n)
+    # as guides, Double Commander's help in English and Russian as the portal's manual
     "holdout12": Layout(
         "bdb",
         "udo-de",
@@ -502,6 +505,7 @@ LAYOUTS = {
         ("6.4.1", "6.4.0"),
         TWELFTH,
         identical_pages=True,
+        soft_404=True,
     ),
 }
 
@@ -541,7 +545,7 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     layout = LAYOUTS[scale]
     web = HostsBuilder()
     rng = Random(seed)
-    _chain(web, layout, rng)
+    lacked = _chain(web, layout, rng)
     _tools(web, layout, rng)
     _guides(web, layout, rng)
     each = layout.notes_each
@@ -552,6 +556,8 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
     _look_alikes(web, layout.hosts, notes, each, chapters, news)
     web.list_directories()
     hosts = layout.hosts
+    if layout.soft_404:  # after the listings: a server lists the files it has
+        _soft_404s(web, hosts.chain[2], lacked)
     web.with_session(hosts.session, hosts.session_parameter)
     session_name = hosts.session_parameter.partition("=")[0]
     web.truth.alias_parameters = [*portal.ALIAS_PARAMETERS, session_name, "C", "O"]
@@ -613,6 +619,20 @@ def _identical_pages_shared(web: HostsBuilder, host: str) -> None:
             web.truth.contents[site_url(host, path)] = web.content(host, first[body])
         else:
             first[body] = path
+
+
+SOFT_404 = hazards.plain_page(
+    "Page not found",
+    "<p>Sorry, the page you asked for is not on this server. It may have moved, or the mirror "
+    'may not have caught up yet.</p>\n<p><a href="/">Back to the home page</a></p>\n',
+)
+
+
+def _soft_404s(web: HostsBuilder, host: str, lacked: list[str]) -> None:
+    """``host`` answers 200 with its one "not found" page at every path in ``lacked``: no
+    document of its own, and a copy of none (``truth.NOT_DOCUMENTS``)."""
+    for path in lacked:
+        web.put(host, path, SOFT_404, f"soft_404:{host}", "soft_404")
 
 
 def _tools(web: HostsBuilder, layout: Layout, rng: Random) -> None:

@@ -34,7 +34,7 @@ from testweb.scoring import share
 
 from .crawls import CrawlRecord
 from .shingles import NEAR, jaccard, near_pairs, page_shingles
-from .truth import OWN_PAGES, GroundTruth
+from .truth import NOT_DOCUMENTS, OWN_PAGES, GroundTruth
 
 _PAGE_DROPS = {"exact_duplicate", "near_duplicate"}
 
@@ -87,7 +87,11 @@ class Score:
 def score(
     truth: GroundTruth, pages: Mapping[str, bytes], unfiltered: CrawlRecord, record: CrawlRecord
 ) -> Score:
-    reached = {truth.contents[url] for url in unfiltered.fetched() if url in truth.contents}
+    reached = {
+        truth.contents[url]
+        for url in unfiltered.fetched()
+        if url in truth.contents and truth.kinds[url] not in NOT_DOCUMENTS
+    }
     fetched = record.fetched()
     held = {truth.contents[url] for url in fetched if url in truth.contents}
     lost = sorted(reached - held)

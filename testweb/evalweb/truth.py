@@ -18,6 +18,9 @@ from pathlib import Path
 # pages, a partial translation's translated ones): a rule pairing one with its source is right,
 # and what it prunes of those pages counts as lost
 OWN_PAGES = frozenset({"edition_code", "partial_translation"})
+# kinds of URL that hold no document: a server's "not found" page sent with status 200 (a soft
+# 404); no crawl needs to fetch one, and not fetching one loses nothing
+NOT_DOCUMENTS = frozenset({"soft_404"})
 
 
 @dataclass(frozen=True, slots=True)
