@@ -2,7 +2,8 @@
 
 A proxy client (``http_proxy=http://127.0.0.1:PORT``, honoured by Scrapy) sends absolute-URI
 requests; a direct client sends the path with a ``Host`` header. Either way the server answers from
-the web's pages and assets, 301 where the web redirects a URL, 404 for anything else, gzip when
+the web's pages and assets, 301 where the web redirects a URL, 404 for anything else (200 with
+its "not found" page on a host the web says answers soft 404s), gzip when
 the client accepts it, and records every request (method, URL, status, body bytes sent) in a
 thread-safe log: tests read the log to know exactly what a crawler fetched. A response the client
 hung up on before it was written (a crawler cancelling its downloads as it pauses) is marked
@@ -185,6 +186,9 @@ class _Handler(BaseHTTPRequestHandler):
         asset = web.assets.get(url)
         if asset is not None:
             return 200, *asset, None
+        soft_404 = web.soft_404_hosts.get(urlsplit(url).hostname or "")
+        if soft_404 is not None:  # a server that sends its "not found" page with status 200
+            return 200, _HTML, soft_404, None
         return 404, _HTML, _NOT_FOUND, None
 
 

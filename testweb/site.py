@@ -107,6 +107,8 @@ class TestWeb:
     originals: set[str] = field(default_factory=set)
     mirrored_urls: set[str] = field(default_factory=set)
     redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
+    # host -> the page it answers with status 200 for a URL it has no page for (a soft 404)
+    soft_404_hosts: dict[str, bytes] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.mirrored_urls = set().union(*(mirror.mirrored_urls for mirror in self.mirrors))

@@ -9,7 +9,9 @@ import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.error import HTTPError
 from urllib.parse import urljoin, urlsplit
+from urllib.request import ProxyHandler, build_opener
 
 import pytest
 
@@ -304,6 +306,13 @@ def test_a_soft_404_holds_no_document_and_identical_pages_share_one() -> None:
         != truth.contents[cxx_page.replace("concepts", "index")]
     )
     assert "soft_404" not in set(build_eval_web("holdout11").truth.kinds.values())
+    absent = copy_of_copy.copy + "no-such-page.html"
+    with serve(holdout.test_web()) as server:
+        opener = build_opener(ProxyHandler({"http": server.proxy_url}))
+        with opener.open(absent) as answer:  # the server answers it: 200, the same page
+            assert (answer.status, answer.read()) == (200, holdout.pages[soft[0]])
+        with pytest.raises(HTTPError):
+            opener.open(origin + "no-such-page.html")
 
 
 def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -> None:

@@ -289,8 +289,9 @@ class Layout:
     # pages of the chain's package that are byte for byte another of its pages (an edition's
     # page where no code differs) share that page's content key: one document under two URLs
     identical_pages: bool = False
-    # the copy of a copy answers 200 with one "not found" page (a soft 404) at every path of
-    # the chain it lacks, as a mirror whose server sends its error page with status 200 does
+    # the copy of a copy answers 200 with one "not found" page (a soft 404) for every URL it
+    # has no page for, as a mirror whose server sends its error page with status 200 does; the
+    # truth files it at every path of the chain the copy lacks
     soft_404: bool = False
 
 
@@ -516,6 +517,8 @@ class EvalWeb:
     start_urls: list[str]
     truth: GroundTruth
     redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
+    # host -> the page it answers, status 200, for any URL it has no page for (``soft_404``)
+    soft_404_hosts: dict[str, bytes] = field(default_factory=dict)
 
     def test_web(self) -> TestWeb:
         """The web as ``testweb.server.serve`` takes it."""
@@ -533,6 +536,7 @@ class EvalWeb:
             exact_duplicates={},
             originals=originals,
             redirects=self.redirects,
+            soft_404_hosts=self.soft_404_hosts,
         )
 
     def save_truth(self, directory: Path) -> Path:
@@ -584,7 +588,9 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
         for host, host_pages in web.hosts.items()
         for path, body in host_pages.items()
     }
-    return EvalWeb(pages, start_urls, web.truth)
+    # the copy of a copy's server answers every URL it has no page for with its "not found" page
+    soft_404_hosts = {hosts.chain[2]: SOFT_404.encode("utf-8")} if layout.soft_404 else {}
+    return EvalWeb(pages, start_urls, web.truth, soft_404_hosts=soft_404_hosts)
 
 
 def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> list[str]:
@@ -629,7 +635,8 @@ SOFT_404 = hazards.plain_page(
 
 
 def _soft_404s(web: HostsBuilder, host: str, lacked: list[str]) -> None:
-    """``host`` answers 200 with its one "not found" page at every path in ``lacked``: no
+    """``host``'s "not found" page, filed at every path in ``lacked`` (its server answers it,
+    status 200, for any other URL it has no page for too: ``EvalWeb.soft_404_hosts``): no
     document of its own, and a copy of none (``truth.NOT_DOCUMENTS``)."""
     for path in lacked:
         web.put(host, path, SOFT_404, f"soft_404:{host}", "soft_404")
