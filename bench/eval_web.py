@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 for variant in variants
             ]
-            scores[order] = [score(truth, web.pages, plain, record) for record in records]
+            scores[order] = [score(truth, web.served(), plain, record) for record in records]
             _table(
                 f"{order} ({len(plain.fetched())} pages fetched without the filter)",
                 scores[order],

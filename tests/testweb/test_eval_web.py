@@ -313,6 +313,14 @@ def test_a_soft_404_holds_no_document_and_identical_pages_share_one() -> None:
             assert (answer.status, answer.read()) == (200, holdout.pages[soft[0]])
         with pytest.raises(HTTPError):
             opener.open(origin + "no-such-page.html")
+    # a drop of such an answer (the filter's own probe for an absent URL) is judged by the page
+    # the server sent
+    drop = {"url": absent, "action": "drop", "reason": "exact_duplicate", "duplicate_of": soft[0]}
+    record = replace(_record(FILTER, [soft[0], absent]), decisions=[drop])
+    judged = score(truth, holdout.served(), everything, record)
+    assert (judged.page_drops, judged.page_drops_right) == (1, 1)
+    assert absent in holdout.served()
+    assert absent not in holdout.pages
 
 
 def test_the_scorer_counts_the_aliases_fetched_before_their_page(web: EvalWeb) -> None:

@@ -28,9 +28,11 @@ Every directory without an index page has an autoindex with its four sorted view
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
+from urllib.parse import urlsplit
 
 from testweb.copies import site_url
 from testweb.crawl import page_links
@@ -539,10 +541,42 @@ class EvalWeb:
             soft_404_hosts=self.soft_404_hosts,
         )
 
+    def served(self) -> Mapping[str, bytes]:
+        """What the server answers with status 200, URL by URL: the pages, and a soft-404
+        host's "not found" page for any other URL of that host (what a scorer judges a drop
+        by: the filter's own probes for an absent URL are such URLs)."""
+        return _Served(self.pages, self.soft_404_hosts) if self.soft_404_hosts else self.pages
+
     def save_truth(self, directory: Path) -> Path:
         path = directory / "truth.json"
         self.truth.save(path)
         return path
+
+
+class _Served(Mapping[str, bytes]):
+    def __init__(self, pages: dict[str, bytes], soft_404_hosts: dict[str, bytes]) -> None:
+        self._pages, self._soft = pages, soft_404_hosts
+
+    def __getitem__(self, url: str) -> bytes:
+        page = self._pages.get(url)
+        if page is not None:
+            return page
+        soft = self._soft.get(urlsplit(url).hostname or "")
+        if soft is None:
+            raise KeyError(url)
+        return soft
+
+    def __contains__(self, url: object) -> bool:
+        return isinstance(url, str) and (url in self._pages or self._soft_host(url))
+
+    def _soft_host(self, url: str) -> bool:
+        return (urlsplit(url).hostname or "") in self._soft
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pages)
+
+    def __len__(self) -> int:
+        return len(self._pages)
 
 
 def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
