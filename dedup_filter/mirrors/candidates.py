@@ -210,7 +210,9 @@ class CandidateUpdate:
             return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
         verdict = self._sampler.verdict(self.store, candidate)
-        if verdict is Verdict.CONFIRMED:
+        # a sample that may yet be a mismatch holds a confirmation back
+        awaiting = self._sampler.awaits_absent_answer(self.store, candidate)
+        if verdict is Verdict.CONFIRMED and not awaiting:
             self._confirm(candidate)
             return
         if verdict is Verdict.REJECTED:
@@ -222,6 +224,8 @@ class CandidateUpdate:
         for url in wanted:
             if ask_sample(self.store, url, candidate):
                 self.probes.append(url)
+        if awaiting:
+            self.probes.extend(filter(None, [ask_absent(self.store, candidate.mirror)]))
         self.store.put_candidate(candidate)
 
     def handed_out(self) -> tuple[str, ...]:

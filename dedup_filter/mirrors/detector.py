@@ -29,8 +29,6 @@ from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.index.page_records import PageRecord
-from dedup_filter.matching import resemblance
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -76,8 +74,9 @@ from dedup_filter.mirrors.rules import (
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
-from dedup_filter.mirrors.soft404 import record_error, record_page
+from dedup_filter.mirrors.soft404 import record_error, record_page, resembles_answer
 from dedup_filter.mirrors.store import (
+    ABSENT_PROBE,
     CODE_PROBE,
     COUNTERPART_PROBE,
     INDEX_PROBE,
@@ -118,7 +117,7 @@ class MirrorDetector:
             self._index_pages,
             self._sessions,
             self.describe,
-            functools.partial(_soft404_like, config=config),
+            functools.partial(resembles_answer, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
         self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_siblings)
@@ -173,7 +172,10 @@ class MirrorDetector:
         if stance is Stance.ORIGIN:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
-        self._record(store, page, checked.fingerprint, links, representative, role(page, stance))
+        outstanding = store.probes_for(page.url)
+        if not any(kind == ABSENT_PROBE for kind, _ in outstanding):  # an answer is no document
+            role_of = role(page, stance)
+            self._record(store, page, checked.fingerprint, links, representative, role_of)
         ruled = store.has_rules()
         found = rule_over(store, page.places) if ruled else None
         origins_over = rules_with_origin_over(store, page.places) if ruled else []
@@ -193,7 +195,6 @@ class MirrorDetector:
         # page they lack is asked (a drop waits for it)
         kept_whole = [*kept_sides, *lacking]
         update.probes.extend(filter(None, (ask_absent(store, side) for side in kept_whole)))
-        outstanding = store.probes_for(page.url)
         if outstanding:
             Deferrals(view).mark_probed(page.url)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
@@ -340,6 +341,11 @@ class MirrorDetector:
         for kind, reference in outstanding:
             if kind == CODE_PROBE:
                 code_probe_failed(store, reference)
+            if kind == ABSENT_PROBE:  # samples waiting for that answer are judged now
+                directory = reference.decode("utf-8", "surrogatepass")
+                for waiting in store.candidates_of_mirror(directory):
+                    if waiting.state == OPEN:
+                        update.advance(waiting)
             candidate = withdraw_failed(store, asked, kind, reference, status)
             if candidate is not None:
                 update.advance(candidate)
@@ -683,11 +689,3 @@ def _away_from_sessions(
     if protection.covers(pair.mirror.directory) or protection.covers(pair.origin.directory):
         return pair
     return Pair(pair.origin, pair.mirror, not pair.page_is_origin)
-
-
-def _soft404_like(held: PageRecord, soft404: PageRecord, config: Config) -> bool:
-    """Whether a held counterpart is, by its text, the origin's answer for a page it lacks."""
-    return (
-        held.exact == soft404.exact
-        or resemblance(held, soft404, config) >= config.mirror.soft404_resemblance
-    )

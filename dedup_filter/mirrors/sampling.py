@@ -61,6 +61,7 @@ from dedup_filter.mirrors.records import (
     Sample,
 )
 from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
+from dedup_filter.mirrors.soft404 import answer_of, resembles_answer
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 from dedup_filter.mirrors.systematic import discount_shared, discountable
 
@@ -277,14 +278,43 @@ class CoordinateSampler:
                 return MISSING  # two files under the path: it cannot be checked
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
-            alike = self._resemble(store, candidate, sample, arrival, (copy, original))
-            return MATCH if alike else MISMATCH
+            if self._resemble(store, candidate, sample, arrival, (copy, original)):
+                return MATCH
+            return self._unlike(store, candidate, copy)
         if original is None:
             return MISSING
         url = candidate.mirror + sample.relative
         if copy is not None or store.has_link(url):
             return MATCH
         return MISMATCH if _listing_fetched(store, url) else PENDING
+
+    def _unlike(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> int:
+        """A mirror's page unlike the origin's: a mismatch, unless it is the mirror's answer for
+        a page it lacks (a soft 404: a partial copy serving a "not found" page with a 200), which
+        says the mirror lacks the page, as a 404 would (could not be checked); pending while
+        that answer is not known (``awaits_absent_answer``). The twelfth holdout web's copy of a
+        copy, crawled first, was otherwise never pruned for its origin, nor its origin for it."""
+        answer = answer_of(store.view, candidate.mirror)
+        if answer is None:
+            return PENDING
+        record = store.view.page(copy.representative)
+        lacking = answer.page is not None and record is not None
+        if lacking and resembles_answer(record, answer.page, self._page_rules):
+            return MISSING
+        return MISMATCH
+
+    def awaits_absent_answer(self, store: MirrorStore, candidate: Candidate) -> bool:
+        """Whether a pending sample has both its pages and waits for the mirror's answer for a
+        page it lacks (``_unlike``)."""
+        if not self._content or answer_of(store.view, candidate.mirror) is not None:
+            return False
+        mirror, origin = candidate.mirror.lower(), candidate.origin.lower()
+        return any(
+            sample.outcome == PENDING
+            and store.entry_by_hash(mirror, sample.relative_hash) is not None
+            and store.entry_by_hash(origin, sample.relative_hash) is not None
+            for sample in candidate.samples
+        )
 
     def _too_small(self, store: MirrorStore, entry: DirEntry) -> bool:
         """Whether a page is too small to tell two directories apart (below the token floor:

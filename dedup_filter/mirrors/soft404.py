@@ -19,9 +19,11 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
+from dedup_filter.matching import resemblance
 from dedup_filter.mirrors.store import ABSENT_PROBE, MirrorStore, url_hash
 
 _ERROR, _PAGE = 1, 2
@@ -53,6 +55,14 @@ def answer_of(view: IndexView, origin: str) -> AbsentAnswer | None:
     sketch = bytes(value[_HEAD.size :])
     page = PageRecord(0, absent_url(origin), exact, tokens, (), b"", 0.0, 0, sketch)
     return AbsentAnswer(origin, page)
+
+
+def resembles_answer(held: PageRecord, answer: PageRecord, config: Config) -> bool:
+    """Whether a held page is, by its text, a directory's answer for a page it lacks."""
+    return (
+        held.exact == answer.exact
+        or resemblance(held, answer, config) >= config.mirror.soft404_resemblance
+    )
 
 
 def ask(store: MirrorStore, origin: str) -> str | None:

@@ -425,6 +425,33 @@ def test_a_copy_that_answers_a_page_it_lacks_with_a_page_never_costs_the_origin_
         assert dedup.check_url(original).reason == "already_held"
 
 
+def test_a_partial_copy_serving_soft_404s_held_first_is_sampled_as_partial(
+    open_filter, origin_tree
+):
+    """A copy of a copy lacking every other page, crawled first, that answers those paths with
+    one "not found" page and a 200 (the twelfth holdout web's chain): a sample landing there is
+    a page the copy lacks (unchecked), not a mismatch, once the copy's own answer for a page it
+    lacks is known; so every checked sample matches and the origin's pages the copy holds are
+    pruned for them, where before nothing was pruned on either side."""
+    dedup = open_filter()
+    copy = copy_tree(origin_tree, ORIGIN, UNNAMED_COPY)
+    leaves = sorted(url for url in copy if not url.endswith("/"))
+    lacking = leaves[::2]
+    copy |= {url: NOT_FOUND for url in lacking}
+    pages = origin_tree | copy | {absent_url(UNNAMED_COPY): NOT_FOUND}
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(copy, UNNAMED_COPY) + breadth_first(origin_tree, ORIGIN)
+    )
+    (rule,) = dedup.mirror_rules()
+    assert rule["unchecked"] >= 1
+    assert rule["matches"] == rule["samples"]
+    assert (rule["held_first"], rule["pruned"]) == ("mirror", ["origin"])
+    assert absent_url(UNNAMED_COPY) in crawl.absent_probes
+    assert under(crawl.pruned, ORIGIN)
+    for url in lacking:  # the origin's pages the copy lacks are fetched
+        assert ORIGIN + url[len(UNNAMED_COPY) :] in crawl.fetched
+
+
 @pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
 def test_a_copier_met_while_its_victim_is_crawled_never_gets_the_victim_pruned(
     open_filter, corpus, modules, copier
