@@ -224,6 +224,14 @@ class MirrorDetector:
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
+        soft_404 = self._pruner.soft_404_stand_ins(view, page.url, checked.fingerprint)
+        if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
+            Deferrals(view).mark_absent(sessions.strip(page.url), 404)
+            code.fetch_back.extend(soft_404)
+        for kind, side in outstanding:  # a side's answer: what it served so before counts too
+            if kind == ABSENT_PROBE:
+                side_url = side.decode("utf-8", "surrogatepass")
+                code.fetch_back.extend(self._pruner.soft_404s_held(view, side_url))
         if code.revoked:
             edition = self._edition_pair(sessions, orientation, page, checked, code.revoked)
             if edition is not None:

@@ -31,6 +31,7 @@ Invariant: nothing is dropped unless a copy of it is held, whatever the orientat
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -41,6 +42,7 @@ from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.features.versions import later_release
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
+from dedup_filter.matching import Sketched
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
@@ -63,7 +65,8 @@ from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 # the reasons a URL is dropped before its fetch for another URL's page
 _DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
 # whether a held counterpart (first) is its origin's answer for a page it lacks (second)
-Soft404Test = Callable[[PageRecord, PageRecord], bool]
+Soft404Test = Callable[[Sketched, PageRecord], bool]
+_SOFT_404_SCAN = 4_096  # a side's pages read for those it served as its soft-404 page
 
 
 @dataclass(frozen=True, slots=True)
@@ -774,24 +777,75 @@ class UrlPruner:
         if not self.config.enabled or not (store.has_rules() or store.has_revoked()):
             return []
         sessions = self._sessions.of(store)
+        return [  # asked for as the pruned side serves it (a copy served under session ids)
+            Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
+            for _, why, counterpart in self._counterparts_beside(store, sessions, url)
+        ]
+
+    def soft_404_stand_ins(self, view: IndexView, url: str, page: Sketched) -> list[str]:
+        """The pages to crawl in place of ``url``, whose page is the answer of a rule's kept
+        side for a page it lacks (a soft 404: a 404 in disguise, ``soft404.py``): as
+        ``stand_ins``. The twelfth holdout web's copy of a copy, held first, answered 450 paths
+        so; their origin's pages linked only from pages the rule pruned were lost (119 in one
+        breadth-first crawl)."""
+        store = MirrorStore(view)
+        if not self.config.enabled or not store.has_rules():
+            return []
+        sessions = self._sessions.of(store)
+        return [  # as ``stand_ins`` names them, before ``fetchable``
+            counterpart
+            for kept, _, counterpart in self._counterparts_beside(store, sessions, url)
+            if kept is not None and self._answered_by(view, kept, page)
+        ]
+
+    def soft_404s_held(self, view: IndexView, side: str) -> list[str]:
+        """``soft_404_stand_ins`` for the pages ``side`` served before its answer for a page it
+        lacks was known (that answer just arrived), over its first ``_SOFT_404_SCAN`` pages; the
+        URLs of those pages are remembered absent."""
+        store = MirrorStore(view)
+        answer = answer_of(view, side)
+        if answer is None or answer.page is None or not store.has_rules():
+            return []
+        stand_ins: list[str] = []
+        for _, entry in itertools.islice(store.subtree(side.lower()), _SOFT_404_SCAN):
+            record = view.page(entry.representative)
+            if record is None or not self._soft404_like(record, answer.page):
+                continue
+            url = side + entry.relative
+            found = self.soft_404_stand_ins(view, url, record)
+            if found:
+                Deferrals(view).mark_absent(url, 404)
+                stand_ins.extend(found)
+        return stand_ins
+
+    def _answered_by(self, view: IndexView, side: str, page: Sketched) -> bool:
+        """Whether ``page`` resembles ``side``'s answer for a page it lacks."""
+        answer = answer_of(view, side)
+        return (
+            answer is not None and answer.page is not None and self._soft404_like(page, answer.page)
+        )
+
+    def _counterparts_beside(
+        self, store: MirrorStore, sessions: SessionParameters, url: str
+    ) -> list[tuple[str | None, dict[str, Any], str]]:
+        """The counterparts of ``url`` on the pruned sides of the rules whose kept side holds it,
+        and of the pairs revoked beside it, not held: (the kept side, None for a revoked pair;
+        why; the counterpart)."""
         places = placements(sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
-        counterparts = [
-            (_missing(rule, url), rule.mirror + place.relative)
+        counterparts: list[tuple[str | None, dict[str, Any], str]] = [
+            (rule.origin, _missing(rule, url), rule.mirror + place.relative)
             for rule, place in rules_with_origin_over(store, places)
             if rule.prunes_mirror or rule.prunes_mirror_beside
         ]
         if found is not None and (found[0].prunes_origin or found[0].prunes_origin_beside):
-            counterparts.append((_missing(found[0], url), found[0].origin + found[1].relative))
+            rule, place = found
+            counterparts.append((rule.mirror, _missing(rule, url), rule.origin + place.relative))
         counterparts += [
-            ({"edition_of": place.directory, "missing_on_kept_side": url}, other + place.relative)
+            (None, _edition_missing(place, url), other + place.relative)
             for place, other in _revoked_over(store, places)
         ]
-        return [  # asked for as the pruned side serves it (a copy served under session ids)
-            Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
-            for why, counterpart in counterparts
-            if self.held_page(store, counterpart) is None
-        ]
+        return [entry for entry in counterparts if self.held_page(store, entry[2]) is None]
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
         """``check`` inside a write transaction: a deferred URL is remembered, and its
@@ -876,6 +930,10 @@ def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
     return {"mirror_rule": rule.mirror, "missing_on_kept_side": url}
+
+
+def _edition_missing(place: Placement, url: str) -> dict[str, Any]:
+    return {"edition_of": place.directory, "missing_on_kept_side": url}
 
 
 def _part_beside(copied: str, rule: Rule) -> str:

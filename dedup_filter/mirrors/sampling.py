@@ -298,10 +298,9 @@ class CoordinateSampler:
         if answer is None:
             return PENDING
         record = store.view.page(copy.representative)
-        lacking = answer.page is not None and record is not None
-        if lacking and resembles_answer(record, answer.page, self._page_rules):
-            return MISSING
-        return MISMATCH
+        if answer.page is None or record is None:
+            return MISMATCH
+        return MISSING if resembles_answer(record, answer.page, self._page_rules) else MISMATCH
 
     def awaits_absent_answer(self, store: MirrorStore, candidate: Candidate) -> bool:
         """Whether a pending sample has both its pages and waits for the mirror's answer for a

@@ -23,7 +23,7 @@ from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.matching import resemblance
+from dedup_filter.matching import Sketched, resemblance
 from dedup_filter.mirrors.store import ABSENT_PROBE, MirrorStore, url_hash
 
 _ERROR, _PAGE = 1, 2
@@ -57,7 +57,7 @@ def answer_of(view: IndexView, origin: str) -> AbsentAnswer | None:
     return AbsentAnswer(origin, page)
 
 
-def resembles_answer(held: PageRecord, answer: PageRecord, config: Config) -> bool:
+def resembles_answer(held: Sketched, answer: PageRecord, config: Config) -> bool:
     """Whether a held page is, by its text, a directory's answer for a page it lacks."""
     return (
         held.exact == answer.exact

@@ -117,7 +117,7 @@ class OnlineCrawl:
     fetched when nothing else is left), ``check_page`` on the body, every probe answered at once
     from the same pages (a missing page is reported with ``probe_failed``) and never fetched
     twice. A URL the pages lack is a 404, reported with ``fetch_failed``; the stand-ins it names
-    are crawled in its place."""
+    are crawled in its place, and so are the pages a page decision asks to fetch back."""
 
     def __init__(self, dedup: DedupFilter, pages: dict[str, bytes]) -> None:
         self.dedup = dedup
@@ -160,12 +160,20 @@ class OnlineCrawl:
 
     def _crawl(self, url: str) -> None:
         if url in self.pages:
-            self._answer(self._fetch(url).probes)
+            decision = self._fetch(url)
+            self._answer(decision.probes)
+            self._fetch_back(decision)
             return
         self.missing.append(url)
         for stand_in in self.dedup.fetch_failed(url, 404):
             if stand_in.url not in self.decisions and stand_in.url not in self.missing:
                 self._crawl(stand_in.url)
+
+    def _fetch_back(self, decision: Decision) -> None:
+        """Crawl what a decision asks to fetch back, as the integrations do."""
+        for url in decision.evidence.get("fetch_back") or ():
+            if url not in self.decisions and url not in self.missing:
+                self._crawl(url)
 
     def fetch(self, url: str) -> Decision:
         """Fetch and check one page, leaving its probes unanswered (a crawl whose probes wait
@@ -191,7 +199,9 @@ class OnlineCrawl:
             (self.absent_probes if is_absent_url(url) else self.probes).append(url)
             if url in self.pages:
                 if url not in self.decisions:
-                    queue.extend(self._fetch(url).probes)
+                    decision = self._fetch(url)
+                    queue.extend(decision.probes)
+                    self._fetch_back(decision)
             else:
                 if not is_absent_url(url):
                     self.failed_probes.append(url)

@@ -452,6 +452,40 @@ def test_a_partial_copy_serving_soft_404s_held_first_is_sampled_as_partial(
         assert ORIGIN + url[len(UNNAMED_COPY) :] in crawl.fetched
 
 
+HIDDEN_NAME = "errata.html"  # no sample (samples go by the hash order of relative paths)
+HIDDEN = b"<html><body><p>" + b" ".join(b"note%d" % n for n in range(300)) + b"</p></body></html>"
+
+
+@pytest.mark.parametrize("answered", ["before", "after"])
+def test_a_soft_404_on_the_kept_side_has_its_counterpart_crawled_in_its_place(
+    open_filter, origin_tree, answered
+):
+    """The copy, held first, lacks a page that only one origin page links, and serves its "not
+    found" page there with a 200: the origin's page is crawled in its place, as for a 404,
+    whether the copy's answer for a page it lacks was known when the soft 404 came or came
+    after it (the twelfth holdout web lost 119 pages so in one breadth-first crawl)."""
+    dedup = open_filter()
+    linking = ORIGIN + "bisect.html"
+    origin = origin_tree | {ORIGIN + HIDDEN_NAME: HIDDEN}
+    anchor = b'<a href="%s">notes</a></body>' % HIDDEN_NAME.encode()
+    origin[linking] = origin[linking].replace(b"</body>", anchor)
+    copy = copy_tree(origin, ORIGIN, UNNAMED_COPY) | {UNNAMED_COPY + HIDDEN_NAME: NOT_FOUND}
+    pages = origin | copy | {absent_url(UNNAMED_COPY): NOT_FOUND}
+    copy_order = breadth_first(copy, UNNAMED_COPY)
+    soft = UNNAMED_COPY + HIDDEN_NAME
+    copy_order.remove(soft)
+    origin_order = [url for url in breadth_first(origin, ORIGIN) if url != ORIGIN + HIDDEN_NAME]
+    if answered == "before":  # the rule made, the copy's answer known: then the soft 404
+        order = copy_order + origin_order + [soft]
+    else:  # the soft 404 first: the answer, asked when the rule is made, comes after it
+        order = [soft, *copy_order, *origin_order]
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    (rule,) = dedup.mirror_rules()
+    assert (rule["held_first"], rule["pruned"]) == ("mirror", ["origin"])
+    assert linking in crawl.pruned  # the only page linking it was never fetched
+    assert ORIGIN + HIDDEN_NAME in crawl.fetched
+
+
 @pytest.mark.parametrize("copier", ["http://copier.test/", "http://copier.test/docs/"])
 def test_a_copier_met_while_its_victim_is_crawled_never_gets_the_victim_pruned(
     open_filter, corpus, modules, copier
