@@ -173,7 +173,8 @@ class MirrorDetector:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
         outstanding = store.probes_for(page.url)
-        if not any(kind == ABSENT_PROBE for kind, _ in outstanding):  # an answer is no document
+        answers = any(kind == ABSENT_PROBE for kind, _ in outstanding)
+        if not answers:  # an answer for a page a side lacks is no document
             role_of = role(page, stance)
             self._record(store, page, checked.fingerprint, links, representative, role_of)
         ruled = store.has_rules()
@@ -224,7 +225,8 @@ class MirrorDetector:
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
-        soft_404 = self._pruner.soft_404_stand_ins(view, page.url, checked.fingerprint)
+        fingerprint = checked.fingerprint
+        soft_404 = [] if answers else self._pruner.soft_404_stand_ins(view, page.url, fingerprint)
         if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
             Deferrals(view).mark_absent(sessions.strip(page.url), 404)
             code.fetch_back.extend(soft_404)

@@ -61,6 +61,7 @@ from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_o
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
+from dedup_filter.urls import path_of
 
 # the reasons a URL is dropped before its fetch for another URL's page
 _DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
@@ -792,10 +793,13 @@ class UrlPruner:
         if not self.config.enabled or not store.has_rules():
             return []
         sessions = self._sessions.of(store)
-        return [  # as ``stand_ins`` names them, before ``fetchable``
+        return [  # as ``stand_ins`` names them, before ``fetchable``; never an index page (the
+            # crawl asks for those itself: they are never pruned)
             counterpart
             for kept, _, counterpart in self._counterparts_beside(store, sessions, url)
-            if kept is not None and self._answered_by(view, kept, page)
+            if kept is not None
+            and not self._index_pages.names_listing(path_of(counterpart))
+            and self._answered_by(view, kept, page)
         ]
 
     def soft_404s_held(self, view: IndexView, side: str) -> list[str]:
