@@ -131,6 +131,7 @@ class CoordinateSampler:
                 if outcome != PENDING:
                     candidate = candidate.with_outcome(sample.relative_hash, outcome)
         if self._content:
+            candidate = self._soft_404s_unchecked(store, candidate)
             candidate = discount_shared(store, candidate, self._page_rules)
         return candidate
 
@@ -291,25 +292,41 @@ class CoordinateSampler:
     def _unlike(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> int:
         """A mirror's page unlike the origin's: a mismatch, unless it is the mirror's answer for
         a page it lacks (a soft 404: a partial copy serving a "not found" page with a 200), which
-        says the mirror lacks the page, as a 404 would (could not be checked); pending while
-        that answer is not known (``awaits_absent_answer``). The twelfth holdout web's copy of a
-        copy, crawled first, was otherwise never pruned for its origin, nor its origin for it."""
+        says the mirror lacks the page, as a 404 would (could not be checked). While that answer
+        is not known the sample is a mismatch, judged again when it comes
+        (``_soft_404s_unchecked``); meanwhile it holds the candidate's confirmation back
+        (``awaits_absent_answer``). The twelfth holdout web's copy of a copy, crawled first, was
+        otherwise never pruned for its origin, nor its origin for it."""
+        return MISSING if self._soft_404(store, candidate, copy) else MISMATCH
+
+    def _soft_404(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> bool:
+        """Whether the mirror's page is its known answer for a page it lacks."""
         answer = answer_of(store.view, candidate.mirror)
-        if answer is None:
-            return PENDING
         record = store.view.page(copy.representative)
-        if answer.page is None or record is None:
-            return MISMATCH
-        return MISSING if resembles_answer(record, answer.page, self._page_rules) else MISMATCH
+        if answer is None or answer.page is None or record is None:
+            return False
+        return resembles_answer(record, answer.page, self._page_rules)
+
+    def _soft_404s_unchecked(self, store: MirrorStore, candidate: Candidate) -> Candidate:
+        """The mismatches judged before the mirror's answer for a page it lacks was known, judged
+        again: those that are that answer could not be checked."""
+        mirror = candidate.mirror.lower()
+        for sample in candidate.samples:
+            if sample.outcome != MISMATCH:
+                continue
+            copy = store.entry_by_hash(mirror, sample.relative_hash)
+            if copy is not None and self._soft_404(store, candidate, copy):
+                candidate = candidate.with_outcome(sample.relative_hash, MISSING)
+        return candidate
 
     def awaits_absent_answer(self, store: MirrorStore, candidate: Candidate) -> bool:
-        """Whether a pending sample has both its pages and waits for the mirror's answer for a
-        page it lacks (``_unlike``)."""
+        """Whether a mismatch may yet be the mirror's answer for a page it lacks, not known yet
+        (``_unlike``)."""
         if not self._content or answer_of(store.view, candidate.mirror) is not None:
             return False
         mirror, origin = candidate.mirror.lower(), candidate.origin.lower()
-        return any(
-            sample.outcome == PENDING
+        return any(  # pages on both sides, compared unlike
+            sample.outcome == MISMATCH
             and store.entry_by_hash(mirror, sample.relative_hash) is not None
             and store.entry_by_hash(origin, sample.relative_hash) is not None
             for sample in candidate.samples
