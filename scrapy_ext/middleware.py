@@ -58,6 +58,12 @@ logger = logging.getLogger(__name__)
 _PROBER_MEMORY = "probes"  # the prober's memory in a paused crawl's JOBDIR
 _LANDING_WAIT_S = 30.0  # how long a pausing crawl waits for its probes in flight to be judged
 _REPEAT_WAIT_S = 60.0  # how long a repeat waits for the request in flight for its URL
+# a repeat that waited this often for the request in flight for its URL is sent on: a second
+# fetch at worst, never a crawl that cannot end (the twelfth holdout web's round-robin crawl
+# once re-checked a fetch-back every minute for 13 minutes, the request it waited for never
+# back, and could not close)
+_MAX_REPEAT_WAITS = 2
+_REPEAT_WAITS = "dedup_repeat_waits"  # meta: how often the repeat waited so
 
 
 class DedupMiddleware:
@@ -132,10 +138,16 @@ class DedupMiddleware:
         if outcome is not None:
             return await self._serve(request, outcome)
         if is_repeat(request) or self._session.stood_in(request.url):
+            waits = request.meta.get(_REPEAT_WAITS, 0)
             landing = self._prober.wait_for_crawl(request, _REPEAT_WAIT_S)
-            if landing is not None:  # another request for its URL is in flight: its answer may do
+            if landing is not None and waits < _MAX_REPEAT_WAITS:
+                # another request for its URL is in flight: its answer may do
+                request.meta[_REPEAT_WAITS] = waits + 1
                 return await self._again_after(landing, request)
-            if self._prober.answered(request):
+            if landing is not None:
+                self._stats.inc_value("dedup/repeat_waits_given_up")
+                logger.warning("dedup: %s waited %d times for its URL in flight", request, waits)
+            elif self._prober.answered(request):
                 raise DedupIgnoreRequest(self._session.answered_already(request.url))
         self._prober.crawl_request_sent(request)
         return None

@@ -216,6 +216,24 @@ def test_the_filters_own_repeat_waits_for_the_request_in_flight_for_its_url(
         settle(repeat)
 
 
+def test_a_repeat_whose_url_stays_in_flight_is_sent_on_after_two_waits(
+    middleware, crawler, monkeypatch
+):
+    """A request in flight that never comes back never keeps the filter's own repeat of its URL,
+    and so the crawl, waiting for ever: after two waits it is sent on (a second fetch at worst)."""
+    monkeypatch.setattr("dedup_filter.scrapy.middleware._REPEAT_WAIT_S", 0.05)
+    url = "http://a.test/heapq.html"
+    assert settle(middleware.process_request(Request(url))) is None  # in flight, never back
+    repeat = Request(url, dont_filter=True, meta={"dedup_fetch_back": True})
+    waiting = Deferred.fromCoroutine(middleware.process_request(repeat))
+    settle(_turns(3))
+    assert not waiting.called  # it waits for the first
+    settle(_turns(20))
+    assert waiting.called
+    assert settle(waiting) is None  # sent on
+    assert crawler.stats.get_value("dedup/repeat_waits_given_up") == 1
+
+
 async def _turns(count: int) -> None:
     """Let the reactor turn ``count`` times."""
     from twisted.internet import reactor
