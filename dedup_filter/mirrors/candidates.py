@@ -20,6 +20,7 @@ from dedup_filter.mirrors.boundary import twins, widen
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
+    index_file_name,
     nested,
     own_placement,
     placements,
@@ -245,7 +246,7 @@ class CandidateUpdate:
 
     def widen(self, rule: Rule) -> None:
         """Try the parents of ``rule`` (again, once a parent index page it asked for arrived)."""
-        index_file = IndexPages(self.config.index_names, self.config.index_extensions).file_name
+        index_file = index_file_name(self.config.index_names, self.config.index_extensions)
         step = widen(self.store, rule, self.config.max_boundary_levels, self.now, index_file)
         self.probes.extend(url for url in step.probes if ask_parent(self.store, url, rule))
         if step.candidate is not None:

@@ -74,7 +74,7 @@ from dedup_filter.mirrors.rules import (
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
-from dedup_filter.mirrors.soft404 import record_error, record_page, resembles_answer
+from dedup_filter.mirrors.soft404 import is_answer, record_error, record_page
 from dedup_filter.mirrors.store import (
     ABSENT_PROBE,
     CODE_PROBE,
@@ -117,7 +117,7 @@ class MirrorDetector:
             self._index_pages,
             self._sessions,
             self.describe,
-            functools.partial(resembles_answer, config=config),
+            functools.partial(is_answer, config=config),
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
         self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_siblings)
@@ -173,8 +173,13 @@ class MirrorDetector:
             checked.index_anyway()  # an original met second is indexed although it duplicates
         representative = checked.representative
         outstanding = store.probes_for(page.url)
-        answers = any(kind == ABSENT_PROBE for kind, _ in outstanding)
-        if not answers:  # an answer for a page a side lacks is no document
+        # the sides whose answer for a page they lack this is: no document of theirs
+        answering = [
+            side.decode("utf-8", "surrogatepass")
+            for kind, side in outstanding
+            if kind == ABSENT_PROBE
+        ]
+        if not answering:
             role_of = role(page, stance)
             self._record(store, page, checked.fingerprint, links, representative, role_of)
         ruled = store.has_rules()
@@ -225,15 +230,15 @@ class MirrorDetector:
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked
                 update.reopen(held.revoked)
-        fingerprint = checked.fingerprint
-        soft_404 = [] if answers else self._pruner.soft_404_stand_ins(view, page.url, fingerprint)
-        if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
-            Deferrals(view).mark_absent(sessions.strip(page.url), 404)
-            code.fetch_back.extend(soft_404)
-        for kind, side in outstanding:  # a side's answer: what it served so before counts too
-            if kind == ABSENT_PROBE:
-                side_url = side.decode("utf-8", "surrogatepass")
-                code.fetch_back.extend(self._pruner.soft_404s_held(view, side_url))
+        if answering:  # what those sides served so before counts as a 404 too
+            for side in answering:
+                code.fetch_back.extend(self._pruner.soft_404s_held(view, side))
+        else:
+            fingerprint = checked.fingerprint
+            soft_404 = self._pruner.soft_404_stand_ins(view, page.url, fingerprint)
+            if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
+                Deferrals(view).mark_absent(sessions.strip(page.url), 404)
+                code.fetch_back.extend(soft_404)
         if code.revoked:
             edition = self._edition_pair(sessions, orientation, page, checked, code.revoked)
             if edition is not None:

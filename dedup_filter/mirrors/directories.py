@@ -150,6 +150,13 @@ def usable_directory(directory: str) -> bool:
     return len(directory.encode("utf-8", "surrogatepass")) <= MAX_DIRECTORY_BYTES
 
 
+def index_file_name(names: Iterable[str], extensions: Iterable[str]) -> str:
+    """The file a directory's index page is asked as when its own URL fails (``index.html``):
+    the first configured name with the first extension that is one."""
+    suffixes = tuple(extensions)
+    return next((f"{name}{suffix}" for name in names for suffix in suffixes if suffix), "")
+
+
 class IndexPages:
     """Recognises a directory's index page from its URL alone, as Zhang, Jia & Li do.
 
@@ -164,8 +171,7 @@ class IndexPages:
         self._file_names = frozenset(
             f"{name}{suffix}".lower() for name in names for suffix in suffixes
         ) | {""}
-        # the file a directory's index page is asked as when its own URL fails: index.html
-        self.file_name = next((f"{n}{x}" for n in names for x in suffixes if x), "")
+        self.file_name = index_file_name(names, suffixes)
         stems = "|".join(re.escape(name.lower()) for name in names)
         pages = "|".join(re.escape(suffix.lower()) for suffix in suffixes if suffix)
         self._variant = re.compile(

@@ -59,14 +59,14 @@ from dedup_filter.mirrors.probes import fetchable
 from dedup_filter.mirrors.records import OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
-from dedup_filter.mirrors.soft404 import absent_url, answer_of, ask
+from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
 from dedup_filter.urls import path_of
 
 # the reasons a URL is dropped before its fetch for another URL's page
 _DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
-# whether a held counterpart (first) is its origin's answer for a page it lacks (second)
-Soft404Test = Callable[[Sketched, PageRecord], bool]
+# whether a held page (first) is a side's answer for a page it lacks (second: None if unknown)
+Soft404Test = Callable[[Sketched, AbsentAnswer | None], bool]
 _SOFT_404_SCAN = 4_096  # a side's pages read for those it served as its soft-404 page
 
 
@@ -104,10 +104,10 @@ class UrlPruner:
         index_pages: IndexPages,
         sessions: SessionParameters,
         describe: Callable[[MirrorStore, Rule], dict[str, Any]],
-        soft404_like: Soft404Test,
+        is_answer: Soft404Test,
     ) -> None:
         self.config = config
-        self._soft404_like = soft404_like
+        self._is_answer = is_answer
         self._index_pages = index_pages
         self._sessions = sessions
         self._describe = describe
@@ -556,7 +556,7 @@ class UrlPruner:
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
                 evidence["awaiting_absent_answer_of"] = kept
                 return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
-            if answer.page is not None and self._soft404_like(held, answer.page):
+            if self._is_answer(held, answer):
                 evidence["soft_404"] = absent_url(kept)
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
             evidence["mirror_rule"] = self._describe(store, rule)
@@ -781,6 +781,7 @@ class UrlPruner:
         return [  # asked for as the pruned side serves it (a copy served under session ids)
             Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
             for _, why, counterpart in self._counterparts_beside(store, sessions, url)
+            if self.held_page(store, counterpart) is None
         ]
 
     def soft_404_stand_ins(self, view: IndexView, url: str, page: Sketched) -> list[str]:
@@ -799,7 +800,8 @@ class UrlPruner:
             for kept, _, counterpart in self._counterparts_beside(store, sessions, url)
             if kept is not None
             and not self._index_pages.names_listing(path_of(counterpart))
-            and self._answered_by(view, kept, page)
+            and self._is_answer(page, answer_of(view, kept))
+            and self.held_page(store, counterpart) is None
         ]
 
     def soft_404s_held(self, view: IndexView, side: str) -> list[str]:
@@ -813,7 +815,7 @@ class UrlPruner:
         stand_ins: list[str] = []
         for _, entry in itertools.islice(store.subtree(side.lower()), _SOFT_404_SCAN):
             record = view.page(entry.representative)
-            if record is None or not self._soft404_like(record, answer.page):
+            if record is None or not self._is_answer(record, answer):
                 continue
             url = side + entry.relative
             found = self.soft_404_stand_ins(view, url, record)
@@ -822,19 +824,12 @@ class UrlPruner:
                 stand_ins.extend(found)
         return stand_ins
 
-    def _answered_by(self, view: IndexView, side: str, page: Sketched) -> bool:
-        """Whether ``page`` resembles ``side``'s answer for a page it lacks."""
-        answer = answer_of(view, side)
-        return (
-            answer is not None and answer.page is not None and self._soft404_like(page, answer.page)
-        )
-
     def _counterparts_beside(
         self, store: MirrorStore, sessions: SessionParameters, url: str
     ) -> list[tuple[str | None, dict[str, Any], str]]:
         """The counterparts of ``url`` on the pruned sides of the rules whose kept side holds it,
-        and of the pairs revoked beside it, not held: (the kept side, None for a revoked pair;
-        why; the counterpart)."""
+        and of the pairs revoked beside it: (the kept side, None for a revoked pair; why; the
+        counterpart)."""
         places = placements(sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
         counterparts: list[tuple[str | None, dict[str, Any], str]] = [
@@ -849,7 +844,7 @@ class UrlPruner:
             (None, _edition_missing(place, url), other + place.relative)
             for place, other in _revoked_over(store, places)
         ]
-        return [entry for entry in counterparts if self.held_page(store, entry[2]) is None]
+        return counterparts
 
     def defer(self, view: IndexView, url: str, now: float) -> Decision:
         """``check`` inside a write transaction: a deferred URL is remembered, and its

@@ -61,7 +61,7 @@ from dedup_filter.mirrors.records import (
     Sample,
 )
 from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
-from dedup_filter.mirrors.soft404 import answer_of, resembles_answer
+from dedup_filter.mirrors.soft404 import AbsentAnswer, answer_of, is_answer
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 from dedup_filter.mirrors.systematic import discount_shared, discountable
 
@@ -297,25 +297,30 @@ class CoordinateSampler:
         (``_soft_404s_unchecked``); meanwhile it holds the candidate's confirmation back
         (``awaits_absent_answer``). The twelfth holdout web's copy of a copy, crawled first, was
         otherwise never pruned for its origin, nor its origin for it."""
-        return MISSING if self._soft_404(store, candidate, copy) else MISMATCH
-
-    def _soft_404(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> bool:
-        """Whether the mirror's page is its known answer for a page it lacks."""
         answer = answer_of(store.view, candidate.mirror)
-        record = store.view.page(copy.representative)
-        if answer is None or answer.page is None or record is None:
+        return MISSING if self._soft_404(store, copy, answer) else MISMATCH
+
+    def _soft_404(self, store: MirrorStore, copy: DirEntry, answer: AbsentAnswer | None) -> bool:
+        """Whether the mirror's page is its ``answer`` for a page it lacks."""
+        if answer is None or answer.page is None:  # no page read when nothing can match
             return False
-        return resembles_answer(record, answer.page, self._page_rules)
+        record = store.view.page(copy.representative)
+        return record is not None and is_answer(record, answer, self._page_rules)
 
     def _soft_404s_unchecked(self, store: MirrorStore, candidate: Candidate) -> Candidate:
         """The mismatches judged before the mirror's answer for a page it lacks was known, judged
         again: those that are that answer could not be checked."""
+        if candidate.count(MISMATCH) == 0:
+            return candidate
+        answer = answer_of(store.view, candidate.mirror)
+        if answer is None or answer.page is None:
+            return candidate
         mirror = candidate.mirror.lower()
         for sample in candidate.samples:
             if sample.outcome != MISMATCH:
                 continue
             copy = store.entry_by_hash(mirror, sample.relative_hash)
-            if copy is not None and self._soft_404(store, candidate, copy):
+            if copy is not None and self._soft_404(store, copy, answer):
                 candidate = candidate.with_outcome(sample.relative_hash, MISSING)
         return candidate
 

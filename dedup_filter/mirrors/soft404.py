@@ -57,11 +57,14 @@ def answer_of(view: IndexView, origin: str) -> AbsentAnswer | None:
     return AbsentAnswer(origin, page)
 
 
-def resembles_answer(held: Sketched, answer: PageRecord, config: Config) -> bool:
-    """Whether a held page is, by its text, a directory's answer for a page it lacks."""
+def is_answer(page: Sketched, answer: AbsentAnswer | None, config: Config) -> bool:
+    """Whether a page is, by its text, a directory's ``answer`` for a page it lacks (False while
+    that answer is not known, or when it was an error)."""
+    if answer is None or answer.page is None:
+        return False
     return (
-        held.exact == answer.exact
-        or resemblance(held, answer, config) >= config.mirror.soft404_resemblance
+        page.exact == answer.page.exact
+        or resemblance(page, answer.page, config) >= config.mirror.soft404_resemblance
     )
 
 
