@@ -60,8 +60,8 @@ _LANDING_WAIT_S = 30.0  # how long a pausing crawl waits for its probes in fligh
 _REPEAT_WAIT_S = 60.0  # how long a repeat waits for the request in flight for its URL
 # a repeat that waited this often for the request in flight for its URL is sent on: a second
 # fetch at worst, never a crawl that cannot end (the twelfth holdout web's round-robin crawl
-# once re-checked a fetch-back every minute for 13 minutes, the request it waited for never
-# back, and could not close)
+# once re-checked a fetch-back every minute for 13 minutes and could not close: the request it
+# waited for, led on by the meta refresh of a page served from a probe, had passed unjudged)
 _MAX_REPEAT_WAITS = 2
 _REPEAT_WAITS = "dedup_repeat_waits"  # meta: how often the repeat waited so
 
@@ -153,7 +153,7 @@ class DedupMiddleware:
         return None
 
     async def process_response(self, request: Request, response: Response) -> Response:
-        if is_exempt(request) or request.meta.get(SERVED_FROM_PROBE):
+        if is_exempt(request) or SERVED_FROM_PROBE in response.flags:
             return response
         if not is_checkable(request, response):
             self._prober.crawl_response(request, response.status, judged=False)
@@ -258,9 +258,9 @@ class DedupMiddleware:
         decision = outcome.decision
         if decision is not None and decision.dropped:
             await self._drop(request, outcome.response, decision)
-        request.meta[SERVED_FROM_PROBE] = True
         self._background(self._session.probe_served(request.url), request.url)
-        return outcome.response.replace(request=request)
+        served = outcome.response
+        return served.replace(request=request, flags=[*served.flags, SERVED_FROM_PROBE])
 
     async def _drop(self, request: Request, response: Response, decision: Decision) -> NoReturn:
         """Drop a fetched page before its spider parses it, once what it links and only it

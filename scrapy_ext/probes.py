@@ -59,6 +59,11 @@ _JUDGED_KEPT = 100_000
 _DROPPED_KEPT = 256
 # statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
 _GONE = frozenset({404, 410})
+# how long a probe waits for the crawl's request in flight for its URL before it is fetched
+# itself: a request whose answer never reaches the filter (a redirect to a URL the crawl got
+# already, a later middleware's own request in its place) must not leave a mirror candidate
+# waiting for its sample for ever; a second fetch at worst
+CRAWL_ANSWER_WAIT_S = 120.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,7 @@ class Prober:
             if key in self._crawl_in_flight:
                 self._crawl_in_flight[key] = True
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
+                self._fetch_unless_answered(key, request)
             elif key in self._unjudged:
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
                 self._on_failure(url, self._unjudged[key])
@@ -155,6 +161,21 @@ class Prober:
             else:
                 self._stats.inc_value("dedup/probes")
                 self._fetch_later(key, request)
+
+    def _fetch_unless_answered(self, key: bytes, request: Request) -> None:
+        """Fetch the probe after ``CRAWL_ANSWER_WAIT_S`` unless the crawl's request in flight
+        for its URL has answered it by then (``dedup/probes_crawl_wait_expired``)."""
+        from twisted.internet import reactor  # the reactor Scrapy installed
+
+        def expire() -> None:
+            if self._crawl_in_flight.get(key) and key not in self._waiting:
+                del self._crawl_in_flight[key]
+                self._stats.inc_value("dedup/probes_crawl_wait_expired")
+                logger.warning("dedup: no answer for %s came back to the filter", request.url)
+                self._fetch_later(key, request)
+                self._crawl_landed(key)
+
+        reactor.callLater(CRAWL_ANSWER_WAIT_S, expire)
 
     def wait_for(self, request: Request) -> Deferred[None] | None:
         """A Deferred firing when the probe of this request's URL lands; ``None`` if none flies."""

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 # request.meta keys
 DONT_DEDUP = "dont_dedup"  # set by users: exempt one request (Scrapy's dont_* convention)
 PROBE = "dedup_probe"  # set on the requests that fetch probes for the mirror detector
-SERVED_FROM_PROBE = "dedup_served_from_probe"  # the response came from an earlier probe
 URL_CHECKED = "dedup_url_checked"  # set by the dupefilter: the URL was kept, as of which rules
 # how many times the request went back to the scheduler to wait for its mirror counterpart
 DEFERRALS = "dedup_deferrals"
@@ -29,6 +28,10 @@ FETCH_BACK = "dedup_fetch_back"  # set on the requests for pages a revoked rule 
 PAST_DUPEFILTER = "dedup_past_dupefilter"
 # what makes a request one of the filter's repeats
 _REPEAT_STATE = frozenset({DEFERRALS, FETCH_BACK, PAST_DUPEFILTER})
+# a flag of a response served from an earlier probe: the response's, not its request's meta, which
+# a redirect or a retry of the request carries to a fetch of its own (a probed page whose meta
+# refresh led the crawl on had its target parsed unjudged, and left in flight for ever)
+SERVED_FROM_PROBE = "dedup_probe_answer"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
 # request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),

@@ -6,17 +6,22 @@ import contextlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from dedup_filter.scrapy import DedupMiddleware
 from dedup_filter.scrapy.responses import past_the_dupefilter
 from scrapy import Request
+from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
 from dedup_filter import DedupFilter, IndexMismatchError, IndexStoreError
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
 
 from .conftest import close_spider, html_response, open_spider, settle, stamped
 
@@ -232,6 +237,59 @@ def test_a_repeat_whose_url_stays_in_flight_is_sent_on_after_two_waits(
     assert waiting.called
     assert settle(waiting) is None  # sent on
     assert crawler.stats.get_value("dedup/repeat_waits_given_up") == 1
+
+
+_REFRESHING = '<html><head><meta http-equiv="refresh" content="0;url=index.html"></head></html>'
+
+
+@pytest.mark.parametrize("leads_on", ["meta_refresh", "redirect"])
+def test_where_a_probed_page_leads_the_crawl_is_fetched_and_judged(
+    make_crawler, stdlib_page, leads_on
+):
+    """A probe's response served to the crawl's request may send the crawl on (a meta refresh;
+    a 301, which the probe did not follow): the page it leads to is a fetch of its own, judged
+    like any other. Flagged on the request, the probe's answer passed that page to the spider
+    unjudged and left its URL in flight for ever (the twelfth holdout web's frame pages: the
+    index pages they refresh to were never judged, and a probe of one waited for the crawl's
+    answer until the crawl was killed). Scrapy's own middleware chain, downloads answered
+    here."""
+    chain_settings = {
+        "dedup_filter.scrapy.DedupMiddleware": 540,
+        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,  # wants a spider
+    }
+    crawler = make_crawler(DOWNLOADER_MIDDLEWARES=chain_settings)
+    chain = DownloaderMiddlewareManager.from_crawler(crawler)
+    middleware = next(mw for mw in chain.middlewares if isinstance(mw, DedupMiddleware))
+    frame, index = "http://a.test/api/frame_main.html", "http://a.test/api/index.html"
+
+    async def download(request: Request) -> Response:
+        if request.url == index:
+            return html_response(index, stdlib_page("heapq")).replace(request=request)
+        if leads_on == "redirect":
+            return Response(frame, status=301, headers={"Location": index}, request=request)
+        return html_response(frame, _REFRESHING).replace(request=request)
+
+    crawler.engine = _Downloader(download)
+    open_spider(crawler)
+    middleware._prober.schedule([frame])  # as the mirror detector asks for a sample
+    settle(middleware._prober.landed(5.0))
+    led_on = settle(chain.download_async(download, Request(frame)))  # served the probe's answer
+    assert isinstance(led_on, Request)
+    assert led_on.url == index
+    landed = settle(chain.download_async(download, led_on))
+    assert landed.url == index
+    assert "dedup_probe_answer" not in landed.flags
+    assert crawler.stats.get_value("dedup/kept/unique") == 1  # the index page, judged
+    fetch_back = Request(index, dont_filter=True, meta={"dedup_fetch_back": True})
+    with pytest.raises(IgnoreRequest, match="url_fetched"):  # answered, not in flight
+        settle(middleware.process_request(fetch_back))
+
+
+class _Downloader:
+    """The engine's ``download_async`` alone: probes answered by ``download``."""
+
+    def __init__(self, download: Callable[[Request], Awaitable[Response]]) -> None:
+        self.download_async = download
 
 
 async def _turns(count: int) -> None:

@@ -65,6 +65,63 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
 
 
+def test_a_probe_whose_crawl_answer_never_comes_back_is_fetched_itself(make_crawler, monkeypatch):
+    """A crawl request whose answer never reaches the filter (redirected to a URL the crawl got
+    already: the dupefilter drops where it lands) must not keep a probe of its URL, and the
+    mirror candidate that asked for it, waiting for ever: after a bounded wait the probe is
+    fetched, and a repeat waiting on that request is let go."""
+    monkeypatch.setattr("dedup_filter.scrapy.probes.CRAWL_ANSWER_WAIT_S", 0.05)
+    crawler = make_crawler()
+    crawler.engine = downloads = _Downloads()
+    judged: list[str] = []
+
+    async def judge(request, response):
+        judged.append(response.url)
+        return Decision(response.url, "keep", Reason.UNIQUE)
+
+    prober = Prober(crawler, judge, lambda url, status: None, cache_size=8)
+    prober.crawl_request_sent(Request(HELD))  # in flight, never back
+    repeat = prober.wait_for_crawl(Request(HELD), timeout_s=30.0)
+    prober.schedule([HELD])
+    assert downloads.urls == []  # waits for the crawl's answer
+    settle(repeat, timeout_s=5.0)  # let go when the wait expires, long before its 30 s
+    settle(prober.landed(5.0))
+    assert (downloads.urls, judged) == ([HELD], [HELD])
+    assert crawler.stats.get_value("dedup/probes_crawl_wait_expired") == 1
+    assert prober.take(Request(HELD)) is not None  # the spider's request gets it, unfetched
+
+
+def test_a_probe_the_crawl_answers_in_time_is_not_fetched(make_crawler, monkeypatch):
+    monkeypatch.setattr("dedup_filter.scrapy.probes.CRAWL_ANSWER_WAIT_S", 0.05)
+    crawler = make_crawler()
+    crawler.engine = downloads = _Downloads()
+    prober = Prober(crawler, None, lambda url, status: None, cache_size=8)
+    prober.crawl_request_sent(Request(HELD))
+    prober.schedule([HELD])
+    prober.crawl_response(Request(HELD), 200, judged=True)  # the core judged the crawl's page
+    settle(_pause(0.2))
+    assert downloads.urls == []
+    assert crawler.stats.get_value("dedup/probes_crawl_wait_expired") is None
+
+
+async def _pause(seconds: float) -> None:
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+
+    await deferLater(reactor, seconds, lambda: None)
+
+
+class _Downloads:
+    """An engine whose downloader answers every request with a page, and lists them."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    async def download_async(self, request):
+        self.urls.append(request.url)
+        return html_response(request.url, "<p>The guide</p>")
+
+
 class _NoDownloads:
     """An engine whose downloader refuses every request: a probe that reaches it fails."""
 
