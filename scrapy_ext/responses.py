@@ -34,10 +34,12 @@ _REPEAT_STATE = frozenset({DEFERRALS, FETCH_BACK, PAST_DUPEFILTER})
 SERVED_FROM_PROBE = "dedup_probe_answer"
 #: how far a deferred request falls behind the requests queued with it
 DEFER_PRIORITY_STEP = 1000
-# request meta that belongs to one fetch (its host's download slot, its retries, its deferrals),
-# not to a request made in its place on another host
+# request meta that belongs to one fetch (its host's download slot, its retries, the redirects
+# that led to its URL, its deferrals), not to a request made in its place for another URL: the
+# prober reads a request's redirects as answers for the URLs they came from
 FETCH_STATE = frozenset(
     {"download_slot", "download_latency", "retry_times", DEFERRALS, PAST_DUPEFILTER}
+    | {"redirect_urls", "redirect_reasons", "redirect_times", "redirect_ttl"}
 )
 
 

@@ -121,7 +121,9 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     crawler = make_crawler()
     crawler.engine = scheduled = _Scheduled()
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2, "download_slot": "www.copy.test"})
+    fetch_state = {"download_slot": "www.copy.test", "redirect_urls": [HELD_FIRST + "csv"]}
+    fetch_state |= {"redirect_reasons": [301], "redirect_times": 1, "redirect_ttl": 19}
+    missing = Request(HELD_FIRST + "csv.html", meta={"depth": 2, **fetch_state})
     assert settle(middleware.process_request(missing)) is None  # held first: fetched
     not_found = HtmlResponse(
         missing.url, status=404, body=b"<html>Not found</html>", request=missing
@@ -130,7 +132,8 @@ def test_a_url_waiting_for_a_page_the_crawl_got_as_a_404_is_fetched_at_once(
     # crawled in its place: the origin's documents the copy holds are dropped unfetched
     [stand_in] = scheduled.requests
     assert (stand_in.url, stand_in.meta["depth"]) == (ORIGIN + "csv.html", 2)
-    assert "download_slot" not in stand_in.meta  # the failed fetch's own
+    # the failed fetch's own: where it was redirected from is no URL the stand-in came from
+    assert not fetch_state.keys() & stand_in.meta.keys()
     # past the dupefilter (the origin's page is queued already, waiting), ahead of what was
     # queued with it, as the filter's own repeat: not fetched if the crawl got its answer
     assert stand_in.dont_filter
