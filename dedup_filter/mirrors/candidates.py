@@ -179,6 +179,7 @@ class CandidateUpdate:
         self.arrival = arrival  # the page this call checks, if any
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
+        self.repointed: list[Rule] = []  # rules a confirmation pointed at its new origin
         self._sampler = sampler
         self._sessions = SessionParameters(config.session_parameters).of(store)
 
@@ -430,6 +431,7 @@ class CandidateUpdate:
             paired.origin if through else "",
         )
         self.confirmed.append(rule)
+        self.repointed += repointed
         # what each side kept for the other answers for a page it lacks: nothing is pruned
         # before it is known
         kept = (rule.origin,) * rule.prunes_mirror + (rule.mirror,) * rule.prunes_origin

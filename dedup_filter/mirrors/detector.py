@@ -224,7 +224,12 @@ class MirrorDetector:
         self._advance_concerned(update, page.places)
         if self._code_checks:  # an edition crawled before its rule came revokes it too
             update.reopen(code.revoked)
-            for rule in update.confirmed:  # those confirmed by a reopened pair too
+            # those confirmed by a reopened pair too, and those pointed at a new origin: an
+            # edition paired with a partial copy, whose coded page the copy lacks, and moved onto
+            # the guide once the copy was ruled the guide's, dropped the guide's page with other
+            # code for its own (the fifth holdout web, breadth first: Apache's install.html,
+            # both its copies, on the project's host and its partner's, were never fetched)
+            for rule in (*update.confirmed, *update.repointed):
                 held = check_held_code(store, rule, self._code_budget, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)

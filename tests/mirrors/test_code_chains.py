@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter import DedupFilter
+from dedup_filter import Config, DedupFilter
+from dedup_filter.mirrors.candidates import CandidateUpdate
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code, check_held_code
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import placements
 from dedup_filter.mirrors.editions import coded_namesake
-from dedup_filter.mirrors.records import DirEntry, Rule
-from dedup_filter.mirrors.store import MirrorStore
+from dedup_filter.mirrors.records import OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.sampling import CoordinateSampler
+from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 from .conftest import file_entry
 
@@ -471,3 +473,27 @@ def test_a_revoked_rule_fetches_back_the_pages_its_side_holds_on_a_host_mirror(t
     revoking = tmp_index.transact(settle)
     assert revoking.revoked == [GUIDE]
     assert GUIDE + "remove.html" in revoking.fetch_back
+
+
+def test_a_rule_pointed_at_a_new_origin_has_its_held_coded_pages_checked_there(tmp_index):
+    """An rpm edition paired with a partial copy of the guide, which lacks the one page where the
+    edition's code differs (``install.html``): nothing compared it. The copy is then ruled a
+    mirror of the guide, and the edition's rule pointed at the guide: its coded page, held, has
+    the guide's page asked for, which revokes the rule. Left unchecked, the guide's page was
+    dropped for the edition's (the fifth holdout web, breadth first)."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    partial, guide = "http://library.test/debian/guide/", KEPT + "guide/"
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(RPM, partial, "", "", 0.0, "content", 3, 3, 0))
+        _arrive(store, 1, RPM + PAGE, RPM_CODE, CodeBudget(0, 0))  # nothing to compare it with
+        store.put_candidate(Candidate(partial, guide, partial, guide, 0.0, OPEN))
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(store.candidate(pair_reference(partial, guide)))
+        asked = [check_held_code(store, rule, BUDGET, 1.0).probes for rule in update.repointed]
+        return [(rule.mirror, rule.origin) for rule in update.repointed], asked
+
+    repointed, asked = tmp_index.transact(settle)
+    assert repointed == [(RPM, guide)]
+    assert asked == [[guide + PAGE]]
