@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.mirrors.candidates import CandidateUpdate
 from dedup_filter.index.page_records import PageRecord
+from dedup_filter.mirrors.candidates import CandidateUpdate
 from dedup_filter.mirrors.code_checks import CodeBudget, CodeCheck, check_code, check_held_code
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import placements
