@@ -176,7 +176,7 @@ class DedupSession:
     def crawl_in_place(self, request: Request, url: str, **changes: Any) -> None:
         """Request ``url`` in ``request``'s place, with its callback, so what it links is
         followed (a stand-in for a page that could not be fetched)."""
-        meta = {key: value for key, value in request.meta.items() if key not in FETCH_STATE}
+        meta = _url_free_meta(request)
         self._crawler.engine.crawl(request.replace(url=url, meta=meta, **changes))
 
     def stand_in(self, request: Request, url: str) -> None:

@@ -198,11 +198,13 @@ def test_a_url_dropped_for_a_probes_answer_is_crawled_as_that_page(
     crawler.engine = scheduled = _Scheduled()
     dupefilter = build_from_crawler(DedupDupeFilter, crawler)
     middleware = build_from_crawler(DedupMiddleware, crawler)
-    assert dupefilter.request_seen(Request(MIRROR + "new.html", meta={"depth": 3}))
+    # the URL was checked and kept before (as of no rule), and redirected to on its way
+    checked = {"dedup_url_checked": 1, "redirect_urls": [MIRROR + "new"], "redirect_times": 1}
+    assert dupefilter.request_seen(Request(MIRROR + "new.html", meta={"depth": 3, **checked}))
     with pytest.raises(IgnoreRequest):
         settle(middleware.process_request(Request(MIRROR + "new.html", dont_filter=True)))
     # requested once: a second request would be filtered as queued (the crawl may have queued
-    # the page itself: the first is filtered then)
+    # the page itself: the first is filtered then); what belonged to the other URL is left
     assert [(r.url, r.meta, r.dont_filter) for r in scheduled.requests] == [
         (ORIGIN + "new.html", {"depth": 3}, False),
     ]
