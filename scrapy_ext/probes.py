@@ -175,7 +175,7 @@ class Prober:
                 self._fetch_later(key, request)
                 self._crawl_landed(key)
 
-        reactor.callLater(CRAWL_ANSWER_WAIT_S, expire)
+        reactor.callLater(CRAWL_ANSWER_WAIT_S, expire)  # type: ignore[arg-type]
 
     def wait_for(self, request: Request) -> Deferred[None] | None:
         """A Deferred firing when the probe of this request's URL lands; ``None`` if none flies."""
