@@ -82,3 +82,16 @@ def test_every_wait_on_a_redirected_counterpart_ends(filtered: Crawl) -> None:
     assert deferred
     ended = {url for url in deferred if url in filtered.fetched_urls or last[url] == "drop"}
     assert ended == deferred
+
+
+def test_every_page_the_spider_parses_is_judged(
+    filtered: Crawl, redirected: RedirectedWeb
+) -> None:
+    """A probe's answer served to the crawl may be a 301 (probes do not follow redirects): the
+    page it leads to is a fetch of its own, judged like any other, never passed on as the
+    probe's answer (then unjudged, and waited for by the filter for ever)."""
+    judged = {d["url"] for d in filtered.decisions if "tokens" in d["evidence"]}
+    pages = filtered.parsed & redirected.web.pages.keys()  # not the downloads
+    assert filtered.run.stat("dedup/probes_served") >= 1
+    assert pages
+    assert pages <= judged, sorted(pages - judged)[:5]
