@@ -84,9 +84,7 @@ def test_every_wait_on_a_redirected_counterpart_ends(filtered: Crawl) -> None:
     assert ended == deferred
 
 
-def test_every_page_the_spider_parses_is_judged(
-    filtered: Crawl, redirected: RedirectedWeb
-) -> None:
+def test_every_page_the_spider_parses_is_judged(filtered: Crawl, redirected: RedirectedWeb) -> None:
     """A probe's answer served to the crawl may be a 301 (probes do not follow redirects): the
     page it leads to is a fetch of its own, judged like any other, never passed on as the
     probe's answer (then unjudged, and waited for by the filter for ever)."""
