@@ -53,9 +53,14 @@ def is_robots_txt(url: str) -> bool:
 
 
 def is_exempt(request: Request) -> bool:
-    """Requests the filter never judges: probes, ``dont_dedup`` and robots.txt."""
+    """Requests the filter never judges: probes, ``dont_dedup``, robots.txt, and any but a GET
+    (a form's POST acts: its answer depends on its body, not on the URL a rule prunes)."""
     meta = request.meta
-    return bool(meta.get(DONT_DEDUP) or meta.get(PROBE)) or is_robots_txt(request.url)
+    return (
+        bool(meta.get(DONT_DEDUP) or meta.get(PROBE))
+        or request.method != "GET"
+        or is_robots_txt(request.url)
+    )
 
 
 def is_repeat(request: Request) -> bool:

@@ -233,3 +233,22 @@ def test_the_links_of_a_page_dropped_under_a_rule_are_queued_behind_other_work(
     ]
     assert crawler.stats.get_value("dedup/links_followed") == 1
     close_spider(crawler)
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
+def test_a_form_submitted_under_a_mirror_rule_is_sent(make_crawler, ruled_index, corpus, method):
+    """A request other than a GET acts (a login, a search form): its answer depends on its
+    body, not on its URL, so no URL rule or mirror rule drops or defers it, and the dupefilter
+    judges it as Scrapy's own does; a GET of the same URL is pruned."""
+    pruned = MIRROR + sorted(corpus)[0] + ".html"
+    crawler = make_crawler()
+    crawler.engine = _Scheduled()
+    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    form = Request(pruned, method=method, body=b"q=heapq")
+    assert not dupefilter.request_seen(form)
+    assert settle(middleware.process_request(form)) is None
+    assert crawler.stats.get_value("dedup/urls_checked") is None
+    assert dupefilter.request_seen(Request(pruned))
+    assert crawler.stats.get_value("dedup/frontier_pruned") == 1
+    close_spider(crawler)
