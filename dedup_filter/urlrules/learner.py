@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from dedup_filter.config import Config
@@ -94,7 +93,7 @@ class UrlRuleLearner:
         if waits is not None or not may_wait:
             return waits
         candidates = [
-            (rule, self._reach.scope(store, rule))
+            (rule, self._reach.scope(rule))
             for rule in store.unconfirmed(authority)
             if rule.state == OPEN
         ]
@@ -202,7 +201,7 @@ class UrlRuleLearner:
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            scope = self._reach.scope(store, rule)
+            scope = self._reach.scope(rule)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
         return evidence
@@ -245,13 +244,13 @@ class UrlRuleLearner:
         known = self._reach.virtual(
             parts, self.config.known_parameters + self.config.trusted_parameters
         )
-        survivors = verdicts.test(parts, page_id, rules, partial(self._reach.scope, store))
+        survivors = verdicts.test(parts, page_id, rules, self._reach.scope)
         probes = []
         for rule in survivors:
             if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
-                probes += verdicts.probe(rule, parts, self._reach.scope(store, rule))
+                probes += verdicts.probe(rule, parts, self._reach.scope(rule))
         if page_id is not None:
-            scoped = [(rule.key, self._reach.scope(store, rule)) for rule in survivors]
+            scoped = [(rule.key, self._reach.scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = reordering | verdicts.evidence()
         if not evidence and not probes:
@@ -297,7 +296,7 @@ class UrlRuleLearner:
         return True
 
     def describe(self, store: UrlRuleStore, rule: UrlRule) -> dict[str, Any]:
-        scope = self._reach.scope(store, rule)
+        scope = self._reach.scope(rule)
         return {
             "rule": rule.key.label,
             "host": rule.key.host,

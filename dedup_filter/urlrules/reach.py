@@ -44,7 +44,7 @@ class RuleReach:
         return tuple(
             (
                 rule.key,
-                replace(self.scope(store, rule), family=families[rule.key], excluded=excluded),
+                replace(self.scope(rule), family=families[rule.key], excluded=excluded),
             )
             for rule in rules
         )
@@ -72,17 +72,16 @@ class RuleReach:
         }
         return tuple(sorted(names))
 
-    def scope(self, store: UrlRuleStore, rule: UrlRule) -> Scope:
-        """A drop rule merges only the values seen until it saw ``min_values`` of them (or names a
-        well-known parameter, or its kind and name saw as many on ``learnt_from_hosts`` other
-        hosts); an ignore rule saw two values in its first pair already."""
+    def scope(self, rule: UrlRule) -> Scope:
+        """A drop rule merges only the values seen on its own host until it saw ``min_values``
+        of them there (or names a well-known parameter); an ignore rule saw two values in its
+        first pair already. Values seen on other hosts never widen it: a parameter may select
+        content on one host and not on others (``id``), and a rule confirmed from one pair
+        (``item`` and ``item?id=1``, the first item shown by default) on the strength of other
+        hosts' rules would have dropped every ``item?id=N`` of a catalogue unfetched."""
         if rule.key.kind != DROP:
             return Scope(rule.values, any_value=True)
-        any_value = (
-            self.known(rule.key)
-            or len(rule.values) >= self.config.min_values
-            or self._any_value_elsewhere(store, rule.key)
-        )
+        any_value = self.known(rule.key) or len(rule.values) >= self.config.min_values
         return Scope(rule.values, any_value)
 
     def needed(self, store: UrlRuleStore, key: RuleKey) -> int:
@@ -104,13 +103,6 @@ class RuleReach:
             if hosts >= self.config.learnt_from_hosts and classes >= self.config.min_support:
                 return True
         return False
-
-    def _any_value_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
-        """Whether live rules of this kind and name saw ``min_values`` values on
-        ``learnt_from_hosts`` other hosts: a listing's first sorted view shows one value, and the
-        views of the same software on other hosts showed that the value does not matter."""
-        seen = sum(values >= self.config.min_values for _, values in self._elsewhere(store, key))
-        return seen >= self.config.learnt_from_hosts
 
     def _elsewhere(self, store: UrlRuleStore, key: RuleKey) -> Iterator[tuple[int, int]]:
         """The classes and values of the live rules of this kind and name on other hosts (among

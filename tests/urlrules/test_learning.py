@@ -161,3 +161,27 @@ def test_a_rule_confirmed_on_two_other_hosts_needs_less_support_on_a_new_one(sit
     assert learn("http://b.test", 3, 3)["needed"] == 3  # one other host proves little
     rule = learn("http://c.test", 6, 1)  # url_rules.min_support_learnt
     assert (rule["state"], rule["needed"]) == ("confirmed", 1)
+
+
+def test_a_rule_learnt_elsewhere_never_drops_a_value_its_own_host_did_not_show(site):
+    """``id`` is content-free on two hosts (a referral tag) and selects the item on a third,
+    a catalogue whose ``item`` without an id shows the first item. That one pair confirms
+    ``drop id`` there, on the strength of the other hosts' rules: it merges ``id=1`` alone, so
+    the other items are fetched, and the first that differs kills the rule on its host."""
+    for number, host in enumerate(("http://a.test", "http://b.test")):
+        for page in range(3):
+            body = site.bodies[3 * number + page]
+            site.dedup.check_page(f"{host}/p{page}.html", body)
+            site.dedup.check_page(f"{host}/p{page}.html?id={page}{number}", body)
+    catalogue = "http://shop.test/item"
+    first = site.bodies[10]
+    assert site.dedup.check_page(catalogue, first).reason == "unique"
+    confirming = site.dedup.check_page(catalogue + "?id=1", first)
+    assert confirming.evidence["url_rules_confirmed"] == ["shop.test drop id"]
+    assert site.dedup.check_url(catalogue + "?id=2").action == "keep"  # fetched, not dropped
+    killing = site.dedup.check_page(catalogue + "?id=2", site.bodies[11])
+    assert (killing.reason, killing.evidence["url_rules_killed"]) == (
+        "unique",
+        ["shop.test drop id"],
+    )
+    assert site.dedup.check_url(catalogue + "?id=3").action == "keep"

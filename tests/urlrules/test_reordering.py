@@ -215,11 +215,18 @@ def test_a_rule_that_died_on_one_host_is_proven_by_no_other_host(site):
     assert site.rule("c.test drop C&O")["state"] == "open"
 
 
-def test_one_value_seen_on_a_host_covers_any_once_two_other_hosts_saw_several(site):
+def test_a_rule_learnt_elsewhere_covers_the_values_its_own_host_showed(site):
+    """Two other hosts saw several sorted views each: the third host's rule is confirmed from
+    its one view (the kind and name learnt elsewhere), but merges only the value its host
+    showed until the host shows a second one. Values seen elsewhere never widen a host's rule:
+    a parameter may be content-free on some hosts and select content on another."""
     _one_listing_a_host(site, ("http://a.test", "http://b.test"))  # two values each
     _hold_listing(site, 2, "http://c.test")
     _sorted_views(site, 2, ("C=N;O=D",), "http://c.test")
     rule = site.rule("c.test drop C&O")
-    assert (rule["state"], rule["values"], rule["any_value"]) == ("confirmed", ["N&D"], True)
+    assert (rule["state"], rule["values"], rule["any_value"]) == ("confirmed", ["N&D"], False)
+    assert site.dedup.check_url("http://c.test/d2/?C=M;O=A").action == "keep"  # fetched
+    _sorted_views(site, 2, ("C=S;O=A",), "http://c.test")
+    assert site.rule("c.test drop C&O")["any_value"]
     pruned = site.dedup.check_url("http://c.test/d2/?C=M;O=A")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", "http://c.test/d2/")
