@@ -85,10 +85,14 @@ class RuleReach:
         return Scope(rule.values, any_value)
 
     def needed(self, store: UrlRuleStore, key: RuleKey) -> int:
+        """The classes a rule needs on its host. What other hosts learnt lowers it for every
+        kind but an ignore rule: one pair of two values answered alike (two unknown ids
+        answered with one "not found" page) would merge every value of the host, where a drop
+        rule merges only the values its host showed (``scope``)."""
         needed = self.config.min_support
         if self.known(key):
             needed = min(needed, self.config.min_support_known)
-        if self._learnt_elsewhere(store, key) or self._pooled(store, key):
+        if key.kind != IGNORE and (self._learnt_elsewhere(store, key) or self._pooled(store, key)):
             needed = min(needed, self.config.min_support_learnt)
         return needed
 

@@ -185,3 +185,22 @@ def test_a_rule_learnt_elsewhere_never_drops_a_value_its_own_host_did_not_show(s
         ["shop.test drop id"],
     )
     assert site.dedup.check_url(catalogue + "?id=3").action == "keep"
+
+
+def test_two_unknown_ids_answered_alike_never_merge_a_catalogue(site):
+    """``id`` is ignored on two hosts (any value, one page); on a catalogue two unknown ids are
+    answered with one "not found" page: a pair of two values alike. Learnt elsewhere, that one
+    pair confirmed ``ignore id`` there and merged every item into one class; an ignore rule now
+    needs its host's own ``min_support`` classes."""
+    for number, host in enumerate(("http://a.test", "http://b.test")):
+        for page in range(3):
+            body = site.bodies[3 * number + page]
+            site.dedup.check_page(f"{host}/p{page}.html?id={page}1", body)
+            site.dedup.check_page(f"{host}/p{page}.html?id={page}2", body)
+    assert site.rule("b.test ignore id")["state"] == "confirmed"
+    not_found = site.bodies[10]
+    catalogue = "http://shop.test/item"
+    site.dedup.check_page(catalogue + "?id=998", not_found)
+    site.dedup.check_page(catalogue + "?id=999", not_found)
+    assert site.rule("shop.test ignore id")["state"] == "open"
+    assert site.dedup.check_url(catalogue + "?id=3").action == "keep"
