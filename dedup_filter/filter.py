@@ -27,7 +27,7 @@ from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
 from dedup_filter.urlrules.learner import UrlRuleLearner
-from dedup_filter.urls import normalize_url
+from dedup_filter.urls import normalize_url, redirect_target
 
 logger = logging.getLogger(__name__)
 
@@ -241,20 +241,27 @@ class DedupFilter:
         others = tuple(probe for probe in decision.probes if probe != counterpart)
         return replace(decision, probes=others + alias.probes)
 
-    def probe_failed(self, url: str, status: int | None = None) -> Decision:
-        """Report a probe that could not be fetched as a 2xx page (404, error, redirect away).
+    def probe_failed(
+        self, url: str, status: int | None = None, location: str | None = None
+    ) -> Decision:
+        """Report a probe that could not be fetched as a 2xx page (404, error, redirect away;
+        ``location``: where a redirect sends, when known).
 
         Its sample counts as "could not be checked", not as a mismatch; a deferred URL's
         counterpart that fails releases that URL (``settle_deferred`` keeps it). The decision's
-        ``probes`` are replacement probes to fetch.
+        ``probes`` are replacement probes to fetch. A redirect to another document of the same
+        host is a page moved, which its side does not lack (docs/mirrors.md, point 60).
         """
         self.counters["probes_failed"] += 1
-        return self._report_failed(self._mirrors.probe_failed, url, status)
+        return self._report_failed(self._mirrors.probe_failed, url, status, location)
 
-    def counterpart_failed(self, url: str, status: int | None = None) -> Decision:
+    def counterpart_failed(
+        self, url: str, status: int | None = None, location: str | None = None
+    ) -> Decision:
         """Report that the counterpart of a deferred URL (its ``duplicate_of``) could not be
-        fetched, asked for as a probe or not: the URLs waiting for it are then kept."""
-        return self._report_failed(self._mirrors.counterpart_failed, url, status)
+        fetched, asked for as a probe or not: the URLs waiting for it are then kept
+        (``location`` as for ``probe_failed``)."""
+        return self._report_failed(self._mirrors.counterpart_failed, url, status, location)
 
     def fetch_failed(self, url: str, status: int | None = None) -> list[Decision]:
         """Report a URL the crawl could not fetch as a page (a 404, an error). The decisions
@@ -336,12 +343,18 @@ class DedupFilter:
         ]
 
     def _report_failed(
-        self, report: Callable[..., Decision], url: str, status: int | None
+        self,
+        report: Callable[..., Decision],
+        url: str,
+        status: int | None,
+        location: str | None = None,
     ) -> Decision:
         normal, now = normalize_url(url), self._clock()
 
         def reported(view: IndexView) -> Decision:
             self._url_rules.counterpart_failed(view, normal, status)
+            if location:
+                self._mirrors.redirected(view, normal, status, redirect_target(normal, location))
             return report(view, normal, status, now)
 
         decision = self.index.transact(reported)

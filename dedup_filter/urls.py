@@ -7,7 +7,7 @@ its first label (www.cs.berkeley.edu -> cs.berkeley.edu).
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -65,3 +65,12 @@ def path_of(url: str) -> str:
 def file_name_of(url: str) -> str:
     """The last segment of a URL's (or a relative path's) path, without query and fragment."""
     return url.partition("#")[0].partition("?")[0].rpartition("/")[2]
+
+
+def redirect_target(url: str, location: str) -> str:
+    """Where a redirect from ``url`` sends, normalised (``location`` may be relative, as a
+    ``Location`` header may be); "" when it does not parse."""
+    try:
+        return normalize_url(urljoin(url, location.strip()))
+    except ValueError:
+        return ""

@@ -199,7 +199,8 @@ class DedupMiddleware:
                 return await self._again_after(landing, request)
             failed = counterpart and self._prober.crawl_failure(counterpart)
             if failed and not counterpart_reported:  # the crawl got it as a 404 or a file
-                reported = await self._session.counterpart_failed(counterpart, failed)
+                moved_to = self._prober.redirected_to(counterpart)
+                reported = await self._session.counterpart_failed(counterpart, failed, moved_to)
                 self._prober.schedule(reported.probes if reported is not None else ())
                 return await self._decide(request, counterpart_reported=True)
             deferrals = request.meta.get(DEFERRALS, 0)
@@ -237,15 +238,23 @@ class DedupMiddleware:
 
     async def _judge_probe(self, request: Request, response: Response) -> Decision | None:
         if not is_checkable(request, response):
-            await self._report_failed_probe(request.url, response.status)
+            location = response.headers.get(b"Location")
+            await self._report_failed_probe(
+                request.url, response.status, location and location.decode("latin-1")
+            )
             return None
         return await self._check(response)
 
-    def _probe_failed(self, url: str, status: int | None) -> None:
-        self._background(self._report_failed_probe(url, status), f"reporting the probe of {url}")
+    def _probe_failed(self, url: str, status: int | None, location: str | None) -> None:
+        self._background(
+            self._report_failed_probe(url, status, location), f"reporting the probe of {url}"
+        )
 
-    async def _report_failed_probe(self, url: str, status: int | None) -> None:
-        decision = await self._session.probe_failed(url, status)
+    async def _report_failed_probe(
+        self, url: str, status: int | None, location: str | None = None
+    ) -> None:
+        """``location``: where a redirect sent the probe (or the crawl's request answering it)."""
+        decision = await self._session.probe_failed(url, status, location)
         if decision is not None:
             self._prober.schedule(decision.probes)
 

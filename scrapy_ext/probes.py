@@ -119,7 +119,7 @@ class Prober:
         self,
         crawler: Crawler,
         judge: Callable[[Request, Response], Awaitable[Decision | None]],
-        on_failure: Callable[[str, int | None], None],
+        on_failure: Callable[[str, int | None, str | None], None],
         cache_size: int,
     ) -> None:
         self._crawler = crawler
@@ -134,6 +134,7 @@ class Prober:
         self._crawl_in_flight: dict[bytes, bool] = {}  # -> whether a probe waits for its answer
         self._crawl_waiters: dict[bytes, list[Deferred[None]]] = {}  # the filter's repeats
         self._unjudged: OrderedDict[bytes, int] = OrderedDict()
+        self._redirected_to: OrderedDict[bytes, str] = OrderedDict()  # where the crawl landed
         self._judged: OrderedDict[bytes, None] = OrderedDict()
         self._dropped: OrderedDict[bytes, Response] = OrderedDict()
 
@@ -143,7 +144,7 @@ class Prober:
             try:
                 request = Request(url, callback=NO_CALLBACK, dont_filter=True, meta=_PROBE_META)
             except ValueError:  # not a URL Scrapy can fetch: a probe that cannot be checked
-                self._on_failure(url, None)
+                self._on_failure(url, None, None)
                 continue
             key = self._fingerprint(request)
             if key in self._waiting or key in self._done:
@@ -154,7 +155,7 @@ class Prober:
                 self._fetch_unless_answered(key, request)
             elif key in self._unjudged:
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
-                self._on_failure(url, self._unjudged[key])
+                self._on_failure(url, self._unjudged[key], self._redirected_to.get(key))
             elif key in self._dropped:  # judged again from the crawl's response, not fetched
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
                 self._fetch_later(key, request, self._dropped.pop(key))
@@ -199,6 +200,14 @@ class Prober:
             return None
         return self._unjudged.get(key)
 
+    def redirected_to(self, url: str) -> str | None:
+        """Where the crawl's request for ``url`` was redirected, if it was (the last
+        ``_UNJUDGED_KEPT`` such URLs)."""
+        try:
+            return self._redirected_to.get(self._fingerprint(Request(url, callback=NO_CALLBACK)))
+        except ValueError:
+            return None
+
     def answered(self, request: Request) -> bool:
         """Whether a GET of this request's URL got its answer already (a page the core judged,
         a 404 or 410, a file), by the crawl or a probe: a second fetch would tell nothing new.
@@ -234,7 +243,7 @@ class Prober:
         if judged:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
         elif probe_waits:
-            self._on_failure(request.url, status)
+            self._on_failure(request.url, status, None)
         elif status is not None and request.method == "GET":
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
         self._crawl_landed(key)
@@ -253,14 +262,17 @@ class Prober:
 
     def _redirected_away(self, request: Request) -> None:
         """The URLs this request was redirected from never answer for themselves: a probe of
-        one, or a URL deferred for one, is told so by its status (``crawl_failure``)."""
+        one, or a URL deferred for one, is told so by its status (``crawl_failure``) and where
+        it sent the crawl (``redirected_to``: a page moved is no page its side lacks)."""
         reasons = request.meta.get("redirect_reasons") or []
-        for position, url in enumerate(request.meta.get("redirect_urls") or []):
+        chain = [*(request.meta.get("redirect_urls") or []), request.url]
+        for position, url in enumerate(chain[:-1]):
             key = self._fingerprint(Request(url))
             reason = reasons[position] if position < len(reasons) else None
             status = reason if isinstance(reason, int) else None
+            self._remember(self._redirected_to, key, chain[position + 1], _UNJUDGED_KEPT)
             if self._crawl_in_flight.pop(key, False):
-                self._on_failure(url, status)
+                self._on_failure(url, status, chain[position + 1])
             elif status is not None:
                 self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
             self._crawl_landed(key)
@@ -287,7 +299,7 @@ class Prober:
             )
         except Exception as error:  # any download failure is a failed probe, never a crash
             logger.debug("dedup: probe %s failed: %r", request.url, error)
-            self._on_failure(request.url, None)
+            self._on_failure(request.url, None, None)
         else:
             decision = await self._judge(request, response)
             if decision is not None:

@@ -399,16 +399,21 @@ class DedupSession:
             self._record(decision)
         return decision
 
-    async def counterpart_failed(self, url: str, status: int) -> Decision | None:
+    async def counterpart_failed(
+        self, url: str, status: int, location: str | None = None
+    ) -> Decision | None:
         """Tell the core that a deferred URL's counterpart came back without a page to check
-        (a 404, a file): the URLs waiting for it are decided on that."""
-        return await self._report(methodcaller("counterpart_failed", url, status))
+        (a 404, a file, a redirect to ``location``): the URLs waiting for it are decided on
+        that."""
+        return await self._report(methodcaller("counterpart_failed", url, status, location))
 
-    async def probe_failed(self, url: str, status: int | None) -> Decision | None:
-        """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect,
-        not HTML); its decision may ask for replacement probes."""
+    async def probe_failed(
+        self, url: str, status: int | None, location: str | None = None
+    ) -> Decision | None:
+        """Tell the mirror detector a probe could not be checked (an error, a 404, a redirect to
+        ``location``, not HTML); its decision may ask for replacement probes."""
         self.stats.inc_value("dedup/probes_failed")
-        return await self._report(methodcaller("probe_failed", url, status))
+        return await self._report(methodcaller("probe_failed", url, status, location))
 
     async def fetch_failed(self, url: str, status: int | None) -> list[Decision]:
         """Tell the core that the crawl could not fetch ``url`` as a page; the decisions name

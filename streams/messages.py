@@ -49,6 +49,13 @@ class PageMessage:
         """False for a fetch that failed (a status outside 2xx): the page is not checked."""
         return self.status is None or 200 <= self.status < 300
 
+    @property
+    def location(self) -> str | None:
+        """Where a redirect sent the fetcher, if its headers say (``Location``, any case)."""
+        headers = self.headers or {}
+        found = next((value for name, value in headers.items() if name.lower() == "location"), "")
+        return found if isinstance(found, str) and found else None
+
 
 @dataclass(frozen=True, slots=True)
 class Malformed:

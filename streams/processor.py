@@ -367,7 +367,7 @@ class Processor:
     def _probe_failed(self, page: PageMessage) -> Decision:
         """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the
         mirror detector counts that sample as "could not be checked" and may ask for another."""
-        reported = self.dedup.probe_failed(page.url, page.status)
+        reported = self.dedup.probe_failed(page.url, page.status, page.location)
         if reported.evidence.get("outstanding_probe"):
             return reported
         return Decision(reported.url, "keep", "not_checked", evidence={"status": page.status})

@@ -13,6 +13,8 @@ Table ``deferred``:
                                                      check (a 2xx file: the crawl holds it)
     "p" H(url) -> ""                                  a page that arrived as a probe: its links
                                                      may never have been followed
+    "m" H(url) -> ""                                  a page moved: answered with a redirect to
+                                                     another document of its host
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dedup_filter.mirrors.store import url_hash
 _SINCE = struct.Struct(">d")
 _STATUS = struct.Struct(">H")
 _LENGTH = struct.Struct(">I")
-_WAITING, _ABSENT, _PROBED = b"d", b"a", b"p"
+_WAITING, _ABSENT, _PROBED, _MOVED = b"d", b"a", b"p", b"m"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,14 @@ class Deferrals:
         """The status ``url`` was reported failed with (0 when unknown), or None."""
         value = self.view.get("deferred", _ABSENT + url_hash(url))
         return None if value is None else _STATUS.unpack_from(value)[0]
+
+    def mark_moved(self, url: str) -> None:
+        """Remember that ``url`` redirects to another document of its host: its page moved, so
+        its side does not lack it (``detector._origin_lacking``)."""
+        self.view.put("deferred", _MOVED + url_hash(url), b"")
+
+    def moved(self, url: str) -> bool:
+        return self.view.get("deferred", _MOVED + url_hash(url)) is not None
 
     def mark_probed(self, url: str) -> None:
         """Remember that ``url`` arrived while a probe of it was outstanding, or that a probe of

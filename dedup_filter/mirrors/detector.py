@@ -102,6 +102,7 @@ _UNPRUNED_SCANNED = 4096
 
 # probes whose failure is remembered (``Deferrals.absent``)
 _REMEMBERED_ABSENT = frozenset((COUNTERPART_PROBE, INDEX_PROBE, PARENT_PROBE, SAMPLE_PROBE))
+_MOVED_STATUSES = frozenset((301, 302, 303, 307, 308))  # a redirect: where it sends may be a page
 
 
 class MirrorDetector:
@@ -532,9 +533,10 @@ class MirrorDetector:
             return []
         if self._index_pages.names_listing(place.relative):
             return []  # an origin may serve its directory without an index page of its own
-        status = Deferrals(store.view).absent(rule.origin + place.relative)
-        if status is None or 200 <= status < 300:
-            return []
+        counterpart, deferrals = rule.origin + place.relative, Deferrals(store.view)
+        status = deferrals.absent(counterpart)
+        if status is None or 200 <= status < 300 or deferrals.moved(counterpart):
+            return []  # a page moved is no page the origin lacks
         # as it stands now: the side-by-side weighing may have rewritten it
         store.put_rule(replace(store.rule(rule.mirror) or rule, origin_lacks=True))
         return [rule.mirror]
@@ -643,6 +645,22 @@ class MirrorDetector:
             current = update.store.candidate(reference)  # re-read: an advance may settle others
             if current is not None and current.state == OPEN:
                 update.advance(current, relative)
+
+    def redirected(self, view: IndexView, url: str, status: int | None, location: str) -> None:
+        """``url`` answered ``status`` with ``location``: remembered as a page moved when that is
+        another document of its host (not the host's root, not an index page, which is where a
+        host that lacks a page sends its visitors)."""
+        if status not in _MOVED_STATUSES or not location:
+            return
+        target = own_placement(location, self.config.max_depth)
+        if (
+            target is None
+            or authority(location.lower()) != authority(url.lower())
+            or self._index_pages.is_index(target)
+            or location.split("#", 1)[0] == url
+        ):
+            return
+        Deferrals(view).mark_moved(self._stripped(view, url))
 
     def _stripped(self, view: IndexView, url: str) -> str:
         """``url`` without the session parameters configured or learnt for its host."""

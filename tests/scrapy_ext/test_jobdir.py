@@ -141,7 +141,7 @@ def test_the_urls_stood_in_for_are_known_after_a_pause(make_crawler, tmp_path):
 
 
 def _prober(crawler) -> Prober:
-    return Prober(crawler, _never_judged, lambda url, status: None, cache_size=8)
+    return Prober(crawler, _never_judged, lambda url, status, location: None, cache_size=8)
 
 
 async def _never_judged(request, response):

@@ -329,3 +329,21 @@ def test_a_repeat_of_a_url_never_answered_is_fetched(middleware, crawler):
     repeat = Request("http://a.test/x.html", dont_filter=True, meta={"dedup_fetch_back": True})
     assert settle(middleware.process_request(repeat)) is None
     assert crawler.stats.get_value("dedup/dropped/url_fetched") is None
+
+
+def test_a_probe_answered_with_a_redirect_tells_the_core_where_it_sends(
+    middleware, crawler, monkeypatch
+):
+    """Probes do not follow redirects: a 301's ``Location`` goes to the core with its status,
+    which tells a page moved from a page its side lacks (docs/mirrors.md, point 60)."""
+    reported: list[tuple[str, int | None, str | None]] = []
+
+    async def probe_failed(url, status, location=None):
+        reported.append((url, status, location))
+
+    monkeypatch.setattr(middleware._session, "probe_failed", probe_failed)
+    url = "http://a.test/guide/install.html"
+    moved = Response(url, status=301, headers={"Location": "install.v2.html"})
+    probe = Request(url, meta={"dedup_probe": True, "dont_redirect": True})
+    assert settle(middleware._judge_probe(probe, moved.replace(request=probe))) is None
+    assert reported == [(url, 301, "install.v2.html")]

@@ -27,7 +27,7 @@ def test_a_probe_of_a_page_the_crawl_got_and_dropped_is_judged_again_unfetched(m
         judged.append(response.url)
         return Decision(response.url, "drop", Reason.EXACT_DUPLICATE, HELD)
 
-    prober = Prober(crawler, judge, lambda url, status: None, cache_size=8)
+    prober = Prober(crawler, judge, lambda url, status, location: None, cache_size=8)
     crawl_request = Request(DUPLICATE)
     prober.crawl_response(crawl_request, 200, judged=True)
     prober.crawl_dropped(crawl_request, html_response(DUPLICATE, "<p>The guide</p>"))
@@ -49,8 +49,8 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     of it is still no repeat of an answer (the next fetch may land elsewhere)."""
     crawler = make_crawler()
     crawler.engine = _NoDownloads()
-    failed: list[tuple[str, int | None]] = []
-    prober = Prober(crawler, None, lambda url, status: failed.append((url, status)), 8)
+    failed: list[tuple[str, int | None, str | None]] = []
+    prober = Prober(crawler, None, lambda *failure: failed.append(failure), 8)
     moved, landed = "http://docs.test/guide", "http://docs.test/guide/"
     prober.crawl_request_sent(Request(moved))
     assert prober.crawl_failure(moved) is None
@@ -60,8 +60,9 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     assert prober.crawl_failure(landed) is None
     assert not prober.answered(Request(moved))
     assert prober.answered(Request(landed))
+    assert prober.redirected_to(moved) == landed  # a page moved, or a page lacked: the core tells
     prober.schedule([moved])
-    assert failed == [(moved, 301)]
+    assert failed == [(moved, 301, landed)]
     assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
 
 
@@ -79,7 +80,7 @@ def test_a_probe_whose_crawl_answer_never_comes_back_is_fetched_itself(make_craw
         judged.append(response.url)
         return Decision(response.url, "keep", Reason.UNIQUE)
 
-    prober = Prober(crawler, judge, lambda url, status: None, cache_size=8)
+    prober = Prober(crawler, judge, lambda url, status, location: None, cache_size=8)
     prober.crawl_request_sent(Request(HELD))  # in flight, never back
     repeat = prober.wait_for_crawl(Request(HELD), timeout_s=30.0)
     prober.schedule([HELD])
@@ -95,7 +96,7 @@ def test_a_probe_the_crawl_answers_in_time_is_not_fetched(make_crawler, monkeypa
     monkeypatch.setattr("dedup_filter.scrapy.probes.CRAWL_ANSWER_WAIT_S", 0.05)
     crawler = make_crawler()
     crawler.engine = downloads = _Downloads()
-    prober = Prober(crawler, None, lambda url, status: None, cache_size=8)
+    prober = Prober(crawler, None, lambda url, status, location: None, cache_size=8)
     prober.crawl_request_sent(Request(HELD))
     prober.schedule([HELD])
     prober.crawl_response(Request(HELD), 200, judged=True)  # the core judged the crawl's page

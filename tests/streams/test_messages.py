@@ -153,6 +153,15 @@ def test_a_failed_fetch_needs_no_body_but_a_body_it_has_must_be_good():
     assert parse(b'{"url": "https://a.example/", "status": 200}') == Malformed(BODY_REQUIRED)
 
 
+def test_a_redirect_says_where_it_sends_when_its_headers_carry_a_location():
+    moved = parse(
+        b'{"url": "https://a.example/a.html", "status": 301,'
+        b' "headers": {"LOCATION": "/b.html", "Content-Type": "text/html"}}'
+    )
+    assert (moved.fetched, moved.location) == (False, "/b.html")
+    assert parse(b'{"url": "https://a.example/", "status": 404}').location is None
+
+
 def test_tolerant_mode_takes_raw_html_with_the_url_in_the_key_or_a_header():
     by_key = parse(b"<html>hi</html>", key=b"https://a.example/k")
     by_header = parse(
