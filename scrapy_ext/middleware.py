@@ -198,7 +198,7 @@ class DedupMiddleware:
             if landing:
                 return await self._again_after(landing, request)
             failed = counterpart and self._prober.crawl_failure(counterpart)
-            if failed and not counterpart_reported:  # the crawl got it as a 404 or a file
+            if failed and counterpart and not counterpart_reported:  # a 404, a file, moved
                 moved_to = self._prober.redirected_to(counterpart)
                 reported = await self._session.counterpart_failed(counterpart, failed, moved_to)
                 self._prober.schedule(reported.probes if reported is not None else ())
@@ -240,7 +240,7 @@ class DedupMiddleware:
         if not is_checkable(request, response):
             location = response.headers.get(b"Location")
             await self._report_failed_probe(
-                request.url, response.status, location and location.decode("latin-1")
+                request.url, response.status, location.decode("latin-1") if location else None
             )
             return None
         return await self._check(response)
