@@ -194,17 +194,19 @@ class Prober:
     def crawl_failure(self, url: str) -> int | None:
         """The status the crawl got for ``url`` without a page the core checked (a 404, a
         file); None when it got none yet, or a page."""
-        try:
-            key = self._fingerprint(Request(url, callback=NO_CALLBACK))
-        except ValueError:
-            return None
-        return self._unjudged.get(key)
+        key = self._key_of(url)
+        return None if key is None else self._unjudged.get(key)
 
     def redirected_to(self, url: str) -> str | None:
         """Where the crawl's request for ``url`` was redirected, if it was (the last
         ``_UNJUDGED_KEPT`` such URLs)."""
+        key = self._key_of(url)
+        return None if key is None else self._redirected_to.get(key)
+
+    def _key_of(self, url: str) -> bytes | None:
+        """The fingerprint a GET of ``url`` has; None when Scrapy cannot request it."""
         try:
-            return self._redirected_to.get(self._fingerprint(Request(url, callback=NO_CALLBACK)))
+            return self._fingerprint(Request(url, callback=NO_CALLBACK))
         except ValueError:
             return None
 

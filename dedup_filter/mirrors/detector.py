@@ -657,7 +657,7 @@ class MirrorDetector:
             target is None
             or authority(location.lower()) != authority(url.lower())
             or self._index_pages.is_index(target)
-            or location.split("#", 1)[0] == url
+            or location == url
         ):
             return
         Deferrals(view).mark_moved(self._stripped(view, url))

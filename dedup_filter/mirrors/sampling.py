@@ -327,7 +327,9 @@ class CoordinateSampler:
     def awaits_absent_answer(self, store: MirrorStore, candidate: Candidate) -> bool:
         """Whether a mismatch may yet be the mirror's answer for a page it lacks, not known yet
         (``_unlike``)."""
-        if not self._content or answer_of(store.view, candidate.mirror) is not None:
+        if not self._content or candidate.count(MISMATCH) == 0:
+            return False
+        if answer_of(store.view, candidate.mirror) is not None:
             return False
         mirror, origin = candidate.mirror.lower(), candidate.origin.lower()
         return any(  # pages on both sides, compared unlike

@@ -102,21 +102,21 @@ class RuleReach:
         hosts of one listing each never confirm ``drop C&O`` alone, but three such listings prove
         Apache's sorted views as one host's three listings would."""
         hosts, classes = 0, self.config.min_support_learnt
-        for count, _ in self._elsewhere(store, key):
+        for count in self._elsewhere(store, key):
             hosts, classes = hosts + 1, classes + count
             if hosts >= self.config.learnt_from_hosts and classes >= self.config.min_support:
                 return True
         return False
 
-    def _elsewhere(self, store: UrlRuleStore, key: RuleKey) -> Iterator[tuple[int, int]]:
-        """The classes and values of the live rules of this kind and name on other hosts (among
+    def _elsewhere(self, store: UrlRuleStore, key: RuleKey) -> Iterator[int]:
+        """The classes of the live rules of this kind and name on other hosts (among
         the first ``_POOL_SCAN`` hosts read); none when pooling is off (``learnt_from_hosts``
         0) or a rule of this kind and name died anywhere."""
         if self.config.learnt_from_hosts == 0 or store.died_anywhere(key.kind, key.name):
             return
-        for host, classes, values in islice(store.supporting_hosts(key.kind, key.name), _POOL_SCAN):
+        for host, classes in islice(store.supporting_hosts(key.kind, key.name), _POOL_SCAN):
             if host != key.host:
-                yield classes, values
+                yield classes
 
     def _learnt_elsewhere(self, store: UrlRuleStore, key: RuleKey) -> bool:
         """Whether ``learnt_from_hosts`` other hosts confirmed a rule of this kind and name: the

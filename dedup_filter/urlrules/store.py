@@ -78,6 +78,8 @@ class UrlRuleStore:
         if self.view.get("url_rules", _key(other, rule.key)) is not None:
             self.view.delete("url_rules", _key(other, rule.key))
         self.view.put("url_rules", _key(here, rule.key), rule.encode())
+        # classes, then values: only the classes are read since values stopped being pooled
+        # across hosts; the layout stays that of the indexes already written
         counts = bytes([min(len(rule.classes), 255), len(rule.values)])
         self._mark(_NAMED, rule.key, b"" if rule.state == CONFIRMED else None)
         self._mark(_SUPPORTED, rule.key, counts if rule.state != DEAD and rule.classes else None)
@@ -100,11 +102,10 @@ class UrlRuleStore:
                 break
         return hosts
 
-    def supporting_hosts(self, kind: int, name: str) -> Iterator[tuple[str, int, int]]:
-        """The hosts where a live rule of this kind and name has support, with its classes and
-        the values its pairs showed."""
+    def supporting_hosts(self, kind: int, name: str) -> Iterator[tuple[str, int]]:
+        """The hosts where a live rule of this kind and name has support, with its classes."""
         for host, value in self._marked(_SUPPORTED, kind, name):
-            yield host, value[0], value[1]
+            yield host, value[0]
 
     def died_anywhere(self, kind: int, name: str) -> bool:
         """Whether a rule of this kind and name died on some host."""
