@@ -160,11 +160,17 @@ class IndexView:
         return ids[0] if ids else None
 
     def new_page_id(self) -> int:
-        key = b"next_id:%d" % self._shard_id
-        data = self._txn.get(key, db=self._dbs["meta"])
-        counter = 1 if data is None else decode_id(data)
-        self._txn.put(key, encode_id(counter + 1), db=self._dbs["meta"])
+        counter = self._next_counter()
+        self._txn.put(b"next_id:%d" % self._shard_id, encode_id(counter + 1), db=self._dbs["meta"])
         return (self._shard_id << 48) | counter
+
+    def next_page_id(self) -> int:
+        """The id the next page this writer keeps will get: how far its crawl has come."""
+        return (self._shard_id << 48) | self._next_counter()
+
+    def _next_counter(self) -> int:
+        data = self._txn.get(b"next_id:%d" % self._shard_id, db=self._dbs["meta"])
+        return 1 if data is None else decode_id(data)
 
     def put_page(self, record: PageRecord) -> None:
         """Store a page and its postings, replacing the postings of its previous version."""

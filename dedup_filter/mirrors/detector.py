@@ -28,7 +28,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.index.lmdb_index import IndexView, PageRecord
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -479,8 +479,16 @@ class MirrorDetector:
             own_index = place.is_own and not key
             hosts = _linked_hosts(page.url, links) if own_index else ()
             releases = fingerprint.releases if own_index else ()
+            met = store.view.next_page_id() if own_index and not _held_under(record, place) else 0
             entry = DirEntry(
-                representative, fingerprint.exact, place.relative, role, hosts, length, releases
+                representative,
+                fingerprint.exact,
+                place.relative,
+                role,
+                hosts,
+                length,
+                releases,
+                met,
             )
             store.put_entry(place.directory_key, key, entry, record)
 
@@ -704,6 +712,13 @@ class MirrorDetector:
         if any(lowered.startswith(mirror) for found in mirrors for mirror in found):
             return None, Stance.ORIGIN
         return None, Stance.PLAIN
+
+
+def _held_under(record: PageRecord | None, place: Placement) -> bool:
+    """Whether the page standing for this one (``record``) lies under ``place``'s directory: a
+    page held as itself there. An index page standing under another side's page (an exact copy of
+    an index page held first) is met all the same: its side holds no page to say when."""
+    return record is not None and record.url.lower().startswith(place.directory_key)
 
 
 def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:

@@ -15,7 +15,9 @@ alone, a posting of its page (``told_by_record``, ``MirrorStore``): about a thir
 A near-duplicate drop's entry ends with its own length in tokens (``varint`` after the linked
 hosts; an entry written before it was kept ends at the hosts and reads as length not recorded),
 an index page's with the release numbers it names after that length (``varint(count)``, then each
-as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier).
+as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier), and an
+index page standing under another side's page with ``varint(met)`` after its releases (the page
+id the crawl had reached when it met the page; an entry without it ends at its releases).
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -101,6 +103,13 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     return _with_trailer(DirEntry(representative, exact, relative), data, offset)
 
 
+def earlier_meeting(met: int, stored: bytes, page: Callable[[int], PageRecord | None]) -> int:
+    """``met``, or the meeting the entry stored before (``stored``, its value) recorded, if
+    earlier: a side was met when its index page first was, not when it was fetched again."""
+    before = decode_entry(stored, page)
+    return min(met, before.met) if before is not None and before.met else met
+
+
 def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
     """The length to store: a near-duplicate drop's own (its representative's is another
     page's); 0 for a page its record tells all of (itself, or an exact duplicate)."""
@@ -108,34 +117,36 @@ def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
 
 
 def _trailer(entry: DirEntry, length: int) -> bytes:
-    if entry.role == ORDINARY and not entry.linked_hosts and not length and not entry.releases:
+    if entry.role == ORDINARY and not (entry.linked_hosts or length or entry.releases or entry.met):
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
     trailer = bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
-    if not entry.releases:
+    if not entry.releases and not entry.met:
         return trailer + (encode_varint(length) if length else b"")
     releases = b"".join(
         encode_varint(len(release)) + b"".join(map(encode_varint, release))
         for release in entry.releases
     )
-    return trailer + encode_varint(length) + encode_varint(len(entry.releases)) + releases
+    met = encode_varint(entry.met) if entry.met else b""
+    return trailer + encode_varint(length) + encode_varint(len(entry.releases)) + releases + met
 
 
 def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
     if offset >= len(data):
         return entry
-    role, hosts, length, releases = _trailer_fields(data[offset:])
+    role, hosts, length, releases, met = _trailer_fields(data[offset:])
     return DirEntry(
-        entry.representative, entry.exact, entry.relative, role, hosts, length, releases
+        entry.representative, entry.exact, entry.relative, role, hosts, length, releases, met
     )
 
 
 @functools.lru_cache(maxsize=8192)
 def _trailer_fields(
     trailer: bytes,
-) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...]]:
-    """The role, linked hosts, length and releases a trailer holds: decoded once a process, as
-    an index page's long list of releases is read by every check under its directory."""
+) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...], int]:
+    """The role, linked hosts, length, releases and meeting a trailer holds: decoded once a
+    process, as an index page's long list of releases is read by every check under its
+    directory."""
     role = trailer[0]
     count, offset = decode_varint(trailer, 1)
     hosts = tuple(
@@ -145,12 +156,13 @@ def _trailer_fields(
     length = 0
     if offset < len(trailer):
         length, offset = decode_varint(trailer, offset)
-    releases = _read_numbers(trailer, offset) if offset < len(trailer) else ()
-    return role, hosts, length, releases
+    releases, met = _read_numbers(trailer, offset) if offset < len(trailer) else ((), 0)
+    return role, hosts, length, releases, met
 
 
-def _read_numbers(data: bytes, offset: int) -> tuple[tuple[int, ...], ...]:
-    """The releases written from ``offset``: a count, then each one's count and numbers."""
+def _read_numbers(data: bytes, offset: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The releases written from ``offset`` (a count, then each one's count and numbers) and
+    the meeting after them (0 when the entry ends at its releases)."""
     numbers = []
     while offset < len(data):
         number, offset = decode_varint(data, offset)
@@ -159,4 +171,4 @@ def _read_numbers(data: bytes, offset: int) -> tuple[tuple[int, ...], ...]:
     for _ in range(numbers[0]):
         releases.append(tuple(numbers[at + 1 : at + 1 + numbers[at]]))
         at += 1 + numbers[at]
-    return tuple(releases)
+    return tuple(releases), numbers[at] if at < len(numbers) else 0

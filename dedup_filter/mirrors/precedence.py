@@ -61,7 +61,8 @@ themselves (page ids: their counters, one index's writers each counting their ow
 early is not a directory crawled first: two hosts crawled side by side (breadth-first, or in
 turns) fetch their index pages one after the other, and which came first is a coin flip; so the
 side that held documents, more than one, before the other's first document was crawled first (a
-copier's victim whose index page and first pages preceded it); when neither led by more than one,
+copier's victim whose index page and first pages preceded it; a side's index page held as the
+other side's copy counts as met when it was: ``DirEntry.met``); when neither led by more than one,
 the side holding more documents is held first, the earliest page deciding a tie. A stale copy
 that led by fewer than ``_SIDE_BY_SIDE_DOCUMENTS`` is side by side even so (``_held_first``).
 """
@@ -280,9 +281,14 @@ class _Held:
 
 
 def _held(store: MirrorStore, directory: str) -> _Held:
-    """The pages held as themselves under ``directory``."""
+    """The pages held as themselves under ``directory``, and when it was met: its first page
+    held, or its index page, held or standing under another side's page (``DirEntry.met``: an
+    exact copy of the index page held first, met a moment after it, is a side met all the same,
+    though the pages of it the crawl fetches next duplicate pages held already)."""
     lowered, documents, first = directory.lower(), [], math.inf
     for rel_hash, entry in itertools.islice(store.subtree(lowered), _SCANNED):
+        if entry.met and rel_hash == _OWN_INDEX_PAGE:
+            first = min(first, entry.met & _COUNTER)
         record = store.view.page(entry.representative)
         if record is None or not record.url.lower().startswith(lowered):
             continue

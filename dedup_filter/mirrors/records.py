@@ -69,6 +69,10 @@ class DirEntry:
     # an index page under its own directory: the release numbers it names
     # (``features.versions``), which tell a stale copy of a manual from its newer origin
     releases: tuple[tuple[int, ...], ...] = ()
+    # an index page under its own directory that stands under another side's page: the id the
+    # next kept page had when the crawl met it (0: not recorded), so the side counts as met then
+    # (``precedence._held``)
+    met: int = 0
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""

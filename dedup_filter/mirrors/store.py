@@ -39,6 +39,7 @@ from dedup_filter.features.versions import Release
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
+    earlier_meeting,
     encode_entry,
     recorded_entry,
     representative_of,
@@ -161,6 +162,8 @@ class MirrorStore:
         stored = self.view.get("dirs", key)
         if self._collides(directory_key, stored, filed, entry):
             entry = replace(entry, role=COLLIDING)
+        if entry.met and stored is not None:
+            entry = replace(entry, met=earlier_meeting(entry.met, stored, self.view.page))
         told = told_by_record(entry, record, directory_key, url_key)
         for page_id in filed:
             if not told or page_id != entry.representative:

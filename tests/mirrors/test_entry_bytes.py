@@ -121,3 +121,17 @@ def test_an_index_pages_releases_survive_every_form_and_older_entries_read_as_no
             assert _round_trip(entry, records, "http://h.example/d/") == entry
             older = encode_entry(replace(entry, releases=()), records[7], "http://h.example/d/")
             assert decode_entry(older, records.get) == replace(entry, releases=())
+
+
+def test_an_index_pages_meeting_survives_with_or_without_releases_and_older_entries_read_none():
+    """An index page standing under another side's page keeps when the crawl met it
+    (``DirEntry.met``), after its releases when it names any."""
+    records = {7: _page(7, "http://copier.example/", exact=99)}
+    for releases in ((), ((2, 39, 5),)):
+        for met in (2, HUGE_ID):
+            entry = DirEntry(7, 99, "", KEPT_AS_CANDIDATE, (), 0, releases, met)
+            assert _round_trip(entry, records, "http://victim.example/docs/") == entry
+            older = encode_entry(replace(entry, met=0), records[7], "http://victim.example/docs/")
+            assert decode_entry(older, records.get) == replace(entry, met=0)
+    entry = DirEntry(7, 99, "", ORDINARY, (), 0, (), 5)
+    assert _round_trip(entry, records, "http://victim.example/docs/") == entry

@@ -1125,3 +1125,23 @@ def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pa
         assert f"{ORIGIN}{name}.html" not in crawl.fetched
         assert crawl.pruned[f"{ORIGIN}{name}.html"].duplicate_of == f"{UNNAMED_COPY}{name}.html"
     assert lost(crawl, ORIGIN) == lost(crawl, UNNAMED_COPY) == []
+
+
+
+@pytest.mark.parametrize("met_before_the_lead", [True, False])
+def test_an_index_page_held_as_the_other_sides_copy_is_where_its_side_was_met(
+    open_filter, origin_tree, met_before_the_lead
+):
+    """The copy's index page, then the origin's, an exact copy of it and so held as the copy's
+    page, then three of the copy's documents, then both sides in turns (the random order of a
+    copier and its victim): the origin was met before the copy's lead, so the two were crawled
+    side by side, though the origin holds no page of its own from before that lead. Met only
+    after the lead, the copy was crawled first."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, _ = walking_sides(origin_tree)
+    lead = copy_documents[:3]
+    order = [UNNAMED_COPY] + ([ORIGIN] + lead if met_before_the_lead else lead + [ORIGIN])
+    for url in order + interleave(copy_documents[3:8], origin_documents[:8]):
+        dedup.check_page(url, pages[url])
+    held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
+    assert held == HeldFirst(mirror=True, side_by_side=met_before_the_lead)
