@@ -5,7 +5,9 @@ held URL whose page holds less than ``url_rules.counterexample_containment`` of 
 of the held page's, the smaller), the two hold other content: a counterexample, and the rule dies
 for good. A pair closer than that proves nothing either way: a near copy the pair search missed
 (as it does a few times in a hundred), a line inserted into a short page, the same words sorted
-otherwise. The tests look both ways: the page's rewrite under the rule is held (``x?lang=fr``
+otherwise; nor does a pair of which a page is below the token floor (``text.min_tokens``), where
+only an exact match tells anything (a 10-word page and its print view, 3 words longer, share
+none of their few shingles). The tests look both ways: the page's rewrite under the rule is held (``x?lang=fr``
 kept, ``x`` held), or the page's own class has a held alias (``x`` kept, ``x?lang=fr`` held and
 filed under ``x``), or the URL the rule would build from it is held. A single parameter whose
 removal gives a held URL is a counterexample even before any candidate names it: the tombstone
@@ -232,6 +234,8 @@ class Verdicts:
         other = self.view.page(held_id) if held_id is not None else None
         if own is None or other is None:
             return True
+        if min(own.token_count, other.token_count) < self.pages_config.text.min_tokens:
+            return False  # below the token floor only an exact match tells: a pair proves nothing
         if resembles(own, other, self.pages_config) or same_words(own, other):
             return False
         return shared_share(own, other, self.pages_config) < self.config.counterexample_containment

@@ -100,3 +100,21 @@ def test_a_near_copy_the_pair_search_missed_is_no_counterexample(site):
     assert "url_rules_killed" not in missed.evidence
     assert site.rule("docs.a.test drop sessionid")["state"] != "dead"
     assert site.fetch("/p2.html?rev=2", 12).evidence["url_rules_killed"] == ["docs.a.test drop rev"]
+
+
+def test_a_page_below_the_token_floor_is_no_counterexample(site):
+    """A 10-word page and its print view, 3 words longer: below the token floor only an exact
+    match tells anything (the two share none of their few shingles), so the pair leaves the
+    host's print rule alive; a page above the floor with other content still kills it."""
+    hold(site, range(4))
+    tiny = b"<html><body><h1>Contact</h1><p>Write to the editors at the office.</p></body></html>"
+    printed = tiny.replace(b"<body>", b"<body><p>Printed from docs.a.test</p>")
+    assert site.dedup.check_page(HOST + "/contact.html", tiny).evidence["below_token_floor"]
+    kept = site.dedup.check_page(HOST + "/contact.html?format=print", printed)
+    assert kept.reason == "unique" and "url_rules_killed" not in kept.evidence
+    for page in range(3):
+        assert site.fetch(f"/p{page}.html?format=print", page).dropped
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert site.fetch("/p3.html?format=print", 13).evidence["url_rules_killed"] == [
+        "docs.a.test drop format"
+    ]
