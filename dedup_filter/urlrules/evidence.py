@@ -7,12 +7,12 @@ for good. A pair closer than that proves nothing either way: a near copy the pai
 (as it does a few times in a hundred), a line inserted into a short page, the same words sorted
 otherwise; nor does a pair of which a page is below the token floor (``text.min_tokens``), where
 only an exact match tells anything (a 10-word page and its print view, 3 words longer, share
-none of their few shingles). The tests look both ways: the page's rewrite under the rule is held (``x?lang=fr``
-kept, ``x`` held), or the page's own class has a held alias (``x`` kept, ``x?lang=fr`` held and
-filed under ``x``), or the URL the rule would build from it is held. A single parameter whose
-removal gives a held URL is a counterexample even before any candidate names it: the tombstone
-keeps the parameter from ever becoming a rule, alone or in a group. Invariant: a dead rule never
-comes back to life.
+none of their few shingles). The tests look both ways: the page's rewrite under the rule is
+held (``x?lang=fr`` kept, ``x`` held), or the page's own class has a held alias (``x`` kept,
+``x?lang=fr`` held and filed under ``x``), or the URL the rule would build from it is held. A
+single parameter whose removal gives a held URL is a counterexample even before any candidate
+names it: the tombstone keeps the parameter from ever becoming a rule, alone or in a group.
+Invariant: a dead rule never comes back to life.
 """
 
 from __future__ import annotations

@@ -1140,7 +1140,7 @@ def test_an_index_page_held_as_the_other_sides_copy_is_where_its_side_was_met(
     dedup = open_filter()
     pages, copy_documents, origin_documents, _ = walking_sides(origin_tree)
     lead = copy_documents[:3]
-    order = [UNNAMED_COPY] + ([ORIGIN] + lead if met_before_the_lead else lead + [ORIGIN])
+    order = [UNNAMED_COPY, *([ORIGIN, *lead] if met_before_the_lead else [*lead, ORIGIN])]
     for url in order + interleave(copy_documents[3:8], origin_documents[:8]):
         dedup.check_page(url, pages[url])
     held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))

@@ -111,7 +111,8 @@ def test_a_page_below_the_token_floor_is_no_counterexample(site):
     printed = tiny.replace(b"<body>", b"<body><p>Printed from docs.a.test</p>")
     assert site.dedup.check_page(HOST + "/contact.html", tiny).evidence["below_token_floor"]
     kept = site.dedup.check_page(HOST + "/contact.html?format=print", printed)
-    assert kept.reason == "unique" and "url_rules_killed" not in kept.evidence
+    assert kept.reason == "unique"
+    assert "url_rules_killed" not in kept.evidence
     for page in range(3):
         assert site.fetch(f"/p{page}.html?format=print", page).dropped
     assert site.rule("docs.a.test drop format")["state"] == "confirmed"
