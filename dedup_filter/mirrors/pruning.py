@@ -577,11 +577,13 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 evidence["counterpart_dropped_for"] = twin
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
-            beside_copier = probed and kept == rule.origin
-            sibling = self._kept_beside_copier(store, rule) if beside_copier else None
-            if sibling is not None:
-                relative = self._sessions.of(store).strip(url)[len(rule.mirror) :]
-                return self._against_sibling(store, url, rule, sibling, relative)
+        # a copier's page not held is never probed where its victim is crawled whole: the
+        # victim's page comes either way, and the copier may lack this one (a 404 fetched)
+        sibling = self._kept_beside_copier(store, rule) if probed and kept == rule.origin else None
+        if sibling is not None:
+            relative = self._sessions.of(store).strip(url)[len(rule.mirror) :]
+            return self._against_sibling(store, url, rule, sibling, relative)
+        if status is not None:
             return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if probed:
             # an origin's page that the crawl drops as an edition's prose, or beside a copy, is

@@ -372,10 +372,10 @@ def test_a_named_copy_waits_for_the_victims_page_its_copier_origin_lacks(
 ):
     """A copier at its host's root, crawled first, is the origin of its victim (shown to hold a
     page the copier lacks, so crawled whole) and of a copy named as one (pruned). A document of
-    the named copy whose counterpart the copier lacks waits for the victim's page and is dropped
-    for it, instead of being fetched beside it, code blocks or not (the victim is kept for the
-    copier's other mirrors, as a victim's stale copy is dropped for it); one the victim lacks
-    too is fetched."""
+    the named copy whose counterpart the copier does not hold waits for the victim's page, the
+    copier's never probed (it may lack it, a 404 fetched), and is dropped for it, instead of
+    being fetched beside it, code blocks or not (the victim is kept for the copier's other
+    mirrors, as a victim's stale copy is dropped for it); one the victim lacks too is fetched."""
     victim, named = "http://docs.one.test/guide/", "http://mirror.two.test/guide/"
     dedup = DedupFilter.open(tmp_path / "index", Config.default())
     later = stdlib_page("fractions")
@@ -394,6 +394,9 @@ def test_a_named_copy_waits_for_the_victims_page_its_copier_origin_lacks(
     assert (rules[victim]["origin"], rules[named]["origin"]) == (ORIGIN, ORIGIN)
     assert rules[victim]["origin_lacks"]
     assert (rules[named]["origin_lacks"], rules[named]["copy_named"]) == (False, True)
+    waiting = dedup.check_url(named + "later.html")
+    assert (waiting.action, waiting.probes) == ("defer", ())  # the copier's page is not asked
+    assert waiting.evidence["awaiting_crawl_of"] == victim + "later.html"
     crawl.visit([named + "later.html", named + "own.html", victim + "later.html"])
     assert crawl.fetched[-2:] == [victim + "later.html", named + "own.html"]
     pruned = crawl.pruned[named + "later.html"]
