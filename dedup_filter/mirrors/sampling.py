@@ -373,16 +373,21 @@ class CoordinateSampler:
 
 
 def _ruled_below(store: MirrorStore, candidate: Candidate) -> tuple[str, ...]:
-    """The relative paths (lower-cased) of the rules below the candidate's mirror side: their
+    """The relative paths (lower-cased) of the rules below either side of the candidate: their
     pages are no sample of it, since they tell only what those rules already say, not whether the
     rest of the directory replicates (two replicated sections of a directory with documents of
-    its own are no evidence that the directory is a mirror)."""
-    mirror = candidate.mirror.lower()
-    return tuple(
-        rule.mirror.lower()[len(mirror) :]
-        for rule in store.rules_under(mirror)
-        if rule.mirror.lower() != mirror
-    )
+    its own are no evidence that the directory is a mirror). Either side: a pair turned round
+    (``CandidateUpdate._turn_partial_origin``) has the rule that made it below its origin; on
+    the fifth holdout web (depth first) a university's copy of one manual, `debian/apache-en/`,
+    ruled a copy of the project's rpm edition, made `debian/` and the project's host root a
+    pair, turned round for the manuals `debian/` lacks, and confirmed on three samples drawn
+    from `apache-en/`: the whole host ruled a copy of `debian/`."""
+    paths: dict[str, None] = {}
+    for side in (candidate.mirror.lower(), candidate.origin.lower()):
+        for rule in store.rules_under(side):
+            if rule.mirror.lower() != side:
+                paths[rule.mirror.lower()[len(side) :]] = None
+    return tuple(paths)
 
 
 def _listing_fetched(store: MirrorStore, url: str) -> bool:

@@ -11,6 +11,9 @@ from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import duplicates
+from dedup_filter.mirrors.records import Candidate, Rule
+from dedup_filter.mirrors.sampling import CoordinateSampler
+from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import MIRROR, ORIGIN, OnlineCrawl, docs_tree
 
@@ -79,3 +82,30 @@ def test_a_copy_whose_best_match_is_a_third_page_still_matches_its_original(open
         1,
         1,
     )
+
+
+def test_a_pair_is_never_sampled_under_a_rule_below_either_side(open_filter, corpus, modules):
+    """A project's host root paired with a university's ``debian/`` (the pair turned round: the
+    root is its mirror), whose ``en/`` copy of the project's manual is ruled already (the mirror
+    of the project's rpm edition): pages under ``en/`` tell only what that rule says, never that
+    the host replicates ``debian/``. The fifth holdout web (depth first) ruled the whole host a
+    copy of ``debian/`` on three such samples."""
+    project, university = "http://httpd.project.test/", "http://univ.test/debian/"
+    dedup = open_filter()
+    manual = docs_tree(corpus, project + "en/", modules[:8], "Manual")
+    other = docs_tree(corpus, project + "de/", modules[8:], "Handbuch")
+    copy = {university + url[len(project) :]: body for url, body in manual.items()}
+    for url, body in {**manual, **other, **copy}.items():
+        dedup.check_page(url, body)
+
+    def samples(view) -> list[str]:
+        store = MirrorStore(view)
+        store.put_rule(Rule(university + "en/", project + "en-rpm/", university + "en/",
+                            project + "en-rpm/", 0.0, "content", 3, 3, 0))  # fmt: skip
+        pair = Candidate(project, university, project, university, 0.0, level=2)
+        advanced, _ = CoordinateSampler(Config.default()).advance(store, pair)
+        return [sample.relative for sample in advanced.samples]
+
+    drawn = dedup.index.transact(samples)
+    assert drawn
+    assert not [relative for relative in drawn if relative.startswith("en/")]
