@@ -119,3 +119,18 @@ def test_a_page_below_the_token_floor_is_no_counterexample(site):
     assert site.fetch("/p3.html?format=print", 13).evidence["url_rules_killed"] == [
         "docs.a.test drop format"
     ]
+
+
+def test_items_whose_second_part_repeats_them_never_make_the_part_number_a_rule(site):
+    """Three single-part items answer ``?part=2`` with their one part (the server clamps the
+    number): that says nothing of an item with two parts, whose second is other content and
+    must be fetched. ``?part=1`` repeating an item names its first part, and may be learnt."""
+    hold(site, range(5))
+    for page in range(3):
+        assert site.fetch(f"/p{page}.html?part=2", page).dropped  # exact duplicates, as pages
+    assert site.rule("docs.a.test drop part") is None
+    assert site.check("/p4.html?part=2").action == "keep"
+    for page in range(3):
+        site.fetch(f"/p{page}.html?part=1", page)
+    assert site.rule("docs.a.test drop part")["state"] == "confirmed"
+    assert site.check("/p4.html?part=2").action == "keep"  # only the value its pairs showed
