@@ -373,20 +373,25 @@ class CoordinateSampler:
 
 
 def _ruled_below(store: MirrorStore, candidate: Candidate) -> tuple[str, ...]:
-    """The relative paths (lower-cased) of the rules below either side of the candidate: their
-    pages are no sample of it, since they tell only what those rules already say, not whether the
-    rest of the directory replicates (two replicated sections of a directory with documents of
-    its own are no evidence that the directory is a mirror). Either side: a pair turned round
-    (``CandidateUpdate._turn_partial_origin``) has the rule that made it below its origin; on
-    the fifth holdout web (depth first) a university's copy of one manual, `debian/apache-en/`,
-    ruled a copy of the project's rpm edition, made `debian/` and the project's host root a
-    pair, turned round for the manuals `debian/` lacks, and confirmed on three samples drawn
-    from `apache-en/`: the whole host ruled a copy of `debian/`."""
-    paths: dict[str, None] = {}
-    for side in (candidate.mirror.lower(), candidate.origin.lower()):
-        for rule in store.rules_under(side):
-            if rule.mirror.lower() != side:
-                paths[rule.mirror.lower()[len(side) :]] = None
+    """The relative paths (lower-cased) of the rules below the candidate's mirror side, and of
+    those below its origin side that pair it with another place of the mirror side: their pages
+    are no sample of it, since they tell only what those rules already say, not whether the rest
+    of the directory replicates (two replicated sections of a directory with documents of its
+    own are no evidence that the directory is a mirror). The origin side's: a pair turned round
+    (``CandidateUpdate._turns_over``, ``_turn_partial_origin``) has the rule that made it below
+    its origin. On the fifth holdout web (depth first) a university's ``debian/apache-en/``,
+    ruled a copy of the project's ``apache-en-rpm/``, made ``debian/`` and the project's host
+    root a pair; turned round, it was confirmed on three samples drawn from ``apache-en/`` (six
+    missing), and the whole host ruled a copy of ``debian/``. A rule pairing the same place of
+    both sides is left in: a mirror host's sections ruled either way round are what a host pair
+    is sampled on when they came first (round robin, random order)."""
+    mirror, origin = candidate.mirror.lower(), candidate.origin.lower()
+    paths = {rule.mirror.lower()[len(mirror) :]: None for rule in store.rules_under(mirror)}
+    for rule in store.rules_under(origin):
+        relative = rule.mirror.lower()[len(origin) :]
+        if rule.origin.lower().startswith(mirror) and rule.origin.lower() != mirror + relative:
+            paths[relative] = None
+    paths.pop("", None)
     return tuple(paths)
 
 
