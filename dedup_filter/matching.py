@@ -179,6 +179,12 @@ def _simhash_rules(c_agree: int, b_shared: int, config: Config) -> tuple[bool, b
     return combined, c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
 
 
+def below_token_floor(record: PageRecord, config: Config) -> bool:
+    """Whether a page is below the token floor (``text.min_tokens``), where only an exact match
+    tells two pages apart or alike: its few shingles say nothing either way."""
+    return record.token_count < config.text.min_tokens
+
+
 def resembles(first: Sketched, second: Sketched, config: Config) -> bool:
     """Whether two pages' sketches resemble as much as a near-duplicate drop needs: the same
     content, even where the super-shingles and simhash bands that propose pairs missed it."""

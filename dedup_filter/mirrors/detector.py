@@ -28,7 +28,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.index.lmdb_index import IndexView, PageRecord
+from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -57,7 +57,7 @@ from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import after_absence, side_by_side_by_now
+from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import answer, ask_index, fetchable, withdraw_failed
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
@@ -479,7 +479,8 @@ class MirrorDetector:
             own_index = place.is_own and not key
             hosts = _linked_hosts(page.url, links) if own_index else ()
             releases = fingerprint.releases if own_index else ()
-            met = store.view.next_page_id() if own_index and not _held_under(record, place) else 0
+            under_another = own_index and not held_under(record, place.directory_key)
+            met = store.view.next_page_id() if under_another else 0  # when the crawl met it
             entry = DirEntry(
                 representative,
                 fingerprint.exact,
@@ -712,13 +713,6 @@ class MirrorDetector:
         if any(lowered.startswith(mirror) for found in mirrors for mirror in found):
             return None, Stance.ORIGIN
         return None, Stance.PLAIN
-
-
-def _held_under(record: PageRecord | None, place: Placement) -> bool:
-    """Whether the page standing for this one (``record``) lies under ``place``'s directory: a
-    page held as itself there. An index page standing under another side's page (an exact copy of
-    an index page held first) is met all the same: its side holds no page to say when."""
-    return record is not None and record.url.lower().startswith(place.directory_key)
 
 
 def _linked_hosts(url: str, links: Iterable[str]) -> tuple[int, ...]:

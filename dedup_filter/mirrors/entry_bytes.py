@@ -103,13 +103,6 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     return _with_trailer(DirEntry(representative, exact, relative), data, offset)
 
 
-def earlier_meeting(met: int, stored: bytes, page: Callable[[int], PageRecord | None]) -> int:
-    """``met``, or the meeting the entry stored before (``stored``, its value) recorded, if
-    earlier: a side was met when its index page first was, not when it was fetched again."""
-    before = decode_entry(stored, page)
-    return min(met, before.met) if before is not None and before.met else met
-
-
 def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
     """The length to store: a near-duplicate drop's own (its representative's is another
     page's); 0 for a page its record tells all of (itself, or an exact duplicate)."""

@@ -73,6 +73,7 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
+from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -280,6 +281,12 @@ class _Held:
         return sum(1 for document in self.documents if document < counter)
 
 
+def held_under(record: PageRecord | None, directory_key: str) -> bool:
+    """Whether the page standing for an entry (``record``) lies under the directory (lower-cased
+    ``directory_key``): a page held as itself there, not a copy's page standing for it."""
+    return record is not None and record.url.lower().startswith(directory_key)
+
+
 def _held(store: MirrorStore, directory: str) -> _Held:
     """The pages held as themselves under ``directory``, and when it was met: its first page
     held, or its index page, held or standing under another side's page (``DirEntry.met``: an
@@ -289,8 +296,7 @@ def _held(store: MirrorStore, directory: str) -> _Held:
     for rel_hash, entry in itertools.islice(store.subtree(lowered), _SCANNED):
         if entry.met and rel_hash == _OWN_INDEX_PAGE:
             first = min(first, entry.met & _COUNTER)
-        record = store.view.page(entry.representative)
-        if record is None or not record.url.lower().startswith(lowered):
+        if not held_under(store.view.page(entry.representative), lowered):
             continue
         counter = entry.representative & _COUNTER
         first = min(first, counter)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.matching import Sketched, resembles
+from dedup_filter.matching import Sketched, below_token_floor, resembles
 from dedup_filter.mirrors.directories import IndexPages, own_placement
 from dedup_filter.mirrors.editions import (
     code_first,
@@ -344,7 +344,7 @@ class CoordinateSampler:
         a search form, a redirect stub, a theme's empty page are alike on unrelated sites), or
         no longer indexed."""
         record = store.view.page(entry.representative)
-        return record is None or record.token_count < self._page_rules.text.min_tokens
+        return record is None or below_token_floor(record, self._page_rules)
 
     def _resemble(
         self,

@@ -39,7 +39,6 @@ from dedup_filter.features.versions import Release
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
-    earlier_meeting,
     encode_entry,
     recorded_entry,
     representative_of,
@@ -160,10 +159,12 @@ class MirrorStore:
         url_key = directory_key + entry.relative.lower()
         filed = self.view.postings(_PAGE_ENTRIES, key)
         stored = self.view.get("dirs", key)
-        if self._collides(directory_key, stored, filed, entry):
+        before = self._recorded_before(directory_key, stored, filed)
+        if before is not None and before.other_file(entry.relative):
             entry = replace(entry, role=COLLIDING)
-        if entry.met and stored is not None:
-            entry = replace(entry, met=earlier_meeting(entry.met, stored, self.view.page))
+        if entry.met and before is not None and before.met:
+            # a side was met when its index page first was, not when it was fetched again
+            entry = replace(entry, met=min(entry.met, before.met))
         told = told_by_record(entry, record, directory_key, url_key)
         for page_id in filed:
             if not told or page_id != entry.representative:
@@ -178,21 +179,20 @@ class MirrorStore:
         if stored != value:
             self.view.put("dirs", key, value)
 
-    def _collides(
-        self, directory_key: str, stored: bytes | None, filed: list[int], entry: DirEntry
-    ) -> bool:
-        """Whether the directory holds, or held, another file at ``entry``'s path (its ``dirs``
-        row ``stored``, or its postings ``filed``) whose name differs from it only in case:
-        gi-docgen writes ``func.CHECK_VERSION.html`` (a macro) beside
-        ``func.check_version.html``, and on the ninth holdout web a stale copy's pair was
-        rejected as an edition, its two pages' code compared under one path."""
+    def _recorded_before(
+        self, directory_key: str, stored: bytes | None, filed: list[int]
+    ) -> DirEntry | None:
+        """The entry recorded at a path before this one (its ``dirs`` row ``stored``, or its
+        postings ``filed``), read once for what a new entry keeps of it: its meeting, and
+        whether it was another file whose name differs only in case (gi-docgen writes
+        ``func.CHECK_VERSION.html``, a macro, beside ``func.check_version.html``; on the ninth
+        holdout web a stale copy's pair was rejected as an edition, its two pages' code compared
+        under one path)."""
         if stored is not None:
-            held = decode_entry(stored, self.view.page)
-        elif filed:
-            held = recorded_entry(self.view.page(filed[0]), directory_key)
-        else:
-            return False
-        return held is not None and held.other_file(entry.relative)
+            return decode_entry(stored, self.view.page)
+        if filed:
+            return recorded_entry(self.view.page(filed[0]), directory_key)
+        return None
 
     def orphans(self, table: str) -> list[bytes]:
         """Keys of ``dirs`` entries or ``links`` whose page is no longer indexed (``gc`` deleted

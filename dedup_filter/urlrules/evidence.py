@@ -24,7 +24,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import resembles
+from dedup_filter.matching import below_token_floor, resembles
 from dedup_filter.urlrules.aliases import (
     Rewrite,
     Rules,
@@ -234,8 +234,8 @@ class Verdicts:
         other = self.view.page(held_id) if held_id is not None else None
         if own is None or other is None:
             return True
-        if min(own.token_count, other.token_count) < self.pages_config.text.min_tokens:
-            return False  # below the token floor only an exact match tells: a pair proves nothing
+        if below_token_floor(own, self.pages_config) or below_token_floor(other, self.pages_config):
+            return False  # a pair proves nothing there
         if resembles(own, other, self.pages_config) or same_words(own, other):
             return False
         return shared_share(own, other, self.pages_config) < self.config.counterexample_containment

@@ -107,8 +107,7 @@ def _numbers_a_later_page(side: UrlParts, differing: tuple[str, ...]) -> bool:
     (``_PAGE_NUMBERS``) a number beyond the first: ``part=2``, ``page=3`` (``page=1`` and
     ``page=0`` name the first page, which the URL without the number shows too)."""
     for name in differing:
-        if name.lower() in _PAGE_NUMBERS and name in side.names():
-            value = side.value_of((name,))
-            if value.isdigit() and int(value) >= 2:
-                return True
+        value = side.value_of((name,))  # "" where the side lacks it
+        if name.lower() in _PAGE_NUMBERS and value.isdigit() and int(value) >= 2:
+            return True
     return False
