@@ -24,6 +24,7 @@ from typing import Any
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.matching import missed_same_site_copy
 from dedup_filter.urlrules.aliases import (
     Rules,
     canonical,
@@ -237,8 +238,8 @@ class UrlRuleLearner:
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
-        reordering = self._reordering(store, parts, page_id, now)
-        if reordering:
+        missed = self._missed_pair(store, parts, page_id, now)
+        if missed:
             rules = store.of_host(parts.authority)
         verdicts = Verdicts(store, self.pages_config, now)
         known = self._reach.virtual(
@@ -252,7 +253,7 @@ class UrlRuleLearner:
         if page_id is not None:
             scoped = [(rule.key, self._reach.scope(rule)) for rule in survivors]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
-        evidence = reordering | verdicts.evidence()
+        evidence = missed | verdicts.evidence()
         if not evidence and not probes:
             return decision
         return replace(
@@ -261,12 +262,15 @@ class UrlRuleLearner:
             probes=decision.probes + tuple(probes),
         )
 
-    def _reordering(
+    def _missed_pair(
         self, store: UrlRuleStore, parts: UrlParts, page_id: int | None, now: float
     ) -> dict[str, Any]:
-        """A page kept as unique that holds the words of a held page of its URL without some of
-        its parameters, in another order (``d/?C=N;O=D`` beside ``d/``): the shingles tell them
-        apart, but the parameter only sorts; the pair supports its rule as a duplicate would."""
+        """A page kept as unique beside a held page of its URL without some of its parameters
+        that holds the same words in another order (``d/?C=N;O=D`` beside ``d/``: the shingles
+        tell them apart, but the parameter only sorts), or the same text as far as every test of
+        a same-site drop but the super-shingles can tell (a print view that adds a line to a short
+        news item: ``matching.missed_same_site_copy``): the pair supports its rule as a duplicate
+        would."""
         own = store.view.page(page_id) if page_id is not None else None
         if own is None or not parts.params or len(parts.params) > MAX_GROUP:
             return {}
@@ -275,7 +279,9 @@ class UrlRuleLearner:
         for other in dict.fromkeys((bare, *singles)):
             held_id = store.view.page_id_for_url(other.url())
             held = store.view.page(held_id) if held_id not in (None, page_id) else None
-            if held is not None and same_words(own, held):
+            if held is not None and (
+                same_words(own, held) or missed_same_site_copy(own, held, self.pages_config)
+            ):
                 return self._support(store, parts.url(), held.url, now)
         return {}
 
