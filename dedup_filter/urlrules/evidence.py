@@ -104,7 +104,7 @@ class Verdicts:
         """Test the rules of the page's host (``rules``) against it; the rules still alive after."""
         url, host = parts.url(), parts.authority
         for name in sorted(parts.names())[:_MAX_TESTED_NAMES]:
-            held = self._holder(self.set_aside(parts.without((name,))), url, page_id)
+            held = self.holder(self.set_aside(parts.without((name,))), url, page_id)
             if held is not None and self._differ(page_id, held):
                 self.kill(RuleKey(host, DROP, name), url, held, rules)
         alive = []
@@ -190,7 +190,7 @@ class Verdicts:
         url, base = parts.url(), self.set_aside(parts)
         rewritten = rewrite(key, base, scope)
         if rewritten is not None:
-            held = self._holder(rewritten, url, page_id)
+            held = self.holder(rewritten, url, page_id)
             if held is not None:
                 return held
         wanted = Rewrite(url, (rewritten or base).class_key(), (), "")
@@ -214,7 +214,7 @@ class Verdicts:
         classed = self.set_aside(rewrite(key, held, scope) or held)
         return record.url if classed.class_key() == wanted.class_key else None
 
-    def _holder(self, wanted: UrlParts, own: str, page_id: int | None) -> str | None:
+    def holder(self, wanted: UrlParts, own: str, page_id: int | None) -> str | None:
         """A held URL of ``wanted``'s class other than the page itself: the URL, or the page filed
         for the class when its URL without its well-known parameters is the class's."""
         held = self._held(wanted.url(), own)

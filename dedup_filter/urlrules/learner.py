@@ -270,15 +270,19 @@ class UrlRuleLearner:
         tell them apart, but the parameter only sorts), or the same text as far as every test of
         a same-site drop but the super-shingles can tell (a print view that adds a line to a short
         news item: ``matching.missed_same_site_copy``): the pair supports its rule as a duplicate
-        would."""
-        own = store.view.page(page_id) if page_id is not None else None
+        would. The held page may stand under its URL with well-known parameters (a news item met
+        through a newsletter's tracking link)."""
+        view = store.view
+        own = view.page(page_id) if page_id is not None else None
         if own is None or not parts.params or len(parts.params) > MAX_GROUP:
             return {}
+        verdicts = Verdicts(store, self.pages_config, now)
         bare = parts.without(tuple(parts.names()))
         singles = (parts.without((name,)) for name in sorted(parts.names()))
         for other in dict.fromkeys((bare, *singles)):
-            held_id = store.view.page_id_for_url(other.url())
-            held = store.view.page(held_id) if held_id not in (None, page_id) else None
+            held_url = verdicts.holder(verdicts.set_aside(other), parts.url(), page_id)
+            held_id = view.page_id_for_url(held_url) if held_url is not None else None
+            held = view.page(held_id) if held_id not in (None, page_id) else None
             if held is not None and (
                 same_words(own, held) or missed_same_site_copy(own, held, self.pages_config)
             ):
