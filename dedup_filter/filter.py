@@ -363,8 +363,9 @@ class DedupFilter:
 
     def probe_served(self, url: str) -> None:
         """Report that the crawler handed a page it fetched as a probe to its spider (whose
-        links are followed now). Until then a probe's page counts as held but not crawled: no
-        URL on a side held first is pruned for it (``mirrors/precedence.py``)."""
+        links are followed now). Until then a probe's page counts as held but not crawled: a
+        URL on a side held first is pruned for it only naming it to crawl in its place
+        (``crawl_instead``; ``mirrors/pruning.py``)."""
         normal = normalize_url(url)
         with self.index.read() as view:
             if not self._mirrors.probed(view, normal):

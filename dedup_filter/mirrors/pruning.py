@@ -16,7 +16,9 @@ absent; a counterpart on a side another rule prunes (a renamed copy inside the o
 rule's origin page, held, waited for and probed under the name the crawl keeps. A copy held
 first still gives way to another rule's copy of its counterpart that the crawl fetched: its twin
 under a renamed copy inside the origin, or a third site's copy held before it
-(``_copy_held_before``). One whose counterpart could not be fetched is fetched itself (a
+(``_copy_held_before``), and a side held first beside its origin waits for a probe out for
+its counterpart (a sample of the pair the rule came from) and is dropped for its answer, which
+the spider then crawls in its place. One whose counterpart could not be fetched is fetched itself (a
 counterpart fetched as a file, reported with a 2xx status, is held by the crawl), as is a URL
 under a prefix the operator protects, and a URL whose own page the index holds already (pages
 held first are never pruned in favour of a copy met later), or whose side's index page names a
@@ -547,7 +549,7 @@ class UrlPruner:
             evidence["counterpart_dropped_for"] = twin.url
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin.url, evidence)
         held = (
-            self._crawled_page(store, counterpart)
+            self._crawled_or_probed(store, counterpart)
             if rule.prunes_mirror_beside or crawled
             else self.held_page(store, counterpart)
         )
@@ -722,13 +724,23 @@ class UrlPruner:
     ) -> Decision | None:
         """``_against``, for a side held first, where the crawl fetched and followed the page
         holding ``counterpart``'s content: its own, or the one it is dropped for before its
-        fetch (``_dropped_for_crawled``, asked once); None otherwise (the side is fetched)."""
+        fetch (``_dropped_for_crawled``, asked once); or where a probe fetched the counterpart
+        or is out for it (a sample of the pair the rule came from): the URL waits for its answer
+        and is dropped for it, the spider crawling that page in its place (``crawl_instead``),
+        rather than both sides fetched. None otherwise (the side is fetched)."""
         stands_for = None
         if self._crawled_page(store, counterpart) is None:
             stands_for = self._dropped_for_crawled(store, url, counterpart)
-            if stands_for is None:
+            if stands_for is None and not self._probed(store, counterpart):
                 return None
         return self._against(store, url, rule, counterpart, kept, False, stands_for)
+
+    def _probed(self, store: MirrorStore, url: str) -> bool:
+        """Whether a probe fetched ``url``'s page (held, the spider never saw it) or is out."""
+        if store.probes_for(url):
+            return True
+        held = self._held_as_itself(store, url)
+        return held is not None and Deferrals(store.view).probed(held.url)
 
     def _dropped_for_crawled(self, store: MirrorStore, url: str, counterpart: str) -> str | None:
         """The page that ``url``'s ``counterpart`` is dropped for before its fetch, where the
@@ -906,6 +918,12 @@ class UrlPruner:
         if held is None or Deferrals(store.view).probed(held.url):
             return None
         return held
+
+    def _crawled_or_probed(self, store: MirrorStore, url: str) -> PageRecord | None:
+        """``_crawled_page``, or the page a probe fetched for ``url``: a URL dropped for that
+        one has the spider crawl it in its place (``crawl_instead``)."""
+        held = self._held_as_itself(store, url)
+        return held if held is not None and held.url == url else self._crawled_page(store, url)
 
     def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view

@@ -14,7 +14,7 @@ import pytest
 
 from dedup_filter import DedupFilter
 from dedup_filter.mirrors.records import Rule
-from dedup_filter.mirrors.store import MirrorStore
+from dedup_filter.mirrors.store import SAMPLE_PROBE, MirrorStore
 
 COPY, ORIGIN = "http://copy.test/", "http://origin.test/"
 ARCHIVE, GUIDE = "archive/guide-old/", "guide/"  # a renamed copy within the origin host
@@ -228,6 +228,34 @@ def test_a_copy_crawled_side_by_side_drops_a_page_whose_twin_it_crawled(tmp_path
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, COPY + GUIDE + PAGE, page)
     assert (decision.action, decision.duplicate_of) == ("drop", COPY + ARCHIVE + PAGE)
+
+
+def test_a_copy_crawled_side_by_side_waits_for_a_probe_of_its_counterpart_and_hands_it_over(
+    tmp_path, stdlib_page
+):
+    """The pair's samples probed the origin's page before the host rule came, the copy held
+    first beside it: the copy's page waits for the probe rather than being fetched beside it
+    (the fifth holdout web, breadth-first: 167 banner-host pages fetched after the probes of
+    their counterparts), and is dropped once it lands, the spider crawling the probe's page in
+    its place. A page whose counterpart no probe asked for is still fetched."""
+
+    def side_by_side(view) -> None:
+        store = MirrorStore(view)
+        held_first = {"mirror_held_first": True, "side_by_side": True}
+        store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, **held_first))
+        store.add_probe(ORIGIN + PAGE, SAMPLE_PROBE, b"sample")
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(side_by_side)
+        assert dedup.check_url(COPY + "other.html").reason == "crawled_first"
+        waiting = dedup.check_url(COPY + PAGE)
+        assert (waiting.action, waiting.duplicate_of) == ("defer", ORIGIN + PAGE)
+        dedup.check_page(ORIGIN + PAGE, stdlib_page("fractions").encode())  # the probe's answer
+        for absent in dedup.check_url(COPY + PAGE).probes:  # what the origin answers for a
+            dedup.probe_failed(absent, 404)  # page it lacks: nothing
+        decision = dedup.check_url(COPY + PAGE)
+    assert (decision.action, decision.duplicate_of) == ("drop", ORIGIN + PAGE)
+    assert decision.evidence["crawl_instead"] == ORIGIN + PAGE
 
 
 # A library's copy of the origin's guide, held first, whose earlier rule with the guide's rpm
