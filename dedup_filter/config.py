@@ -334,8 +334,12 @@ class UrlRulesConfig:
     counterexample_containment: float = 0.5
     learnt_from_hosts: int = 2
     defer_aliases: bool = True
+    redirect_support: int = 3
 
     def __post_init__(self) -> None:
+        _require(
+            1 <= self.redirect_support <= 255, "url_rules.redirect_support", "must lie in 1..255"
+        )
         _require(
             0.0 < self.counterexample_containment <= 1.0,
             "url_rules.counterexample_containment",

@@ -192,7 +192,10 @@ class DedupFilter:
     def _check_url(self, view: IndexView, url: str) -> Decision:
         """One normalised URL against the rules, in a read transaction: a URL rule's drop, else
         a mirror rule's drop or deferral, else what the URL rules say (an alias waiting for its
-        canonical URL), else the mirror rules' keep."""
+        canonical URL), else the mirror rules' keep; first of all, a redirect rule's drop."""
+        by_redirect = self._url_rules.redirects.check_url(view, url)
+        if by_redirect is not None:
+            return by_redirect
         by_alias = self._url_rules.check_url(view, url)
         if by_alias is not None and by_alias.dropped:
             return by_alias
@@ -278,6 +281,21 @@ class DedupFilter:
         )
         self.counters["stand_ins"] += len(stand_ins)
         return stand_ins
+
+    def redirected(self, url: str, location: str, status: int) -> str | None:
+        """Report a redirect the crawl followed (``location``: where it sent, absolute or
+        relative to ``url``). Permanent ones of a shape a whole host answers alike teach its
+        redirect rule (``urlrules/redirects.py``); the label of a rule this one confirmed, if any
+        (counted as ``redirect_rules_confirmed``)."""
+        normal = normalize_url(url)
+        redirects = self._url_rules.redirects
+        confirmed = self.index.transact(
+            lambda view: redirects.redirected(view, normal, location, status)
+        )
+        self.counters["redirects_reported"] += 1
+        if confirmed is not None:
+            self.counters["redirect_rules_confirmed"] += 1
+        return confirmed
 
     def links_to_follow(
         self,

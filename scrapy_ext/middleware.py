@@ -63,6 +63,7 @@ _REPEAT_WAIT_S = 60.0  # how long a repeat waits for the request in flight for i
 # once re-checked a fetch-back every minute for 13 minutes and could not close: the request it
 # waited for, led on by the meta refresh of a page served from a probe, had passed unjudged)
 _MAX_REPEAT_WAITS = 2
+_HOPS_REPORTED = "dedup_redirects_reported"  # meta: the redirects of the request reported
 _REPEAT_WAITS = "dedup_repeat_waits"  # meta: how often the repeat waited so
 
 
@@ -116,7 +117,19 @@ class DedupMiddleware:
         if redirected is not None:
             self._stats.inc_value("dedup/redirected_repeats")
             return redirected
+        self._report_redirect(request)
         return await self._decide(request)
+
+    def _report_redirect(self, request: Request) -> None:
+        """The hop of a request a redirect made, reported once: a host that answers every URL
+        alike teaches a redirect rule (``DedupFilter.redirected``)."""
+        hops, statuses = request.meta.get("redirect_urls"), request.meta.get("redirect_reasons")
+        if not hops or not statuses or request.meta.get(_HOPS_REPORTED, 0) >= len(hops):
+            return
+        request.meta[_HOPS_REPORTED] = len(hops)  # a deferred request passes here again
+        if isinstance(statuses[-1], int):
+            report = self._session.redirected(hops[-1], request.url, statuses[-1])
+            self._background(report, "reporting a redirect")
 
     async def _decide(
         self, request: Request, counterpart_reported: bool = False

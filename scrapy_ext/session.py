@@ -424,6 +424,17 @@ class DedupSession:
             self._record(decision)
         return stand_ins
 
+    async def redirected(self, url: str, location: str, status: int) -> None:
+        """Tell the core where a redirect the crawl followed sent it: a host that answers every
+        URL alike teaches a redirect rule (``dedup/redirects_reported``,
+        ``dedup/redirect_rules``); from then on its URLs are dropped for where they land."""
+        self.stats.inc_value("dedup/redirects_reported")
+        confirmed = await self._call(methodcaller("redirected", url, location, status))
+        if confirmed:
+            self.stats.inc_value("dedup/redirect_rules")
+            self._knows_rules = True
+            logger.info("dedup: learnt the redirect rule %s", confirmed)
+
     async def _report(self, call: Callable[[DedupFilter], Decision]) -> Decision | None:
         decision = await self._call(call)
         if decision is not None:

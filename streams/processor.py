@@ -366,7 +366,10 @@ class Processor:
 
     def _probe_failed(self, page: PageMessage) -> Decision:
         """A non-2xx answer is not checked (as in the Scrapy middleware); if it answers a probe, the
-        mirror detector counts that sample as "could not be checked" and may ask for another."""
+        mirror detector counts that sample as "could not be checked" and may ask for another. A
+        redirect teaches the redirect rules of its host (``DedupFilter.redirected``)."""
+        if page.location and page.status is not None and 300 <= page.status < 400:
+            self.dedup.redirected(page.url, page.location, page.status)
         reported = self.dedup.probe_failed(page.url, page.status, page.location)
         if reported.evidence.get("outstanding_probe"):
             return reported
@@ -397,6 +400,8 @@ class Processor:
         outputs = []
         if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
             outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
+        if decision.dropped:
+            return outputs + self._kept_urls(self._landings([decision]))
         if decision.action != "keep" or not config.urls_keep:
             return outputs  # a deferred URL is forwarded when it settles (``_kept_urls``)
         return [*outputs, _forward(config.urls_keep, record)]
@@ -409,12 +414,24 @@ class Processor:
         have (``links_to_follow``), and those a rule that stopped pruning its mirror side may
         have dropped (``unpruned``); these two are checked as frontier URLs first."""
         outputs = []
-        for decision in decisions:
+        for decision in decisions + self._landings(decisions):
             self.metrics.url_decided(decision)
             if decision.action == "keep" and self.config.urls_keep:
                 url = decision.url.encode("utf-8", "backslashreplace")
                 outputs.append(OutputRecord(self.config.urls_keep, url, url, []))
         return outputs
+
+    def _landings(self, decisions: list[Decision]) -> list[Decision]:
+        """The frontier's checks of where the URLs a learnt redirect rule dropped land, not held
+        yet (``crawl_instead``). A probe's page that another drop names to crawl instead came in
+        as a page, and the frontier followed its links already."""
+        wanted = [
+            decision.evidence["crawl_instead"]
+            for decision in decisions
+            if decision.dropped and "redirect_rule" in decision.evidence
+            if decision.evidence.get("crawl_instead")
+        ]
+        return self._frontier.check(wanted) if wanted else []
 
     def _dead_letter(self, record: Any, error: str) -> list[OutputRecord]:
         tp = TopicPartition(record.topic, record.partition)

@@ -42,6 +42,7 @@ from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
+from dedup_filter.urlrules.redirects import RedirectRules
 from dedup_filter.urlrules.rewrite import KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 
@@ -57,6 +58,7 @@ class UrlRuleLearner:
         self.pages_config = config
         self._documents = tuple("/" + name for name in self.config.default_documents)
         self._reach = RuleReach(self.config)
+        self.redirects = RedirectRules(self.config)
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
@@ -139,6 +141,10 @@ class UrlRuleLearner:
             return decision
         store = UrlRuleStore(view)
         self._fate(view, decision)
+        moved = self.redirects.served(view, decision.url)
+        if moved is not None:
+            killed = [*decision.evidence.get("url_rules_killed", ()), moved]
+            decision = replace(decision, evidence=decision.evidence | {"url_rules_killed": killed})
         if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
             return self._learn(store, decision, now)
         if decision.reason in _KEPT_UNIQUE:
@@ -292,14 +298,17 @@ class UrlRuleLearner:
     # listing and maintenance
     def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:
         store = UrlRuleStore(view)
-        return [self.describe(store, rule) for rule in store.every(with_candidates)]
+        listed = [self.describe(store, rule) for rule in store.every(with_candidates)]
+        return listed + self.redirects.rules(view, with_candidates)
 
     def remove_rule(self, view: IndexView, label: str, now: float) -> bool:
         """Kill the rule named ``label`` ("host kind name"): it prunes nothing from now on and is
         never learnt again (it stays listed among the candidates, as removed)."""
         key = RuleKey.from_label(label)
+        if key is None:
+            return self.redirects.remove(view, label)
         store = UrlRuleStore(view)
-        rule = store.rule(key) if key is not None else None
+        rule = store.rule(key)
         if rule is None or rule.state == DEAD:
             return False
         store.put(replace(rule, state=DEAD, changed_at=now, example=("removed", "")))

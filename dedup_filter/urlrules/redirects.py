@@ -1,0 +1,202 @@
+"""Redirects a host answers alike, learnt from the crawl's own redirects, so that the crawl asks
+for where a URL lands instead of being sent there (a redirect costs a request and fetches no
+content).
+
+Two shapes a whole host answers alike (``testweb/redirects.py`` lays them over a web):
+
+- ``move``: every URL to the same path and query under another scheme or host (a ``www.`` name
+  redirecting to the bare one, http to https);
+- ``slash``: a directory's URL without its trailing slash to the URL with it (Apache's mod_dir,
+  nginx, Python's http.server).
+
+Only permanent redirects (301, 308) teach. ``url_rules.redirect_support`` redirects of one shape
+from a host make the shape the host's rule; a ``move`` to another target, or a page the host
+serves as itself (2xx, ``served``: before the first redirect or after), kills its host's ``move``
+for good. ``check_url`` then drops
+a URL the rule sends elsewhere: a ``move`` for the URL it lands on (``duplicate_url``;
+``crawl_instead`` names that URL while the index does not hold it, so the crawler asks for it
+directly), a slashless URL only where its directory's page is held (a slashless name may be a
+file of its own). A redirect of any other shape (a page moved) teaches nothing: the crawl asks for
+that URL once anyway.
+
+Table ``url_rules``, key ``"m" host`` -> the host's two shapes (state and support each) and the
+``move``'s target (scheme and authority): one read a URL check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from urllib.parse import urljoin, urlsplit
+
+from dedup_filter.config import UrlRulesConfig
+from dedup_filter.decision import Decision, Reason
+from dedup_filter.index.lmdb_index import IndexView
+
+MOVE, SLASH = "move", "slash"
+_PERMANENT = (301, 308)
+_OPEN, _CONFIRMED, _DEAD = range(3)
+_STATE_NAMES = ("open", "confirmed", "dead")
+_PREFIX = b"m"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a host was seen to answer with one shape of redirect."""
+
+    state: int = _OPEN
+    support: int = 0
+
+    @property
+    def confirmed(self) -> bool:
+        return self.state == _CONFIRMED
+
+
+@dataclass(frozen=True, slots=True)
+class HostRedirects:
+    """A host's two shapes, and where its ``move`` sends ("https://example.org")."""
+
+    host: str
+    move: Shape = Shape()
+    slash: Shape = Shape()
+    target: str = ""
+
+    def encode(self) -> bytes:
+        numbers = (self.move.state, self.move.support, self.slash.state, self.slash.support)
+        return bytes(min(number, 255) for number in numbers) + self.target.encode("utf-8")
+
+    @classmethod
+    def decode(cls, host: str, data: bytes) -> HostRedirects:
+        move, slash = Shape(data[0], data[1]), Shape(data[2], data[3])
+        return cls(host, move, slash, bytes(data[4:]).decode("utf-8"))
+
+    def label(self, shape: str) -> str:
+        return f"{self.host} redirect {shape}"
+
+    def describe(self, shape: str) -> dict[str, object]:
+        seen = self.move if shape == MOVE else self.slash
+        return {
+            "rule": self.label(shape),
+            "host": self.host,
+            "kind": "redirect",
+            "name": shape,
+            "state": _STATE_NAMES[seen.state],
+            "support": seen.support,
+            "target": self.target if shape == MOVE else "",
+        }
+
+
+def _key(host: str) -> bytes:
+    return _PREFIX + host.encode("utf-8", "surrogatepass")
+
+
+def _read(view: IndexView, host: str) -> HostRedirects | None:
+    data = view.get("url_rules", _key(host))
+    return None if data is None else HostRedirects.decode(host, bytes(data))
+
+
+def _shape(url: str, location: str) -> tuple[str, str, str] | None:
+    """The host a redirect from ``url`` to ``location`` teaches about, its shape, and a move's
+    target; None for any other redirect."""
+    source, landing = urlsplit(url), urlsplit(urljoin(url, location))
+    if not source.netloc or source.query != landing.query:
+        return None
+    host = source.netloc.lower()
+    same_place = (source.scheme, host) == (landing.scheme, landing.netloc.lower())
+    if not same_place and source.path == landing.path:
+        return host, MOVE, f"{landing.scheme}://{landing.netloc.lower()}"
+    slashless = source.path and not source.path.endswith("/") and not source.query
+    if same_place and slashless and landing.path == source.path + "/":
+        return host, SLASH, ""
+    return None
+
+
+class RedirectRules:
+    """The redirect rules of one index: learnt in write transactions, read by ``check_url``."""
+
+    def __init__(self, config: UrlRulesConfig) -> None:
+        self.needed = config.redirect_support
+
+    def redirected(self, view: IndexView, url: str, location: str, status: int) -> str | None:
+        """Learn from a redirect the crawl followed; the label of a rule it confirmed, if any."""
+        shaped = _shape(url, location) if status in _PERMANENT else None
+        if shaped is None:
+            return None
+        host, shape, target = shaped
+        known = _read(view, host) or HostRedirects(host)
+        seen = known.move if shape == MOVE else known.slash
+        if seen.state == _DEAD:
+            return None
+        if shape == MOVE and known.target not in ("", target):
+            # the host moves URLs to two places: no rule says where
+            view.put("url_rules", _key(host), replace(known, move=Shape(_DEAD)).encode())
+            return None
+        support = seen.support + 1
+        now = Shape(_CONFIRMED if support >= self.needed else seen.state, support)
+        changed = (
+            replace(known, move=now, target=target) if shape == MOVE else replace(known, slash=now)
+        )
+        view.put("url_rules", _key(host), changed.encode())
+        return known.label(shape) if now.confirmed and not seen.confirmed else None
+
+    @staticmethod
+    def served(view: IndexView, url: str) -> str | None:
+        """A page the URL's host served as itself (2xx): the host answers with pages, so no
+        ``move`` of it is ever learnt (a host that moved a few pages to the same path elsewhere
+        would otherwise lose the rest); one learnt already dies. The label of the rule killed,
+        if any. One read a page, one write a host."""
+        host = urlsplit(url).netloc.lower()
+        known = _read(view, host)
+        if known is not None and known.move.state == _DEAD:
+            return None
+        killed = known or HostRedirects(host)
+        view.put("url_rules", _key(host), replace(killed, move=Shape(_DEAD)).encode())
+        return known.label(MOVE) if known is not None and known.move.support else None
+
+    @staticmethod
+    def check_url(view: IndexView, url: str) -> Decision | None:
+        """The URL dropped for where its host's confirmed redirect rule sends it; None when no
+        rule sends it (or a slashless URL's directory is not held)."""
+        parts = urlsplit(url)
+        known = _read(view, parts.netloc.lower())
+        if known is None:
+            return None
+        if known.move.confirmed:
+            landing = known.target + url[len(f"{parts.scheme}://{parts.netloc}") :]
+            evidence: dict[str, object] = {"redirect_rule": known.label(MOVE)}
+            if view.page_id_for_url(landing) is None:
+                evidence["crawl_instead"] = landing
+            return Decision(url, "drop", Reason.DUPLICATE_URL, landing, evidence)
+        slashless = parts.path and not parts.path.endswith("/") and not parts.query
+        directory = url + "/"
+        if not (known.slash.confirmed and slashless) or view.page_id_for_url(directory) is None:
+            return None
+        evidence = {"redirect_rule": known.label(SLASH)}
+        return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
+
+    @staticmethod
+    def remove(view: IndexView, label: str) -> bool:
+        """Kill the rule named ``label`` ("host redirect shape", as listed) for good; whether
+        there was a live one."""
+        host, _, rest = label.strip().partition(" ")
+        known = _read(view, host.lower())
+        shape = rest.removeprefix("redirect ").strip()
+        if known is None or shape not in (MOVE, SLASH):
+            return False
+        seen = known.move if shape == MOVE else known.slash
+        if seen.state == _DEAD or not seen.support:
+            return False
+        dead = Shape(_DEAD, seen.support)
+        killed = replace(known, move=dead) if shape == MOVE else replace(known, slash=dead)
+        view.put("url_rules", _key(known.host), killed.encode())
+        return True
+
+    @staticmethod
+    def rules(view: IndexView, with_candidates: bool = False) -> list[dict[str, object]]:
+        """The confirmed redirect rules (and the open and dead ones ``with_candidates``)."""
+        listed = []
+        for key, value in view.scan("url_rules", _PREFIX):
+            known = HostRedirects.decode(bytes(key[1:]).decode("utf-8", "surrogatepass"), value)
+            for shape, seen in ((MOVE, known.move), (SLASH, known.slash)):
+                if seen.support and (with_candidates or seen.confirmed):
+                    listed.append(known.describe(shape))
+        return listed

@@ -1,0 +1,101 @@
+"""Redirects a host answers alike become its redirect rule (``urlrules/redirects.py``): the crawl
+then asks for where a URL lands instead of being sent there."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_filter import DedupFilter
+
+WWW, BARE = "http://www.a.test/", "http://a.test/"
+
+
+@pytest.fixture
+def dedup(tmp_path):
+    with DedupFilter.open(tmp_path / "index") as opened:
+        yield opened
+
+
+def _moved(dedup, paths, status=301, target=BARE):
+    return [dedup.redirected(WWW + path, target + path, status) for path in paths]
+
+
+def test_three_moves_to_the_same_path_make_the_rule_and_its_urls_land_there(dedup, stdlib_page):
+    assert _moved(dedup, ["", "a.html", "d/b.html"]) == [None, None, "www.a.test redirect move"]
+    dropped = dedup.check_url(WWW + "c.html?x=1")
+    assert (dropped.action, dropped.reason, dropped.duplicate_of) == (
+        "drop",
+        "duplicate_url",
+        BARE + "c.html?x=1",
+    )
+    assert dropped.evidence == {
+        "redirect_rule": "www.a.test redirect move",
+        "crawl_instead": BARE + "c.html?x=1",
+    }
+    dedup.check_page(BARE + "e.html", stdlib_page("fractions").encode())
+    held = dedup.check_url(WWW + "e.html")
+    assert (held.duplicate_of, held.evidence) == (
+        BARE + "e.html",
+        {"redirect_rule": "www.a.test redirect move"},
+    )
+    assert dedup.check_url(BARE + "c.html").action == "keep"
+    listed = [rule for rule in dedup.url_rules() if rule["kind"] == "redirect"]
+    assert listed == [
+        {
+            "rule": "www.a.test redirect move",
+            "host": "www.a.test",
+            "kind": "redirect",
+            "name": "move",
+            "state": "confirmed",
+            "support": 3,
+            "target": "http://a.test",
+        }
+    ]
+
+
+def test_a_host_that_served_a_page_itself_never_gets_a_move(dedup, stdlib_page):
+    dedup.check_page(WWW + "own.html", stdlib_page("fractions").encode())
+    _moved(dedup, ["a.html", "b.html", "c.html", "d.html"])
+    assert dedup.check_url(WWW + "e.html").action == "keep"
+
+
+def test_a_page_served_after_the_rule_kills_it_for_good(dedup, stdlib_page):
+    _moved(dedup, ["a.html", "b.html", "c.html"])
+    served = dedup.check_page(WWW + "own.html", stdlib_page("fractions").encode())
+    assert served.evidence["url_rules_killed"] == ["www.a.test redirect move"]
+    _moved(dedup, ["d.html", "e.html", "f.html"])
+    assert dedup.check_url(WWW + "g.html").action == "keep"
+
+
+@pytest.mark.parametrize(
+    "redirects",
+    [
+        [(WWW + "a.html", BARE + "a.html", 302)] * 3,  # temporary: teaches nothing
+        [(WWW + f"{n}.html", BARE + f"{n}.v2.html", 301) for n in range(3)],  # pages moved
+        [(WWW + "a.html", BARE + "a.html", 301), (WWW + "b.html", "http://b.test/b.html", 301)]
+        + [(WWW + f"{n}.html", BARE + f"{n}.html", 301) for n in range(3)],  # two places
+    ],
+    ids=["temporary", "pages_moved", "two_targets"],
+)
+def test_redirects_of_no_single_shape_make_no_rule(dedup, redirects):
+    for url, location, status in redirects:
+        assert dedup.redirected(url, location, status) is None
+    assert dedup.check_url(WWW + "z.html").action == "keep"
+
+
+def test_a_slashless_directory_is_dropped_once_its_directory_page_is_held(dedup, stdlib_page):
+    for name in ("a", "b", "c"):
+        dedup.redirected(f"{BARE}{name}", f"/{name}/", 301)  # a relative Location
+    assert dedup.check_url(BARE + "docs").action == "keep"  # maybe a file: asked for
+    dedup.check_page(BARE + "docs/", stdlib_page("fractions").encode())
+    dropped = dedup.check_url(BARE + "docs")
+    assert (dropped.action, dropped.duplicate_of) == ("drop", BARE + "docs/")
+    assert dropped.evidence == {"redirect_rule": "a.test redirect slash"}
+
+
+def test_a_removed_redirect_rule_drops_nothing_and_is_never_learnt_again(dedup):
+    _moved(dedup, ["a.html", "b.html", "c.html"])
+    assert dedup.remove_url_rule("www.a.test redirect move")
+    assert not dedup.remove_url_rule("www.a.test redirect move")
+    _moved(dedup, ["d.html", "e.html", "f.html"])
+    assert dedup.check_url(WWW + "g.html").action == "keep"
