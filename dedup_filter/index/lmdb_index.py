@@ -61,6 +61,7 @@ logger = logging.getLogger(__name__)
 # (``page_entries``), not ``dirs`` rows
 SCHEMA_VERSION = 6
 _MB = 1 << 20
+MAX_KEY_BYTES = 511  # LMDB's key size limit as built (``Environment.max_key_size``)
 _ID = struct.Struct(">Q")
 # posting tables: how many leading bytes of a posting key go into the LMDB key (a band's number),
 # and how many bytes of the key are kept in all
@@ -253,22 +254,30 @@ class IndexView:
             self._txn.put(RULES_STAMP, encode_id(stamp), db=self._dbs["meta"])
             self._stamped = True
 
-    # raw tables, for the mirror detector
+    # raw tables, for the mirror detector and the URL rules. Their keys hold host and directory
+    # names, which a page chooses: one longer than LMDB's keys (511 bytes) is never stored, so
+    # never found, and a write under it is left out rather than fail the page's whole batch
     def get(self, table: str, key: bytes) -> bytes | None:
+        if len(key) > MAX_KEY_BYTES:
+            return None
         data = self._txn.get(key, db=self._dbs[table])
         return None if data is None else bytes(data)
 
     def put(self, table: str, key: bytes, value: bytes) -> None:
+        if len(key) > MAX_KEY_BYTES:
+            return
         self._stamp_rules(table)
         self._txn.put(key, value, db=self._dbs[table])
 
     def delete(self, table: str, key: bytes) -> None:
+        if len(key) > MAX_KEY_BYTES:
+            return
         self._stamp_rules(table)
         self._txn.delete(key, db=self._dbs[table])
 
     def scan(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
         """Every (key, value) whose key starts with ``prefix``, in key order."""
-        if not self._holds_prefix(table, prefix):
+        if len(prefix) > MAX_KEY_BYTES or not self._holds_prefix(table, prefix):
             return
         with self._txn.cursor(db=self._dbs[table]) as cursor:
             if not cursor.set_range(prefix):

@@ -110,6 +110,8 @@ def listing_pair(
     place = own_placement(url, config.max_depth)
     if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
         return None
+    if not usable_directory(place.directory):  # its name is a key
+        return None
     entries = listing(place.directory, links, index_pages)
     if len(entries) < config.listing_min_links:
         return None

@@ -19,24 +19,28 @@ directly), a slashless URL only where its directory's page is held (a slashless 
 file of its own). A redirect of any other shape (a page moved) teaches nothing: the crawl asks for
 that URL once anyway.
 
-Table ``url_rules``, key ``"m" host`` -> the host's two shapes (state and support each) and the
-``move``'s target (scheme and authority): one read a URL check.
+Table ``url_rules``, key ``"m"`` + 64-bit hash of the host -> the host's two shapes (state and
+support each), the host and the ``move``'s target (scheme and authority): one read a URL check.
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin, urlsplit
 
 from dedup_filter.config import UrlRulesConfig
 from dedup_filter.decision import Decision, Reason
+from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 
 MOVE, SLASH = "move", "slash"
 _PERMANENT = (301, 308)
 _OPEN, _CONFIRMED, _DEAD = range(3)
 _STATE_NAMES = ("open", "confirmed", "dead")
-_PREFIX = b"m"
+_PREFIX, _NUL = b"m", b"\x00"
+_U64 = struct.Struct(">Q")
+_HOST_SEED = 0x5ED12EC7
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +66,14 @@ class HostRedirects:
 
     def encode(self) -> bytes:
         numbers = (self.move.state, self.move.support, self.slash.state, self.slash.support)
-        return bytes(min(number, 255) for number in numbers) + self.target.encode("utf-8")
+        names = self.host.encode("utf-8", "surrogatepass") + _NUL + self.target.encode("utf-8")
+        return bytes(min(number, 255) for number in numbers) + names
 
     @classmethod
-    def decode(cls, host: str, data: bytes) -> HostRedirects:
+    def decode(cls, data: bytes) -> HostRedirects:
         move, slash = Shape(data[0], data[1]), Shape(data[2], data[3])
-        return cls(host, move, slash, bytes(data[4:]).decode("utf-8"))
+        host, _, target = bytes(data[4:]).partition(_NUL)
+        return cls(host.decode("utf-8", "surrogatepass"), move, slash, target.decode("utf-8"))
 
     def label(self, shape: str) -> str:
         return f"{self.host} redirect {shape}"
@@ -86,18 +92,31 @@ class HostRedirects:
 
 
 def _key(host: str) -> bytes:
-    return _PREFIX + host.encode("utf-8", "surrogatepass")
+    """A fixed-size key: a host name is the page's to choose, and LMDB keys stop at 511 bytes."""
+    return _PREFIX + _U64.pack(hash64(host, _HOST_SEED))
 
 
 def _read(view: IndexView, host: str) -> HostRedirects | None:
     data = view.get("url_rules", _key(host))
-    return None if data is None else HostRedirects.decode(host, bytes(data))
+    known = None if data is None else HostRedirects.decode(bytes(data))
+    return known if known is not None and known.host == host else None
+
+
+def _authority(url: str) -> str | None:
+    """The URL's lower-cased authority; None for one ``urlsplit`` refuses (a broken IPv6 host)."""
+    try:
+        return urlsplit(url).netloc.lower() or None
+    except ValueError:
+        return None
 
 
 def _shape(url: str, location: str) -> tuple[str, str, str] | None:
     """The host a redirect from ``url`` to ``location`` teaches about, its shape, and a move's
     target; None for any other redirect."""
-    source, landing = urlsplit(url), urlsplit(urljoin(url, location))
+    try:
+        source, landing = urlsplit(url), urlsplit(urljoin(url, location))
+    except ValueError:  # a broken IPv6 host, on either side
+        return None
     if not source.netloc or source.query != landing.query:
         return None
     host = source.netloc.lower()
@@ -144,9 +163,9 @@ class RedirectRules:
         ``move`` of it is ever learnt (a host that moved a few pages to the same path elsewhere
         would otherwise lose the rest); one learnt already dies. The label of the rule killed,
         if any. One read a page, one write a host."""
-        host = urlsplit(url).netloc.lower()
-        known = _read(view, host)
-        if known is not None and known.move.state == _DEAD:
+        host = _authority(url)
+        known = _read(view, host) if host is not None else None
+        if host is None or (known is not None and known.move.state == _DEAD):
             return None
         killed = known or HostRedirects(host)
         view.put("url_rules", _key(host), replace(killed, move=Shape(_DEAD)).encode())
@@ -156,10 +175,11 @@ class RedirectRules:
     def check_url(view: IndexView, url: str) -> Decision | None:
         """The URL dropped for where its host's confirmed redirect rule sends it; None when no
         rule sends it (or a slashless URL's directory is not held)."""
-        parts = urlsplit(url)
-        known = _read(view, parts.netloc.lower())
+        host = _authority(url)
+        known = _read(view, host) if host is not None else None
         if known is None:
             return None
+        parts = urlsplit(url)
         if known.move.confirmed:
             landing = known.target + url[len(f"{parts.scheme}://{parts.netloc}") :]
             evidence: dict[str, object] = {"redirect_rule": known.label(MOVE)}
@@ -194,8 +214,8 @@ class RedirectRules:
     def rules(view: IndexView, with_candidates: bool = False) -> list[dict[str, object]]:
         """The confirmed redirect rules (and the open and dead ones ``with_candidates``)."""
         listed = []
-        for key, value in view.scan("url_rules", _PREFIX):
-            known = HostRedirects.decode(bytes(key[1:]).decode("utf-8", "surrogatepass"), value)
+        for _, value in view.scan("url_rules", _PREFIX):
+            known = HostRedirects.decode(bytes(value))
             for shape, seen in ((MOVE, known.move), (SLASH, known.slash)):
                 if seen.support and (with_candidates or seen.confirmed):
                     listed.append(known.describe(shape))

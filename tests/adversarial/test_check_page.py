@@ -27,3 +27,20 @@ def test_every_hostile_page_gets_a_decision_that_encodes(tmp_path, real_pages):
                 kinds[page.kind] += 1
     assert sum(kinds.values()) == PAGES
     assert set(MARKUP_SHAPES) | {"byte flips", "bytes", "charset", "url"} == set(kinds)
+
+
+def test_a_host_name_longer_than_a_key_breaks_nothing(tmp_path, stdlib_page):
+    """Host and directory names are LMDB keys (511 bytes at most) in the mirror and URL-rule
+    tables: a host of 600 bytes serving an index page, then its session-id aliases (a URL rule's
+    pairs), failed their whole write transactions. Such a host learns nothing; it is decided."""
+    host = "http://" + "a" * 600 + ".test/"
+    listing = "".join(f'<a href="{name}.html">{name}</a> ' for name in "abcdefgh")
+    body = f"<html><body><h1>Index</h1>{listing}{stdlib_page('fractions')}</body></html>"
+    with DedupFilter.open(tmp_path / "index", Config.default()) as dedup:
+        assert dedup.check_page(host + "docs/", body.encode()).action == "keep"
+        for session in ("S1", "S2", "S3"):
+            alias = dedup.check_page(f"{host}docs/?sessionid={session}", body.encode())
+            assert alias.reason == "exact_duplicate"
+        assert dedup.check_url(host + "docs/?sessionid=S4").action == "keep"
+        for path in ("a", "b", "c"):
+            dedup.redirected(host + path, host + path + "/", 301)

@@ -99,3 +99,14 @@ def test_a_removed_redirect_rule_drops_nothing_and_is_never_learnt_again(dedup):
     assert not dedup.remove_url_rule("www.a.test redirect move")
     _moved(dedup, ["d.html", "e.html", "f.html"])
     assert dedup.check_url(WWW + "g.html").action == "keep"
+
+
+def test_hosts_a_page_chooses_break_nothing(dedup, stdlib_page):
+    """A host name of 600 bytes (LMDB keys stop at 511) or a broken IPv6 one."""
+    long_host = "http://" + "a" * 600 + ".test/"
+    for path in ("a", "b", "c"):
+        dedup.redirected(long_host + path, long_host + path + "/", 301)
+    dedup.check_page(long_host + "b/", stdlib_page("fractions").encode())
+    assert dedup.check_url(long_host + "b").duplicate_of == long_host + "b/"
+    assert dedup.redirected("http://[::1/x", "http://a.test/x", 301) is None
+    assert dedup.check_url("http://[::1/y").action == "keep"
