@@ -299,7 +299,7 @@ class UrlPruner:
         inside = self._copy_inside(store, rule, counterpart)
         holders += [inside] if inside is not None else []
         for holder, kept in holders:
-            decision = self._against_crawled(store, url, rule, holder, kept)
+            decision = self._against_crawled(store, url, rule, holder, kept, probe_answers=True)
             if decision is not None:
                 return decision
         return None
@@ -527,13 +527,15 @@ class UrlPruner:
         probed: bool,
         stands_for: str | None = None,
         crawled: bool = False,
+        probe_answers: bool = False,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
         page) or left to the crawl (a copy held first, crawled whole). ``stands_for``: what
         ``_dropped_for_crawled`` gave for the counterpart already, if the caller asked it.
         ``crawled``: only a page the crawl fetched as itself holds the counterpart, as under a
-        rule that prunes both sides."""
+        rule that prunes both sides; ``probe_answers``: or a probe's answer, then crawled in the
+        URL's place (``_against_crawled``)."""
         view, deferrals = store.view, Deferrals(store.view)
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -548,11 +550,12 @@ class UrlPruner:
                 return Decision(url, "keep", Reason.NEWER_RELEASE, evidence=evidence)
             evidence["counterpart_dropped_for"] = twin.url
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin.url, evidence)
-        held = (
-            self._crawled_or_probed(store, counterpart)
-            if rule.prunes_mirror_beside or crawled
-            else self.held_page(store, counterpart)
-        )
+        if not (rule.prunes_mirror_beside or crawled):
+            held = self.held_page(store, counterpart)
+        elif probe_answers:
+            held = self._crawled_or_probed(store, counterpart)
+        else:
+            held = self._crawled_page(store, counterpart)
         if held is not None:
             answer = answer_of(view, kept)
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
@@ -720,20 +723,31 @@ class UrlPruner:
         return twin.duplicate_of if twin is not None and twin.dropped else None
 
     def _against_crawled(
-        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+        self,
+        store: MirrorStore,
+        url: str,
+        rule: Rule,
+        counterpart: str,
+        kept: str,
+        probe_answers: bool = False,
     ) -> Decision | None:
         """``_against``, for a side held first, where the crawl fetched and followed the page
         holding ``counterpart``'s content: its own, or the one it is dropped for before its
-        fetch (``_dropped_for_crawled``, asked once); or where a probe fetched the counterpart
-        or is out for it (a sample of the pair the rule came from): the URL waits for its answer
-        and is dropped for it, the spider crawling that page in its place (``crawl_instead``),
-        rather than both sides fetched. None otherwise (the side is fetched)."""
+        fetch (``_dropped_for_crawled``, asked once); with ``probe_answers`` (a mirror held
+        first beside its origin, whose every sample matched), also where a probe fetched the
+        counterpart or is out for it (a sample of the pair the rule came from): the URL waits
+        for its answer and is dropped for it, the spider crawling that page in its place
+        (``crawl_instead``), rather than both sides fetched. None otherwise (the side is
+        fetched)."""
         stands_for = None
         if self._crawled_page(store, counterpart) is None:
             stands_for = self._dropped_for_crawled(store, url, counterpart)
-            if stands_for is None and not self._probed(store, counterpart):
+            probed = probe_answers and self._probed(store, counterpart)
+            if stands_for is None and not probed:
                 return None
-        return self._against(store, url, rule, counterpart, kept, False, stands_for)
+        return self._against(
+            store, url, rule, counterpart, kept, False, stands_for, probe_answers=probe_answers
+        )
 
     def _probed(self, store: MirrorStore, url: str) -> bool:
         """Whether a probe fetched ``url``'s page (held, the spider never saw it) or is out."""
