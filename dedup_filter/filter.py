@@ -8,6 +8,7 @@ to the shared index, never on which process saw a page first.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -193,9 +194,12 @@ class DedupFilter:
         """One normalised URL against the rules, in a read transaction: a URL rule's drop, else
         a mirror rule's drop or deferral, else what the URL rules say (an alias waiting for its
         canonical URL), else the mirror rules' keep; first of all, a redirect rule's drop."""
-        by_redirect = self._url_rules.redirects.check_url(view, url)
-        if by_redirect is not None:
-            return by_redirect
+        landed = functools.partial(self._check_landed, view)
+        by_redirect = self._url_rules.redirects.check_url(view, url, landed)
+        return by_redirect if by_redirect is not None else landed(url)
+
+    def _check_landed(self, view: IndexView, url: str) -> Decision:
+        """``_check_url`` but for the redirect rules: where a URL they send elsewhere lands."""
         by_alias = self._url_rules.check_url(view, url)
         if by_alias is not None and by_alias.dropped:
             return by_alias

@@ -12,12 +12,11 @@ Two shapes a whole host answers alike (``testweb/redirects.py`` lays them over a
 Only permanent redirects (301, 308) teach. ``url_rules.redirect_support`` redirects of one shape
 from a host make the shape the host's rule; a ``move`` to another target, or a page the host
 serves as itself (2xx, ``served``: before the first redirect or after), kills its host's ``move``
-for good. ``check_url`` then drops
-a URL the rule sends elsewhere: a ``move`` for the URL it lands on (``duplicate_url``;
-``crawl_instead`` names that URL while the index does not hold it, so the crawler asks for it
-directly), a slashless URL only where its directory's page is held (a slashless name may be a
-file of its own). A redirect of any other shape (a page moved) teaches nothing: the crawl asks for
-that URL once anyway.
+for good. ``check_url`` then drops a URL the rule sends elsewhere: a ``move`` for the URL it lands
+on (``duplicate_url``; ``crawl_instead`` names that URL while the index does not hold it, so the
+crawler asks for it directly), a slashless URL only where its directory is known to be one, its
+page held or dropped before its fetch (a slashless name may be a file of its own). A redirect of
+any other shape (a page moved) teaches nothing: the crawl asks for that URL once anyway.
 
 Table ``url_rules``, key ``"m"`` + 64-bit hash of the host -> the host's two shapes (state and
 support each), the host and the ``move``'s target (scheme and authority): one read a URL check.
@@ -26,6 +25,7 @@ support each), the host and the ``move``'s target (scheme and authority): one re
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin, urlsplit
 
@@ -172,9 +172,13 @@ class RedirectRules:
         return known.label(MOVE) if known is not None and known.move.support else None
 
     @staticmethod
-    def check_url(view: IndexView, url: str) -> Decision | None:
+    def check_url(
+        view: IndexView, url: str, check_directory: Callable[[str], Decision]
+    ) -> Decision | None:
         """The URL dropped for where its host's confirmed redirect rule sends it; None when no
-        rule sends it (or a slashless URL's directory is not held)."""
+        rule sends it. A slashless URL is dropped only where its directory is known to be one:
+        its page held, or dropped before its fetch (``check_directory``: a copy's directory whose
+        counterpart is held) for the page that drop names."""
         host = _authority(url)
         known = _read(view, host) if host is not None else None
         if known is None:
@@ -187,11 +191,15 @@ class RedirectRules:
                 evidence["crawl_instead"] = landing
             return Decision(url, "drop", Reason.DUPLICATE_URL, landing, evidence)
         slashless = parts.path and not parts.path.endswith("/") and not parts.query
-        directory = url + "/"
-        if not (known.slash.confirmed and slashless) or view.page_id_for_url(directory) is None:
+        if not (known.slash.confirmed and slashless):
             return None
-        evidence = {"redirect_rule": known.label(SLASH)}
-        return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
+        directory, evidence = url + "/", {"redirect_rule": known.label(SLASH)}
+        if view.page_id_for_url(directory) is not None:
+            return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
+        there = check_directory(directory)
+        return (
+            replace(there, url=url, evidence=there.evidence | evidence) if there.dropped else None
+        )
 
     @staticmethod
     def remove(view: IndexView, label: str) -> bool:

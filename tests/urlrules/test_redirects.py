@@ -110,3 +110,20 @@ def test_hosts_a_page_chooses_break_nothing(dedup, stdlib_page):
     assert dedup.check_url(long_host + "b").duplicate_of == long_host + "b/"
     assert dedup.redirected("http://[::1/x", "http://a.test/x", 301) is None
     assert dedup.check_url("http://[::1/y").action == "keep"
+
+
+def test_a_slashless_directory_dropped_for_its_index_file_goes_with_it(dedup, stdlib_page):
+    """Its directory's URL is dropped before its fetch (here a URL rule's alias of the held
+    ``index.html``; a mirror's directory whose counterpart is held alike): the slashless URL is
+    dropped for the same page."""
+    for number, name in enumerate(("csv", "json", "heapq")):
+        body = stdlib_page(name).encode()
+        dedup.check_page(f"{BARE}d{number}/index.html", body)
+        dedup.check_page(f"{BARE}d{number}/", body)
+    for name in ("a", "b", "c"):
+        dedup.redirected(f"{BARE}{name}", f"{BARE}{name}/", 301)
+    dedup.check_page(BARE + "docs/index.html", stdlib_page("fractions").encode())
+    dropped = dedup.check_url(BARE + "docs")
+    assert (dropped.action, dropped.duplicate_of) == ("drop", BARE + "docs/index.html")
+    assert dropped.evidence["redirect_rule"] == "a.test redirect slash"
+    assert dropped.evidence["url_rule"] == ["a.test index index.html"]
