@@ -277,12 +277,20 @@ class DedupFilter:
         pruned side. That side's documents are dropped unfetched, so a page linked only from
         them, which the kept side links but lacks, would otherwise never be fetched."""
         normal = normalize_url(url)
+        redirects = self._url_rules.redirects
         with self.index.read() as view:  # most failures lie under no rule's kept side
-            if not self._mirrors.stand_ins(view, normal):
+            if not self._mirrors.stand_ins(view, normal) and not normal.endswith("/"):
                 return []
-        stand_ins = self.index.transact(
-            lambda view: self._mirrors.fetch_failed(view, normal, status)
-        )
+
+        def failed(view: IndexView) -> list[Decision]:
+            stand_ins = self._mirrors.fetch_failed(view, normal, status)
+            landed = redirects.fetch_failed(view, normal)
+            if landed is not None:  # the slash rule's directory of a file: the file instead
+                evidence = {"redirect_rule": landed[1], "directory_failed": normal}
+                stand_ins.append(Decision(landed[0], "keep", Reason.STAND_IN, evidence=evidence))
+            return stand_ins
+
+        stand_ins = self.index.transact(failed)
         self.counters["stand_ins"] += len(stand_ins)
         return stand_ins
 

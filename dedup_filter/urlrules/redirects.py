@@ -14,12 +14,16 @@ from a host make the shape the host's rule; a ``move`` to another target, or a p
 serves as itself (2xx, ``served``: before the first redirect or after), kills its host's ``move``
 for good. ``check_url`` then drops a URL the rule sends elsewhere: a ``move`` for the URL it lands
 on (``duplicate_url``; ``crawl_instead`` names that URL while the index does not hold it, so the
-crawler asks for it directly), a slashless URL only where its directory is known to be one, its
-page held or dropped before its fetch (a slashless name may be a file of its own). A redirect of
-any other shape (a page moved) teaches nothing: the crawl asks for that URL once anyway.
+crawler asks for it directly), a slashless URL for its directory: held, or dropped before its
+fetch (for the page that drop names), or else named to crawl instead, unless its last segment is
+named like a file (a dot). A slashless name may still be a file of its own (``README``): when the
+directory URL the crawl was sent to fails, the slashless URL is crawled in its place and fetched
+from then on (``fetch_failed``). A redirect of any other shape (a page moved) teaches nothing: the
+crawl asks for that URL once anyway.
 
 Table ``url_rules``, key ``"m"`` + 64-bit hash of the host -> the host's two shapes (state and
-support each), the host and the ``move``'s target (scheme and authority): one read a URL check.
+support each), the host and the ``move``'s target (scheme and authority): one read a URL check;
+``"f"`` + 64-bit hash of a directory URL a slash rule sent the crawl to, and that failed.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ MOVE, SLASH = "move", "slash"
 _PERMANENT = (301, 308)
 _OPEN, _CONFIRMED, _DEAD = range(3)
 _STATE_NAMES = ("open", "confirmed", "dead")
-_PREFIX, _NUL = b"m", b"\x00"
+_PREFIX, _FAILED, _NUL = b"m", b"f", b"\x00"
 _U64 = struct.Struct(">Q")
 _HOST_SEED = 0x5ED12EC7
 
@@ -94,6 +98,11 @@ class HostRedirects:
 def _key(host: str) -> bytes:
     """A fixed-size key: a host name is the page's to choose, and LMDB keys stop at 511 bytes."""
     return _PREFIX + _U64.pack(hash64(host, _HOST_SEED))
+
+
+def _failed_key(directory: str) -> bytes:
+    """Where a slash rule's directory URL that failed is remembered."""
+    return _FAILED + _U64.pack(hash64(directory, _HOST_SEED))
 
 
 def _read(view: IndexView, host: str) -> HostRedirects | None:
@@ -197,9 +206,27 @@ class RedirectRules:
         if view.page_id_for_url(directory) is not None:
             return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
         there = check_directory(directory)
-        return (
-            replace(there, url=url, evidence=there.evidence | evidence) if there.dropped else None
-        )
+        if there.dropped:
+            return replace(there, url=url, evidence=there.evidence | evidence)
+        named_like_a_file = "." in parts.path.rsplit("/", 1)[1]
+        if named_like_a_file or view.get("url_rules", _failed_key(directory)) is not None:
+            return None
+        evidence["crawl_instead"] = directory
+        return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
+
+    @staticmethod
+    def fetch_failed(view: IndexView, url: str) -> tuple[str, str] | None:
+        """A directory URL that a slash rule sent the crawl to and that could not be fetched: the
+        slashless name was a file after all. Remembered (its slashless URL is fetched from then
+        on); the slashless URL to crawl in its place, and the rule's label. None for any other
+        URL."""
+        slashless = url.removesuffix("/")
+        host = _authority(url)
+        known = _read(view, host) if host is not None and slashless != url else None
+        if known is None or not known.slash.confirmed or urlsplit(slashless).path in ("", "/"):
+            return None
+        view.put("url_rules", _failed_key(url), b"")
+        return slashless, known.label(SLASH)
 
     @staticmethod
     def remove(view: IndexView, label: str) -> bool:

@@ -84,6 +84,33 @@ def test_a_host_that_only_redirects_is_learnt_and_asked_no_more(filtered: Crawl)
     assert all(d["action"] == "drop" for d in after), [d["url"] for d in after]
 
 
+def test_directories_linked_without_their_slash_are_asked_for_with_it(
+    filtered: Crawl, redirected: RedirectedWeb
+) -> None:
+    """Once a host's slash rule is learnt, a slashless directory link is sent to the directory
+    itself (no 301 fetched for it); a file without a dot in its name (``SHA256SUMS``) sent so
+    fails as a directory and is fetched itself."""
+    ruled = [
+        d
+        for d in filtered.decisions
+        if d["evidence"].get("redirect_rule", "").endswith(" redirect slash")
+    ]
+    dropped = [d for d in ruled if d["action"] == "drop"]
+    stand_ins = [d for d in ruled if d["reason"] == "stand_in"]
+    assert any(d["evidence"].get("crawl_instead") == d["url"] + "/" for d in dropped)
+    assert all(d["duplicate_of"] for d in dropped)  # the directory, or the page it is dropped for
+    answered_301 = {entry.url for entry in filtered.fetched if entry.status == 301}
+    assert not {d["url"] for d in dropped} & answered_301
+    # a file without a dot in its name sent to its "directory" is fetched itself after all
+    # (met before the rule, it is fetched at once: which of the two is the crawl's order)
+    files = {d["url"] for d in dropped} & redirected.web.assets.keys()
+    fetched = {entry.url for entry in filtered.fetched if entry.status == 200}
+    assert files <= fetched
+    for stand_in in stand_ins:
+        assert stand_in["evidence"]["directory_failed"] == stand_in["url"] + "/"
+        assert stand_in["url"] in fetched
+
+
 def test_nothing_is_fetched_twice_for_a_redirect(filtered: Crawl) -> None:
     assert filtered.fetched
     assert not fetched_again(filtered.fetched)

@@ -83,14 +83,29 @@ def test_redirects_of_no_single_shape_make_no_rule(dedup, redirects):
     assert dedup.check_url(WWW + "z.html").action == "keep"
 
 
-def test_a_slashless_directory_is_dropped_once_its_directory_page_is_held(dedup, stdlib_page):
+def test_a_slashless_url_is_asked_for_as_its_directory_and_as_itself_if_that_fails(
+    dedup, stdlib_page
+):
     for name in ("a", "b", "c"):
         dedup.redirected(f"{BARE}{name}", f"/{name}/", 301)  # a relative Location
-    assert dedup.check_url(BARE + "docs").action == "keep"  # maybe a file: asked for
+    sent = dedup.check_url(BARE + "docs")
+    assert (sent.action, sent.duplicate_of) == ("drop", BARE + "docs/")
+    assert sent.evidence == {
+        "redirect_rule": "a.test redirect slash",
+        "crawl_instead": BARE + "docs/",
+    }
+    assert dedup.check_url(BARE + "notes.txt").action == "keep"  # named like a file
     dedup.check_page(BARE + "docs/", stdlib_page("fractions").encode())
-    dropped = dedup.check_url(BARE + "docs")
-    assert (dropped.action, dropped.duplicate_of) == ("drop", BARE + "docs/")
-    assert dropped.evidence == {"redirect_rule": "a.test redirect slash"}
+    held = dedup.check_url(BARE + "docs")
+    assert (held.duplicate_of, held.evidence) == (
+        BARE + "docs/",
+        {"redirect_rule": "a.test redirect slash"},
+    )
+    # a file named like a directory: its directory URL fails, and it is crawled itself
+    (stand_in,) = dedup.fetch_failed(BARE + "README/", 404)
+    assert (stand_in.url, stand_in.action, stand_in.reason) == (BARE + "README", "keep", "stand_in")
+    assert dedup.check_url(BARE + "README").action == "keep"
+    assert dedup.fetch_failed(BARE + "gone.html", 404) == []
 
 
 def test_a_removed_redirect_rule_drops_nothing_and_is_never_learnt_again(dedup):
