@@ -121,6 +121,8 @@ def _mirror_candidate(candidate: dict[str, Any]) -> str:
 
 def _url_rule(rule: dict[str, Any]) -> str:
     """Two lines: the rule and its state, then its evidence and an example pair."""
+    if rule["kind"] == "redirect":
+        return _redirect_rule(rule)
     values = "any value" if rule["any_value"] else f"values {', '.join(rule['values'])}"
     scope = f" ({values})" if rule["kind"] == "drop" else ""
     example, when = rule["example"], _when(rule["changed_at"] or rule["created_at"])
@@ -129,6 +131,18 @@ def _url_rule(rule: dict[str, Any]) -> str:
         f"    {rule['support']} duplicate pairs over {rule['classes']} classes"
         f" (needs {rule['needed']}), {rule['counterexamples']} counterexamples,"
         f" {rule['probes']} probes; e.g. {example['alias']} = {example['held']}"
+    )
+
+
+def _redirect_rule(rule: dict[str, Any]) -> str:
+    """Two lines: the rule and its state, then what the host was seen to redirect."""
+    shape = (
+        f"every URL to the same path on {rule['target']}"
+        if rule["name"] == "move"
+        else "a directory's URL without its slash to the URL with it"
+    )
+    return (
+        f"{rule['rule']}: {rule['state']}\n    {rule['support']} permanent redirects seen: {shape}"
     )
 
 

@@ -79,3 +79,20 @@ def test_trusted_parameters_prune_without_evidence(tmp_path, corpus):
         pruned = dedup.check_url(f"{HOST}/x.html?utm_source=feed&utm_medium=rss")
         assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/x.html")
         assert dedup.check_url(f"{HOST}/x.html?sessionid=1").action == "keep"
+
+
+def test_the_rules_command_lists_and_removes_a_redirect_rule(tmp_path, capsys):
+    index = tmp_path / "index"
+    with DedupFilter.open(index) as dedup:
+        for path in ("a", "b", "c"):
+            dedup.redirected(f"http://www.a.test/{path}", f"http://a.test/{path}", 301)
+    assert main(["rules", "--index", str(index)]) == 0
+    out = capsys.readouterr().out
+    assert "www.a.test redirect move: confirmed\n" in out
+    assert "3 permanent redirects seen: every URL to the same path on http://a.test" in out
+    assert out.splitlines()[-1] == "0 mirror rules, 1 URL rule"
+    assert main(["rules", "--index", str(index), "--remove", "www.a.test redirect move"]) == 0
+    capsys.readouterr()
+    assert main(["rules", "--index", str(index), "--json", "--candidates", "--kind", "url"]) == 0
+    (listed,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (listed["rule"], listed["state"]) == ("www.a.test redirect move", "dead")
