@@ -142,11 +142,13 @@ class RedirectRules:
     """The redirect rules of one index: learnt in write transactions, read by ``check_url``."""
 
     def __init__(self, config: UrlRulesConfig) -> None:
+        self.enabled = config.enabled  # with the URL rules: nothing learnt or applied without
         self.needed = config.redirect_support
 
     def redirected(self, view: IndexView, url: str, location: str, status: int) -> str | None:
         """Learn from a redirect the crawl followed; the label of a rule it confirmed, if any."""
-        shaped = _shape(url, location) if status in _PERMANENT else None
+        permanent = self.enabled and status in _PERMANENT
+        shaped = _shape(url, location) if permanent else None
         if shaped is None:
             return None
         host, shape, target = shaped
@@ -180,15 +182,14 @@ class RedirectRules:
         view.put("url_rules", _key(host), replace(killed, move=Shape(_DEAD)).encode())
         return known.label(MOVE) if known is not None and known.move.support else None
 
-    @staticmethod
     def check_url(
-        view: IndexView, url: str, check_directory: Callable[[str], Decision]
+        self, view: IndexView, url: str, check_directory: Callable[[str], Decision]
     ) -> Decision | None:
         """The URL dropped for where its host's confirmed redirect rule sends it; None when no
         rule sends it. A slashless URL is dropped only where its directory is known to be one:
         its page held, or dropped before its fetch (``check_directory``: a copy's directory whose
         counterpart is held) for the page that drop names."""
-        host = _authority(url)
+        host = _authority(url) if self.enabled else None
         known = _read(view, host) if host is not None else None
         if known is None:
             return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter import DedupFilter
+from dedup_filter import Config, DedupFilter
 
 WWW, BARE = "http://www.a.test/", "http://a.test/"
 
@@ -142,3 +142,14 @@ def test_a_slashless_directory_dropped_for_its_index_file_goes_with_it(dedup, st
     assert (dropped.action, dropped.duplicate_of) == ("drop", BARE + "docs/index.html")
     assert dropped.evidence["redirect_rule"] == "a.test redirect slash"
     assert dropped.evidence["url_rule"] == ["a.test index index.html"]
+
+
+def test_no_redirect_rule_is_learnt_or_applied_without_the_url_rules(tmp_path):
+    off = Config().with_overrides({"url_rules.enabled": False})
+    with DedupFilter.open(tmp_path / "index", off) as dedup:
+        assert _moved(dedup, ["a.html", "b.html", "c.html"]) == [None, None, None]
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        assert dedup.check_url(WWW + "d.html").action == "keep"  # nothing was learnt
+        assert _moved(dedup, ["e.html", "f.html", "g.html"])[-1] == "www.a.test redirect move"
+    with DedupFilter.open(tmp_path / "index", off) as dedup:
+        assert dedup.check_url(WWW + "h.html").action == "keep"  # learnt, not applied
