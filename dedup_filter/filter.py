@@ -8,7 +8,6 @@ to the shared index, never on which process saw a page first.
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import time
@@ -194,9 +193,8 @@ class DedupFilter:
         """One normalised URL against the rules, in a read transaction: a URL rule's drop, else
         a mirror rule's drop or deferral, else what the URL rules say (an alias waiting for its
         canonical URL), else the mirror rules' keep; first of all, a redirect rule's drop."""
-        landed = functools.partial(self._check_landed, view)
-        by_redirect = self._url_rules.redirects.check_url(view, url, landed)
-        return by_redirect if by_redirect is not None else landed(url)
+        by_redirect = self._url_rules.redirects.check_url(view, url, self._check_landed)
+        return by_redirect if by_redirect is not None else self._check_landed(view, url)
 
     def _check_landed(self, view: IndexView, url: str) -> Decision:
         """``_check_url`` but for the redirect rules: where a URL they send elsewhere lands."""

@@ -140,7 +140,7 @@ def _candidates(view: IndexView, fingerprint: Fingerprint, config: Config) -> di
 def _judge(
     fingerprint: Fingerprint, original: PageRecord, b_shared: int, config: Config
 ) -> Match | None:
-    simhash_config, minhash = config.simhash, config.minhash
+    simhash_config = config.simhash
     c_agree = agreement(fingerprint.simhash, original.simhash)
     combined, cross_site_close = _simhash_rules(c_agree, b_shared, config)
     if not (combined or cross_site_close):
@@ -151,10 +151,7 @@ def _judge(
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
         return None
     estimated = resemblance(fingerprint, original, config)
-    required = max(_required_resemblance(fingerprint, original, config), minhash.drop_resemblance)
-    if not combined:  # proposed by the simhash alone: the super-shingles disagree
-        required = max(required, minhash.unshared_resemblance)
-    if estimated < required:
+    if estimated < _drop_bar(fingerprint, original, combined, config):
         return None
     evidence = {
         "rule": "combined" if combined else "cross_site_simhash",
@@ -177,18 +174,22 @@ def missed_same_site_copy(first: PageRecord, second: PageRecord, config: Config)
     drop: both pages were fetched and are kept."""
     if below_token_floor(first, config) or below_token_floor(second, config):
         return False
-    simhash_config, minhash = config.simhash, config.minhash
+    simhash_config = config.simhash
     c_agree = agreement(first.simhash, second.simhash)
     if c_agree < simhash_config.scaled(simhash_config.same_site_threshold):
         return False
     if _editions(first, second, config) or _titled_apart(first, second, config):
         return False
-    required = max(
-        _required_resemblance(first, second, config),
-        minhash.drop_resemblance,
-        minhash.unshared_resemblance,
-    )
-    return resemblance(first, second, config) >= required
+    return resemblance(first, second, config) >= _drop_bar(first, second, False, config)
+
+
+def _drop_bar(first: Sketched, second: Sketched, combined: bool, config: Config) -> float:
+    """The resemblance a near-duplicate drop needs: the pair's lengths' bar, never below
+    ``drop_resemblance``, and ``unshared_resemblance`` where the super-shingles disagree (a pair
+    proposed by the simhash alone)."""
+    minhash = config.minhash
+    required = max(_required_resemblance(first, second, config), minhash.drop_resemblance)
+    return required if combined else max(required, minhash.unshared_resemblance)
 
 
 def _editions(first: Sketched, second: Sketched, config: Config) -> bool:

@@ -38,6 +38,14 @@ def host_of(url: str) -> str:
         return ""
 
 
+def authority_of(url: str) -> str:
+    """host[:port] of a URL, lower-cased; "" for one that does not parse (a broken IPv6 host)."""
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:
+        return ""
+
+
 def site_of(url: str) -> str:
     """Henzinger's site: the host minus its first label when it has more than one dot."""
     host = host_of(url)

@@ -15,22 +15,8 @@ from dedup_filter.index.lmdb_index import LmdbIndex
 
 # stdlib modules whose pydoc pages are a few hundred to a few thousand tokens each
 CORPUS_MODULES = (
-    "bisect",
-    "calendar",
-    "colorsys",
-    "csv",
-    "difflib",
-    "fnmatch",
-    "glob",
-    "heapq",
-    "json",
-    "keyword",
-    "shlex",
-    "string",
-    "textwrap",
-    "uuid",
-    "wave",
-    "zipimport",
+    "bisect", "calendar", "colorsys", "csv", "difflib", "fnmatch", "glob", "heapq", "json",
+    "keyword", "shlex", "string", "textwrap", "uuid", "wave", "zipimport",
 )
 
 

@@ -937,7 +937,9 @@ class UrlPruner:
         """``_crawled_page``, or the page a probe fetched for ``url``: a URL dropped for that
         one has the spider crawl it in its place (``crawl_instead``)."""
         held = self._held_as_itself(store, url)
-        return held if held is not None and held.url == url else self._crawled_page(store, url)
+        if held is None or held.url == url:
+            return held
+        return None if Deferrals(store.view).probed(held.url) else held  # as ``_crawled_page``
 
     def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view

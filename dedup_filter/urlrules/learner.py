@@ -244,10 +244,10 @@ class UrlRuleLearner:
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
-        missed = self._missed_pair(store, parts, page_id, now)
+        verdicts = Verdicts(store, self.pages_config, now)
+        missed = self._missed_pair(store, verdicts, parts, page_id, now)
         if missed:
             rules = store.of_host(parts.authority)
-        verdicts = Verdicts(store, self.pages_config, now)
         known = self._reach.virtual(
             parts, self.config.known_parameters + self.config.trusted_parameters
         )
@@ -269,7 +269,12 @@ class UrlRuleLearner:
         )
 
     def _missed_pair(
-        self, store: UrlRuleStore, parts: UrlParts, page_id: int | None, now: float
+        self,
+        store: UrlRuleStore,
+        verdicts: Verdicts,
+        parts: UrlParts,
+        page_id: int | None,
+        now: float,
     ) -> dict[str, Any]:
         """A page kept as unique beside a held page of its URL without some of its parameters
         that holds the same words in another order (``d/?C=N;O=D`` beside ``d/``: the shingles
@@ -282,7 +287,6 @@ class UrlRuleLearner:
         own = view.page(page_id) if page_id is not None else None
         if own is None or not parts.params or len(parts.params) > MAX_GROUP:
             return {}
-        verdicts = Verdicts(store, self.pages_config, now)
         bare = parts.without(tuple(parts.names()))
         singles = (parts.without((name,)) for name in sorted(parts.names()))
         for other in dict.fromkeys((bare, *singles)):

@@ -31,12 +31,13 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from dedup_filter.config import UrlRulesConfig
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.urls import authority_of, redirect_target
 
 MOVE, SLASH = "move", "slash"
 _PERMANENT = (301, 308)
@@ -111,27 +112,19 @@ def _read(view: IndexView, host: str) -> HostRedirects | None:
     return known if known is not None and known.host == host else None
 
 
-def _authority(url: str) -> str | None:
-    """The URL's lower-cased authority; None for one ``urlsplit`` refuses (a broken IPv6 host)."""
-    try:
-        return urlsplit(url).netloc.lower() or None
-    except ValueError:
-        return None
-
-
 def _shape(url: str, location: str) -> tuple[str, str, str] | None:
-    """The host a redirect from ``url`` to ``location`` teaches about, its shape, and a move's
-    target; None for any other redirect."""
-    try:
-        source, landing = urlsplit(url), urlsplit(urljoin(url, location))
-    except ValueError:  # a broken IPv6 host, on either side
+    """The host a redirect from ``url`` (normalised) to ``location`` teaches about, its shape,
+    and a move's target; None for any other redirect."""
+    landed = redirect_target(url, location)
+    host = authority_of(url)
+    if not (landed and host):  # either side does not parse (a broken IPv6 host)
         return None
-    if not source.netloc or source.query != landing.query:
+    source, landing = urlsplit(url), urlsplit(landed)
+    if source.query != landing.query:
         return None
-    host = source.netloc.lower()
-    same_place = (source.scheme, host) == (landing.scheme, landing.netloc.lower())
+    same_place = (source.scheme, source.netloc) == (landing.scheme, landing.netloc)
     if not same_place and source.path == landing.path:
-        return host, MOVE, f"{landing.scheme}://{landing.netloc.lower()}"
+        return host, MOVE, f"{landing.scheme}://{landing.netloc}"
     slashless = source.path and not source.path.endswith("/") and not source.query
     if same_place and slashless and landing.path == source.path + "/":
         return host, SLASH, ""
@@ -174,23 +167,23 @@ class RedirectRules:
         ``move`` of it is ever learnt (a host that moved a few pages to the same path elsewhere
         would otherwise lose the rest); one learnt already dies. The label of the rule killed,
         if any. One read a page, one write a host."""
-        host = _authority(url)
-        known = _read(view, host) if host is not None else None
-        if host is None or (known is not None and known.move.state == _DEAD):
+        host = authority_of(url)
+        known = _read(view, host) if host else None
+        if not host or (known is not None and known.move.state == _DEAD):
             return None
         killed = known or HostRedirects(host)
         view.put("url_rules", _key(host), replace(killed, move=Shape(_DEAD)).encode())
         return known.label(MOVE) if known is not None and known.move.support else None
 
     def check_url(
-        self, view: IndexView, url: str, check_directory: Callable[[str], Decision]
+        self, view: IndexView, url: str, check_directory: Callable[[IndexView, str], Decision]
     ) -> Decision | None:
         """The URL dropped for where its host's confirmed redirect rule sends it; None when no
         rule sends it. A slashless URL is dropped only where its directory is known to be one:
         its page held, or dropped before its fetch (``check_directory``: a copy's directory whose
         counterpart is held) for the page that drop names."""
-        host = _authority(url) if self.enabled else None
-        known = _read(view, host) if host is not None else None
+        host = authority_of(url) if self.enabled else ""
+        known = _read(view, host) if host else None
         if known is None:
             return None
         parts = urlsplit(url)
@@ -206,7 +199,7 @@ class RedirectRules:
         directory, evidence = url + "/", {"redirect_rule": known.label(SLASH)}
         if view.page_id_for_url(directory) is not None:
             return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)
-        there = check_directory(directory)
+        there = check_directory(view, directory)
         if there.dropped:
             return replace(there, url=url, evidence=there.evidence | evidence)
         named_like_a_file = "." in parts.path.rsplit("/", 1)[1]
@@ -222,8 +215,8 @@ class RedirectRules:
         on); the slashless URL to crawl in its place, and the rule's label. None for any other
         URL."""
         slashless = url.removesuffix("/")
-        host = _authority(url)
-        known = _read(view, host) if host is not None and slashless != url else None
+        host = authority_of(url)
+        known = _read(view, host) if host and slashless != url else None
         if known is None or not known.slash.confirmed or urlsplit(slashless).path in ("", "/"):
             return None
         view.put("url_rules", _failed_key(url), b"")

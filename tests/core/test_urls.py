@@ -54,8 +54,6 @@ def test_directory_is_the_path_up_to_its_last_slash(url, directory):
     assert directory_of(url) == directory
 
 
-@pytest.mark.parametrize(
-    "url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"]
-)
+@pytest.mark.parametrize("url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"])
 def test_malformed_urls_never_raise(url):
     assert isinstance(normalize_url(url) + site_of(url) + directory_of(url) + host_of(url), str)

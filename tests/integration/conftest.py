@@ -28,29 +28,12 @@ from dedup_filter.streams.topics import create_topics, read_to_end
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from dedup_filter import Config
+from tests.conftest import CORPUS_MODULES
 from testweb.broker import broker_from_environment
 
 # a short session keeps group joins (about half of it on Tansu) and restarts after SIGKILL quick
 SESSION_TIMEOUT_MS = 6000
 RECORD_LIMIT_BYTES = 4 << 20
-MODULES = (
-    "bisect",
-    "calendar",
-    "colorsys",
-    "csv",
-    "difflib",
-    "fnmatch",
-    "glob",
-    "heapq",
-    "json",
-    "keyword",
-    "shlex",
-    "string",
-    "textwrap",
-    "uuid",
-    "wave",
-    "zipimport",
-)
 
 
 @pytest.fixture(scope="session")
@@ -158,7 +141,7 @@ def page_messages(stdlib_page: Callable[[str], str]) -> Callable[..., list[tuple
     Messages are ordered host by host, so the first host's copy of each module comes first.
     """
 
-    def messages(hosts: int = 20, modules: int = len(MODULES)) -> list[tuple[str, bytes]]:
+    def messages(hosts: int = 20, modules: int = len(CORPUS_MODULES)) -> list[tuple[str, bytes]]:
         return [
             (
                 url,
@@ -167,7 +150,7 @@ def page_messages(stdlib_page: Callable[[str], str]) -> Callable[..., list[tuple
                 ).encode(),
             )
             for host in range(hosts)
-            for name in MODULES[:modules]
+            for name in CORPUS_MODULES[:modules]
             for url in [f"http://host{host}.example/lib/{name}.html"]
         ]
 
