@@ -268,33 +268,6 @@ def test_a_copy_crawled_side_by_side_waits_for_a_probe_of_its_counterpart_and_ha
     assert decision.evidence["crawl_instead"] == ORIGIN + PAGE
 
 
-def test_a_pair_crawled_side_by_side_is_fetched_on_its_origins_side(tmp_path, stdlib_page):
-    """Crawled side by side, the mirror held first by a coin flip: the pair is fetched on the
-    origin's side. The origin's page whose mirror page the crawl has not fetched is fetched, not
-    made to wait for it; one whose mirror page was crawled already is dropped for it; the
-    mirror's page waits for the origin's and is dropped once the crawl holds it. Before, the
-    origin's pages waited for the mirror's while the mirror's were fetched wherever the origin
-    had not been crawled: both sides fetched (the tenth holdout web, breadth first: a banner
-    copy held first, 812 of its URLs kept as ``crawled_first``)."""
-
-    def side_by_side(view) -> None:
-        held_first = {"mirror_held_first": True, "side_by_side": True}
-        rule = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, **held_first)
-        MirrorStore(view).put_rule(rule)
-
-    with DedupFilter.open(tmp_path / "index") as dedup:
-        dedup.index.transact(side_by_side)
-        fetched = dedup.check_url(ORIGIN + PAGE)
-        other = "other.html"
-        dropped = _crawled_then_checked(dedup, COPY + other, ORIGIN + other, stdlib_page("heapq"))
-        waiting = dedup.check_url(COPY + PAGE)
-        decision = _crawled_then_checked(dedup, ORIGIN + PAGE, COPY + PAGE, stdlib_page("bisect"))
-    assert (fetched.action, fetched.reason) == ("keep", "not_mirrored")
-    assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + other)
-    assert (waiting.action, waiting.evidence["awaiting_crawl_of"]) == ("defer", ORIGIN + PAGE)
-    assert (decision.action, decision.duplicate_of) == ("drop", ORIGIN + PAGE)
-
-
 # A library's copy of the origin's guide, held first, whose earlier rule with the guide's rpm
 # edition was revoked for its code after it pruned the library's pages; a host mirror of the
 # origin besides (the first holdout web, breadth-first and round robin: 40 pages fetched twice).
