@@ -220,14 +220,10 @@ def after_absence(
     it would be crawled whole) and is marked ``origin_partial``: its URLs are dropped where the
     mirror holds their pages, crawled (``Rule.prunes_origin_beside``), its 404s spared. Only
     while every sample matched, nothing names a copy, and no absence turned or marked it before
-    (two partial copies would turn it back and forth). A pair fetched on its origin's side
-    though its mirror was held first (``Rule.fetched_on_origin_beside``) counts the origin's
-    404 beside a mirror page alike: the first passes the fetching to the mirror, which stays
-    held first (``turned_by_absence``). None: nothing changes."""
+    (two partial copies would turn it back and forth). None: nothing changes."""
     if not rule.exchangeable or rule.turned_by_absence or rule.origin_partial:
         return None
-    origin_fetched_lacks = on_mirror and rule.fetched_on_origin_beside
-    if rule.origin_lacks or (rule.mirror_held_first == on_mirror and not origin_fetched_lacks):
+    if rule.origin_lacks or rule.mirror_held_first == on_mirror:
         return None
     if counterpart_status not in _LACKING_STATUSES:
         return None

@@ -133,12 +133,7 @@ class UrlPruner:
             # an origin's index pages are always fetched: they are what links its pages, and a
             # copy's listing (generated, or its own) may not link the pages the copy lacks
             origins_over = rules_with_origin_over(store, places)
-        # a side by side pair is fetched on its origin's side (``_beside_mirror``)
-        under_origins = [
-            (rule, place)
-            for rule, place in origins_over
-            if rule.prunes_origin and not rule.fetched_on_origin_beside
-        ]
+        under_origins = [(rule, place) for rule, place in origins_over if rule.prunes_origin]
         if found is None and not under_origins:
             return (
                 self._beside_mirror(store, url, origins_over)
@@ -162,8 +157,6 @@ class UrlPruner:
                     held = self._beside_origin(store, url, rule, counterpart)
                 if held is None and not index:
                     held = self._copy_held_before(store, url, rule, counterpart)
-                if held is None and rule.fetched_on_origin_beside and not index:
-                    held = self._for_origin_beside(store, url, rule, counterpart)
                 if held is not None:
                     return held
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
@@ -300,8 +293,8 @@ class UrlPruner:
         """``url`` on the mirror side of ``rule``, held first but crawled side by side with the
         origin (``Rule.prunes_mirror_beside``): dropped where the origin holds its ``counterpart``
         as a page the crawl fetched and followed, or a copy held first of that origin does.
-        None otherwise: another copy held before it may stand for it (``_copy_held_before``),
-        or it waits for the origin's page (``_for_origin_beside``)."""
+        None otherwise: fetched, as the side held first always is, unless another copy held
+        before it stands for it (``_copy_held_before``)."""
         holders = [(counterpart, rule.origin)]
         inside = self._copy_inside(store, rule, counterpart)
         holders += [inside] if inside is not None else []
@@ -311,36 +304,20 @@ class UrlPruner:
                 return decision
         return None
 
-    def _for_origin_beside(
-        self, store: MirrorStore, url: str, rule: Rule, counterpart: str
-    ) -> Decision:
-        """``url`` on the mirror side of ``rule``, held first but crawled side by side with the
-        origin, whose ``counterpart`` the crawl has neither fetched nor probed: it waits for that
-        page, as the origin's side is the one fetched (``_beside_mirror`` drops an origin's URL
-        only for a mirror's page crawled already, and never makes it wait), then is dropped for
-        it, or fetched where the origin lacks it. Which of the two was held first is a coin
-        flip, and both sides were fetched wherever neither had been crawled yet: the tenth
-        holdout web's LilyPond manual and its banner copy, breadth first when the copy won the
-        flip (812 URLs kept as ``crawled_first``), and its gtkmm reference beside a copier's copy
-        of it, depth first (138 pages fetched twice)."""
-        return self._against(store, url, rule, counterpart, rule.origin, False, crawled=True)
-
     def _beside_mirror(
         self, store: MirrorStore, url: str, origins_over: list[tuple[Rule, Placement]]
     ) -> Decision | None:
         """``url`` under no rule's pruned side, and on the origin side of the rules
         ``origins_over`` (none for an index page): where one was crawled side by side with its
-        mirror (``Rule.prunes_origin_beside``, or ``fetched_on_origin_beside`` where the mirror
-        was held first), dropped if the mirror holds its counterpart as a page the crawl fetched and
-        followed; None otherwise (fetched, as the side held first, or the origin beside its
-        mirror, always is, unless ``_beside_edition`` drops it). Where the origin lacks pages
-        the mirror holds (``Rule.origin_lacks``: a copier's partial copy at its host's root,
-        crawled beside its victim), the mirror is crawled whole, so the origin's document waits
-        for the mirror's page rather than being fetched beside it: on the fourth holdout web
-        (round robin) the copier and its victim were otherwise fetched whole, 116 and 106
-        fetches."""
+        mirror (``Rule.prunes_origin_beside``), dropped if the mirror holds its counterpart as
+        a page the crawl fetched and followed; None otherwise (fetched, as the side held first
+        always is, unless ``_beside_edition`` drops it). Where the origin lacks pages the mirror
+        holds (``Rule.origin_lacks``: a copier's partial copy at its host's root, crawled beside
+        its victim), the mirror is crawled whole, so the origin's document waits for the
+        mirror's page rather than being fetched beside it: on the fourth holdout web (round
+        robin) the copier and its victim were otherwise fetched whole, 116 and 106 fetches."""
         for rule, place in origins_over:
-            if not (rule.prunes_origin_beside or rule.fetched_on_origin_beside):
+            if not rule.prunes_origin_beside:
                 continue
             counterpart = rule.mirror + place.relative
             decision = self._against_crawled(store, url, rule, counterpart, rule.mirror)

@@ -280,16 +280,6 @@ class Rule(DirectoryPair):
         return self.mirror_held_first and self.side_by_side and self.exchangeable
 
     @property
-    def fetched_on_origin_beside(self) -> bool:
-        """Whether a pair crawled side by side, its mirror held first, is fetched on its origin's
-        side: the mirror's URLs wait for the origin's pages, the origin's never for the
-        mirror's, so no page is fetched on both sides while neither holds it; the orientation's
-        evidence chose that side, the coin flip of which was held first did not. Not once an
-        absence passed held first to the mirror (``turned_by_absence``): the origin lacks pages,
-        and each of them would cost a 404 before the mirror's page came."""
-        return self.prunes_mirror_beside and not self.turned_by_absence
-
-    @property
     def prunes_origin_beside(self) -> bool:
         """Whether the origin side held first may be pruned too, where the mirror holds a page
         the crawl fetched and followed: the two were crawled side by side, so which was held

@@ -128,9 +128,7 @@ def test_a_copy_page_beside_an_origin_page_dropped_for_a_crawled_page_is_dropped
 
 def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_page):
     """The archive rule has a mismatching sample: the archive's page may be the older text, so
-    the guide's page is never dropped for it (it waits for the origin's page: one archive page
-    held, the copy counts as crawled beside its origin); the archive's page is still dropped
-    for the guide's."""
+    the guide's page is fetched; the archive's page is still dropped for the guide's."""
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(lambda view: _copy_held_first(view, archive_matches=2))
         page = stdlib_page("fractions")
@@ -139,7 +137,7 @@ def test_a_stale_archive_page_never_stands_for_the_guide_page(tmp_path, stdlib_p
         dropped = _crawled_then_checked(
             dedup, COPY + GUIDE + other, COPY + ARCHIVE + other, stdlib_page("decimal")
         )
-    assert (kept.action, kept.duplicate_of) == ("defer", ORIGIN + GUIDE + PAGE)
+    assert (kept.action, kept.reason) == ("keep", "crawled_first")
     assert (dropped.action, dropped.duplicate_of) == ("drop", COPY + GUIDE + other)
 
 
@@ -188,9 +186,7 @@ def _held(dedup, urls: list[str], stdlib_page) -> None:
     [
         ({"mirror_held_first": True}, True),
         ({"side_by_side": True}, True),  # the holdout's copies of the vim help, breadth-first
-        # its origin held first: its pages are pruned; the guide's page waits for the origin's
-        # (a few documents each: the copy counts as crawled beside its origin)
-        ({"mirror_held_first": False}, False),
+        ({"mirror_held_first": False}, False),  # its origin held first: its pages are pruned
     ],
 )
 def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(
@@ -205,19 +201,17 @@ def test_a_third_sites_copy_held_before_the_guide_stands_for_its_page(
         assert (decision.action, decision.duplicate_of) == ("drop", THIRD + PAGE)
         assert decision.evidence["copy_rule"] == THIRD
     else:
-        assert (decision.action, decision.duplicate_of) == ("defer", ORIGIN + GUIDE + PAGE)
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
 def test_a_guide_held_before_a_third_sites_copy_is_never_pruned_for_it(tmp_path, stdlib_page):
-    """The guide's page waits for the origin's (the copy counts as crawled beside its origin),
-    never for the third site's copy met after it."""
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(_third_copy)
         guide_first = [COPY + GUIDE + "a.html", COPY + GUIDE + "b.html", THIRD + "c.html"]
         _held(dedup, guide_first, stdlib_page)
         page = stdlib_page("fractions")
         decision = _crawled_then_checked(dedup, THIRD + PAGE, COPY + GUIDE + PAGE, page)
-    assert (decision.action, decision.duplicate_of) == ("defer", ORIGIN + GUIDE + PAGE)
+    assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
 def test_a_copy_crawled_side_by_side_drops_a_page_whose_twin_it_crawled(tmp_path, stdlib_page):
@@ -243,8 +237,7 @@ def test_a_copy_crawled_side_by_side_waits_for_a_probe_of_its_counterpart_and_ha
     first beside it: the copy's page waits for the probe rather than being fetched beside it
     (the fifth holdout web, breadth-first: 167 banner-host pages fetched after the probes of
     their counterparts), and is dropped once it lands, the spider crawling the probe's page in
-    its place. A page whose counterpart no probe asked for waits for the crawl of the origin,
-    unprobed: the pair is fetched on the origin's side."""
+    its place. A page whose counterpart no probe asked for is still fetched."""
 
     def side_by_side(view) -> None:
         store = MirrorStore(view)
@@ -254,10 +247,7 @@ def test_a_copy_crawled_side_by_side_waits_for_a_probe_of_its_counterpart_and_ha
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(side_by_side)
-        unprobed = dedup.check_url(COPY + "other.html")
-        assert (unprobed.action, unprobed.duplicate_of) == ("defer", ORIGIN + "other.html")
-        assert unprobed.evidence["awaiting_crawl_of"] == ORIGIN + "other.html"
-        assert not unprobed.probes
+        assert dedup.check_url(COPY + "other.html").reason == "crawled_first"
         waiting = dedup.check_url(COPY + PAGE)
         assert (waiting.action, waiting.duplicate_of) == ("defer", ORIGIN + PAGE)
         dedup.check_page(ORIGIN + PAGE, stdlib_page("fractions").encode())  # the probe's answer
