@@ -10,8 +10,9 @@ from dedup_filter import Config
 from dedup_filter.mirrors.boundary import Widening, widen
 from dedup_filter.mirrors.candidates import CandidateUpdate
 from dedup_filter.mirrors.deferrals import Deferrals
-from dedup_filter.mirrors.records import Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import MATCH, MISSING, Candidate, DirEntry, Rule, Sample
 from dedup_filter.mirrors.sampling import CoordinateSampler
+from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 from .conftest import OnlineCrawl, breadth_first, copy_tree, file_entry, table_of_contents
@@ -194,3 +195,27 @@ def test_a_renamed_copy_of_a_tree_without_index_pages_is_ruled_at_its_top(open_f
     assert {copy, origin} <= set(crawl.failed_probes)  # the tops' own URLs, then their files
     assert {copy + "index.html", origin + "index.html"} <= set(crawl.failed_probes)
     assert any(url.startswith(copy + "guide-c/") for url in crawl.pruned)
+
+
+@pytest.mark.parametrize(
+    ("level", "missing", "verdict"),
+    [
+        (1, 4, Verdict.REJECTED),  # parents tried above a rule, one side lacking most samples
+        (2, 6, Verdict.REJECTED),  # the fifth holdout web's host root against ``debian/``
+        (1, 3, Verdict.CONFIRMED),  # as many missing as matched: a partial copy's parents
+        (0, 6, Verdict.CONFIRMED),  # paired by index pages: a partial copy, whatever it lacks
+    ],
+)
+def test_parents_one_side_mostly_lacks_are_no_mirror_though_their_samples_match(
+    level, missing, verdict
+):
+    """Above a confirmed rule the boundary search samples the parents; their matches come from
+    the part both sides hold. Where more samples are missing on one side than match, the rest
+    of the parents' documents is mostly absent there: the boundary lies below (on the fifth
+    holdout web, depth first, a project's host root was ruled a copy of a university's
+    ``debian/`` on 3 matches and 6 missing, one run in five). A pair met by its index pages
+    stays a partial copy, confirmed on its matches."""
+    samples = [Sample(f"same{i}.html", i, MATCH) for i in range(3)]
+    samples += [Sample(f"other{i}.html", 100 + i, MISSING) for i in range(missing)]
+    parents = Candidate(MIRROR, ORIGIN, MIRROR, ORIGIN, 0.0, level=level, samples=tuple(samples))
+    assert SequentialJudge(Config().mirror).verdict(parents) is verdict
