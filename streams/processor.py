@@ -428,8 +428,9 @@ class Processor:
         wanted = [
             decision.evidence["crawl_instead"]
             for decision in decisions
-            if decision.dropped and "redirect_rule" in decision.evidence
-            if decision.evidence.get("crawl_instead")
+            if decision.dropped
+            and "redirect_rule" in decision.evidence
+            and decision.evidence.get("crawl_instead")
         ]
         return self._frontier.check(wanted) if wanted else []
 

@@ -928,18 +928,13 @@ class UrlPruner:
         a dropped duplicate's links are not followed, and its copy on the other side of an
         exchangeable rule (every sample matched) duplicates the same page, so its fetch would
         be dropped alike. Not a probe's answer (the spider never saw it)."""
-        held = self._held_as_itself(store, url)
-        if held is None or Deferrals(store.view).probed(held.url):
-            return None
-        return held
+        return _unprobed(store, self._held_as_itself(store, url))
 
     def _crawled_or_probed(self, store: MirrorStore, url: str) -> PageRecord | None:
         """``_crawled_page``, or the page a probe fetched for ``url``: a URL dropped for that
         one has the spider crawl it in its place (``crawl_instead``)."""
         held = self._held_as_itself(store, url)
-        if held is None or held.url == url:
-            return held
-        return None if Deferrals(store.view).probed(held.url) else held  # as ``_crawled_page``
+        return held if held is not None and held.url == url else _unprobed(store, held)
 
     def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         view = store.view
@@ -951,6 +946,11 @@ class UrlPruner:
             return None
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return None if entry is None else view.page(entry.representative)
+
+
+def _unprobed(store: MirrorStore, held: PageRecord | None) -> PageRecord | None:
+    """``held``, unless a probe fetched it (the spider never parsed a probe's answer)."""
+    return None if held is None or Deferrals(store.view).probed(held.url) else held
 
 
 def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Placement, str]]:
