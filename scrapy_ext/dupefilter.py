@@ -81,7 +81,7 @@ class DedupDupeFilter(RFPDupeFilter):
         if self._session is None or is_exempt(request):
             return False
         decision = self._session.check_url_now(request)
-        if decision is None or not decision.dropped:
+        if decision is None or not decision.dropped or not self._session.prunable(request):
             return False
         self._session.stats.inc_value("dedup/frontier_pruned")
         self._session.url_pruned(request, decision)  # scheduled at once: Scrapy allows it

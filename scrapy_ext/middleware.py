@@ -77,6 +77,7 @@ class DedupMiddleware:
         self._prober = Prober(
             crawler, self._judge_probe, self._probe_failed, session.settings.probe_cache_size
         )
+        session.watch_probe_answers(self._prober.holds)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -229,6 +230,9 @@ class DedupMiddleware:
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
+            probed = self._prober.take(request)
+            if probed is not None:  # its page is here already: served, links followed
+                return await self._serve(request, probed)
             self._session.url_pruned(request, decision)
             raise DedupIgnoreRequest(decision)
         return await self._fetch(request)

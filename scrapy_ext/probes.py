@@ -187,6 +187,10 @@ class Prober:
         waiters.append(waiter)
         return waiter
 
+    def holds(self, request: Request) -> bool:
+        """Whether a probe's outcome for this request's URL waits to be served (``take``)."""
+        return self._fingerprint(request) in self._done
+
     def take(self, request: Request) -> ProbeOutcome | None:
         """The cached outcome of a probe of this request's URL (served once)."""
         return self._done.pop(self._fingerprint(request), None)

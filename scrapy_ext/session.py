@@ -107,6 +107,7 @@ class DedupSession:
         self._fetched_back: set[tuple[str, tuple[str, ...]]] = set()
         self._pruned: dict[str, list[Request]] = {}  # a rule's mirror -> requests it pruned
         self._pruned_kept = 0
+        self._probe_answer_held: Callable[[Request], bool] = lambda request: False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -231,6 +232,17 @@ class DedupSession:
                     priority=request.priority - DEFER_PRIORITY_STEP,
                 )
             )
+
+    def watch_probe_answers(self, held: Callable[[Request], bool]) -> None:
+        """``held``: whether the prober keeps a probe's answer for a request's URL, so a rule
+        does not prune that request in the scheduler (``prunable``)."""
+        self._probe_answer_held = held
+
+    def prunable(self, request: Request) -> bool:
+        """Whether a request a rule drops may be pruned before it reaches the downloader: not
+        when a probe fetched its page, which the middleware serves in its place, or the links
+        only that page names are never followed (``DedupMiddleware``)."""
+        return not self._probe_answer_held(request)
 
     def url_pruned(self, request: Request, decision: Decision) -> None:
         """A request dropped before its fetch: handed to the page its decision names

@@ -26,10 +26,12 @@ LEARNT_SESSION = "?vid=0c5e7d1b94"  # a name no list holds
 
 
 def with_session_ids(pages: dict[str, bytes], session: str = SESSION) -> dict[str, bytes]:
-    """Every relative link of every page carries a session id (the server serves either URL)."""
+    """Every relative link of every page carries a session id, before any fragment (the server
+    serves either URL)."""
     marked = {}
     for url, body in pages.items():
-        body = re.sub(rb'href="([^":?]+)"', rb'href="\1' + session.encode() + rb'"', body)
+        marked_link = rb'href="\1' + session.encode() + rb'\2"'
+        body = re.sub(rb'href="([^":?#]+)(#[^"]*)?"', marked_link, body)
         marked[url] = body
         if url != MIRROR:
             marked[url + session] = body

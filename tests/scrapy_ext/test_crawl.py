@@ -143,7 +143,11 @@ def test_no_deprecation_warning_from_the_filter(filtered, server, web, workdir):
 
 
 def test_errbacks_see_the_drop_and_its_decision(filtered):
-    logged = {(d["url"], d["reason"], d["duplicate_of"]) for d in filtered.dropped.values()}
+    logged = {
+        (d["url"], d["reason"], d["duplicate_of"])
+        for d in filtered.decisions
+        if d["action"] == "drop"
+    }
     seen = {(item["dropped"], item["reason"], item["of"]) for item in filtered.run.dropped}
     assert {reason for _, reason, _ in seen} >= {"exact_duplicate", "near_duplicate"}
     assert seen <= logged

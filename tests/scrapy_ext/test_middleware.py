@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from dedup_filter.scrapy import DedupMiddleware
+from dedup_filter.scrapy import DedupDupeFilter, DedupMiddleware
 from dedup_filter.scrapy.responses import past_the_dupefilter
 from scrapy import Request
 from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
@@ -18,7 +18,8 @@ from scrapy.http import Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
-from dedup_filter import DedupFilter, IndexMismatchError, IndexStoreError
+from dedup_filter import Decision, DedupFilter, IndexMismatchError, IndexStoreError
+from dedup_filter.decision import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -285,11 +286,63 @@ def test_where_a_probed_page_leads_the_crawl_is_fetched_and_judged(
         settle(middleware.process_request(fetch_back))
 
 
+def test_a_probed_duplicate_pruned_before_its_fetch_has_its_own_links_followed(
+    make_crawler, stdlib_page, monkeypatch
+):
+    """A probe brings a page that is dropped as the duplicate of a page in another directory,
+    whose links it may not share; a rule then prunes the crawl's request for it before its fetch.
+    The probe's answer stands for that fetch (the scheduler's dupefilter leaves the request to
+    the middleware, which serves it): the links only it names are requested. Dropped
+    unserved, it left them unreached (the fifth holdout web's depth-first crawl lost a Python
+    guide's symbol index so)."""
+    crawler = make_crawler()
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    held, probed = "http://a.test/lib/heapq.html", "http://b.test/docs/heapq.html"
+    page = stdlib_page("heapq")
+    only_here = page.replace("</body>", '<a href="only-here.html">more</a></body>')
+    answers = {held: page, probed: only_here}
+
+    async def download(request: Request) -> Response:
+        return html_response(request.url, answers[request.url]).replace(request=request)
+
+    crawler.engine = _Downloader(download)
+    open_spider(crawler)
+    first = html_response(held, page)
+    settle(middleware.process_response(first.request, first))
+    middleware._prober.schedule([probed])  # as the mirror detector asks for a sample
+    settle(middleware._prober.landed(5.0))
+    assert crawler.stats.get_value("dedup/dropped/near_duplicate") == 1
+    ruled = Decision(  # a rule paired the two directories since
+        probed,
+        "drop",
+        Reason.MIRRORED_DIRECTORY,
+        duplicate_of=held,
+        evidence={"mirror_rule": {"mirror": "http://b.test/docs/", "origin": "http://a.test/lib/"}},
+    )
+
+    async def check_url(request: Request) -> Decision:
+        return ruled
+
+    monkeypatch.setattr(middleware._session, "check_url", check_url)
+    monkeypatch.setattr(middleware._session, "check_url_now", lambda request: ruled)
+    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
+    assert not dupefilter.request_seen(Request(probed))  # left to the middleware
+    with pytest.raises(IgnoreRequest):
+        settle(middleware.process_request(Request(probed)))
+    assert dupefilter.request_seen(Request("http://b.test/docs/bisect.html"))  # no probe: pruned
+    assert "http://b.test/docs/only-here.html" in {r.url for r in crawler.engine.crawled}
+
+
 class _Downloader:
-    """The engine's ``download_async`` alone: probes answered by ``download``."""
+    """The engine's ``download_async`` (probes answered by ``download``) and ``crawl`` (the
+    requests the filter queues, kept)."""
 
     def __init__(self, download: Callable[[Request], Awaitable[Response]]) -> None:
         self.download_async = download
+        self.crawled: list[Request] = []
+
+    def crawl(self, request: Request) -> None:
+        self.crawled.append(request)
 
 
 async def _turns(count: int) -> None:
