@@ -6,6 +6,7 @@ or, component by component::
 
     DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
     DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
+    SCHEDULER = "dedup_filter.scrapy.DedupScheduler"
 
 A dropped request reaches its errback as a ``DedupIgnoreRequest`` (an ``IgnoreRequest``) carrying
 the ``Decision``.
@@ -24,14 +25,22 @@ if TYPE_CHECKING:
     from .dupefilter import DedupDupeFilter
     from .exceptions import DedupIgnoreRequest
     from .middleware import DedupMiddleware
+    from .scheduler import DedupScheduler
 
-__all__ = ["DedupAddon", "DedupDupeFilter", "DedupIgnoreRequest", "DedupMiddleware"]
+__all__ = [
+    "DedupAddon",
+    "DedupDupeFilter",
+    "DedupIgnoreRequest",
+    "DedupMiddleware",
+    "DedupScheduler",
+]
 
 _MODULES = {
     "DedupAddon": "addon",
     "DedupDupeFilter": "dupefilter",
     "DedupIgnoreRequest": "exceptions",
     "DedupMiddleware": "middleware",
+    "DedupScheduler": "scheduler",
 }
 
 
