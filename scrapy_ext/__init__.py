@@ -6,7 +6,6 @@ or, component by component::
 
     DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
     DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
-    SCHEDULER = "dedup_filter.scrapy.DedupScheduler"
 
 A dropped request reaches its errback as a ``DedupIgnoreRequest`` (an ``IgnoreRequest``) carrying
 the ``Decision``.
@@ -25,22 +24,14 @@ if TYPE_CHECKING:
     from .dupefilter import DedupDupeFilter
     from .exceptions import DedupIgnoreRequest
     from .middleware import DedupMiddleware
-    from .scheduler import DedupScheduler
 
-__all__ = [
-    "DedupAddon",
-    "DedupDupeFilter",
-    "DedupIgnoreRequest",
-    "DedupMiddleware",
-    "DedupScheduler",
-]
+__all__ = ["DedupAddon", "DedupDupeFilter", "DedupIgnoreRequest", "DedupMiddleware"]
 
 _MODULES = {
     "DedupAddon": "addon",
     "DedupDupeFilter": "dupefilter",
     "DedupIgnoreRequest": "exceptions",
     "DedupMiddleware": "middleware",
-    "DedupScheduler": "scheduler",
 }
 
 

@@ -3,7 +3,7 @@
     ADDONS = {"dedup_filter.scrapy.DedupAddon": 0}
 
 It places the middleware at 540 (unless the project placed it already) and installs the
-dupefilter and the scheduler where the project still uses Scrapy's default ones.
+dupefilter when the project still uses Scrapy's default one.
 """
 
 from __future__ import annotations
@@ -11,13 +11,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from scrapy.core.scheduler import Scheduler
 from scrapy.dupefilters import RFPDupeFilter
 from scrapy.utils.misc import load_object
 
 from .dupefilter import DedupDupeFilter
 from .middleware import DedupMiddleware
-from .scheduler import DedupScheduler
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -28,7 +26,7 @@ MIDDLEWARE_PRIORITY = 540
 
 
 class DedupAddon:
-    """Enables ``DedupMiddleware``, ``DedupDupeFilter`` and ``DedupScheduler``."""
+    """Enables ``DedupMiddleware`` and ``DedupDupeFilter``."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         settings.setdefault_in_component_priority_dict(
@@ -42,5 +40,3 @@ class DedupAddon:
                 "dedup: DUPEFILTER_CLASS is %s; mirror rules prune URLs at fetch time only",
                 settings["DUPEFILTER_CLASS"],
             )
-        if load_object(settings["SCHEDULER"]) is Scheduler:
-            settings.set("SCHEDULER", DedupScheduler, priority="addon")

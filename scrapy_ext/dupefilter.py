@@ -77,21 +77,13 @@ class DedupDupeFilter(RFPDupeFilter):
             return
         super().log(request, spider)
 
-    def pruned_at_dequeue(self, request: Request) -> bool:
-        """Whether a queued request is pruned as the scheduler hands it out: a rule confirmed
-        while it waited drops it there, rather than after the engine and the downloader
-        middlewares took it up (``DedupScheduler``; ``dedup/dequeue_pruned``)."""
-        if self._session is None or self._session.checked_already(request):
-            return False
-        return self._under_mirror_rule(request, "dedup/dequeue_pruned")
-
-    def _under_mirror_rule(self, request: Request, counter: str = "dedup/frontier_pruned") -> bool:
+    def _under_mirror_rule(self, request: Request) -> bool:
         if self._session is None or is_exempt(request):
             return False
         decision = self._session.check_url_now(request)
         if decision is None or not decision.dropped or not self._session.prunable(request):
             return False
-        self._session.stats.inc_value(counter)
+        self._session.stats.inc_value("dedup/frontier_pruned")
         self._session.url_pruned(request, decision)  # scheduled at once: Scrapy allows it
         self._pruned = request
         if self._pruned_logged:

@@ -359,10 +359,6 @@ class DedupSession:
                 request.meta[URL_CHECKED] = self._token
         return decision
 
-    def checked_already(self, request: Request) -> bool:
-        """Kept by the dupefilter, and this crawl confirmed no rule since: nothing to ask."""
-        return not self._knows_rules and request.meta.get(URL_CHECKED) == self._token
-
     def put_index_page_first(self, request: Request) -> None:
         """Raise the priority of a directory's index page by ``DEDUP_INDEX_PRIORITY`` (counted
         as ``dedup/index_pages_first``)."""
@@ -374,7 +370,9 @@ class DedupSession:
     async def check_url(self, request: Request) -> Decision | None:
         """The verdict on a URL about to be fetched; ``None`` when the index is unavailable or
         the dupefilter kept it and no rule was confirmed since."""
-        if self._worker is None or self.checked_already(request):
+        if self._worker is None or (
+            not self._knows_rules and request.meta.get(URL_CHECKED) == self._token
+        ):
             return None
         url = request.url
         decision = self._worker.check_url_now(url)

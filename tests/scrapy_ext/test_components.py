@@ -5,21 +5,14 @@ from __future__ import annotations
 import logging
 
 import pytest
-from dedup_filter.scrapy import (
-    DedupAddon,
-    DedupDupeFilter,
-    DedupMiddleware,
-    DedupScheduler,
-    registry,
-)
+from dedup_filter.scrapy import DedupAddon, DedupDupeFilter, DedupMiddleware, registry
 from scrapy import Request
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.settings import Settings
 from scrapy.spiders import Spider
 from scrapy.utils.misc import build_from_crawler
 
-from dedup_filter import ConfigError, Decision
-from dedup_filter.decision import Reason
+from dedup_filter import ConfigError
 
 from .conftest import close_spider, open_spider
 
@@ -89,48 +82,6 @@ def test_addon_enables_both_components():
     middlewares = settings.getwithbase("DOWNLOADER_MIDDLEWARES")
     assert middlewares[DedupMiddleware] == 540
     assert settings["DUPEFILTER_CLASS"] is DedupDupeFilter
-    assert settings["SCHEDULER"] is DedupScheduler
-
-
-def test_the_scheduler_prunes_what_a_rule_confirmed_since_drops(make_crawler, monkeypatch):
-    """A request queued before its rule came is pruned as it leaves the queue; one with an
-    errback, a redirected one and one of the filter's own (``dont_filter``) go on to the
-    middleware."""
-    crawler = make_crawler(
-        SCHEDULER_PRIORITY_QUEUE="scrapy.pqueues.ScrapyPriorityQueue",
-        DUPEFILTER_CLASS=DedupDupeFilter,
-    )
-    scheduler = DedupScheduler.from_crawler(crawler)
-    open_spider(crawler)
-    scheduler.open(Spider.from_crawler(crawler, name="t"))
-
-    def on_errback(failure: object) -> None:
-        pass
-
-    ruled = "http://b.test/docs/"
-    requests = [
-        Request(ruled + "a.html"),
-        Request(ruled + "b.html", errback=on_errback),
-        Request(ruled + "c.html", meta={"redirect_urls": [ruled + "moved.html"]}),
-        Request(ruled + "d.html", dont_filter=True),
-        Request("http://a.test/e.html"),
-    ]
-    for request in requests:
-        assert scheduler.enqueue_request(request)  # no rule yet
-    session = scheduler.df._session
-
-    def check_url_now(request: Request) -> Decision | None:
-        if not request.url.startswith(ruled):
-            return None
-        return Decision(request.url, "drop", Reason.MIRRORED_DIRECTORY, request.url, {})
-
-    monkeypatch.setattr(session, "_knows_rules", True)  # a rule was confirmed
-    monkeypatch.setattr(session, "check_url_now", check_url_now)
-    handed_out = []
-    while (request := scheduler.next_request()) is not None:
-        handed_out.append(request.url)
-    assert sorted(handed_out) == sorted(r.url for r in requests[1:])
-    assert crawler.stats.get_value("dedup/dequeue_pruned") == 1
 
 
 def test_addon_keeps_a_custom_dupefilter(caplog):

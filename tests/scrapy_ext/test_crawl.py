@@ -143,7 +143,6 @@ def test_no_deprecation_warning_from_the_filter(filtered, server, web, workdir):
 
 
 def test_errbacks_see_the_drop_and_its_decision(filtered):
-    assert not filtered.run.stat("dedup/dequeue_pruned")  # left to the middleware
     logged = {
         (d["url"], d["reason"], d["duplicate_of"])
         for d in filtered.decisions
@@ -182,10 +181,8 @@ def test_every_original_is_fetched_and_its_content_parsed(filtered, web):
 
 
 def test_without_errbacks_no_content_is_lost_and_nothing_is_fetched_twice(without_errbacks, web):
-    """Most spiders' requests carry no errback: a drop then reaches no spider code at all, and
-    a queued request a rule confirmed since prunes leaves the scheduler no further."""
+    """Most spiders' requests carry no errback: a drop then reaches no spider code at all."""
     assert without_errbacks.run.stat("dedup/dropped/mirrored_directory") > 0
-    assert without_errbacks.run.stat("dedup/dequeue_pruned") > 0
     _assert_no_content_lost(without_errbacks, web)
     assert Counter(entry.url for entry in without_errbacks.fetched).most_common(1)[0][1] == 1
 

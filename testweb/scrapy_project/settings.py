@@ -16,7 +16,6 @@ SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 # --- dedup-filter (docs/scrapy.md) ---
 DOWNLOADER_MIDDLEWARES = {"dedup_filter.scrapy.DedupMiddleware": 540}
 DUPEFILTER_CLASS = "dedup_filter.scrapy.DedupDupeFilter"
-SCHEDULER = "dedup_filter.scrapy.DedupScheduler"
 DEDUP_ENABLED = True  # -s DEDUP_ENABLED=0 crawls without the filter
 DEDUP_INDEX_PATH = "dedup-index"  # under .scrapy/, like HTTPCACHE_DIR
 DEDUP_CONFIG = None  # a TOML file with [dedup.*] tables; None: the embedded defaults
