@@ -198,10 +198,11 @@ class DedupMiddleware:
         self, request: Request, decision: Decision, counterpart_reported: bool = False
     ) -> Request | Response | None:
         """What a URL's decision does to its request before the fetch: the one place that
-        branches on the action of a ``check_url``. A drop is raised; a deferred URL waits for
-        its counterpart's probe when one is in flight and is decided again, else goes back to
-        the scheduler behind other work (a request returned to Scrapy is rescheduled, and no
-        errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
+        branches on the action of a ``check_url``. A drop is raised, unless a probe brought the
+        URL's page already: that answer is served, so its links are followed. A deferred URL
+        waits for its counterpart's probe when one is in flight and is decided again, else goes
+        back to the scheduler behind other work (a request returned to Scrapy is rescheduled,
+        and no errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
         counterpart the crawl already got as a 404 or a file (no page the core saw) reports it
         (``counterpart_failed``) and is decided again, once. Once a deferred URL is dropped or
         fetched, the index forgets its wait."""
@@ -230,10 +231,10 @@ class DedupMiddleware:
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":
+            self._session.url_pruned(request, decision)
             probed = self._prober.take(request)
             if probed is not None:  # its page is here already: served, links followed
                 return await self._serve(request, probed)
-            self._session.url_pruned(request, decision)
             raise DedupIgnoreRequest(decision)
         return await self._fetch(request)
 
