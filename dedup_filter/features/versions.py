@@ -18,6 +18,8 @@ Release = tuple[int, ...]
 
 # digits joined by dots; read as a release when it has two to four numbers of up to nine digits
 _DOTTED = re.compile(r"[0-9]+(?:\.[0-9]+)+")
+# what follows a file's size in a listing ("4.0K", "1.2M", "3.5 GiB" without the space)
+_SIZE_UNIT = re.compile(r"[KMGT](?:i?B)?(?![A-Za-z])", re.IGNORECASE)
 _MAX_PARTS, _MAX_DIGITS = 4, 9
 # releases kept a page: the first and last halves in order of appearance (a title names the
 # release at the top of a page, a footer at the bottom; section numbers fill the middle, where a
@@ -27,10 +29,21 @@ MAX_RELEASES = 32
 
 def page_releases(text: str) -> tuple[Release, ...]:
     """The release numbers ``text`` names, in order of appearance, repeats kept (the first and
-    last ``MAX_RELEASES // 2`` when it names more)."""
-    releases = [
-        release for token in _DOTTED.findall(text) if (release := _release(token)) is not None
-    ]
+    last ``MAX_RELEASES // 2`` when it names more). Not a number written right after a name and
+    a slash, the version of the software that served or built the page (a directory listing's
+    "Apache/2.4.57 (Debian) Server at ..."), nor one with a size's unit right after it ("4.0K"):
+    on the twelfth holdout web a copy's generated listing, naming only its server's 2.4.57, was
+    taken for an older release than its origin's index page (sections 7.1 to 10.3), and the
+    copy, marked stale, was crawled whole beside its origin."""
+    releases = []
+    for match in _DOTTED.finditer(text):
+        start, end = match.span()
+        signature = start > 1 and text[start - 1] == "/" and text[start - 2].isalpha()
+        if signature or _SIZE_UNIT.match(text, end):
+            continue
+        release = _release(match.group())
+        if release is not None:
+            releases.append(release)
     if len(releases) > MAX_RELEASES:
         half = MAX_RELEASES // 2
         releases = releases[:half] + releases[-half:]

@@ -18,6 +18,27 @@ def test_a_date_written_day_first_reads_year_first_and_overlong_numbers_are_no_r
     assert page_releases("1.2.3.4.5 and 1234567890.1 and 10.0.0.1") == ((10, 0, 0, 1),)
 
 
+def test_a_servers_signature_and_a_files_size_are_no_releases():
+    """A directory listing names its server's version and its files' sizes, never the release
+    of what it lists: against an index page naming sections 7.1 to 10.3 it says nothing (the
+    twelfth holdout web's copy of a copy was marked stale so, and crawled whole)."""
+    listing = (
+        "Index of /bdb-docs/gsg/JAVA/ Name Last modified Size index.html 2023-05-01 10:00 4.0K"
+        " DB.html 2023-05-01 10:00 12.5M big.tar 2023-05-01 10:00 1.2GiB"
+        " Apache/2.4.57 (Debian) Server at db.cdn.test Port 80"
+    )
+    assert page_releases(listing) == ()
+    index_page = "Getting Started with Berkeley DB 11.2.5.3: 7.1 Cursors 8.1 Joins 10.3 Indexes"
+    assert later_release(page_releases(listing), page_releases(index_page)) == 0
+    # a release written after a word and a slash in running text is a path, a version or a
+    # ratio all the same; one after a space, or after a letter, stays a release
+    assert page_releases("see docs/2.4.57 and python3.11.2, gettext 0.22, v1.9") == (
+        (3, 11, 2),
+        (0, 22),
+        (1, 9),
+    )
+
+
 def test_a_long_listing_keeps_the_releases_at_its_top_and_bottom():
     sections = " ".join(f"{chapter}.{section}" for chapter in range(1, 20) for section in range(9))
     releases = page_releases(f"Manual 4.5.6 {sections} version 4.5.6-final footer 9.8.7")
