@@ -630,7 +630,8 @@ class UrlPruner:
             return None
         own, other = own_place.directory, other_place.directory
         while own.lower().startswith(top) and other.lower().startswith(kept.lower()):
-            verdict = later_release(store.releases(own), store.releases(other))
+            releases = store.releases(own)  # none named: nothing to compare, and no read
+            verdict = later_release(releases, store.releases(other)) if releases else 0
             if verdict:
                 return own if verdict > 0 else None
             own, other = parent_directory(own) or "", parent_directory(other) or ""
