@@ -11,7 +11,8 @@ comes. A kept request is marked, so the downloader middleware does not check it 
 this crawl confirmed a rule since. The middleware checks just before the fetch what the dupefilter
 did not: requests with ``dont_filter`` (they never reach a dupefilter), URLs queued before their
 rule was confirmed, URLs met while the index's worker was writing (the check here never waits
-for it) and URLs to be deferred (their wait is a write, the worker's; the middleware also probes
+for it), URLs whose page a probe brought (the middleware serves that answer: ``prunable``) and
+URLs to be deferred (their wait is a write, the worker's; the middleware also probes
 their counterpart).
 """
 
