@@ -273,6 +273,20 @@ TWELFTH = Hosts(
     "vsid=2d9f6b0e81",
 )
 
+THIRTEENTH = Hosts(
+    ("docs.djangoproject.test", "ftp.heanet-mirror.test", "py.cdn.test"),
+    ("pub/python/django/3.2/", "django-docs/"),
+    "wireshark.project.test",
+    "wireshark.oldmirror.test",
+    "wireshark.reader.test",
+    "capture-howto.test",
+    "lilypond.project.test",
+    "lilypond.partner.test",
+    "music.library.test",
+    "notices.gis.test",
+    "wsid=7c1e94a2d3",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -509,6 +523,18 @@ LAYOUTS = {
         TWELFTH,
         identical_pages=True,
         soft_404=True,
+    ),
+    "holdout13": Layout(
+        "django",
+        "wireshark",
+        "wsdg_html_chunked/",
+        ("lilypond-learning-en", "lilypond-learning-fr", "lilypond-learning-de"),
+        ("lilypond-usage-en", "lilypond-usage-fr"),
+        "grass",
+        40,
+        80,
+        ("4.0.17", "4.0.15"),
+        THIRTEENTH,
     ),
 }
 

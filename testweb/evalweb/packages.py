@@ -358,6 +358,46 @@ TREES = {
         )
         for language in ("en", "ru")
     },
+    # the thirteenth holdout's (forty-fourth session), packages never used before: Django's
+    # documentation (Sphinx, nested; 276 release notes, many a few lines differing from the
+    # next version's), Wireshark's user's and developer's guides (DocBook XSL, chunked),
+    # LilyPond's learning and usage manuals in English, French and German (a package for the
+    # English tree and one a language: ``x.fr.html`` beside ``x.html``), GRASS GIS's module
+    # reference (one page per module, generated from one template, in one directory)
+    "django": DocTree(
+        "python-django-doc",
+        "usr/share/doc/python-django-doc/html",
+        (
+            "",
+            "faq/",
+            "howto/",
+            "intro/",
+            "internals/",
+            "misc/",
+            "ref/",
+            "ref/models/",
+            "ref/forms/",
+            "ref/class-based-views/",
+            "ref/contrib/",
+            "topics/",
+            "topics/db/",
+            "topics/http/",
+            "releases/",
+        ),
+    ),
+    "wireshark": DocTree(
+        "wireshark-doc", "usr/share/doc/wireshark", ("wsug_html_chunked/", "wsdg_html_chunked/")
+    ),
+    **{
+        f"lilypond-{manual}-{language}": DocTree(
+            "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
+            f"usr/share/doc/lilypond/html/Documentation/{manual}",
+            suffix=".html" if language == "en" else f".{language}.html",
+        )
+        for manual in ("learning", "usage")
+        for language in ("en", "fr", "de")
+    },
+    "grass": DocTree("grass-doc", "usr/share/doc/grass-doc/html"),
 }
 
 
