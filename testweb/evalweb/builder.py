@@ -527,7 +527,7 @@ LAYOUTS = {
     "holdout13": Layout(
         "django",
         "wireshark",
-        "wsdg_html_chunked/",
+        "",
         ("lilypond-learning-en", "lilypond-learning-fr", "lilypond-learning-de"),
         ("lilypond-usage-en", "lilypond-usage-fr"),
         "grass",

@@ -10,7 +10,7 @@ import re
 from random import Random
 
 from . import hazards
-from .packages import read_tree
+from .packages import read_tree, unbroken
 
 _SENTENCE_WORDS = 40
 
@@ -19,8 +19,13 @@ def note_pages(tree: str | None, words_tree: str, count: int) -> list[tuple[str,
     """``count`` pages as (content key, name, body): from ``tree``, or generated with words of
     ``words_tree``."""
     if tree is not None:
+        # a note stands alone: its links to the tree's other pages (most not among the notes,
+        # the rest filed elsewhere) would be broken links of ours
         pages = sorted(read_tree(tree).items())[:count]
-        return [(f"{tree}:{path}", path.removesuffix(".html"), body) for path, body in pages]
+        return [
+            (f"{tree}:{path}", path.removesuffix(".html"), unbroken(path, body, {path}))
+            for path, body in pages
+        ]
     text = re.sub(r"<[^>]+>", " ", " ".join(read_tree(words_tree).values()))
     words = re.findall(r"[A-Za-z]{3,}", text)
     rng = Random(7)

@@ -360,7 +360,7 @@ TREES = {
     },
     # the thirteenth holdout's (forty-fourth session), packages never used before: Django's
     # documentation (Sphinx, nested; 276 release notes, many a few lines differing from the
-    # next version's), Wireshark's user's and developer's guides (DocBook XSL, chunked),
+    # next version's), Wireshark's user's guide (DocBook XSL, chunked),
     # LilyPond's learning and usage manuals in English, French and German (a package for the
     # English tree and one a language: ``x.fr.html`` beside ``x.html``), GRASS GIS's module
     # reference (one page per module, generated from one template, in one directory)
@@ -385,9 +385,7 @@ TREES = {
             "releases/",
         ),
     ),
-    "wireshark": DocTree(
-        "wireshark-doc", "usr/share/doc/wireshark", ("wsug_html_chunked/", "wsdg_html_chunked/")
-    ),
+    "wireshark": DocTree("wireshark-doc", "usr/share/doc/wireshark/wsug_html_chunked"),
     **{
         f"lilypond-{manual}-{language}": DocTree(
             "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
@@ -417,10 +415,10 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
                 text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
                 pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
-    return {path: _unbroken(path, body, pages.keys()) for path, body in pages.items()}
+    return {path: unbroken(path, body, pages.keys()) for path, body in pages.items()}
 
 
-def _unbroken(path: str, body: str, served: Iterable[str]) -> str:
+def unbroken(path: str, body: str, served: Iterable[str]) -> str:
     """Links to files of the package the web does not serve (images, text sources, pages left
     out) become ``#``: the web's broken links are the ones its copies make, not ours."""
     served = set(served)
