@@ -20,8 +20,9 @@ def note_pages(tree: str | None, words_tree: str, count: int) -> list[tuple[str,
     ``words_tree``."""
     if tree is not None:
         # a note stands alone: its links to the tree's other pages (most not among the notes,
-        # the rest filed elsewhere) would be broken links of ours
-        pages = sorted(read_tree(tree).items())[:count]
+        # the rest filed elsewhere) would be broken links of ours; the tree's contents page is
+        # no note (and one named ``index`` would be filed as its series' directory page)
+        pages = sorted(item for item in read_tree(tree).items() if item[0] != "index.html")[:count]
         return [
             (f"{tree}:{path}", path.removesuffix(".html"), unbroken(path, body, {path}))
             for path, body in pages
