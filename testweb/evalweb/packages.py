@@ -361,8 +361,9 @@ TREES = {
     # the thirteenth holdout's (forty-fourth session), packages never used before: Django's
     # documentation (Sphinx, nested; 276 release notes, many a few lines differing from the
     # next version's), Wireshark's user's guide (DocBook XSL, chunked),
-    # LilyPond's learning and usage manuals in English, French and German (a package for the
-    # English tree and one a language: ``x.fr.html`` beside ``x.html``), GRASS GIS's module
+    # LilyPond's usage and extending manuals in English, French and German (a package for
+    # the English tree and one a language: ``x.fr.html`` beside ``x.html``; the tenth holdout
+    # reads its learning manual: the same generator, other text), GRASS GIS's module
     # reference (one page per module, generated from one template, in one directory)
     "django": DocTree(
         "python-django-doc",
@@ -392,7 +393,7 @@ TREES = {
             f"usr/share/doc/lilypond/html/Documentation/{manual}",
             suffix=".html" if language == "en" else f".{language}.html",
         )
-        for manual in ("learning", "usage")
+        for manual in ("usage", "extending")
         for language in ("en", "fr", "de")
     },
     "grass": DocTree("grass-doc", "usr/share/doc/grass-doc/html"),
