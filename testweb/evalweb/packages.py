@@ -12,6 +12,7 @@ import posixpath
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -478,10 +479,17 @@ def unpacked(package: str, cache: Path = _CACHE) -> Path:
     if not debs:
         _download(package, cache)
         debs = list(cache.glob(f"{package}_*.deb"))
-    partial = target.with_name(package + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)  # left by an interrupted run
-    subprocess.run(["dpkg", "-x", str(debs[0]), str(partial)], check=True)
-    partial.rename(target)
+    # a directory of this call's own: two processes (a test run and a bench) may unpack the
+    # same package at once, and one sharing a directory removed the other's files mid-unpack
+    partial = Path(tempfile.mkdtemp(prefix=package + ".partial-", dir=target.parent))
+    try:
+        subprocess.run(["dpkg", "-x", str(debs[0]), str(partial)], check=True)
+        partial.rename(target)
+    except OSError:
+        if not target.is_dir():  # not another call's unpacking finished first
+            raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
     return target
 
 
