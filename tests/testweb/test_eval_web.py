@@ -151,6 +151,26 @@ def test_no_link_names_a_directory_whose_index_page_is_not_served_there(scale: s
     assert dangling == set()
 
 
+def test_notes_read_from_a_tree_name_no_page_the_web_does_not_serve() -> None:
+    """The thirteenth holdout web reads its notes from GRASS's module reference, whose pages link
+    the other modules: as notes they linked 404s, 2,482 of a crawl's fetches, every one scored
+    avoidable. A note stands alone; and the reference's contents page is no note (named
+    ``index``, it was filed as its news series' directory page, its content at no URL)."""
+    web = build_eval_web("holdout13")
+    notes = [url for url, content in web.truth.contents.items() if content.startswith("grass:")]
+    assert len(notes) > 200
+    assert "grass:index.html" not in web.truth.contents.values()
+    broken = {
+        target
+        for url in notes
+        for href in re.findall(rb'href="([^"#]+)', web.pages[url])
+        if (target := urljoin(url, href.decode("utf-8", "replace"))).startswith("http://")
+        and urlsplit(target).hostname == urlsplit(url).hostname
+        and target not in web.pages
+    }
+    assert broken == set()
+
+
 def test_a_link_to_a_page_left_out_is_unlinked_whatever_the_case_of_its_attribute() -> None:
     """vim's help pages write ``HREF``: links to its pages over 100 kB were 404s in every copy."""
     body = '<A HREF="autocmd.html#x">a</A> <a href="kept.html">k</a>'

@@ -19,12 +19,12 @@ def note_pages(tree: str | None, words_tree: str, count: int) -> list[tuple[str,
     """``count`` pages as (content key, name, body): from ``tree``, or generated with words of
     ``words_tree``."""
     if tree is not None:
-        # a note stands alone: its links to the tree's other pages (most not among the notes,
-        # the rest filed elsewhere) would be broken links of ours; the tree's contents page is
-        # no note (and one named ``index`` would be filed as its series' directory page)
+        # a note stands alone: its links to the tree's pages (most not among the notes, the
+        # rest and itself filed under other names) would be broken links of ours; the tree's
+        # contents page is no note (one named ``index`` is filed as its series' directory page)
         pages = sorted(item for item in read_tree(tree).items() if item[0] != "index.html")[:count]
         return [
-            (f"{tree}:{path}", path.removesuffix(".html"), unbroken(path, body, {path}))
+            (f"{tree}:{path}", path.removesuffix(".html"), unbroken(path, body, ()))
             for path, body in pages
         ]
     text = re.sub(r"<[^>]+>", " ", " ".join(read_tree(words_tree).values()))
