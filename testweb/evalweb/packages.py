@@ -38,6 +38,16 @@ class DocTree:
     fallback: str | None = None
 
 
+def _lilypond(manual: str, language: str) -> DocTree:
+    """One of LilyPond's manuals in one language: a package for the English tree and one a
+    translation, whose pages lie beside the English ones' names as ``x.fr.html``."""
+    return DocTree(
+        "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
+        f"usr/share/doc/lilypond/html/Documentation/{manual}",
+        suffix=".html" if language == "en" else f".{language}.html",
+    )
+
+
 TREES = {
     "sqlite": DocTree("sqlite3-doc", "usr/share/doc/sqlite3", ("", "c3ref/", "session/")),
     "sqlite-releases": DocTree("sqlite3-doc", "usr/share/doc/sqlite3/releaselog"),
@@ -203,14 +213,7 @@ TREES = {
         ),
     ),
     "glibmm": DocTree("libglibmm-2.4-doc", "usr/share/doc/libglibmm-2.4-doc/reference/html"),
-    **{
-        f"lilypond-{language}": DocTree(
-            "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
-            "usr/share/doc/lilypond/html/Documentation/learning",
-            suffix=".html" if language == "en" else f".{language}.html",
-        )
-        for language in ("en", "de", "fr")
-    },
+    **{f"lilypond-{language}": _lilypond("learning", language) for language in ("en", "de", "fr")},
     **{
         f"gnucash-help-{language}": DocTree(
             "gnucash-docs", f"usr/share/doc/gnucash-docs/gnucash-help-{language}"
@@ -361,11 +364,10 @@ TREES = {
     },
     # the thirteenth holdout's (forty-fourth session), packages never used before: Django's
     # documentation (Sphinx, nested; 276 release notes, many a few lines differing from the
-    # next version's), Wireshark's user's guide (DocBook XSL, chunked),
-    # LilyPond's usage and extending manuals in English, French and German (a package for
-    # the English tree and one a language: ``x.fr.html`` beside ``x.html``; the tenth holdout
-    # reads its learning manual: the same generator, other text), GRASS GIS's module
-    # reference (one page per module, generated from one template, in one directory)
+    # next version's), Wireshark's user's guide (DocBook XSL, chunked), LilyPond's usage and
+    # extending manuals in English, French and German (the tenth holdout reads its learning
+    # manual: the same generator, other text), GRASS GIS's module reference (one page per
+    # module, generated from one template, in one directory)
     "django": DocTree(
         "python-django-doc",
         "usr/share/doc/python-django-doc/html",
@@ -389,11 +391,7 @@ TREES = {
     ),
     "wireshark": DocTree("wireshark-doc", "usr/share/doc/wireshark/wsug_html_chunked"),
     **{
-        f"lilypond-{manual}-{language}": DocTree(
-            "lilypond-doc-html" + ("" if language == "en" else f"-{language}"),
-            f"usr/share/doc/lilypond/html/Documentation/{manual}",
-            suffix=".html" if language == "en" else f".{language}.html",
-        )
+        f"lilypond-{manual}-{language}": _lilypond(manual, language)
         for manual in ("usage", "extending")
         for language in ("en", "fr", "de")
     },
