@@ -11,7 +11,9 @@ standing for it, is held (under a rule that prunes its origin, whose mirror is c
 whose origin's pages other rules drop). At most
 ``mirror.code_samples`` mirror pages a rule (``mirror.code_samples_siblings`` for a rule whose
 sides are sibling directories: ``CodeBudget``), counting the coded samples that confirmed it and not
-the probes that failed (a true mirror with code everywhere would otherwise be fetched whole). A
+the probes that failed (a true mirror with code everywhere would otherwise be fetched whole)
+until most of them fail (``ProbeTally.mostly_absent``: a partial copy of a coded manual, or a
+copy whose files were renamed, would otherwise cost a 404 for each coded page of the other). A
 mirror page whose code blocks differ from its origin page's revokes the rule: the pair is kept as
 a rejected candidate (never paired again), nothing more is dropped, what it deferred is fetched,
 and the counterparts of either side's coded pages that the other side lacks are fetched back
@@ -192,8 +194,11 @@ def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: Co
     already)."""
     if store.probes_for(url):
         return True
-    if rule.code_probes >= budget.of(rule) or Deferrals(store.view).absent(url) is not None:
+    deferrals = Deferrals(store.view)
+    if rule.code_probes >= budget.of(rule) or deferrals.absent(url) is not None:
         return False
+    if deferrals.tally(rule.mirror, CODE_PROBE).mostly_absent:
+        return False  # the probes that failed left their place in the budget: not forever
     _probe(store, rule, url, check, counted=True)
     return True
 

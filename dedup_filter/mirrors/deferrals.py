@@ -15,6 +15,9 @@ Table ``deferred``:
                                                      may never have been followed
     "m" H(url) -> ""                                  a page moved: answered with a redirect to
                                                      another document of its host
+    "t" kind mirror -> answered, absent (two u32)     the probes of one kind a rule (named by its
+                                                     mirror, lower-cased) asked for: how many
+                                                     came as pages, how many were 404s or 410s
 """
 
 from __future__ import annotations
@@ -29,7 +32,26 @@ from dedup_filter.mirrors.store import url_hash
 _SINCE = struct.Struct(">d")
 _STATUS = struct.Struct(">H")
 _LENGTH = struct.Struct(">I")
-_WAITING, _ABSENT, _PROBED, _MOVED = b"d", b"a", b"p", b"m"
+_TALLY = struct.Struct(">II")
+_FEW_ABSENCES = 8  # probes of a kind answered with a 404 or 410 before they are mostly absent
+_ABSENCES_PER_PAGE = 3  # ... and that many times the probes answered with a page
+_WAITING, _ABSENT, _PROBED, _MOVED, _TALLIED = b"d", b"a", b"p", b"m", b"t"
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeTally:
+    """What a rule's probes of one kind found: pages, or 404s and 410s."""
+
+    answered: int = 0
+    absent: int = 0
+
+    @property
+    def mostly_absent(self) -> bool:
+        """Whether the probes mostly found no page: the side probed does not hold the other's
+        pages under their names (a copy whose files were renamed: upper-cased, another
+        extension; a mirror holding a small part of its origin), so each further probe would
+        likely cost a 404 too. A partial copy lacking a third of the pages is far from it."""
+        return self.absent >= _FEW_ABSENCES and self.absent >= _ABSENCES_PER_PAGE * self.answered
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +66,10 @@ class Deferred:
 def _text(value: str) -> bytes:
     data = value.encode("utf-8", "surrogatepass")
     return _LENGTH.pack(len(data)) + data
+
+
+def _tally_key(mirror: str, kind: int) -> bytes:
+    return _TALLIED + bytes([kind]) + mirror.lower().encode("utf-8", "surrogatepass")
 
 
 def _read_text(data: bytes, offset: int) -> tuple[str, int]:
@@ -113,3 +139,15 @@ class Deferrals:
     def crawled(self, url: str) -> None:
         """``url``'s page, fetched as a probe, was handed to the crawler's spider after all."""
         self.view.delete("deferred", _PROBED + url_hash(url))
+
+    def tally(self, mirror: str, kind: int) -> ProbeTally:
+        """The probes of ``kind`` (``store.COUNTERPART_PROBE``, ...) that the rule with mirror
+        side ``mirror`` asked for."""
+        value = self.view.get("deferred", _tally_key(mirror, kind))
+        return ProbeTally() if value is None else ProbeTally(*_TALLY.unpack(value))
+
+    def count_probe(self, mirror: str, kind: int, answered: bool) -> None:
+        """One more probe of that rule and kind answered with a page, or with a 404 or 410."""
+        before = self.tally(mirror, kind)
+        counts = (before.answered + answered, before.absent + (not answered))
+        self.view.put("deferred", _tally_key(mirror, kind), _TALLY.pack(*counts))

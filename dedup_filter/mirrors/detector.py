@@ -58,7 +58,13 @@ from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
-from dedup_filter.mirrors.probes import answer, ask_index, fetchable, withdraw_failed
+from dedup_filter.mirrors.probes import (
+    answer,
+    ask_index,
+    fetchable,
+    tally,
+    withdraw_failed,
+)
 from dedup_filter.mirrors.pruning import Protection, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import (
@@ -204,6 +210,7 @@ class MirrorDetector:
         update.probes.extend(filter(None, (ask_absent(store, side) for side in kept_whole)))
         if outstanding:
             Deferrals(view).mark_probed(page.url)
+            tally(store, outstanding, 200)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
@@ -354,6 +361,7 @@ class MirrorDetector:
         asked = self._stripped(view, url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
+        tally(store, outstanding, status or 0)
         if any(kind in _REMEMBERED_ABSENT for kind, _ in outstanding):
             # what waits for it is fetched instead; an index page is not asked for again (a
             # parent without one is paired on its children's rules: ``boundary.widen``); a

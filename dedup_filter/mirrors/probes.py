@@ -28,6 +28,8 @@ from dedup_filter.mirrors.records import (
 )
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import (
+    CODE_PROBE,
+    COUNTERPART_PROBE,
     INDEX_PROBE,
     PARENT_PROBE,
     SAMPLE_PROBE,
@@ -37,6 +39,8 @@ from dedup_filter.mirrors.store import (
 
 # statuses that say a page does not exist (rather than that it could not be fetched just now)
 _ABSENT = frozenset({404, 410})
+# probes whose reference names a rule by its mirror, and whose answers the rule tallies
+_TALLIED = frozenset((COUNTERPART_PROBE, CODE_PROBE))
 
 
 def ask_sample(store: MirrorStore, url: str, candidate: Candidate) -> bool:
@@ -86,6 +90,19 @@ def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -
         if child is not None:
             children.append(child)
     return children
+
+
+def tally(store: MirrorStore, outstanding: list[tuple[int, bytes]], status: int) -> None:
+    """Count a URL probed for a rule (as the counterpart of its deferred URLs, or for its code)
+    that came as a page (a 2xx ``status``) or was absent (a 404 or 410): the rule's
+    ``ProbeTally`` of that kind. Other failures say nothing of the side probed."""
+    answered = 200 <= status < 300
+    if not answered and status not in _ABSENT:
+        return
+    deferrals = Deferrals(store.view)
+    for kind, reference in outstanding:
+        if kind in _TALLIED and reference:
+            deferrals.count_probe(reference.decode("utf-8", "surrogatepass"), kind, answered)
 
 
 def withdraw_failed(

@@ -608,6 +608,14 @@ class UrlPruner:
             # but for the pages another copy stands for, and is not probed there: a page
             # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
+        else:
+            tally = deferrals.tally(rule.mirror, COUNTERPART_PROBE)
+            if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more
+                evidence["counterpart_probes"] = {
+                    "answered": tally.answered,
+                    "absent": tally.absent,
+                }
+                return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
 
     def _newer_side(
@@ -894,7 +902,7 @@ class UrlPruner:
         )
         if unprobed or store.probes_for(counterpart):
             return decision
-        store.add_probe(counterpart, COUNTERPART_PROBE, b"")
+        store.add_probe(counterpart, COUNTERPART_PROBE, _rule_named(decision))
         return Decision(
             url, "defer", decision.reason, counterpart, decision.evidence, (counterpart,)
         )
@@ -962,6 +970,13 @@ def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple
     for place in places:
         for other in store.revoked_partners(place.directory):
             yield place, other
+
+
+def _rule_named(decision: Decision) -> bytes:
+    """The reference of a counterpart probe: the mirror of the rule that asks for it, whose
+    probes are tallied (``probes.tally``); none for a pair's document."""
+    mirror = decision.evidence.get("mirror_rule")
+    return mirror.lower().encode("utf-8", "surrogatepass") if isinstance(mirror, str) else b""
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
