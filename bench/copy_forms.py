@@ -1,0 +1,216 @@
+"""A real tree and a copy of it in one of the forms copies take on real servers, crawled in memory.
+
+    PYTHONPATH=. python bench/copy_forms.py [--tree sqlite] [--forms same,upper,...]
+
+The tree (``testweb.evalweb.packages.TREES``, fetched when missing) is served at
+``http://docs.test/manual/`` and a copy of it at ``http://mirror.test/pub/manual/``, each host
+from a front page linking its top. The copy's forms:
+
+- ``same``: byte for byte;
+- ``absolute``: its links to its own pages written as absolute URLs (a copy made by a CMS);
+- ``latin1``: re-encoded as ISO 8859-1, its ``<meta charset>`` changed (an old mirror);
+- ``slash``: its links to index pages written as directory URLs (``c3ref/`` for
+  ``c3ref/index.html``), which the server answers with the same page;
+- ``upper``: its file and directory names upper-cased, links too (a copy kept on a server that
+  changed its names);
+- ``htm``: ``.html`` renamed ``.htm``, links too;
+- ``partial``: a third of the pages left out, their links dangling (an interrupted transfer);
+- ``extra``: every page, and one in ten again under a name of the copy's own with a note only
+  it holds (a mirror's local notes), linked from its top page.
+
+Each crawl runs through the core API (``testweb.online.crawl``, following links, from dropped
+pages too as the Scrapy middleware does) in both of its orders, with either host's front page
+first. *requests* counts every fetch, probes and 404s included, against the crawl without the
+filter; *lost* counts the contents (the tree's pages, the copy's own) that the crawl without
+the filter reached and no fetched URL holds. A filter that makes
+a crawl send more requests than it sends without the filter costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import posixpath
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from dedup_filter import DedupFilter
+from testweb.evalweb.packages import read_tree
+from testweb.online import ORDERS, crawl
+from testweb.pages import rewrite_hrefs
+from testweb.site import TestWeb
+
+ORIGIN, COPY = "http://docs.test/manual/", "http://mirror.test/pub/manual/"
+_INDEX = "index.html"
+_HTML = re.compile(r"\.html(?=$|[#?])")
+_CHARSET = re.compile(rb"""charset=["']?utf-8""", re.IGNORECASE)
+# a copy: its path -> (the tree's path of the page it copies, None if only the copy holds it,
+# its body)
+Copy = dict[str, tuple[str | None, str]]
+
+
+def _local(href: str) -> bool:
+    return bool(href) and "://" not in href and not href.startswith(("#", "mailto:"))
+
+
+def _each(rename: Callable[[str], str], rewrite: Callable[[str, str], str]) -> Callable:
+    """A form that renames each page's path and rewrites its local links (``rewrite(path,
+    href)``)."""
+
+    def form(tree: dict[str, str]) -> Copy:
+        return {
+            rename(path): (path, rewrite_hrefs(body, functools.partial(_local_only, rewrite, path)))
+            for path, body in tree.items()
+        }
+
+    return form
+
+
+def _local_only(rewrite: Callable[[str, str], str], path: str, href: str) -> str:
+    return rewrite(path, href) if _local(href) else href
+
+
+def _absolute(path: str, href: str) -> str:
+    target, mark, fragment = href.partition("#")
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    return COPY + joined + mark + fragment
+
+
+def _slash(path: str, href: str) -> str:
+    return re.sub(r"(^|/)index\.html(?=$|#)", r"\1", href) or "./"
+
+
+def _upper(path: str, href: str) -> str:
+    target, mark, fragment = href.partition("#")
+    return target.upper() + mark + fragment
+
+
+def _htm(path: str, href: str) -> str:
+    return _HTML.sub(".htm", href)
+
+
+def _same(tree: dict[str, str]) -> Copy:
+    return {path: (path, body) for path, body in tree.items()}
+
+
+def _partial(tree: dict[str, str]) -> Copy:
+    """A third of the pages left out (each page's hash decides), their links left dangling, as
+    a copy made by an interrupted transfer."""
+    top = _top(tree)
+    return {path: (path, body) for path, body in tree.items() if _hash(path) % 3 or path == top}
+
+
+def _extra(tree: dict[str, str]) -> Copy:
+    """The same pages, and one page in ten copied again under a name of the copy's own with a
+    note added that no other page holds (a mirror's local notes), linked from the top page."""
+    copy, top = _same(tree), _top(tree)
+    for path, body in tree.items():
+        if _hash(path) % 10 or path == top:
+            continue
+        added = posixpath.join(posixpath.dirname(path), "local-" + posixpath.basename(path))
+        note = f"<p>Local note {_hash(path):x}, kept by the mirror's staff for {path}.</p>"
+        copy[added] = (None, _appended(body, note))
+        link = posixpath.relpath(added, posixpath.dirname(top) or ".")
+        source, top_body = copy[top]
+        copy[top] = (source, _appended(top_body, f'<a href="{link}">note</a>'))
+    return copy
+
+
+def _appended(body: str, html: str) -> str:
+    """``html`` at the end of the body (before ``</body>`` when there is one)."""
+    end = body.lower().rfind("</body>")
+    return body + html if end < 0 else body[:end] + html + body[end:]
+
+
+def _hash(path: str) -> int:
+    return int.from_bytes(hashlib.blake2b(path.encode(), digest_size=4).digest(), "big")
+
+
+def _top(tree: dict[str, str]) -> str:
+    return _INDEX if _INDEX in tree else min(tree)
+
+
+FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
+    "same": _same,
+    "absolute": _each(str, _absolute),
+    "latin1": _same,  # re-encoded in ``_encoded``
+    "slash": _each(str, _slash),
+    "upper": _each(str.upper, _upper),
+    "htm": _each(lambda path: _HTML.sub(".htm", path), _htm),
+    "partial": _partial,
+    "extra": _extra,
+}
+
+
+def _encoded(body: str, form: str) -> bytes:
+    data = body.encode("utf-8", "surrogateescape")
+    if form != "latin1":
+        return data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # not UTF-8 to begin with: served as it is
+        return data
+    return _CHARSET.sub(b"charset=iso-8859-1", text.encode("latin-1", "xmlcharrefreplace"))
+
+
+def web(tree: dict[str, str], form: str) -> tuple[TestWeb, dict[str, str]]:
+    """Both hosts, and each URL's content: the tree's path of the page it serves, or its own URL
+    for a page only the copy holds."""
+    served = {ORIGIN + path: _encoded(body, "same") for path, body in tree.items()}
+    content = {ORIGIN + path: path for path in tree}
+    copy = FORMS[form](tree)
+    for path, (source, body) in copy.items():
+        urls = [COPY + path]
+        if form == "slash" and posixpath.basename(path) == _INDEX:
+            urls.append(COPY + path[: -len(_INDEX)])
+        for url in urls:
+            served[url] = _encoded(body, form)
+            content[url] = source or url
+    top = _top(tree)
+    copy_top = next(path for path, (source, _) in copy.items() if source == top)
+    for front, link in (
+        ("http://docs.test/", ORIGIN + top),
+        ("http://mirror.test/", COPY + copy_top),
+    ):
+        served[front] = (
+            f'<html><body><h1>Manual</h1><a href="{link}">manual</a></body></html>'.encode()
+        )
+    return TestWeb(0, form, served, {}, [], [], [], set(), {}, {}), content
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python bench/copy_forms.py", description=__doc__)
+    parser.add_argument("--tree", default="sqlite")
+    parser.add_argument("--forms", default=",".join(FORMS))
+    args = parser.parse_args()
+    tree = read_tree(args.tree)
+    print(f"# bench/copy_forms.py --tree {args.tree}: {len(tree)} pages, and a copy\n")
+    print("| copy | order | first | requests | without the filter | probes | failed | lost |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for form in args.forms.split(","):
+        served, content = web(tree, form)
+        for first in ("origin", "copy"):
+            fronts = ["http://docs.test/", "http://mirror.test/"]
+            served.start_urls = fronts if first == "origin" else fronts[::-1]
+            plain = crawl(served, None)
+            reached = {content.get(url) for url in plain.fetched} - {None}
+            for order in ORDERS:
+                with tempfile.TemporaryDirectory() as directory:
+                    dedup = DedupFilter.open(Path(directory))
+                    try:
+                        log = crawl(served, dedup, order, follow_dropped=True)
+                    finally:
+                        dedup.close()
+                lost = reached - {content.get(url) for url in log.fetched}
+                print(
+                    f"| {form} | {order} | {first} | {len(log.fetched)} | {len(plain.fetched)} "
+                    f"| {len(log.probes)} | {len(log.failed_probes)} | {len(lost)} |",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
