@@ -33,13 +33,10 @@ import functools
 import hashlib
 import posixpath
 import re
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
-from dedup_filter import DedupFilter
 from testweb.evalweb.packages import read_tree
-from testweb.online import ORDERS, crawl
+from testweb.online import ORDERS, crawl, crawl_filtered
 from testweb.pages import rewrite_hrefs
 from testweb.site import TestWeb
 
@@ -198,12 +195,7 @@ def main() -> None:
             plain = crawl(served, None)
             reached = {content.get(url) for url in plain.fetched} - {None}
             for order in ORDERS:
-                with tempfile.TemporaryDirectory() as directory:
-                    dedup = DedupFilter.open(Path(directory))
-                    try:
-                        log = crawl(served, dedup, order, follow_dropped=True)
-                    finally:
-                        dedup.close()
+                log = crawl_filtered(served, order)
                 lost = reached - {content.get(url) for url in log.fetched}
                 print(
                     f"| {form} | {order} | {first} | {len(log.fetched)} | {len(plain.fetched)} "

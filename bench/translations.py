@@ -26,13 +26,11 @@ that only the ``paths`` layout serves: elsewhere they are answered 404 (*not ser
 from __future__ import annotations
 
 import argparse
-import tempfile
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from dedup_filter import Config, DedupFilter
+from dedup_filter import Config
 from testweb.evalweb.packages import unpacked
-from testweb.online import ORDERS, crawl
+from testweb.online import ORDERS, crawl, crawl_filtered
 from testweb.site import TestWeb
 
 LAYOUTS = ("paths", "source-unnamed", "subdomains")
@@ -107,12 +105,7 @@ def main() -> None:
     for order in ORDERS:
         for apart in (True, False):
             config = Config.default().with_overrides({"mirror.language_editions_apart": apart})
-            with tempfile.TemporaryDirectory() as directory:
-                dedup = DedupFilter.open(Path(directory), config)
-                try:
-                    log = crawl(served, dedup, order, follow_dropped=True)
-                finally:
-                    dedup.close()
+            log = crawl_filtered(served, order, config)
             lost = reached - {contents.get(url) for url in log.fetched}
             print(
                 f"| {order} | {apart} | {len(log.fetched)} | "

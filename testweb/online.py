@@ -14,11 +14,13 @@ and pruned.
 
 from __future__ import annotations
 
+import tempfile
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from dedup_filter import Decision, DedupFilter
+from dedup_filter import Config, Decision, DedupFilter
 from dedup_filter.mirrors.links import page_links
 from dedup_filter.urls import normalize_url
 
@@ -146,6 +148,18 @@ def crawl(
             if _in_web(web, link):
                 frontier.add(link)
     return log
+
+
+def crawl_filtered(
+    web: TestWeb, order: str, config: Config | None = None, follow_dropped: bool = True
+) -> CrawlLog:
+    """``crawl`` with a filter of its own, on a fresh index that is gone afterwards."""
+    with tempfile.TemporaryDirectory() as directory:
+        dedup = DedupFilter.open(Path(directory), config)
+        try:
+            return crawl(web, dedup, order, follow_dropped=follow_dropped)
+        finally:
+            dedup.close()
 
 
 def _settle(dedup: DedupFilter, frontier: _Frontier, log: CrawlLog, max_age_s: float) -> None:
