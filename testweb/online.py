@@ -5,7 +5,8 @@ Every request asks ``check_url`` first (frontier pruning; a deferred URL waits a
 response goes through
 ``check_page``; the probes a decision asks for jump the queue, their responses are fed back (a
 404 or a non-HTML body is reported with ``probe_failed``) and kept, so that the crawl's own later
-request for a probed URL is served without a second fetch. Links are followed from pages the
+request for a probed URL, or a drop naming it to crawl instead (``crawl_instead``), is served
+without a second fetch (and reported with ``probe_served``). Links are followed from pages the
 filter keeps, and, with ``follow_dropped``, from a page it drops those ``links_to_follow`` names,
 as the Scrapy middleware does. Two orders: one breadth-first FIFO over all hosts, or one FIFO per
 host visited in turn (a polite crawler interleaving hosts). The log says what was fetched, probed
@@ -66,10 +67,10 @@ class _Frontier:
             return
         self.seen.add(url)
         host = urlsplit(url).netloc if self._round_robin else ""
-        if host not in self._queues:
-            self._queues[host] = deque()
+        queue = self._queues.setdefault(host, deque())
+        if not queue and host not in self._turn:  # new, or left the turn once drained
             self._turn.append(host)
-        self._queues[host].append(url)
+        queue.append(url)
 
     def next(self) -> tuple[str, str] | None:
         """The next URL and where it comes from (``probe``, ``released``: a deferred URL to
@@ -125,15 +126,19 @@ def crawl(
             verdict = dedup.check_url(url)
             frontier.probes.extend(verdict.probes)
             if verdict.dropped:
-                log.pruned.append(url)
+                _pruned(verdict, frontier, log)
                 continue
             if verdict.deferred:
                 log.deferred.append(url)
                 frontier.waiting += 1
                 continue
         if url in answered:
+            if url in log.served_from_probe:
+                continue
             log.served_from_probe.append(url)
             decision = answered[url]
+            if dedup is not None and decision is not None:
+                dedup.probe_served(url)  # handed to the spider, as the integrations report
         else:
             decision = _fetch(web, dedup, url, frontier, log)
         if decision is None:
@@ -168,9 +173,18 @@ def _settle(dedup: DedupFilter, frontier: _Frontier, log: CrawlLog, max_age_s: f
     for decision in settled:
         frontier.waiting -= 1
         if decision.dropped:
-            log.pruned.append(decision.url)
+            _pruned(decision, frontier, log)
         else:
             frontier.released.append(decision.url)
+
+
+def _pruned(decision: Decision, frontier: _Frontier, log: CrawlLog) -> None:
+    """A URL dropped before its fetch; a probe's page it names to crawl in its place
+    (``crawl_instead``: its links were never followed) is crawled next, served from the probe."""
+    log.pruned.append(decision.url)
+    instead = decision.evidence.get("crawl_instead")
+    if instead:
+        frontier.released.append(instead)
 
 
 def _fetch(
