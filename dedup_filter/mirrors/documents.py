@@ -10,7 +10,10 @@ held, sampled like any other (a theme's search and copyright pages, alike on unr
 a pair that sampling rejects). An index page not held yet is asked for: a crawl in random order
 fetches a directory's documents long before its index page, and a stream may never bring it. It
 is asked once: a directory whose index page failed (no listing, no index file) is not asked
-again, and a stream of pages whose index pages fail pairs nothing.
+again. Two directories that both answer so are paired without index pages (a tree with no
+index file, as Debian installs Git's manual, served where a directory URL is a 404: its copy
+was crawled whole, 322 requests for 306 pages); one whose index page failed beside one that has
+an index page is not (a copier's listing is paired from the other side's).
 Invariant: a pair is opened once (a candidate, open or rejected, is never opened again), only for
 directories no rule prunes, and at most ``_SCANNED`` entries are read to open it. A directory on
 a rule's mirror side held first is not pruned (the crawl fetches it whole): paired with a third
@@ -65,13 +68,16 @@ def document_pair(
         return DocumentPairing()
     missing = tuple(side for side in directories if not store.entry(side.lower(), ""))
     deferrals = Deferrals(store.view)
-    if any(store.probes_for(side) or deferrals.absent(side) is not None for side in missing):
-        return DocumentPairing()  # asked for already, or its probe failed
+    if any(store.probes_for(side) for side in missing):
+        return DocumentPairing()  # asked for already
+    absent = [side for side in missing if deferrals.absent(side) is not None]
+    if absent and len(absent) < len(directories):
+        return DocumentPairing()  # one side's index page failed: its pairs come from the other
     if pruned(store, (url, original_url), max_depth):
         return DocumentPairing()
     if not witnessed and not _another_namesake(store, *directories, page.relative_key):
         return DocumentPairing()
-    if missing:
+    if missing and not absent:
         return DocumentPairing(index_pages=missing)
     pair = index_pair(page.directory, original.directory, orientation.index_pages, orientation)
     if pair is None:
