@@ -63,6 +63,26 @@ def docs_tree(
     return pages
 
 
+def prose_guide(
+    corpus: dict[str, str], base: str, pages: int = 40, contents: bool = True
+) -> dict[str, bytes]:
+    """``pages`` pages of consecutive runs of real prose, every third with a code block (a
+    copy's coded pages are compared: ``code_checks.py``), under a table of contents at ``base``;
+    or, without ``contents``, no page at ``base`` and each page linking the next (a tree with no
+    index file, whose directory URL is a 404)."""
+    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
+    names = [f"page{number:02d}.html" for number in range(pages)]
+    guide = {base: table_of_contents("Guide", [(name, name) for name in names])} if contents else {}
+    for number, name in enumerate(names):
+        prose = " ".join(words[number * 170 : number * 170 + 170])
+        code = f"<pre>call_{number}(x, y)</pre>" if number % 3 == 0 else ""
+        following = "" if contents else f'<a href="{names[(number + 1) % pages]}">next</a>'
+        guide[base + name] = (
+            f"<html><body><h1>{name}</h1><p>{prose}</p>{code}{following}</body></html>".encode()
+        )
+    return guide
+
+
 # a manual and its partial German translation, laid out three ways
 ENGLISH = ORIGIN + "manual/en/"
 GERMAN = ORIGIN + "manual/de/"

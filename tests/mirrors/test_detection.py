@@ -17,6 +17,7 @@ from .conftest import (
     deeper_copy_first,
     docs_tree,
     interleave,
+    prose_guide,
 )
 
 COMMUNITY = "http://www.community.test/"
@@ -351,3 +352,22 @@ def test_probe_failed_for_an_unknown_url_is_harmless(open_filter):
     decision = open_filter().probe_failed("http://nowhere.test/x.html", 404)
     assert (decision.action, decision.reason, decision.probes) == ("keep", "probe_failed", ())
     assert decision.evidence == {"status": 404, "outstanding_probe": False}
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_trees_without_index_pages_are_paired_from_their_documents(
+    open_filter, corpus, interleaved
+):
+    """A tree with no index file (Debian's Git manual), and its copy, both served where a
+    directory URL is a 404: no index page pairs them, and each side's failed once asked for.
+    Their same-named documents do: the copy is pruned, nothing lost (before: crawled whole).
+    (A copy crawled before its origin is not pruned, index pages or not: its origin is kept.)"""
+    origin = prose_guide(corpus, ORIGIN + "guide/", 60, contents=False)
+    copy = copy_tree(origin, ORIGIN + "guide/", MIRROR + "pub/guide/")
+    order = interleave(list(origin), list(copy)) if interleaved else [*origin, *copy]
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, origin | copy).visit(order)
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR + "pub/guide/"]
+    assert len(crawl.pruned) >= len(copy) // 2
+    held = {(origin | copy)[url] for url in crawl.fetched}
+    assert set(origin.values()) <= held  # every page's content fetched

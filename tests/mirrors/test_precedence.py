@@ -1127,7 +1127,6 @@ def test_a_copier_at_its_root_crawled_beside_its_victim_waits_for_the_victims_pa
     assert lost(crawl, ORIGIN) == lost(crawl, UNNAMED_COPY) == []
 
 
-
 @pytest.mark.parametrize("met_before_the_lead", [True, False])
 def test_an_index_page_held_as_the_other_sides_copy_is_where_its_side_was_met(
     open_filter, origin_tree, met_before_the_lead

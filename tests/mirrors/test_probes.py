@@ -17,8 +17,7 @@ from .conftest import (
     OnlineCrawl,
     breadth_first,
     copy_tree,
-    table_of_contents,
-    text_words,
+    prose_guide,
 )
 
 
@@ -126,21 +125,6 @@ def test_a_sample_whose_page_failed_before_is_settled_without_asking_again(
         assert pair["samples"][relative] == "missing"
 
 
-def _guide(corpus: dict[str, str], base: str, pages: int = 40) -> dict[str, bytes]:
-    """A table of contents and ``pages`` pages of consecutive runs of real prose, every third
-    with a code block (pages with code have their copy's compared: ``code_checks.py``)."""
-    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
-    names = [f"page{number:02d}.html" for number in range(pages)]
-    guide = {base: table_of_contents("Guide", [(name, name) for name in names])}
-    for number, name in enumerate(names):
-        prose = " ".join(words[number * 170 : number * 170 + 170])
-        code = f"<pre>call_{number}(x, y)</pre>" if number % 3 == 0 else ""
-        guide[base + name] = (
-            f"<html><body><h1>{name}</h1><p>{prose}</p>{code}</body></html>".encode()
-        )
-    return guide
-
-
 def _renamed(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, bytes]:
     """A copy of the pages under ``base`` whose file names were upper-cased, and its links to
     them (a copy kept on a server that changed its names): the same pages, under names the
@@ -161,7 +145,7 @@ def test_a_copy_under_other_names_costs_no_probe_for_each_page(open_filter, corp
     requests than it makes without the filter (212 for 204 pages here; a real tree renamed
     so, 858 pages: 985). Once a rule's probes of a kind mostly fail they stop; nothing is
     lost."""
-    origin = _guide(corpus, ORIGIN + "guide/", 100)
+    origin = prose_guide(corpus, ORIGIN + "guide/", 100)
     pages = origin | _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/")
     pages[ORIGIN] = b'<html><body><a href="guide/">Guide</a></body></html>'
     pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
