@@ -45,12 +45,16 @@ _INDEX = "index.html"
 _HTML = re.compile(r"\.html(?=$|[#?])")
 _CHARSET = re.compile(rb"""charset=["']?utf-8""", re.IGNORECASE)
 # a copy: its path -> (the tree's path of the page it copies, None if only the copy holds it,
-# its body)
-Copy = dict[str, tuple[str | None, str]]
+# its body as served)
+Copy = dict[str, tuple[str | None, bytes]]
 
 
 def _local(href: str) -> bool:
     return bool(href) and "://" not in href and not href.startswith(("#", "mailto:"))
+
+
+def _utf8(body: str) -> bytes:
+    return body.encode("utf-8", "surrogateescape")  # the tree's bytes as the package has them
 
 
 def _each(rename: Callable[[str], str], rewrite: Callable[[str, str], str]) -> Callable:
@@ -59,7 +63,10 @@ def _each(rename: Callable[[str], str], rewrite: Callable[[str, str], str]) -> C
 
     def form(tree: dict[str, str]) -> Copy:
         return {
-            rename(path): (path, rewrite_hrefs(body, functools.partial(_local_only, rewrite, path)))
+            rename(path): (
+                path,
+                _utf8(rewrite_hrefs(body, functools.partial(_local_only, rewrite, path))),
+            )
             for path, body in tree.items()
         }
 
@@ -76,7 +83,7 @@ def _absolute(path: str, href: str) -> str:
     return COPY + joined + mark + fragment
 
 
-def _slash(path: str, href: str) -> str:
+def _slash_link(path: str, href: str) -> str:
     return re.sub(r"(^|/)index\.html(?=$|#)", r"\1", href) or "./"
 
 
@@ -90,29 +97,55 @@ def _htm(path: str, href: str) -> str:
 
 
 def _same(tree: dict[str, str]) -> Copy:
-    return {path: (path, body) for path, body in tree.items()}
+    return {path: (path, _utf8(body)) for path, body in tree.items()}
+
+
+def _latin1(tree: dict[str, str]) -> Copy:
+    """Re-encoded as ISO 8859-1 (characters beyond it as references), its charset declared so;
+    a page that is not UTF-8 to begin with is served as it is."""
+    copy = _same(tree)
+    for path, (source, data) in copy.items():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        encoded = text.encode("latin-1", "xmlcharrefreplace")
+        copy[path] = (source, _CHARSET.sub(b"charset=iso-8859-1", encoded))
+    return copy
+
+
+def _slash(tree: dict[str, str]) -> Copy:
+    """Links to index pages written as directory URLs, which answer with the index page."""
+    copy = _each(str, _slash_link)(tree)
+    directories = {
+        path[: -len(_INDEX)]: entry
+        for path, entry in copy.items()
+        if posixpath.basename(path) == _INDEX
+    }
+    return copy | directories
 
 
 def _partial(tree: dict[str, str]) -> Copy:
     """A third of the pages left out (each page's hash decides), their links left dangling, as
     a copy made by an interrupted transfer."""
     top = _top(tree)
-    return {path: (path, body) for path, body in tree.items() if _hash(path) % 3 or path == top}
+    return {path: entry for path, entry in _same(tree).items() if _hash(path) % 3 or path == top}
 
 
 def _extra(tree: dict[str, str]) -> Copy:
     """The same pages, and one page in ten copied again under a name of the copy's own with a
     note added that no other page holds (a mirror's local notes), linked from the top page."""
-    copy, top = _same(tree), _top(tree)
+    copy, top, links = _same(tree), _top(tree), []
     for path, body in tree.items():
         if _hash(path) % 10 or path == top:
             continue
         added = posixpath.join(posixpath.dirname(path), "local-" + posixpath.basename(path))
         note = f"<p>Local note {_hash(path):x}, kept by the mirror's staff for {path}.</p>"
-        copy[added] = (None, _appended(body, note))
-        link = posixpath.relpath(added, posixpath.dirname(top) or ".")
-        source, top_body = copy[top]
-        copy[top] = (source, _appended(top_body, f'<a href="{link}">note</a>'))
+        copy[added] = (None, _utf8(_appended(body, note)))
+        links.append(
+            f'<a href="{posixpath.relpath(added, posixpath.dirname(top) or ".")}">note</a>'
+        )
+    copy[top] = (top, _utf8(_appended(tree[top], "".join(links))))
     return copy
 
 
@@ -133,8 +166,8 @@ def _top(tree: dict[str, str]) -> str:
 FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
     "same": _same,
     "absolute": _each(str, _absolute),
-    "latin1": _same,  # re-encoded in ``_encoded``
-    "slash": _each(str, _slash),
+    "latin1": _latin1,
+    "slash": _slash,
     "upper": _each(str.upper, _upper),
     "htm": _each(lambda path: _HTML.sub(".htm", path), _htm),
     "partial": _partial,
@@ -142,30 +175,15 @@ FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
 }
 
 
-def _encoded(body: str, form: str) -> bytes:
-    data = body.encode("utf-8", "surrogateescape")
-    if form != "latin1":
-        return data
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # not UTF-8 to begin with: served as it is
-        return data
-    return _CHARSET.sub(b"charset=iso-8859-1", text.encode("latin-1", "xmlcharrefreplace"))
-
-
 def web(tree: dict[str, str], form: str) -> tuple[TestWeb, dict[str, str]]:
     """Both hosts, and each URL's content: the tree's path of the page it serves, or its own URL
     for a page only the copy holds."""
-    served = {ORIGIN + path: _encoded(body, "same") for path, body in tree.items()}
+    served = {ORIGIN + path: _utf8(body) for path, body in tree.items()}
     content = {ORIGIN + path: path for path in tree}
     copy = FORMS[form](tree)
     for path, (source, body) in copy.items():
-        urls = [COPY + path]
-        if form == "slash" and posixpath.basename(path) == _INDEX:
-            urls.append(COPY + path[: -len(_INDEX)])
-        for url in urls:
-            served[url] = _encoded(body, form)
-            content[url] = source or url
+        served[COPY + path] = body
+        content[COPY + path] = source or COPY + path
     top = _top(tree)
     copy_top = next(path for path, (source, _) in copy.items() if source == top)
     for front, link in (

@@ -50,7 +50,7 @@ from dedup_filter.mirrors.editions import (
 )
 from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
-from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, relative_hash
+from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, directory_name, relative_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +197,7 @@ def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: Co
     deferrals = Deferrals(store.view)
     if rule.code_probes >= budget.of(rule) or deferrals.absent(url) is not None:
         return False
-    if deferrals.tally(rule.mirror, CODE_PROBE).mostly_absent:
+    if deferrals.tally(directory_name(rule.mirror), CODE_PROBE).mostly_absent:
         return False  # the probes that failed left their place in the budget: not forever
     _probe(store, rule, url, check, counted=True)
     return True
@@ -208,7 +208,7 @@ def _probe(
 ) -> None:
     """Ask for ``url``, a page of ``rule``'s sides, to compare its code (``counted`` against the
     rule's budget)."""
-    store.add_probe(url, CODE_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    store.add_probe(url, CODE_PROBE, directory_name(rule.mirror))
     check.probes.append(url)
     if counted:
         store.put_rule(replace(rule, code_probes=rule.code_probes + 1))

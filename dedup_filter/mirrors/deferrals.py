@@ -15,9 +15,10 @@ Table ``deferred``:
                                                      may never have been followed
     "m" H(url) -> ""                                  a page moved: answered with a redirect to
                                                      another document of its host
-    "t" kind mirror -> answered, absent (two u32)     the probes of one kind a rule (named by its
-                                                     mirror, lower-cased) asked for: how many
-                                                     came as pages, how many were 404s or 410s
+    "t" kind rule -> answered, absent (two u32)       the probes of one kind a rule asked for (the
+                                                     rule named by ``store.directory_name`` of its
+                                                     mirror): how many came as pages, how many
+                                                     were 404s or 410s
 """
 
 from __future__ import annotations
@@ -68,8 +69,8 @@ def _text(value: str) -> bytes:
     return _LENGTH.pack(len(data)) + data
 
 
-def _tally_key(mirror: str, kind: int) -> bytes:
-    return _TALLIED + bytes([kind]) + mirror.lower().encode("utf-8", "surrogatepass")
+def _tally_key(rule: bytes, kind: int) -> bytes:
+    return _TALLIED + bytes([kind]) + rule
 
 
 def _read_text(data: bytes, offset: int) -> tuple[str, int]:
@@ -140,14 +141,14 @@ class Deferrals:
         """``url``'s page, fetched as a probe, was handed to the crawler's spider after all."""
         self.view.delete("deferred", _PROBED + url_hash(url))
 
-    def tally(self, mirror: str, kind: int) -> ProbeTally:
-        """The probes of ``kind`` (``store.COUNTERPART_PROBE``, ...) that the rule with mirror
-        side ``mirror`` asked for."""
-        value = self.view.get("deferred", _tally_key(mirror, kind))
+    def tally(self, rule: bytes, kind: int) -> ProbeTally:
+        """The probes of ``kind`` (``store.COUNTERPART_PROBE``, ...) that ``rule`` (named as its
+        probes name it: ``store.directory_name`` of its mirror) asked for."""
+        value = self.view.get("deferred", _tally_key(rule, kind))
         return ProbeTally() if value is None else ProbeTally(*_TALLY.unpack(value))
 
-    def count_probe(self, mirror: str, kind: int, answered: bool) -> None:
+    def count_probe(self, rule: bytes, kind: int, answered: bool) -> None:
         """One more probe of that rule and kind answered with a page, or with a 404 or 410."""
-        before = self.tally(mirror, kind)
+        before = self.tally(rule, kind)
         counts = (before.answered + answered, before.absent + (not answered))
-        self.view.put("deferred", _tally_key(mirror, kind), _TALLY.pack(*counts))
+        self.view.put("deferred", _tally_key(rule, kind), _TALLY.pack(*counts))

@@ -34,6 +34,7 @@ from dedup_filter.mirrors.store import (
     PARENT_PROBE,
     SAMPLE_PROBE,
     MirrorStore,
+    directory_name,
     pair_reference,
 )
 
@@ -65,7 +66,7 @@ def ask_parent(store: MirrorStore, url: str, rule: Rule) -> bool:
     being fetched for any reason; whether it was asked now."""
     if store.probes_for(url):
         return False
-    store.add_probe(url, PARENT_PROBE, rule.mirror.lower().encode("utf-8", "surrogatepass"))
+    store.add_probe(url, PARENT_PROBE, directory_name(rule.mirror))
     return True
 
 
@@ -102,7 +103,7 @@ def tally(store: MirrorStore, outstanding: list[tuple[int, bytes]], status: int)
     deferrals = Deferrals(store.view)
     for kind, reference in outstanding:
         if kind in _TALLIED and reference:
-            deferrals.count_probe(reference.decode("utf-8", "surrogatepass"), kind, answered)
+            deferrals.count_probe(reference, kind, answered)
 
 
 def withdraw_failed(

@@ -62,7 +62,7 @@ from dedup_filter.mirrors.records import OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
-from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore
+from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, directory_name
 from dedup_filter.urls import path_of
 
 # the reasons a URL is dropped before its fetch for another URL's page
@@ -609,7 +609,7 @@ class UrlPruner:
             # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
         else:
-            tally = deferrals.tally(rule.mirror, COUNTERPART_PROBE)
+            tally = deferrals.tally(directory_name(rule.mirror), COUNTERPART_PROBE)
             if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more
                 evidence["counterpart_probes"] = {
                     "answered": tally.answered,
@@ -976,7 +976,7 @@ def _rule_named(decision: Decision) -> bytes:
     """The reference of a counterpart probe: the mirror of the rule that asks for it, whose
     probes are tallied (``probes.tally``); none for a pair's document."""
     mirror = decision.evidence.get("mirror_rule")
-    return mirror.lower().encode("utf-8", "surrogatepass") if isinstance(mirror, str) else b""
+    return directory_name(mirror) if isinstance(mirror, str) else b""
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:

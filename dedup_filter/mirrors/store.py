@@ -88,7 +88,7 @@ def host_hash(authority: str) -> int:
 
 def pair_reference(mirror: str, origin: str) -> bytes:
     """How a candidate pair is named in keys (and in the probes asked for it)."""
-    return _name(mirror) + _NUL + _name(origin)
+    return directory_name(mirror) + _NUL + directory_name(origin)
 
 
 def _source(table: str, key: bytes, value: bytes) -> int | None:
@@ -102,7 +102,8 @@ def _listing_prefix(listing_key: int) -> bytes:
     return b"L" + _U64.pack(listing_key)  # longer than a link's key, which is 8 bytes
 
 
-def _name(directory: str) -> bytes:
+def directory_name(directory: str) -> bytes:
+    """How a directory is named in keys, and a rule (by its mirror) in the probes it asks for."""
     return directory.lower().encode("utf-8", "surrogatepass")
 
 
@@ -260,7 +261,9 @@ class MirrorStore:
 
     # listings of index pages (rows of the links table, tied to the index page like links)
     def put_listing(self, listing_key: int, directory: str, page_id: int) -> None:
-        self.view.put("links", _listing_prefix(listing_key) + _name(directory), encode_id(page_id))
+        self.view.put(
+            "links", _listing_prefix(listing_key) + directory_name(directory), encode_id(page_id)
+        )
 
     def listed_alike(self, listing_key: int) -> list[tuple[str, bytes]]:
         """The URL and simhash of each indexed index page recorded with this listing, by
@@ -288,27 +291,27 @@ class MirrorStore:
 
     def candidates_of_mirror(self, directory: str) -> list[Candidate]:
         """Candidates whose mirror side is exactly ``directory``."""
-        return self._candidates(b"c" + _name(directory) + _NUL)
+        return self._candidates(b"c" + directory_name(directory) + _NUL)
 
     def candidates_under(self, directory: str) -> list[Candidate]:
         """Candidates whose mirror side is ``directory`` or lies below it."""
-        return self._candidates(b"c" + _name(directory))
+        return self._candidates(b"c" + directory_name(directory))
 
     def _candidates(self, prefix: bytes) -> list[Candidate]:
         return [Candidate.decode(value) for _, value in self.view.scan("candidates", prefix)]
 
     def candidates_of_origin(self, directory: str) -> list[Candidate]:
         """Candidates whose origin side is exactly ``directory``."""
-        prefix = b"o" + _name(directory) + _NUL
+        prefix = b"o" + directory_name(directory) + _NUL
         references = [
-            key[len(prefix) :] + _NUL + _name(directory)
+            key[len(prefix) :] + _NUL + directory_name(directory)
             for key, _ in self.view.scan("candidates", prefix)
         ]
         return [found for ref in references if (found := self.candidate(ref)) is not None]
 
     # rules
     def rule(self, directory: str) -> Rule | None:
-        key = b"r" + _name(directory)
+        key = b"r" + directory_name(directory)
         return self.view.memoised(("rule", key), lambda: self._rule_at(key))
 
     def _rule_at(self, key: bytes) -> Rule | None:
@@ -316,21 +319,21 @@ class MirrorStore:
         return None if data is None else _decoded_rule(data)
 
     def put_rule(self, rule: Rule) -> None:
-        self.view.put("rules", b"r" + _name(rule.mirror), rule.encode())
+        self.view.put("rules", b"r" + directory_name(rule.mirror), rule.encode())
         self.view.put("rules", _origin_key(rule.origin, rule.mirror), b"")
 
     def delete_rule(self, rule: Rule) -> None:
-        self.view.delete("rules", b"r" + _name(rule.mirror))
+        self.view.delete("rules", b"r" + directory_name(rule.mirror))
         self.view.delete("rules", _origin_key(rule.origin, rule.mirror))
 
     def rules_under(self, directory: str = "") -> list[Rule]:
         """Rules whose mirror side is ``directory`` or lies below it (every rule for ``""``)."""
-        prefix = b"r" + _name(directory)
+        prefix = b"r" + directory_name(directory)
         return [_decoded_rule(value) for _, value in self.view.scan("rules", prefix)]
 
     def put_absorbed(self, rule: Rule) -> None:
         """Keep ``rule``, absorbed by a wider rule, for the listing alone."""
-        self.view.put("rules", b"a" + _name(rule.mirror), rule.encode())
+        self.view.put("rules", b"a" + directory_name(rule.mirror), rule.encode())
 
     def absorbed_rules(self) -> list[Rule]:
         return [_decoded_rule(value) for _, value in self.view.scan("rules", b"a")]
@@ -351,7 +354,7 @@ class MirrorStore:
     def revoked_partners(self, directory: str) -> tuple[str, ...]:
         """The other sides of the rules revoked for their code after they pruned, with
         ``directory`` as one side: read once a state of the rule tables in readers."""
-        prefix = b"v" + _name(directory) + _NUL
+        prefix = b"v" + directory_name(directory) + _NUL
         return self.view.memoised(("revoked", prefix), lambda: self._revoked_partners(prefix))
 
     def _revoked_partners(self, prefix: bytes) -> tuple[str, ...]:
@@ -368,7 +371,7 @@ class MirrorStore:
     def session_pairs(self, host: str) -> tuple[str, ...]:
         """The session ``name=value`` pairs filed for ``host`` (read once a state of the rule
         tables in readers)."""
-        key = b"s" + _name(host)
+        key = b"s" + directory_name(host)
         return self.view.memoised(("sessions", key), lambda: self._session_pairs(key))
 
     def _session_pairs(self, key: bytes) -> tuple[str, ...]:
@@ -381,7 +384,7 @@ class MirrorStore:
             yield key[1:].decode("utf-8", "surrogatepass"), _decoded_pairs(value)
 
     def put_session_pairs(self, host: str, pairs: tuple[str, ...]) -> None:
-        self.view.put("rules", b"s" + _name(host), "&".join(pairs).encode("utf-8"))
+        self.view.put("rules", b"s" + directory_name(host), "&".join(pairs).encode("utf-8"))
 
     def mirrors_of_origin(self, directory: str) -> list[str]:
         """Mirror sides (lower-cased) of the open candidates (not those paired by documents) and
@@ -391,18 +394,18 @@ class MirrorStore:
             for candidate in self.candidates_of_origin(directory)
             if candidate.state == OPEN and not candidate.from_documents
         ]
-        prefix = b"o" + _name(directory) + _NUL
+        prefix = b"o" + directory_name(directory) + _NUL
         for key, _ in self.view.scan("rules", prefix):
             mirrors.append(key[len(prefix) :].decode("utf-8", "surrogatepass"))
         return mirrors
 
     def has_origin_under(self, directory: str) -> bool:
         """Whether some rule's origin side is ``directory`` or lies below it."""
-        return next(self.view.scan("rules", b"o" + _name(directory)), None) is not None
+        return next(self.view.scan("rules", b"o" + directory_name(directory)), None) is not None
 
     def rules_with_origin_under(self, directory: str) -> list[Rule]:
         """Rules whose origin side is ``directory`` or lies below it."""
-        prefix = b"o" + _name(directory)
+        prefix = b"o" + directory_name(directory)
         mirrors = [key.rpartition(_NUL)[2] for key, _ in self.view.scan("rules", prefix)]
         return [
             rule
@@ -412,7 +415,7 @@ class MirrorStore:
 
     def rules_with_origin_at(self, directory: str) -> tuple[Rule, ...]:
         """Rules whose origin side is ``directory`` itself."""
-        prefix = b"o" + _name(directory) + _NUL
+        prefix = b"o" + directory_name(directory) + _NUL
         return self.view.memoised(("origin_at", prefix), lambda: self._rules_with_origin(prefix))
 
     def _rules_with_origin(self, prefix: bytes) -> tuple[Rule, ...]:
@@ -421,7 +424,9 @@ class MirrorStore:
         return tuple(rule for rule in rules if rule is not None)
 
     def has_origin_at(self, directory: str) -> bool:
-        return next(self.view.scan("rules", b"o" + _name(directory) + _NUL), None) is not None
+        return (
+            next(self.view.scan("rules", b"o" + directory_name(directory) + _NUL), None) is not None
+        )
 
     # probes
     def add_probe(self, url: str, kind: int, reference: bytes) -> None:
