@@ -16,7 +16,12 @@ from a front page linking its top. The copy's forms:
 - ``htm``: ``.html`` renamed ``.htm``, links too;
 - ``partial``: a third of the pages left out, their links dangling (an interrupted transfer);
 - ``extra``: every page, and one in ten again under a name of the copy's own with a note only
-  it holds (a mirror's local notes), linked from its top page.
+  it holds (a mirror's local notes), linked from its top page;
+- ``wget``: ``partial`` as ``wget --convert-links`` leaves it: a link to a page left out points
+  at the origin's page;
+- ``hotlinked``: its images left on the origin's server (each ``<img src>`` the origin's URL);
+- ``retitled``: the mirror's name after every page's title;
+- ``minified``: the white space beside block elements' tags removed.
 
 Each crawl runs through the core API (``testweb.online.crawl``, following links, from dropped
 pages too as the Scrapy middleware does) in both of its orders, with either host's front page
@@ -125,11 +130,70 @@ def _slash(tree: dict[str, str]) -> Copy:
     return copy | directories
 
 
+_IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")', re.IGNORECASE)
+_TITLE_END = re.compile(r"</title>", re.IGNORECASE)
+_BLOCK = (
+    r"(?:html|head|body|title|meta|link|script|style|div|p|table|thead|tbody|tr|td|th|ul|ol|li"
+    r"|dl|dt|dd|h[1-6]|hr|br|nav|header|footer|section|colgroup|col)\b"
+)
+# white space beside a block element's tag, as minifiers remove it (inline elements keep theirs)
+_BESIDE_BLOCK = re.compile(rf"(</?{_BLOCK}[^>]*>)\s+(?=<)|(?<=>)\s+(</?{_BLOCK})", re.IGNORECASE)
+
+
+def _hotlinked(tree: dict[str, str]) -> Copy:
+    """Its images left on the origin's server: each ``<img src>`` the origin's absolute URL."""
+
+    def hotlink(path: str, match: re.Match[str]) -> str:
+        src = match.group(2)
+        if not _local(src):
+            return match.group()
+        return match.group(1) + ORIGIN + _absolute(path, src)[len(COPY) :] + match.group(3)
+
+    return {
+        path: (path, _utf8(_IMG_SRC.sub(functools.partial(hotlink, path), body)))
+        for path, body in tree.items()
+    }
+
+
+def _retitled(tree: dict[str, str]) -> Copy:
+    """The mirror's name after every page's title."""
+    return {
+        path: (path, _utf8(_TITLE_END.sub(" - mirrored by Mirror Net</title>", body, count=1)))
+        for path, body in tree.items()
+    }
+
+
+def _minified(tree: dict[str, str]) -> Copy:
+    """Markup minified: the white space beside block elements' tags removed, as minifiers do."""
+    return {
+        path: (path, _utf8(_BESIDE_BLOCK.sub(lambda match: match.group(1) or match.group(2), body)))
+        for path, body in tree.items()
+    }
+
+
 def _partial(tree: dict[str, str]) -> Copy:
     """A third of the pages left out (each page's hash decides), their links left dangling, as
     a copy made by an interrupted transfer."""
     top = _top(tree)
     return {path: entry for path, entry in _same(tree).items() if _hash(path) % 3 or path == top}
+
+
+def _fetched_by_wget(tree: dict[str, str]) -> Copy:
+    """``partial``'s pages, made as ``wget --convert-links`` makes them: a link to a page left
+    out points at the origin's page."""
+    kept = _partial(tree)
+
+    def convert(path: str, href: str) -> str:
+        target = _absolute(path, href)[len(COPY) :]
+        return href if target.partition("#")[0] in kept else ORIGIN + target
+
+    return {
+        path: (
+            path,
+            _utf8(rewrite_hrefs(tree[path], functools.partial(_local_only, convert, path))),
+        )
+        for path in kept
+    }
 
 
 def _extra(tree: dict[str, str]) -> Copy:
@@ -171,6 +235,10 @@ FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
     "upper": _each(str.upper, _upper),
     "htm": _each(lambda path: _HTML.sub(".htm", path), _htm),
     "partial": _partial,
+    "wget": _fetched_by_wget,
+    "hotlinked": _hotlinked,
+    "retitled": _retitled,
+    "minified": _minified,
     "extra": _extra,
 }
 

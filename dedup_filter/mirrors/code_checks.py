@@ -101,7 +101,7 @@ def check_code(
             # the origin page of a mirror page with code blocks is asked for, to be compared:
             # the mirror held first is crawled whole and its origin's pages are pruned, or no
             # page stands for it (its pages dropped through other rules never arrive)
-            _ask(store, rule, rule.origin + place.relative, budget, check)
+            _ask(store, rule, rule.on_origin(place.relative), budget, check)
         elif codes_apart(standing, code):
             revoke(store, rule, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
@@ -146,7 +146,8 @@ def check_held_code(
     revoked as it is made is never made again (on the holdout web a library's copy of the guide
     was revoked against the rpm page standing for the guide's, and never paired again)."""
     check = CodeCheck()
-    for side, other in ((rule.origin, rule.mirror), (rule.mirror, rule.origin)):
+    sides = ((rule.origin, rule.mirror, rule.on_mirror), (rule.mirror, rule.origin, rule.on_origin))
+    for side, other, other_url in sides:
         for rel_hash, entry, record in _coded_entries(store, side, scanned):
             own = held_code(store, other, rel_hash, entry.relative)
             # the origin's page may be one a rule over it drops: the page kept for it counts
@@ -161,7 +162,7 @@ def check_held_code(
             # not held, or a page standing for the origin's differs: the origin's own page
             # decides if it can be asked for (within the rule's budget as counted now)
             current = None if counterpart and not standing else store.rule(rule.mirror)
-            url = other + entry.relative
+            url = other_url(entry.relative)
             if current is not None and _ask(store, current, url, budget, check):
                 continue
             if counterpart:
@@ -185,7 +186,7 @@ def _check_mirror_page(
         if codes_apart(code_hash(store, rule.mirror, rel_hash, relative), code):
             revoke(store, rule, now, check, relative=relative)
         return
-    _ask(store, rule, rule.mirror + relative, budget, check)
+    _ask(store, rule, rule.on_mirror(relative), budget, check)
 
 
 def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> bool:

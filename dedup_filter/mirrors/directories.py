@@ -118,6 +118,20 @@ def directory_name(directory: str) -> str:
     return directory.rstrip("/").rsplit("/", 1)[-1].lower()
 
 
+def spelled_as(relative: str, side_index: str, other_index: str) -> str:
+    """``relative`` spelled as the side whose index page is ``side_index`` spells its names.
+    Paths compare lower-cased, but a server answers them as they are written: a copy kept on a
+    server that upper-cased every name (``INDEX.HTML`` for ``index.html``) answers no other
+    spelling. Where the two index pages' file names differ in case alone, the side's case
+    decides (applied twice, it changes nothing); elsewhere ``relative`` is left as it is."""
+    own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
+    if own == other or own.lower() != other.lower():
+        return relative
+    if own == own.upper():
+        return relative.upper()
+    return relative.lower() if own == own.lower() else relative
+
+
 def directory_depth(directory: str) -> int:
     """Path segments below the host root (``https://h/`` -> 0, ``https://h/a/b/`` -> 2)."""
     return directory.partition("://")[2].count("/") - 1

@@ -146,7 +146,7 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
         if found is not None:
             rule, place = found
-            counterpart = rule.origin + place.relative
+            counterpart = rule.on_origin(place.relative)
             if index and rule.keeps_mirror_listings and "/" in place.relative:
                 # as an origin's listings are (below); the rule's own listing paired the sides
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}

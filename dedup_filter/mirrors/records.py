@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, replace
 
-from dedup_filter.mirrors.directories import copier_at_root
+from dedup_filter.mirrors.directories import copier_at_root, spelled_as
 
 _U32 = struct.Struct(">I")
 _U64 = struct.Struct(">Q")
@@ -111,6 +111,20 @@ class DirectoryPair:
     mirror_index: str
     origin_index: str
     created_at: float
+
+    def origin_spelling(self, relative: str) -> str:
+        """``relative`` as the origin spells its names (``directories.spelled_as``)."""
+        return spelled_as(relative, self.origin_index, self.mirror_index)
+
+    def mirror_spelling(self, relative: str) -> str:
+        """``relative`` as the mirror spells its names."""
+        return spelled_as(relative, self.mirror_index, self.origin_index)
+
+    def on_origin(self, relative: str) -> str:
+        return self.origin + self.origin_spelling(relative)
+
+    def on_mirror(self, relative: str) -> str:
+        return self.mirror + self.mirror_spelling(relative)
 
     def _encode_sides(self) -> bytes:
         return _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)

@@ -147,9 +147,9 @@ class CoordinateSampler:
             if sample.outcome != PENDING:
                 continue
             if store.entry_by_hash(candidate.origin.lower(), sample.relative_hash) is None:
-                origin_pages.append(candidate.origin + sample.relative)
+                origin_pages.append(candidate.on_origin(sample.relative))
                 continue
-            url = candidate.mirror + sample.relative
+            url = candidate.on_mirror(sample.relative)
             if asked_for(store, url, candidate):
                 needed -= 1  # in flight: it counts towards the matches still needed
             else:
@@ -275,8 +275,12 @@ class CoordinateSampler:
                 )
             if copy.same_content(original):
                 return MATCH
-            if copy.other_file(original.relative) or original.other_file(copy.relative):
-                return MISSING  # two files under the path: it cannot be checked
+            # two files under the path (as each side spells its names): it cannot be checked
+            as_mirror, as_origin = candidate.mirror_spelling, candidate.origin_spelling
+            if copy.other_file(as_mirror(original.relative)) or original.other_file(
+                as_origin(copy.relative)
+            ):
+                return MISSING
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
             if self._resemble(store, candidate, sample, arrival, (copy, original)):

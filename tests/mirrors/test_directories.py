@@ -14,6 +14,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     parent_directory,
     placements,
+    spelled_as,
 )
 
 INDEX_PAGES = IndexPages(("index", "default"), ("", ".html", ".php"))
@@ -83,3 +84,23 @@ def test_own_placement_is_the_last_placement_when_that_is_the_urls_own():
             places = placements(url, depth)
             expected = places[-1] if places and places[-1].is_own else None
             assert own_placement(url, depth) == expected, (url, depth)
+
+
+@pytest.mark.parametrize(
+    ("side_index", "other_index", "spelled"),
+    [
+        ("http://m/pub/INDEX.HTML", "http://o/docs/index.html", "C3REF/OPEN.HTML"),
+        ("http://o/docs/index.html", "http://m/pub/INDEX.HTML", "c3ref/open.html"),
+        ("http://m/pub/index.html", "http://o/docs/index.html", "c3ref/Open.html"),
+        ("http://m/pub/", "http://o/docs/index.html", "c3ref/Open.html"),
+        ("http://m/pub/index.htm", "http://o/docs/index.html", "c3ref/Open.html"),
+        ("http://m/pub/Index.html", "http://o/docs/index.html", "c3ref/Open.html"),
+    ],
+)
+def test_a_path_is_spelled_as_a_side_whose_index_page_changed_the_case_spells_it(
+    side_index, other_index, spelled
+):
+    """Only index pages whose names differ in case alone tell a case; a side's own spelling
+    is left as it is (applied again, nothing changes)."""
+    assert spelled_as("c3ref/Open.html", side_index, other_index) == spelled
+    assert spelled_as(spelled, side_index, other_index) == spelled
