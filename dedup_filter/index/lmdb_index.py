@@ -58,8 +58,9 @@ logger = logging.getLogger(__name__)
 # 5: postings are filed by runs of page ids, rewritten in key order (``posting_runs``); records
 # keep their URL's host as a number (``hosts``) and title and code hashes only when there are any;
 # 6: the mirror detector's entries that a page's record tells all of are postings of the page
-# (``page_entries``), not ``dirs`` rows
-SCHEMA_VERSION = 6
+# (``page_entries``), not ``dirs`` rows; 7: a directory entry's key reads a file's ``.htm`` as
+# ``.html`` (``mirrors/directories.relative_key``)
+SCHEMA_VERSION = 7
 _MB = 1 << 20
 MAX_KEY_BYTES = 511  # LMDB's key size limit as built (``Environment.max_key_size``)
 _ID = struct.Struct(">Q")

@@ -93,7 +93,7 @@ def check_code(
     found = rule_over(store, places)
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
-        rel_hash = relative_hash(place.relative.lower())
+        rel_hash = relative_hash(place.relative)
         standing = held_code(store, rule.origin, rel_hash, place.relative)
         if standing is None and not rule.prunes_origin:
             standing = standing_code(store, rule.origin, rel_hash, rule, place.relative)
@@ -181,7 +181,7 @@ def _check_mirror_page(
     check: CodeCheck,
 ) -> None:
     """The mirror page of an origin page with code blocks: compared when held, else probed."""
-    rel_hash = relative_hash(relative.lower())
+    rel_hash = relative_hash(relative)
     if store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None:
         if codes_apart(code_hash(store, rule.mirror, rel_hash, relative), code):
             revoke(store, rule, now, check, relative=relative)
@@ -280,7 +280,7 @@ def _compare_related(
     budget and ``_RELATED_EXTRA`` probes more (a right rule would otherwise have its copy's page
     fetched at every such path). The probe's answer is compared when it arrives
     (``check_code``)."""
-    rel_hash = relative_hash(relative.lower())
+    rel_hash = relative_hash(relative)
     related = []
     for side in sides:
         related += store.rules_with_origin_at(side)
@@ -318,7 +318,7 @@ def _told_apart(
     mirror of the guide, held first)."""
     for place, side, other in _revoked_beside(store, places):
         other_code = standing_code_hash(
-            store, other, relative_hash(place.relative_key), relative=place.relative
+            store, other, relative_hash(place.relative), relative=place.relative
         )
         if other_code and codes_apart(code, other_code):
             yield (side, other), place.relative
@@ -332,7 +332,7 @@ def _revoked_counterparts(store: MirrorStore, places: list[Placement]) -> Iterat
     the one page linking it was dropped under that rule, and the guide's page at its path
     arrived on the library's copy after the revocation."""
     for place, _, other in _revoked_beside(store, places):
-        if store.entry_by_hash(other.lower(), relative_hash(place.relative_key)) is None:
+        if store.entry_by_hash(other.lower(), relative_hash(place.relative)) is None:
             yield other + place.relative
 
 

@@ -4,7 +4,9 @@ A directory is scheme://host[:port]/path-up-to-its-last-slash/ of the normalised
 never counts). A page lives under every ancestor directory from its host root down to its own;
 its *relative path* under one of them is the rest of the URL, path and query. Directories and
 relative paths compare lower-cased: Zhang, Jia & Li found that 95 % of replicated directories keep
-identical relative paths compared that way, and the rest rename only their top directory.
+identical relative paths compared that way, and the rest rename only their top directory. A
+file's ``.htm`` compares as ``.html`` too (``relative_key``), and a side is asked for a path as
+its index page says it names its files (``spelled_as``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ MAX_DIRECTORY_BYTES = 240
 _LANGUAGE = r"[a-z]{2,3}(?:[-_][a-z]{2,4})?"
 # a host label or path segment that names a copy: mirror, mirrors, mirror2, docs-mirror, mirrored
 _COPY_NAME = re.compile(r"(?<![a-z])mirror(?:s|ed)?\d*(?![a-z])")
+_HTML_SUFFIX = re.compile(r"\.html?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,7 @@ class Placement:
 
     @property
     def relative_key(self) -> str:
-        return self.relative.lower()
+        return relative_key(self.relative)
 
     @property
     def url(self) -> str:
@@ -118,18 +121,34 @@ def directory_name(directory: str) -> str:
     return directory.rstrip("/").rsplit("/", 1)[-1].lower()
 
 
+def relative_key(relative: str) -> str:
+    """How a relative path compares: lower-cased, a file's ``.htm`` read as ``.html`` (a copy kept
+    where names carry three-letter extensions has every page and every link renamed so)."""
+    key = relative.lower()
+    path, mark, query = key.partition("?")
+    return f"{path}l{mark}{query}" if path.endswith(".htm") else key
+
+
 def spelled_as(relative: str, side_index: str, other_index: str) -> str:
     """``relative`` spelled as the side whose index page is ``side_index`` spells its names.
-    Paths compare lower-cased, but a server answers them as they are written: a copy kept on a
-    server that upper-cased every name (``INDEX.HTML`` for ``index.html``) answers no other
-    spelling. Where the two index pages' file names differ in case alone, the side's case
-    decides (applied twice, it changes nothing); elsewhere ``relative`` is left as it is."""
+    Paths compare by ``relative_key``, but a server answers a name only as it is written: a
+    copy kept on a server that upper-cased every name (``INDEX.HTML`` for ``index.html``), or
+    renamed every ``.html`` to ``.htm``, answers no other spelling. Where the two index pages'
+    file names differ in that way alone, the side's case and extension decide (applied twice, it
+    changes nothing); elsewhere ``relative`` is left as it is. The query keeps its case."""
     own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
-    if own == other or own.lower() != other.lower():
+    if own == other or relative_key(own) != relative_key(other):
         return relative
-    if own == own.upper():
-        return relative.upper()
-    return relative.lower() if own == own.lower() else relative
+    path, mark, query = relative.partition("?")
+    if own == own.upper() and other != other.upper():
+        path = path.upper()
+    elif own == own.lower() and other != other.lower():
+        path = path.lower()
+    own_suffix, other_suffix = _HTML_SUFFIX.search(own), _HTML_SUFFIX.search(other)
+    renamed = own_suffix and other_suffix and len(own_suffix[0]) != len(other_suffix[0])
+    if renamed and path.lower().endswith(other_suffix[0].lower()):
+        path = path[: -len(other_suffix[0])] + own_suffix[0]
+    return path + mark + query
 
 
 def directory_depth(directory: str) -> int:

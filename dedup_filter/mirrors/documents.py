@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from dedup_filter.mirrors.candidates import Pair, index_pair, pruned
 from dedup_filter.mirrors.deferrals import Deferrals
-from dedup_filter.mirrors.directories import nested, own_placement, usable_directory
+from dedup_filter.mirrors.directories import nested, own_placement, relative_key, usable_directory
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
@@ -91,7 +91,7 @@ def _another_namesake(store: MirrorStore, directory: str, other: str, name: str)
     entries = (
         entry
         for _, entry in store.subtree(directory.lower())
-        if "/" not in entry.relative and entry.relative.lower() != name
+        if "/" not in entry.relative and relative_key(entry.relative) != name
     )
     for entry in itertools.islice(entries, _SCANNED):
         namesake = store.entry(other.lower(), entry.relative.lower())

@@ -117,7 +117,7 @@ def coded_namesake(
     if not code:
         return None
     own = places[-1]
-    rel_hash = relative_hash(own.relative_key)
+    rel_hash = relative_hash(own.relative)
     for edition in store.revoked_partners(own.directory):
         for other in store.revoked_partners(edition):
             same_code = standing_code_hash(store, other, rel_hash, relative=own.relative) == code
@@ -189,7 +189,7 @@ def edition_seen(store: MirrorStore, candidate: Candidate, arrived: str | None) 
     sample (or its sample turned into one) when both sides hold it with code blocks apart."""
     if arrived is None:
         return candidate
-    rel_hash = relative_hash(arrived.lower())
+    rel_hash = relative_hash(arrived)
     if not coded_apart(store, candidate, Sample(arrived, rel_hash)):
         return candidate
     if any(sample.relative_hash == rel_hash for sample in candidate.samples):

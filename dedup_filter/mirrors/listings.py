@@ -3,7 +3,7 @@
 Two index pages whose text differs (a mirror's banner, its own header or footer, a server
 signature) but which list the same entries are as good a hint of a replicated directory as two
 duplicate index pages: the listing is what a copy keeps. Invariant: a listing is a set of
-lower-cased relative paths of the directory's own documents and immediate subdirectories, an
+relative paths (``relative_key``) of the directory's own documents and immediate subdirectories, an
 index page of a subdirectory under any of its names reduced to the subdirectory
 (``library/index.html`` and ``library/`` are one entry); queries, the page itself, deeper links
 and links leaving the directory are left out; it is keyed by a hash of the sorted set.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dedup_filter.features.hashing import hash64
-from dedup_filter.mirrors.directories import IndexPages
+from dedup_filter.mirrors.directories import IndexPages, relative_key
 
 _LISTING_SEED = 0x1157
 
@@ -29,7 +29,7 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
         lowered = link.lower()
         if not lowered.startswith(prefix):
             continue
-        relative = lowered[len(prefix) :]
+        relative = relative_key(lowered[len(prefix) :])
         if index_pages.names_index(relative):
             relative = relative[: relative.rfind("/") + 1]  # "" for the page itself
         section = relative.count("/") == 1 and relative.endswith("/")

@@ -953,8 +953,13 @@ class UrlPruner:
         place = own_placement(url, self.config.max_depth)
         if place is None:
             return None
-        entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
-        return None if entry is None else view.page(entry.representative)
+        key = self._index_pages.entry_key(place)
+        entry = store.entry(place.directory_key, key)
+        if entry is None or entry.other_file(None):  # two files collided at its path
+            return None
+        if key and entry.relative.lower() != place.relative.lower():
+            return None  # ``.htm`` for ``.html``: only a URL spelled as its side names it
+        return view.page(entry.representative)
 
 
 def _unprobed(store: MirrorStore, held: PageRecord | None) -> PageRecord | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, replace
 
-from dedup_filter.mirrors.directories import copier_at_root, spelled_as
+from dedup_filter.mirrors.directories import copier_at_root, relative_key, spelled_as
 
 _U32 = struct.Struct(">I")
 _U64 = struct.Struct(">Q")
@@ -80,7 +80,7 @@ class DirEntry:
 
     def other_file(self, relative: str | None) -> bool:
         """Whether this entry may be of another file than the one at ``relative`` (None: any
-        will do): relative paths compare lower-cased, and two names that differ only in case
+        will do): relative paths compare by ``relative_key``, and two names that differ only so
         are two files (gi-docgen's ``func.CHECK_VERSION.html`` beside
         ``func.check_version.html``); so is whatever holds a path such files collided at."""
         if self.role == COLLIDING:
@@ -88,7 +88,7 @@ class DirEntry:
         return (
             relative is not None
             and self.relative != relative
-            and self.relative.lower() == relative.lower()
+            and relative_key(self.relative) == relative_key(relative)
         )
 
 

@@ -247,7 +247,7 @@ class CoordinateSampler:
                     continue
                 relative = link[len(side) :]
                 if self._index_pages.names_document(relative):
-                    relatives.setdefault(relative_hash(relative.lower()), relative)
+                    relatives.setdefault(relative_hash(relative), relative)
         return sorted(relatives.items())[:_POOL_SIDE]
 
     def _fetched_pair(
@@ -255,7 +255,7 @@ class CoordinateSampler:
     ) -> list[Sample]:
         if arrived is None or self._index_pages.names_listing(arrived):
             return []
-        rel_hash = relative_hash(arrived.lower())
+        rel_hash = relative_hash(arrived)
         if rel_hash in taken or store.entry_by_hash(candidate.mirror.lower(), rel_hash) is None:
             return []
         original = store.entry_by_hash(candidate.origin.lower(), rel_hash)

@@ -37,6 +37,7 @@ from dataclasses import replace
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.versions import Release
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
+from dedup_filter.mirrors.directories import relative_key
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
     encode_entry,
@@ -67,9 +68,10 @@ def directory_hash(directory_key: str) -> bytes:
     return _U64.pack(hash64(directory_key, _DIRECTORY_SEED))
 
 
-def relative_hash(relative_key: str) -> int:
-    """A relative path's 48-bit hash: its ``dirs`` key under a directory, its sampling order."""
-    return hash64(relative_key, _RELATIVE_SEED) >> (64 - 8 * _RELATIVE_BYTES)
+def relative_hash(relative: str) -> int:
+    """A relative path's 48-bit hash (of its ``relative_key``): its ``dirs`` key under a
+    directory, its sampling order."""
+    return hash64(relative_key(relative), _RELATIVE_SEED) >> (64 - 8 * _RELATIVE_BYTES)
 
 
 def _entry_key(directory_key: str, rel_hash: int) -> bytes:

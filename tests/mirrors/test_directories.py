@@ -14,6 +14,7 @@ from dedup_filter.mirrors.directories import (
     own_placement,
     parent_directory,
     placements,
+    relative_key,
     spelled_as,
 )
 
@@ -93,14 +94,31 @@ def test_own_placement_is_the_last_placement_when_that_is_the_urls_own():
         ("http://o/docs/index.html", "http://m/pub/INDEX.HTML", "c3ref/open.html"),
         ("http://m/pub/index.html", "http://o/docs/index.html", "c3ref/Open.html"),
         ("http://m/pub/", "http://o/docs/index.html", "c3ref/Open.html"),
-        ("http://m/pub/index.htm", "http://o/docs/index.html", "c3ref/Open.html"),
+        ("http://m/pub/index.htm", "http://o/docs/index.html", "c3ref/Open.htm"),
+        ("http://m/pub/INDEX.HTM", "http://o/docs/index.html", "C3REF/OPEN.HTM"),
+        ("http://o/docs/index.html", "http://m/pub/INDEX.HTM", "c3ref/open.html"),
+        ("http://m/pub/index.htm", "http://o/docs/default.html", "c3ref/Open.html"),
         ("http://m/pub/Index.html", "http://o/docs/index.html", "c3ref/Open.html"),
     ],
 )
-def test_a_path_is_spelled_as_a_side_whose_index_page_changed_the_case_spells_it(
+def test_a_path_is_spelled_as_a_side_whose_index_page_renamed_it_spells_it(
     side_index, other_index, spelled
 ):
-    """Only index pages whose names differ in case alone tell a case; a side's own spelling
-    is left as it is (applied again, nothing changes)."""
+    """Only index pages whose names differ in case or in ``.htm`` for ``.html`` alone tell how
+    a side renamed its files; a side's own spelling is left as it is (applied again, nothing
+    changes)."""
     assert spelled_as("c3ref/Open.html", side_index, other_index) == spelled
     assert spelled_as(spelled, side_index, other_index) == spelled
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        ("c3ref/open.htm", "C3REF/Open.html", True),
+        ("c3ref/open.htm?x=1", "c3ref/open.html?x=1", True),
+        ("c3ref/open.htm", "c3ref/open.htmx", False),
+        ("c3ref.htm/open", "c3ref.html/open", False),
+    ],
+)
+def test_relative_paths_compare_lower_cased_with_htm_read_as_html(first, second, same):
+    assert (relative_key(first) == relative_key(second)) is same

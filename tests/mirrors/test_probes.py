@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -125,6 +126,10 @@ def test_a_sample_whose_page_failed_before_is_settled_without_asking_again(
         assert pair["samples"][relative] == "missing"
 
 
+def _as_htm(path: str) -> str:
+    return re.sub(r"\.html$", ".htm", path)
+
+
 # long enough that a page under it is no near-duplicate of its original (170 words)
 _BANNER = (
     b"<body><p>This copy is kept for the campus network by the library's systems group, who "
@@ -134,13 +139,17 @@ _BANNER = (
 )
 
 
-def _renamed(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, bytes]:
-    """A copy of the pages under ``base`` whose file names were upper-cased, and its links to
-    them (a copy kept on a server that changed its names): the same pages, under names the
-    origin lacks."""
-    link = re.compile(rb'href="[^"/:]+\.html"')
+def _renamed(
+    pages: dict[str, bytes], base: str, new_base: str, rename: Callable[[str], str] = str.upper
+) -> dict[str, bytes]:
+    """A copy of the pages under ``base`` whose file names were renamed (upper-cased), and its
+    links to them (a copy kept on a server that changed its names): the same pages, under names
+    the origin lacks."""
+    link = re.compile(r'href="[^"/:]+\.html"')
     return {
-        new_base + url[len(base) :].upper(): link.sub(lambda href: href[0].upper(), body)
+        new_base + rename(url[len(base) :]): link.sub(
+            lambda href: 'href="' + rename(href[0][6:-1]) + '"', body.decode()
+        ).encode()
         for url, body in pages.items()
         if url.startswith(base)
     }
@@ -168,27 +177,31 @@ def test_a_copy_under_other_names_costs_no_probe_for_each_page(open_filter, corp
 @pytest.mark.parametrize("banner", [False, True])
 @pytest.mark.parametrize("first", ["origin", "copy"])
 @pytest.mark.parametrize("order", ORDERS)
-def test_a_copy_whose_server_upper_cased_its_names_is_pruned_as_it_spells_them(
-    open_filter, corpus, order, first, banner
+@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
+    open_filter, corpus, order, first, banner, rename
 ):
-    """The index pages' names (``INDEX.HTML`` against ``index.html``) tell the case a copy's
-    server gave every name, so samples and counterparts are asked as each side spells them.
-    Asked as the other side spells them, each was a 404: the copy was paired late or never,
-    crawled whole and dropped page by page (vim's manual so copied: 258 requests against 246
-    without the filter). Under a banner, its samples match by resemblance: two names apart in
-    case alone are two files, unless the index pages spell them so."""
+    """The index pages' names (``INDEX.HTML`` or ``index.htm`` against ``index.html``) tell how
+    a copy's server renamed every file, so samples and counterparts are asked as each side
+    names them. Asked as the other side names them, each was a 404 (or, ``.htm`` for ``.html``,
+    a path that hashed apart): the copy was paired late or never, crawled whole and dropped page
+    by page (vim's manual so copied: 258 and 254 requests against 246 without the filter).
+    Under a banner, its samples match by resemblance: two names apart in case alone are two
+    files, unless the index pages name them so."""
     guide = prose_guide(corpus, ORIGIN + "guide/", 60)
     origin = {
         url if url != ORIGIN + "guide/" else url + "index.html": body for url, body in guide.items()
     }
-    copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/")
+    copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
     if banner:
         copy = {url: body.replace(b"<body>", _BANNER, 1) for url, body in copy.items()}
     pages = origin | copy
     pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
-    pages[MIRROR] = b'<html><body><a href="pub/guide/INDEX.HTML">Guide</a></body></html>'
+    pages[MIRROR] = (
+        f'<html><body><a href="pub/guide/{rename("index.html")}">Guide</a></body></html>'.encode()
+    )
     starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    web = TestWeb(0, "upper-cased", pages, {}, starts, [], [], set(), {}, {})
+    web = TestWeb(0, "renamed", pages, {}, starts, [], [], set(), {}, {})
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert len(log.fetched) < len(origin) + 20  # probes and 404s included; no filter: 124
     assert sum(url in copy for url in log.pruned) > 45
