@@ -14,6 +14,7 @@ from a front page linking its top. The copy's forms:
 - ``upper``: its file and directory names upper-cased, links too (a copy kept on a server that
   changed its names);
 - ``htm``: ``.html`` renamed ``.htm``, links too;
+- ``subdirectories``: every subdirectory under a name of the copy's own, links too;
 - ``partial``: a third of the pages left out, their links dangling (an interrupted transfer);
 - ``extra``: every page, and one in ten again under a name of the copy's own with a note only
   it holds (a mirror's local notes), linked from its top page;
@@ -171,6 +172,25 @@ def _minified(tree: dict[str, str]) -> Copy:
     }
 
 
+def _subdirectories_renamed(tree: dict[str, str]) -> Copy:
+    """Every subdirectory renamed (``c3ref/`` as ``c3ref-pages/``), links too: a copy that
+    filed the sections under names of its own."""
+
+    def rename(path: str) -> str:
+        head, slash, rest = path.partition("/")
+        return f"{head}-pages/{rest}" if slash else path
+
+    def relink(path: str, href: str) -> str:
+        target, mark, fragment = href.partition("#")
+        if not target:
+            return href
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        moved = posixpath.relpath(rename(joined), posixpath.dirname(rename(path)) or ".")
+        return moved + mark + fragment
+
+    return _each(rename, relink)(tree)
+
+
 def _partial(tree: dict[str, str]) -> Copy:
     """A third of the pages left out (each page's hash decides), their links left dangling, as
     a copy made by an interrupted transfer."""
@@ -235,6 +255,7 @@ FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
     "upper": _each(str.upper, _upper),
     "htm": _each(lambda path: _HTML.sub(".htm", path), _htm),
     "partial": _partial,
+    "subdirectories": _subdirectories_renamed,
     "wget": _fetched_by_wget,
     "hotlinked": _hotlinked,
     "retitled": _retitled,

@@ -135,20 +135,35 @@ def spelled_as(relative: str, side_index: str, other_index: str) -> str:
     copy kept on a server that upper-cased every name (``INDEX.HTML`` for ``index.html``), or
     renamed every ``.html`` to ``.htm``, answers no other spelling. Where the two index pages'
     file names differ in that way alone, the side's case and extension decide (applied twice, it
-    changes nothing); elsewhere ``relative`` is left as it is. The query keeps its case."""
+    changes nothing); elsewhere ``relative`` is left as it is. An upper-cased name cannot tell
+    the case it had: toward the other side it is lower-cased (right where that side's names are
+    all lower-case), and a mixed-case name is taken for that side's own. The query keeps its
+    case."""
     own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
     if own == other or relative_key(own) != relative_key(other):
         return relative
     path, mark, query = relative.partition("?")
     if own == own.upper() and other != other.upper():
-        path = path.upper()
-    elif own == own.lower() and other != other.lower():
-        path = path.lower()
+        path = path.upper()  # a side that upper-cased every name: any spelling maps onto it
+    elif own == own.lower() and other == other.upper() and path == path.upper():
+        path = path.lower()  # back from that spelling, a guess (a mixed-case name is this side's)
     own_suffix, other_suffix = _HTML_SUFFIX.search(own), _HTML_SUFFIX.search(other)
     renamed = own_suffix and other_suffix and len(own_suffix[0]) != len(other_suffix[0])
     if renamed and path.lower().endswith(other_suffix[0].lower()):
         path = path[: -len(other_suffix[0])] + own_suffix[0]
     return path + mark + query
+
+
+def case_guessed(side_index: str, other_index: str) -> bool:
+    """Whether ``spelled_as`` can only guess the case of the side's names from the other's: the
+    other side upper-cased every name, which cannot tell the case each had."""
+    own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
+    return (
+        own != other
+        and relative_key(own) == relative_key(other)
+        and own == own.lower()
+        and other == other.upper()
+    )
 
 
 def directory_depth(directory: str) -> int:

@@ -67,6 +67,8 @@ def document_pair(
     if any(store.candidate(pair_reference(*pair)) for pair in (directories, directories[::-1])):
         return DocumentPairing()
     missing = tuple(side for side in directories if not store.entry(side.lower(), ""))
+    if missing and page.relative.lower() != original.relative.lower():
+        return DocumentPairing()  # ``.htm`` for ``.html``: only index pages tell how to ask
     deferrals = Deferrals(store.view)
     if any(store.probes_for(side) for side in missing):
         return DocumentPairing()  # asked for already

@@ -608,6 +608,10 @@ class UrlPruner:
             # but for the pages another copy stands for, and is not probed there: a page
             # fetched as a probe has its links followed only if the crawl asks for it
             evidence["awaiting_crawl_of"] = counterpart
+        elif kept == rule.origin and rule.origin_names_guessed:
+            # the case of the origin's name is a guess (its copy upper-cased every name): the
+            # crawl fetches the page under its own name, which holds this one
+            evidence["awaiting_crawl_of"] = counterpart
         else:
             tally = deferrals.tally(directory_name(rule.mirror), COUNTERPART_PROBE)
             if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more

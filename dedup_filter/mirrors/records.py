@@ -10,7 +10,12 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, replace
 
-from dedup_filter.mirrors.directories import copier_at_root, relative_key, spelled_as
+from dedup_filter.mirrors.directories import (
+    case_guessed,
+    copier_at_root,
+    relative_key,
+    spelled_as,
+)
 
 _U32 = struct.Struct(">I")
 _U64 = struct.Struct(">Q")
@@ -119,6 +124,15 @@ class DirectoryPair:
     def mirror_spelling(self, relative: str) -> str:
         """``relative`` as the mirror spells its names."""
         return spelled_as(relative, self.mirror_index, self.origin_index)
+
+    @property
+    def origin_names_guessed(self) -> bool:
+        """Whether the origin's names are guessed from the mirror's (``case_guessed``)."""
+        return case_guessed(self.origin_index, self.mirror_index)
+
+    @property
+    def mirror_names_guessed(self) -> bool:
+        return case_guessed(self.mirror_index, self.origin_index)
 
     def on_origin(self, relative: str) -> str:
         return self.origin + self.origin_spelling(relative)

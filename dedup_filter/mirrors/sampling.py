@@ -275,12 +275,8 @@ class CoordinateSampler:
                 )
             if copy.same_content(original):
                 return MATCH
-            # two files under the path (as each side spells its names): it cannot be checked
-            as_mirror, as_origin = candidate.mirror_spelling, candidate.origin_spelling
-            if copy.other_file(as_mirror(original.relative)) or original.other_file(
-                as_origin(copy.relative)
-            ):
-                return MISSING
+            if self._other_files(candidate, copy, original):
+                return MISSING  # two files under the path: it cannot be checked
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
             if self._resemble(store, candidate, sample, arrival, (copy, original)):
@@ -292,6 +288,18 @@ class CoordinateSampler:
         if copy is not None or store.has_link(url):
             return MATCH
         return MISMATCH if _listing_fetched(store, url) else PENDING
+
+    @staticmethod
+    def _other_files(candidate: Candidate, copy: DirEntry, original: DirEntry) -> bool:
+        """Whether a sample's two entries may be of two files: each side's name, spelled as the
+        other side names its files, is not the other's (a name whose case is only guessed is
+        not compared), or two files collided at either."""
+        to_mirror = to_origin = None
+        if not candidate.mirror_names_guessed:
+            to_mirror = candidate.mirror_spelling(original.relative)
+        if not candidate.origin_names_guessed:
+            to_origin = candidate.origin_spelling(copy.relative)
+        return copy.other_file(to_mirror) or original.other_file(to_origin)
 
     def _unlike(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> int:
         """A mirror's page unlike the origin's: a mismatch, unless it is the mirror's answer for

@@ -91,12 +91,12 @@ def test_own_placement_is_the_last_placement_when_that_is_the_urls_own():
     ("side_index", "other_index", "spelled"),
     [
         ("http://m/pub/INDEX.HTML", "http://o/docs/index.html", "C3REF/OPEN.HTML"),
-        ("http://o/docs/index.html", "http://m/pub/INDEX.HTML", "c3ref/open.html"),
+        ("http://o/docs/index.html", "http://m/pub/INDEX.HTML", "c3ref/Open.html"),
         ("http://m/pub/index.html", "http://o/docs/index.html", "c3ref/Open.html"),
         ("http://m/pub/", "http://o/docs/index.html", "c3ref/Open.html"),
         ("http://m/pub/index.htm", "http://o/docs/index.html", "c3ref/Open.htm"),
         ("http://m/pub/INDEX.HTM", "http://o/docs/index.html", "C3REF/OPEN.HTM"),
-        ("http://o/docs/index.html", "http://m/pub/INDEX.HTM", "c3ref/open.html"),
+        ("http://o/docs/index.html", "http://m/pub/INDEX.HTM", "c3ref/Open.html"),
         ("http://m/pub/index.htm", "http://o/docs/default.html", "c3ref/Open.html"),
         ("http://m/pub/Index.html", "http://o/docs/index.html", "c3ref/Open.html"),
     ],
@@ -109,6 +109,12 @@ def test_a_path_is_spelled_as_a_side_whose_index_page_renamed_it_spells_it(
     changes)."""
     assert spelled_as("c3ref/Open.html", side_index, other_index) == spelled
     assert spelled_as(spelled, side_index, other_index) == spelled
+
+
+def test_an_upper_cased_name_is_lower_cased_toward_a_side_that_did_not_upper_case_its_names():
+    assert spelled_as("C3REF/OPEN.HTM", "http://o/index.html", "http://m/INDEX.HTM") == (
+        "c3ref/open.html"
+    )
 
 
 @pytest.mark.parametrize(
