@@ -17,6 +17,7 @@ from dedup_filter.config import MirrorConfig
 from dedup_filter.features.simhash import agreement
 from dedup_filter.languages import language_editions
 from dedup_filter.mirrors.boundary import twins, widen
+from dedup_filter.mirrors.deferrals import lacks_directory
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -148,6 +149,9 @@ def origins_pair(orientation: Orientation, url: str, ruled_url: str) -> Pair | N
     twin_url = rule.origin + place.relative
     if ruled(store, (url, twin_url), max_depth):
         return None
+    twin = own_placement(twin_url, max_depth)
+    if twin is not None and lacks_directory(store, twin.directory, twin_url):
+        return None  # the rule's origin lacks the directory: the copy renamed its own
     return index_pair(url, twin_url, orientation.index_pages, orientation)
 
 

@@ -25,18 +25,20 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dedup_filter.index.lmdb_index import IndexView
-from dedup_filter.mirrors.store import url_hash
+from dedup_filter.mirrors.directories import parent_directory
+from dedup_filter.mirrors.store import MirrorStore, directory_name, url_hash
 
 _SINCE = struct.Struct(">d")
 _STATUS = struct.Struct(">H")
 _LENGTH = struct.Struct(">I")
-_TALLY = struct.Struct(">II")
+_TALLY = struct.Struct(">IIII")  # answered, absent, asked, failed otherwise
 _FEW_ABSENCES = 8  # probes of a kind answered with a 404 or 410 before they are mostly absent
 _ABSENCES_PER_PAGE = 3  # ... and that many times the probes answered with a page
 _WAITING, _ABSENT, _PROBED, _MOVED, _TALLIED = b"d", b"a", b"p", b"m", b"t"
+_SECTION = 0xFF  # the kind of a directory's tally of the counterpart probes asked into it
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,20 @@ class ProbeTally:
 
     answered: int = 0
     absent: int = 0
+    asked: int = 0  # counted since the fields after ``absent`` were added
+    failed: int = 0  # otherwise (a 5xx, a timeout): nothing said of the side probed
+
+    @property
+    def in_flight(self) -> int:
+        return max(0, self.asked - self.answered - self.absent - self.failed)
+
+    @property
+    def awaiting_answers(self) -> bool:
+        """Whether as many probes as could tell the kind mostly absent are in flight, before
+        that many were answered: any more would be asked blind. A copy crawled first is read
+        an index page at a time, so every page of a renamed section had its counterpart probed
+        before the first 404 came back (SQLite's C reference so copied: 84 probes, all 404s)."""
+        return self.answered + self.absent < _FEW_ABSENCES <= self.in_flight
 
     @property
     def mostly_absent(self) -> bool:
@@ -71,6 +87,11 @@ def _text(value: str) -> bytes:
 
 def _tally_key(rule: bytes, kind: int) -> bytes:
     return _TALLIED + bytes([kind]) + rule
+
+
+def _section(url: str) -> bytes:
+    path = url.partition("?")[0]
+    return directory_name(parent_directory(path) or path)
 
 
 def _read_text(data: bytes, offset: int) -> tuple[str, int]:
@@ -145,10 +166,33 @@ class Deferrals:
         """The probes of ``kind`` (``store.COUNTERPART_PROBE``, ...) that ``rule`` (named as its
         probes name it: ``store.directory_name`` of its mirror) asked for."""
         value = self.view.get("deferred", _tally_key(rule, kind))
-        return ProbeTally() if value is None else ProbeTally(*_TALLY.unpack(value))
+        if value is None:
+            return ProbeTally()
+        return ProbeTally(*_TALLY.unpack(bytes(value).ljust(_TALLY.size, b"\0")))  # or 2 fields
 
-    def count_probe(self, rule: bytes, kind: int, answered: bool) -> None:
-        """One more probe of that rule and kind answered with a page, or with a 404 or 410."""
+    def section_tally(self, url: str) -> ProbeTally:
+        """The counterpart probes asked into the directory holding ``url``, by any rule: where
+        a copy renamed a section, each of them finds no page."""
+        return self.tally(_section(url), _SECTION)
+
+    def count_section_probe(self, url: str, outcome: str) -> None:
+        """``count_probe`` for the directory holding ``url``, a counterpart probed."""
+        self.count_probe(_section(url), _SECTION, outcome)
+
+    def count_probe(self, rule: bytes, kind: int, outcome: str) -> None:
+        """One more probe of that rule and kind ``asked``, or ``answered`` with a page,
+        ``absent`` (a 404 or 410) or ``failed`` otherwise (the fields of ``ProbeTally``)."""
         before = self.tally(rule, kind)
-        counts = (before.answered + answered, before.absent + (not answered))
+        after = replace(before, **{outcome: getattr(before, outcome) + 1})
+        counts = (after.answered, after.absent, after.asked, after.failed)
         self.view.put("deferred", _tally_key(rule, kind), _TALLY.pack(*counts))
+
+
+def lacks_directory(store: MirrorStore, directory: str, index_url: str) -> bool:
+    """Whether a side lacks ``directory``: ``index_url``, its index page, failed (a 404) and no
+    page under it is held. One that holds pages has no index file of that name, that is all
+    (Javadoc's package directories)."""
+    status = Deferrals(store.view).absent(index_url)
+    if status is None or 200 <= status < 300:
+        return False
+    return next(store.subtree(directory.lower()), None) is None

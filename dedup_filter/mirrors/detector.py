@@ -210,7 +210,7 @@ class MirrorDetector:
         update.probes.extend(filter(None, (ask_absent(store, side) for side in kept_whole)))
         if outstanding:
             Deferrals(view).mark_probed(page.url)
-            tally(store, outstanding, 200)
+            tally(store, page.url, outstanding, 200)
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
@@ -361,7 +361,7 @@ class MirrorDetector:
         asked = self._stripped(view, url)  # probes are recorded without session parameters
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
-        tally(store, outstanding, status or 0)
+        tally(store, asked, outstanding, status or 0)
         if any(kind in _REMEMBERED_ABSENT for kind, _ in outstanding):
             # what waits for it is fetched instead; an index page is not asked for again (a
             # parent without one is paired on its children's rules: ``boundary.widen``); a

@@ -93,17 +93,18 @@ def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -
     return children
 
 
-def tally(store: MirrorStore, outstanding: list[tuple[int, bytes]], status: int) -> None:
-    """Count a URL probed for a rule (as the counterpart of its deferred URLs, or for its code)
-    that came as a page (a 2xx ``status``) or was absent (a 404 or 410): the rule's
-    ``ProbeTally`` of that kind. Other failures say nothing of the side probed."""
-    answered = 200 <= status < 300
-    if not answered and status not in _ABSENT:
-        return
+def tally(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]], status: int) -> None:
+    """Count ``url``, probed for a rule (as the counterpart of its deferred URLs, or for its
+    code), that came as a page (a 2xx ``status``), was absent (a 404 or 410) or failed
+    otherwise (which says nothing of the side probed): the rule's ``ProbeTally`` of that kind,
+    and a counterpart's directory's (``Deferrals.section_tally``)."""
+    outcome = "answered" if 200 <= status < 300 else "absent" if status in _ABSENT else "failed"
     deferrals = Deferrals(store.view)
     for kind, reference in outstanding:
         if kind in _TALLIED and reference:
-            deferrals.count_probe(reference, kind, answered)
+            deferrals.count_probe(reference, kind, outcome)
+    if any(kind == COUNTERPART_PROBE for kind, _ in outstanding):
+        deferrals.count_section_probe(url, outcome)
 
 
 def withdraw_failed(

@@ -45,7 +45,7 @@ from dedup_filter.features.versions import later_release
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import Sketched
-from dedup_filter.mirrors.deferrals import Deferrals
+from dedup_filter.mirrors.deferrals import Deferrals, ProbeTally, lacks_directory
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -613,14 +613,40 @@ class UrlPruner:
             # crawl fetches the page under its own name, which holds this one
             evidence["awaiting_crawl_of"] = counterpart
         else:
-            tally = deferrals.tally(directory_name(rule.mirror), COUNTERPART_PROBE)
-            if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more
-                evidence["counterpart_probes"] = {
-                    "answered": tally.answered,
-                    "absent": tally.absent,
-                }
+            missing = self._section_missing(store, url, rule, counterpart, kept)
+            if missing is not None:  # a section renamed: no probe of each of its pages
+                evidence["section_missing"] = missing
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
+            tallies = _tallies(deferrals, rule, counterpart)
+            for scope, tally in tallies.items():
+                if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more
+                    evidence[scope] = {"answered": tally.answered, "absent": tally.absent}
+                    return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
+            if any(tally.awaiting_answers for tally in tallies.values()):
+                # no more are asked until those in flight say whether they find pages
+                evidence["awaiting_probe_answers"] = counterpart
         return Decision(url, "defer", Reason.COUNTERPART_PENDING, counterpart, evidence)
+
+    def _section_missing(
+        self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
+    ) -> str | None:
+        """The index page of ``counterpart``'s directory, a section below ``kept``, where that
+        side lacks the section (``lacks_directory``) while ``url``'s own directory has an index
+        page: the copy filed the section under a name of its own (``part0-pages/`` for
+        ``part0/``), or the kept side never had it, so each of its pages' counterparts would be
+        a 404 probed too (Python's guides so copied, the copy crawled first: 247 requests
+        against 236 without the filter)."""
+        max_depth = self.config.max_depth
+        own = own_placement(self._sessions.of(store).strip(url), max_depth)
+        there = own_placement(counterpart, max_depth)
+        if own is None or there is None or there.directory_key == kept.lower():
+            return None
+        index = store.entry(own.directory_key, "")
+        if index is None or not index.relative:  # held under its directory URL: no file name
+            return None
+        spelled = rule.origin_spelling if kept == rule.origin else rule.mirror_spelling
+        missing = there.directory + spelled(index.relative)
+        return missing if lacks_directory(store, there.directory, missing) else None
 
     def _newer_side(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str, kept: str
@@ -900,13 +926,20 @@ class UrlPruner:
         if kept is not None:  # the counterpart is held: what its side answers is asked
             asked = ask(store, kept)
             return replace(decision, probes=(asked,)) if asked else decision
-        # left to the crawl, probed already, or a pair's document (its samples are probed)
+        # left to the crawl, to the probes in flight, probed already, or a pair's document (its
+        # samples are probed)
         unprobed = (
-            "awaiting_crawl_of" in decision.evidence or decision.reason == Reason.MIRROR_PENDING
+            "awaiting_crawl_of" in decision.evidence
+            or "awaiting_probe_answers" in decision.evidence
+            or decision.reason == Reason.MIRROR_PENDING
         )
         if unprobed or store.probes_for(counterpart):
             return decision
-        store.add_probe(counterpart, COUNTERPART_PROBE, _rule_named(decision))
+        rule, deferrals = _rule_named(decision), Deferrals(view)
+        store.add_probe(counterpart, COUNTERPART_PROBE, rule)
+        deferrals.count_section_probe(counterpart, "asked")
+        if rule:
+            deferrals.count_probe(rule, COUNTERPART_PROBE, "asked")
         return Decision(
             url, "defer", decision.reason, counterpart, decision.evidence, (counterpart,)
         )
@@ -986,6 +1019,16 @@ def _rule_named(decision: Decision) -> bytes:
     probes are tallied (``probes.tally``); none for a pair's document."""
     mirror = decision.evidence.get("mirror_rule")
     return directory_name(mirror) if isinstance(mirror, str) else b""
+
+
+def _tallies(deferrals: Deferrals, rule: Rule, counterpart: str) -> dict[str, ProbeTally]:
+    """What the counterpart probes found so far: the rule's, and those asked into the
+    counterpart's directory by any rule (a section renamed in a copy answers them with 404s,
+    however well its other sections map)."""
+    return {
+        "counterpart_probes": deferrals.tally(directory_name(rule.mirror), COUNTERPART_PROBE),
+        "section_probes": deferrals.section_tally(counterpart),
+    }
 
 
 def _missing(rule: Rule, url: str) -> dict[str, Any]:
