@@ -570,7 +570,9 @@ class UrlPruner:
                 # URL's place (served from the probe), or what only it links is reached by
                 # nothing (its own side's pages that link it may be dropped duplicates)
                 evidence["crawl_instead"] = held.url
-            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, counterpart, evidence)
+            # the page as its side names it, where the counterpart's case was only guessed
+            named = held.url if held.url.lower() == counterpart.lower() else counterpart
+            return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, named, evidence)
         status = deferrals.absent(counterpart)
         if status is not None:
             evidence["status"] = status or None

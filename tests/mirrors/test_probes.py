@@ -218,6 +218,26 @@ def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
     assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
 
 
+def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(open_filter, corpus):
+    """An upper-cased copy of mixed-case names (``PAGE00.HTML`` for ``Page00.html``) is pruned
+    for the origin's pages, whose case is guessed from the copy's (``page00.html``): the drop
+    named the guess, a URL the crawl never fetched, instead of the page it holds."""
+    guide = prose_guide(corpus, ORIGIN + "guide/", 30)
+    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
+    origin = _renamed(guide, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
+    copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", str.upper)
+    pages = origin | copy
+    pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
+    pages[MIRROR] = b'<html><body><a href="pub/guide/INDEX.HTML">Guide</a></body></html>'
+    web = TestWeb(0, "upper-cased", pages, {}, [ORIGIN, MIRROR], [], [], set(), {}, {})
+    dedup = open_filter()
+    log = crawl(web, dedup, "breadth_first", follow_dropped=True)
+    pruned = [url for url in log.pruned if url in copy]
+    assert len(pruned) > 20
+    named = {dedup.check_url(url).duplicate_of for url in pruned}
+    assert named <= set(log.fetched)
+
+
 @pytest.mark.parametrize("first", ["origin", "copy"])
 @pytest.mark.parametrize("order", ORDERS)
 def test_a_copy_that_renamed_its_sections_is_not_probed_page_by_page(
