@@ -79,6 +79,16 @@ def ask_index(store: MirrorStore, url: str) -> bool:
     return True
 
 
+def ask_counterpart(store: MirrorStore, url: str, rule: bytes) -> None:
+    """Record a probe of ``url``, the counterpart of URLs deferred under the rule named ``rule``
+    (none for a pair's document), counted asked where its answer will be ``tally``'d."""
+    store.add_probe(url, COUNTERPART_PROBE, rule)
+    deferrals = Deferrals(store.view)
+    deferrals.count_section_probe(url, "asked")
+    if rule:
+        deferrals.count_probe(rule, COUNTERPART_PROBE, "asked")
+
+
 def answer(store: MirrorStore, url: str, outstanding: list[tuple[int, bytes]]) -> list[Rule]:
     """Forget the ``outstanding`` probes of ``url`` (it arrived); the rules whose parent index
     page it is (their boundary search goes on)."""

@@ -57,7 +57,7 @@ from dedup_filter.mirrors.directories import (
     side_by_side,
 )
 from dedup_filter.mirrors.precedence import held_before
-from dedup_filter.mirrors.probes import fetchable
+from dedup_filter.mirrors.probes import ask_counterpart, fetchable
 from dedup_filter.mirrors.records import OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -937,11 +937,7 @@ class UrlPruner:
         )
         if unprobed or store.probes_for(counterpart):
             return decision
-        rule, deferrals = _rule_named(decision), Deferrals(view)
-        store.add_probe(counterpart, COUNTERPART_PROBE, rule)
-        deferrals.count_section_probe(counterpart, "asked")
-        if rule:
-            deferrals.count_probe(rule, COUNTERPART_PROBE, "asked")
+        ask_counterpart(store, counterpart, _rule_named(decision))
         return Decision(
             url, "defer", decision.reason, counterpart, decision.evidence, (counterpart,)
         )

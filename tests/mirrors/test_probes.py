@@ -226,10 +226,7 @@ def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(ope
     guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
     origin = _renamed(guide, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
     copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", str.upper)
-    pages = origin | copy
-    pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
-    pages[MIRROR] = b'<html><body><a href="pub/guide/INDEX.HTML">Guide</a></body></html>'
-    web = TestWeb(0, "upper-cased", pages, {}, [ORIGIN, MIRROR], [], [], set(), {}, {})
+    web = _two_hosts(origin, copy, ("guide/index.html", "pub/guide/INDEX.HTML"), "origin")
     dedup = open_filter()
     log = crawl(web, dedup, "breadth_first", follow_dropped=True)
     pruned = [url for url in log.pruned if url in copy]
@@ -260,14 +257,11 @@ def test_a_copy_that_renamed_its_sections_is_not_probed_page_by_page(
         MIRROR + "pub/manual/" + re.sub(r"^(part\d)/", r"\1-pages/", url[len(base) :]): body
         for url, body in origin.items()
     }
-    top = [(f"page{number:02d}.html", f"page{number:02d}.html") for number in range(12)]
-    copy[MIRROR + "pub/manual/"] = table_of_contents(
-        "Manual", top + [(name[:-1] + "-pages/index.html", name[:-1] + ".d") for name in sections]
+    copy[MIRROR + "pub/manual/"] = _contents(
+        [(name[:-1] + "-pages/index.html", name[:-1] + ".d") for name in sections]
     )
-    origin[base] = table_of_contents(
-        "Manual", top + [(name + "index.html", name[:-1] + ".d") for name in sections]
-    )
-    web = _manual_and_copy(origin, copy, first)
+    origin[base] = _contents([(name + "index.html", name[:-1] + ".d") for name in sections])
+    web = _two_hosts(origin, copy, _MANUALS, first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert len(log.fetched) < len(web.pages) - 10  # probes and 404s included
     assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
@@ -289,29 +283,36 @@ def test_a_renamed_section_without_index_page_costs_a_few_probes(open_filter, co
     for number, name in enumerate(names):  # prose the guide's pages do not hold
         prose = " ".join(words[3000 + number * 170 : 3170 + number * 170])
         origin[f"{base}ref/{name}"] = f"<html><body><p>{prose}</p></body></html>".encode()
-    guide = [(f"page{number:02d}.html", f"page{number:02d}.html") for number in range(12)]
-
-    def contents(section: str) -> bytes:
-        return table_of_contents("Manual", guide + [(section + name, name) for name in names])
-
-    origin[base] = contents("ref/")
+    origin[base] = _contents([("ref/" + name, name) for name in names])
     copy = {
         MIRROR + "pub/manual/" + url[len(base) :].replace("ref/", "ref-pages/", 1): body
         for url, body in origin.items()
     }
-    copy[MIRROR + "pub/manual/"] = contents("ref-pages/")
-    web = _manual_and_copy(origin, copy, "copy")
+    copy[MIRROR + "pub/manual/"] = _contents([("ref-pages/" + name, name) for name in names])
+    web = _two_hosts(origin, copy, _MANUALS, "copy")
     log = crawl(web, open_filter(), order, follow_dropped=True)
     renamed = [url for url in log.failed_probes if url.startswith(base + "ref-pages/")]
     assert 0 < len(renamed) <= 9  # eight counterparts, and a sample or a code check
     assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
 
 
-def _manual_and_copy(origin: dict[str, bytes], copy: dict[str, bytes], first: str) -> TestWeb:
-    """A manual at ``ORIGIN``'s ``manual/`` and its copy at ``MIRROR``'s ``pub/manual/``, each
-    linked from its host's front page; ``first``: whose front page the crawl starts from."""
+# where each host's front page links its manual
+_MANUALS = ("manual/", "pub/manual/")
+
+
+def _contents(entries: list[tuple[str, str]]) -> bytes:
+    """The manual's table of contents: ``prose_guide``'s twelve pages, then ``entries``."""
+    pages = [(f"page{number:02d}.html", f"page{number:02d}.html") for number in range(12)]
+    return table_of_contents("Manual", pages + entries)
+
+
+def _two_hosts(
+    origin: dict[str, bytes], copy: dict[str, bytes], links: tuple[str, str], first: str
+) -> TestWeb:
+    """``origin`` on ``ORIGIN`` and its ``copy`` on ``MIRROR``, each host's front page linking
+    its ``links`` entry; ``first``: whose front page the crawl starts from."""
     pages = origin | copy
-    pages[ORIGIN] = b'<html><body><a href="manual/">Manual</a></body></html>'
-    pages[MIRROR] = b'<html><body><a href="pub/manual/">Manual</a></body></html>'
+    for host, link in zip((ORIGIN, MIRROR), links, strict=True):
+        pages[host] = f'<html><body><a href="{link}">Manual</a></body></html>'.encode()
     starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    return TestWeb(0, "manual copied", pages, {}, starts, [], [], set(), {}, {})
+    return TestWeb(0, "copied", pages, {}, starts, [], [], set(), {}, {})
