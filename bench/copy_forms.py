@@ -22,7 +22,8 @@ from a front page linking its top. The copy's forms:
   at the origin's page;
 - ``hotlinked``: its images left on the origin's server (each ``<img src>`` the origin's URL);
 - ``retitled``: the mirror's name after every page's title;
-- ``minified``: the white space beside block elements' tags removed.
+- ``minified``: the white space beside block elements' tags removed;
+- forms joined by ``+``, made one after another (``partial+upper``).
 
 Each crawl runs through the core API (``testweb.online.crawl``, following links, from dropped
 pages too as the Scrapy middleware does) in both of its orders, with either host's front page
@@ -264,12 +265,27 @@ FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
 }
 
 
+def _composed(tree: dict[str, str], forms: list[str]) -> Copy:
+    """The copy that the forms make one after another (``partial+upper``: a partial copy, its
+    names then upper-cased), each page still naming the tree's page it copies."""
+    copy: Copy = {path: (path, _utf8(body)) for path, body in tree.items()}
+    for form in forms:
+        made = FORMS[form](
+            {path: body.decode("utf-8", "surrogateescape") for path, (_, body) in copy.items()}
+        )
+        copy = {
+            path: (copy[source][0] if source is not None else None, body)
+            for path, (source, body) in made.items()
+        }
+    return copy
+
+
 def web(tree: dict[str, str], form: str) -> tuple[TestWeb, dict[str, str]]:
     """Both hosts, and each URL's content: the tree's path of the page it serves, or its own URL
-    for a page only the copy holds."""
+    for a page only the copy holds. ``form`` may join forms with ``+`` (applied left to right)."""
     served = {ORIGIN + path: _utf8(body) for path, body in tree.items()}
     content = {ORIGIN + path: path for path in tree}
-    copy = FORMS[form](tree)
+    copy = _composed(tree, form.split("+"))
     for path, (source, body) in copy.items():
         served[COPY + path] = body
         content[COPY + path] = source or COPY + path

@@ -23,7 +23,7 @@ again once a first request got it.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,6 +57,10 @@ _JUDGED_KEPT = 100_000
 # crawl pages the core dropped as duplicates, kept to answer a later probe of their URL (such a
 # page is not held under its URL, so the core may ask for it) without a second fetch
 _DROPPED_KEPT = 256
+# a probe the crawl got no page for is reported failed again each time the core asks for it
+# (another candidate may want it); a core that asked for it in each answer would keep the
+# reactor busy for ever: reported this many times at most (``dedup/probe_reports_refused``)
+_FAILURE_REPORTS = 8
 # statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
 _GONE = frozenset({404, 410})
 # how long a probe waits for the crawl's request in flight for its URL before it is fetched
@@ -137,6 +141,7 @@ class Prober:
         self._redirected_to: OrderedDict[bytes, str] = OrderedDict()  # where the crawl landed
         self._judged: OrderedDict[bytes, None] = OrderedDict()
         self._dropped: OrderedDict[bytes, Response] = OrderedDict()
+        self._failure_reports: Counter[bytes] = Counter()
 
     def schedule(self, urls: Iterable[str]) -> None:
         """Probe each URL unless it is probed already or the crawl has (or will have) its answer."""
@@ -155,13 +160,22 @@ class Prober:
                 self._fetch_unless_answered(key, request)
             elif key in self._unjudged:
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
-                self._on_failure(url, self._unjudged[key], self._redirected_to.get(key))
+                self._report_known_failure(key, url)
             elif key in self._dropped:  # judged again from the crawl's response, not fetched
                 self._stats.inc_value("dedup/probes_answered_by_crawl")
                 self._fetch_later(key, request, self._dropped.pop(key))
             else:
                 self._stats.inc_value("dedup/probes")
                 self._fetch_later(key, request)
+
+    def _report_known_failure(self, key: bytes, url: str) -> None:
+        self._failure_reports[key] += 1
+        if self._failure_reports[key] <= _FAILURE_REPORTS:
+            self._on_failure(url, self._unjudged[key], self._redirected_to.get(key))
+            return
+        self._stats.inc_value("dedup/probe_reports_refused")
+        if self._failure_reports[key] == _FAILURE_REPORTS + 1:
+            logger.warning("dedup: the filter keeps asking for %s, reported failed already", url)
 
     def _fetch_unless_answered(self, key: bytes, request: Request) -> None:
         """Fetch the probe after ``CRAWL_ANSWER_WAIT_S`` unless the crawl's request in flight

@@ -16,7 +16,7 @@ and pruned.
 from __future__ import annotations
 
 import tempfile
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,6 +28,8 @@ from dedup_filter.urls import normalize_url
 from .site import TestWeb
 
 ORDERS = ("breadth_first", "host_round_robin")
+# a failed probe reported to the filter again (another candidate asked for it); more is a loop
+_REPORTS_AT_MOST = 20
 
 
 @dataclass(slots=True)
@@ -102,6 +104,7 @@ def crawl(
         frontier.add(normalize_url(url))
     log = CrawlLog()
     answered: dict[str, Decision | None] = {}  # probed URL -> its decision (None: failed probe)
+    reports: Counter[str] = Counter()  # failed probes reported again
     fetched = False  # anything since deferred URLs were last settled
     while len(log.fetched) < max_requests:
         if dedup is not None and frontier.waiting and fetched and not frontier.probes:
@@ -118,6 +121,10 @@ def crawl(
         if source == "probe":
             if url in answered and answered[url] is None and dedup is not None:
                 # asked again by another candidate: the crawler knows the answer, no second fetch
+                reports[url] += 1
+                if reports[url] > _REPORTS_AT_MOST:
+                    msg = f"the filter asks for {url} again each time its failure is reported"
+                    raise RuntimeError(msg)
                 frontier.probes.extend(dedup.probe_failed(url, _status(web, url)).probes)
             elif url not in answered and url not in log.decisions and dedup is not None:
                 answered[url] = _probe(web, dedup, url, frontier, log)

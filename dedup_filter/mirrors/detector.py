@@ -550,7 +550,7 @@ class MirrorDetector:
             return []
         if self._index_pages.names_listing(place.relative):
             return []  # an origin may serve its directory without an index page of its own
-        counterpart, deferrals = rule.origin + place.relative, Deferrals(store.view)
+        counterpart, deferrals = rule.on_origin(place.relative), Deferrals(store.view)
         status = deferrals.absent(counterpart)
         if status is None or 200 <= status < 300 or deferrals.moved(counterpart):
             return []  # a page moved is no page the origin lacks
@@ -582,7 +582,8 @@ class MirrorDetector:
             current = store.rule(rule.mirror)  # as it stands now: made side by side meanwhile
             if current is None or current.origin != rule.origin:
                 continue
-            counterpart = (current.origin if on_mirror else current.mirror) + place.relative
+            on_other_side = current.on_origin if on_mirror else current.on_mirror
+            counterpart = on_other_side(place.relative)  # as that side spells its names
             status = Deferrals(store.view).absent(counterpart)
             after = after_absence(store, current, on_mirror, status)
             if after is not None:

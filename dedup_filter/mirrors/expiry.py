@@ -58,8 +58,7 @@ def _outstanding(update: CandidateUpdate, candidate: Candidate) -> tuple[str, ..
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        for side in (candidate.origin, candidate.mirror):
-            url = side + sample.relative
+        for url in (candidate.on_origin(sample.relative), candidate.on_mirror(sample.relative)):
             if (SAMPLE_PROBE, reference) in update.store.probes_for(url):
                 urls.append(url)
     return tuple(urls)

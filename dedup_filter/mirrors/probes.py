@@ -151,8 +151,10 @@ def known_absent(
     ``PENDING``."""
     deferrals = Deferrals(store.view)
     # the origin's page is asked for first
-    for side, held in ((candidate.origin, origin_held), (candidate.mirror, mirror_held)):
-        url = side + sample.relative
+    for url, held in (
+        (candidate.on_origin(sample.relative), origin_held),
+        (candidate.on_mirror(sample.relative), mirror_held),
+    ):
         status = None if held else deferrals.absent(url)
         if status is not None:
             return _failed(candidate, sample, url, status, mirror_held)
@@ -164,7 +166,7 @@ def _failed(
 ) -> int:
     """The outcome of a sample whose page ``url`` could not be fetched (``status``): a mismatch
     where the origin lacks a page the mirror holds, else could not be checked."""
-    origin_url = (candidate.origin + sample.relative).lower()
+    origin_url = candidate.on_origin(sample.relative).lower()
     lacking = url.lower() == origin_url and status in _ABSENT and mirror_held
     return MISMATCH if lacking else MISSING
 
@@ -212,7 +214,7 @@ def _refuted(store: MirrorStore, candidate: Candidate) -> _Refuted:
         sample
         for sample in refuted
         if held[sample.relative_hash] == (False, True)
-        and deferrals.absent(candidate.origin + sample.relative) in _ABSENT
+        and deferrals.absent(candidate.on_origin(sample.relative)) in _ABSENT
     ]
     mismatches = sum(1 for sample in refuted if sample.outcome == MISMATCH)
     lacking_mismatches = sum(1 for sample in lacking if sample.outcome == MISMATCH)
@@ -242,8 +244,11 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
 
 
 def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:
-    """The URLs of a sample under the mirror and under the origin, lower-cased."""
-    return (candidate.mirror + relative).lower(), (candidate.origin + relative).lower()
+    """The URLs of a sample under the mirror and under the origin as each side spells its names
+    (as they were asked: ``sampling``), lower-cased. Compared unspelled, a failed probe of a
+    ``.htm`` copy's page settled no sample, and the open sample asked for it again at once: a
+    crawl that reports each failure looped for ever."""
+    return candidate.on_mirror(relative).lower(), candidate.on_origin(relative).lower()
 
 
 def fetchable(store: MirrorStore, sessions: SessionParameters, url: str) -> str:

@@ -218,6 +218,28 @@ def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
     assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
 
 
+@pytest.mark.parametrize("first", ["origin", "copy"])
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+def test_a_renamed_copy_lacking_pages_settles_its_samples(
+    open_filter, corpus, order, first, rename
+):
+    """A sample's probe of a page a renamed copy lacks (``page03.htm``, a 404) settles the
+    sample as the copy spells it. Compared with the origin's spelling, the failure settled
+    nothing and the open sample asked for the same URL again in the decision that reported it:
+    a crawler reporting each failure looped for ever (vim's manual, partial and ``.htm``)."""
+    guide = prose_guide(corpus, ORIGIN + "guide/", 40)
+    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
+    copy = _renamed(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+    lacking = [url for url in copy if re.search(r"page\d[0-9]\.", url, re.IGNORECASE)][::3]
+    for url in lacking:
+        del copy[url]
+    web = _two_hosts(guide, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    log = crawl(web, open_filter(), order, follow_dropped=True)  # raises if it loops
+    assert len(log.fetched) < len(guide) + 25
+    assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
+
+
 def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(open_filter, corpus):
     """An upper-cased copy of mixed-case names (``PAGE00.HTML`` for ``Page00.html``) is pruned
     for the origin's pages, whose case is guessed from the copy's (``page00.html``): the drop

@@ -66,6 +66,30 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
 
 
+def test_a_failure_the_core_keeps_asking_about_is_reported_a_bounded_number_of_times(
+    make_crawler,
+):
+    """A probe the crawl got a 404 for is reported failed unfetched each time the core asks for
+    it; a core whose report asked for the same URL again (a renamed copy's sample once did)
+    kept the reactor reporting for ever. The reports stop after a few, counted."""
+    crawler = make_crawler()
+    crawler.engine = _NoDownloads()
+    prober: Prober
+
+    def report(url, status, location):  # the core asks for the URL again each time it hears
+        reported.append(status)
+        prober.schedule([url])
+
+    reported: list[int | None] = []
+    prober = Prober(crawler, None, report, 8)
+    lacking = "http://docs.test/guide/page03.htm"
+    prober.crawl_response(Request(lacking), 404, judged=False)
+    prober.schedule([lacking])
+    assert reported == [404] * 8
+    assert crawler.stats.get_value("dedup/probe_reports_refused") == 1
+    assert crawler.stats.get_value("dedup/probes") is None  # nothing fetched
+
+
 def test_a_probe_whose_crawl_answer_never_comes_back_is_fetched_itself(make_crawler, monkeypatch):
     """A crawl request whose answer never reaches the filter (redirected to a URL the crawl got
     already: the dupefilter drops where it lands) must not keep a probe of its URL, and the
