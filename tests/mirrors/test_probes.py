@@ -240,6 +240,26 @@ def test_a_renamed_copy_lacking_pages_settles_its_samples(
     assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
 
 
+@pytest.mark.parametrize("first", ["origin", "copy"])
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+def test_pages_only_a_renamed_copy_holds_are_crawled(open_filter, corpus, order, first, rename):
+    """An origin that lacks pages its table of contents names (404s), and a complete copy
+    under renamed files: the copy's pages whose counterparts turn out missing are crawled, as
+    the copy spells them, and the crawl still sends fewer requests than without the filter."""
+    guide = prose_guide(corpus, ORIGIN + "guide/", 40)
+    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
+    copy = _renamed(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+    origin = dict(guide)
+    lacking = [url for url in origin if re.search(r"page\d[0-9]\.html$", url)][1::4]
+    for url in lacking:
+        del origin[url]
+    web = _two_hosts(origin, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    log = crawl(web, open_filter(), order, follow_dropped=True)
+    assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
+    assert len(log.fetched) < len(crawl(web, None).fetched)  # fewer requests than no filter
+
+
 def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(open_filter, corpus):
     """An upper-cased copy of mixed-case names (``PAGE00.HTML`` for ``Page00.html``) is pruned
     for the origin's pages, whose case is guessed from the copy's (``page00.html``): the drop
