@@ -15,6 +15,7 @@ from dedup_filter import Config, Decision, DedupFilter
 from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.store import MirrorStore
+from testweb.site import TestWeb
 
 ORIGIN = "http://docs.origin.test/"
 MIRROR = "http://mirror.copy.test/"
@@ -294,3 +295,36 @@ def open_filter(tmp_path: Path) -> Iterator[Callable[..., DedupFilter]]:
 def file_entry(store: MirrorStore, directory_key: str, relative_key: str, entry: DirEntry) -> None:
     """``MirrorStore.put_entry`` with its representative's record read from the index."""
     store.put_entry(directory_key, relative_key, entry, store.view.page(entry.representative))
+
+
+def as_htm(path: str) -> str:
+    """``path`` as a server that names pages ``.htm`` names it."""
+    return re.sub(r"\.html$", ".htm", path)
+
+
+def renamed_copy(
+    pages: dict[str, bytes], base: str, new_base: str, rename: Callable[[str], str] = str.upper
+) -> dict[str, bytes]:
+    """A copy of the pages under ``base`` whose file names were renamed (upper-cased), and its
+    links to them (a copy kept on a server that changed its names): the same pages, under names
+    the origin lacks."""
+    link = re.compile(r'href="[^"/:]+\.html"')
+    return {
+        new_base + rename(url[len(base) :]): link.sub(
+            lambda href: 'href="' + rename(href[0][6:-1]) + '"', body.decode()
+        ).encode()
+        for url, body in pages.items()
+        if url.startswith(base)
+    }
+
+
+def two_hosts(
+    origin: dict[str, bytes], copy: dict[str, bytes], links: tuple[str, str], first: str
+) -> TestWeb:
+    """``origin`` on ``ORIGIN`` and its ``copy`` on ``MIRROR``, each host's front page linking
+    its ``links`` entry; ``first``: whose front page the crawl starts from."""
+    pages = origin | copy
+    for host, link in zip((ORIGIN, MIRROR), links, strict=True):
+        pages[host] = f'<html><body><a href="{link}">Manual</a></body></html>'.encode()
+    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
+    return TestWeb(0, "copied", pages, {}, starts, [], [], set(), {}, {})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
 
@@ -16,11 +15,14 @@ from .conftest import (
     MIRROR,
     ORIGIN,
     OnlineCrawl,
+    as_htm,
     breadth_first,
     copy_tree,
     prose_guide,
+    renamed_copy,
     table_of_contents,
     text_words,
+    two_hosts,
 )
 
 
@@ -132,10 +134,6 @@ def _capitalized(path: str) -> str:
     return path if path == "index.html" else path[:1].upper() + path[1:]
 
 
-def _as_htm(path: str) -> str:
-    return re.sub(r"\.html$", ".htm", path)
-
-
 # long enough that a page under it is no near-duplicate of its original (170 words)
 _BANNER = (
     b"<body><p>This copy is kept for the campus network by the library's systems group, who "
@@ -143,22 +141,6 @@ _BANNER = (
     b"pages to the help desk in the east wing, open weekdays from nine to five, or write to "
     b"the systems group's mailing list, which answers within two working days.</p>"
 )
-
-
-def _renamed(
-    pages: dict[str, bytes], base: str, new_base: str, rename: Callable[[str], str] = str.upper
-) -> dict[str, bytes]:
-    """A copy of the pages under ``base`` whose file names were renamed (upper-cased), and its
-    links to them (a copy kept on a server that changed its names): the same pages, under names
-    the origin lacks."""
-    link = re.compile(r'href="[^"/:]+\.html"')
-    return {
-        new_base + rename(url[len(base) :]): link.sub(
-            lambda href: 'href="' + rename(href[0][6:-1]) + '"', body.decode()
-        ).encode()
-        for url, body in pages.items()
-        if url.startswith(base)
-    }
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -170,7 +152,7 @@ def test_a_copy_under_other_names_costs_no_probe_for_each_page(open_filter, corp
     so, 858 pages: 985). Once a rule's probes of a kind mostly fail they stop; nothing is
     lost."""
     origin = prose_guide(corpus, ORIGIN + "guide/", 100)
-    pages = origin | _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/")
+    pages = origin | renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/")
     pages[ORIGIN] = b'<html><body><a href="guide/">Guide</a></body></html>'
     pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
     web = TestWeb(0, "renamed", pages, {}, [MIRROR, ORIGIN], [], [], set(), {}, {})
@@ -184,7 +166,7 @@ def test_a_copy_under_other_names_costs_no_probe_for_each_page(open_filter, corp
 @pytest.mark.parametrize("banner", [False, True])
 @pytest.mark.parametrize("first", ["origin", "copy"])
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+@pytest.mark.parametrize("rename", [str.upper, as_htm])
 def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
     open_filter, corpus, order, first, banner, rename, mixed_case
 ):
@@ -201,8 +183,8 @@ def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
         url if url != ORIGIN + "guide/" else url + "index.html": body for url, body in guide.items()
     }
     if mixed_case:
-        origin = _renamed(origin, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
-    copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+        origin = renamed_copy(origin, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
+    copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
     if banner:
         copy = {url: body.replace(b"<body>", _BANNER, 1) for url, body in copy.items()}
     pages = origin | copy
@@ -220,7 +202,7 @@ def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
 
 @pytest.mark.parametrize("first", ["origin", "copy"])
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+@pytest.mark.parametrize("rename", [str.upper, as_htm])
 def test_a_renamed_copy_lacking_pages_settles_its_samples(
     open_filter, corpus, order, first, rename
 ):
@@ -230,11 +212,11 @@ def test_a_renamed_copy_lacking_pages_settles_its_samples(
     a crawler reporting each failure looped for ever (vim's manual, partial and ``.htm``)."""
     guide = prose_guide(corpus, ORIGIN + "guide/", 40)
     guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = _renamed(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
     lacking = [url for url in copy if re.search(r"page\d[0-9]\.", url, re.IGNORECASE)][::3]
     for url in lacking:
         del copy[url]
-    web = _two_hosts(guide, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    web = two_hosts(guide, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
     log = crawl(web, open_filter(), order, follow_dropped=True)  # raises if it loops
     assert len(log.fetched) < len(guide) + 25
     assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
@@ -242,19 +224,19 @@ def test_a_renamed_copy_lacking_pages_settles_its_samples(
 
 @pytest.mark.parametrize("first", ["origin", "copy"])
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("rename", [str.upper, _as_htm])
+@pytest.mark.parametrize("rename", [str.upper, as_htm])
 def test_pages_only_a_renamed_copy_holds_are_crawled(open_filter, corpus, order, first, rename):
     """An origin that lacks pages its table of contents names (404s), and a complete copy
     under renamed files: the copy's pages whose counterparts turn out missing are crawled, as
     the copy spells them, and the crawl still sends fewer requests than without the filter."""
     guide = prose_guide(corpus, ORIGIN + "guide/", 40)
     guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = _renamed(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
     origin = dict(guide)
     lacking = [url for url in origin if re.search(r"page\d[0-9]\.html$", url)][1::4]
     for url in lacking:
         del origin[url]
-    web = _two_hosts(origin, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    web = two_hosts(origin, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
     assert len(log.fetched) < len(crawl(web, None).fetched)  # fewer requests than no filter
@@ -266,9 +248,9 @@ def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(ope
     named the guess, a URL the crawl never fetched, instead of the page it holds."""
     guide = prose_guide(corpus, ORIGIN + "guide/", 30)
     guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    origin = _renamed(guide, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
-    copy = _renamed(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", str.upper)
-    web = _two_hosts(origin, copy, ("guide/index.html", "pub/guide/INDEX.HTML"), "origin")
+    origin = renamed_copy(guide, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
+    copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", str.upper)
+    web = two_hosts(origin, copy, ("guide/index.html", "pub/guide/INDEX.HTML"), "origin")
     dedup = open_filter()
     log = crawl(web, dedup, "breadth_first", follow_dropped=True)
     pruned = [url for url in log.pruned if url in copy]
@@ -303,7 +285,7 @@ def test_a_copy_that_renamed_its_sections_is_not_probed_page_by_page(
         [(name[:-1] + "-pages/index.html", name[:-1] + ".d") for name in sections]
     )
     origin[base] = _contents([(name + "index.html", name[:-1] + ".d") for name in sections])
-    web = _two_hosts(origin, copy, _MANUALS, first)
+    web = two_hosts(origin, copy, _MANUALS, first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert len(log.fetched) < len(web.pages) - 10  # probes and 404s included
     assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
@@ -331,7 +313,7 @@ def test_a_renamed_section_without_index_page_costs_a_few_probes(open_filter, co
         for url, body in origin.items()
     }
     copy[MIRROR + "pub/manual/"] = _contents([("ref-pages/" + name, name) for name in names])
-    web = _two_hosts(origin, copy, _MANUALS, "copy")
+    web = two_hosts(origin, copy, _MANUALS, "copy")
     log = crawl(web, open_filter(), order, follow_dropped=True)
     renamed = [url for url in log.failed_probes if url.startswith(base + "ref-pages/")]
     assert 0 < len(renamed) <= 9  # eight counterparts, and a sample or a code check
@@ -346,15 +328,3 @@ def _contents(entries: list[tuple[str, str]]) -> bytes:
     """The manual's table of contents: ``prose_guide``'s twelve pages, then ``entries``."""
     pages = [(f"page{number:02d}.html", f"page{number:02d}.html") for number in range(12)]
     return table_of_contents("Manual", pages + entries)
-
-
-def _two_hosts(
-    origin: dict[str, bytes], copy: dict[str, bytes], links: tuple[str, str], first: str
-) -> TestWeb:
-    """``origin`` on ``ORIGIN`` and its ``copy`` on ``MIRROR``, each host's front page linking
-    its ``links`` entry; ``first``: whose front page the crawl starts from."""
-    pages = origin | copy
-    for host, link in zip((ORIGIN, MIRROR), links, strict=True):
-        pages[host] = f'<html><body><a href="{link}">Manual</a></body></html>'.encode()
-    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    return TestWeb(0, "copied", pages, {}, starts, [], [], set(), {}, {})

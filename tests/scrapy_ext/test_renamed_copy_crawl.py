@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.mirrors.conftest import MIRROR, ORIGIN, prose_guide
-from tests.mirrors.test_probes import _as_htm, _renamed, _two_hosts
+from tests.mirrors.conftest import MIRROR, ORIGIN, as_htm, prose_guide, renamed_copy, two_hosts
 
 from .conftest import logged_crawl
 
@@ -19,10 +18,10 @@ from .conftest import logged_crawl
 def test_a_partial_htm_copy_met_first_is_crawled_to_the_end(corpus, tmp_path: Path):
     guide = prose_guide(corpus, ORIGIN + "guide/", 40)
     guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = _renamed(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", _as_htm)
+    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", as_htm)
     for url in sorted(url for url in copy if re.search(r"page\d\d\.htm$", url))[::3]:
         del copy[url]
-    web = _two_hosts(guide, copy, ("guide/index.html", "pub/guide/index.htm"), "copy")
+    web = two_hosts(guide, copy, ("guide/index.html", "pub/guide/index.htm"), "copy")
     run, fetched, _ = logged_crawl(web, tmp_path, "partial-htm")
     assert run.stats["finish_reason"] == "finished", run.dedup_stats()
     assert run.stat("dedup/probe_reports_refused") == 0  # the core asked for no failure again
