@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dedup_filter.mirrors.candidates import CandidateUpdate
-from dedup_filter.mirrors.probes import forget_samples
+from dedup_filter.mirrors.probes import forget_samples, sample_urls
 from dedup_filter.mirrors.records import EXPIRED, OPEN, PENDING, Candidate
 from dedup_filter.mirrors.store import SAMPLE_PROBE, pair_reference
 
@@ -58,7 +58,7 @@ def _outstanding(update: CandidateUpdate, candidate: Candidate) -> tuple[str, ..
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        for url in (candidate.on_origin(sample.relative), candidate.on_mirror(sample.relative)):
+        for url in sample_urls(candidate, sample.relative):
             if (SAMPLE_PROBE, reference) in update.store.probes_for(url):
                 urls.append(url)
     return tuple(urls)

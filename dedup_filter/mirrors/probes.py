@@ -134,7 +134,9 @@ def withdraw_failed(
     if candidate is None or candidate.state != OPEN:
         return None
     for sample in candidate.samples:
-        if sample.outcome != PENDING or url.lower() not in _sides(candidate, sample.relative):
+        if sample.outcome != PENDING:
+            continue
+        if url.lower() not in (side.lower() for side in sample_urls(candidate, sample.relative)):
             continue
         held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
         outcome = _failed(candidate, sample, url, status, held)
@@ -151,9 +153,8 @@ def known_absent(
     ``PENDING``."""
     deferrals = Deferrals(store.view)
     # the origin's page is asked for first
-    for url, held in (
-        (candidate.on_origin(sample.relative), origin_held),
-        (candidate.on_mirror(sample.relative), mirror_held),
+    for url, held in zip(
+        sample_urls(candidate, sample.relative), (origin_held, mirror_held), strict=True
     ):
         status = None if held else deferrals.absent(url)
         if status is not None:
@@ -234,7 +235,7 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        for url in _sides(candidate, sample.relative):
+        for url in sample_urls(candidate, sample.relative):
             asked = store.probes_for(url)
             if (SAMPLE_PROBE, reference) not in asked:
                 continue
@@ -243,12 +244,13 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
                 deferrals.mark_probed(url)
 
 
-def _sides(candidate: Candidate, relative: str) -> tuple[str, str]:
-    """The URLs of a sample under the mirror and under the origin as each side spells its names
-    (as they were asked: ``sampling``), lower-cased. Compared unspelled, a failed probe of a
-    ``.htm`` copy's page settled no sample, and the open sample asked for it again at once: a
-    crawl that reports each failure looped for ever."""
-    return candidate.on_mirror(relative).lower(), candidate.on_origin(relative).lower()
+def sample_urls(candidate: Candidate, relative: str) -> tuple[str, str]:
+    """A sample's page under the origin and under the mirror, each as its side spells its names,
+    as ``sampling`` asks for them (probes and absences are keyed lower-cased). Spelled as the
+    origin on both sides, a failed probe of a ``.htm`` copy's page settled no sample, and the
+    open sample asked for it again at once: a crawl that reports each failure looped for
+    ever."""
+    return candidate.on_origin(relative), candidate.on_mirror(relative)
 
 
 def fetchable(store: MirrorStore, sessions: SessionParameters, url: str) -> str:

@@ -328,3 +328,32 @@ def two_hosts(
         pages[host] = f'<html><body><a href="{link}">Manual</a></body></html>'.encode()
     starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
     return TestWeb(0, "copied", pages, {}, starts, [], [], set(), {}, {})
+
+
+def guide_with_index_file(corpus: dict[str, str], pages: int) -> dict[str, bytes]:
+    """``prose_guide`` under ``ORIGIN``'s ``guide/``, its table of contents served as
+    ``guide/index.html``: a file name that a copy's server renames with the rest."""
+    guide = prose_guide(corpus, ORIGIN + "guide/", pages)
+    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
+    return guide
+
+
+def renamed_guide(guide: dict[str, bytes], rename: Callable[[str], str]) -> dict[str, bytes]:
+    """``guide_with_index_file``'s pages copied to ``MIRROR``'s ``pub/guide/`` under names
+    ``rename`` made."""
+    return renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
+
+
+def leave_out(pages: dict[str, bytes], start: int, step: int) -> dict[str, bytes]:
+    """``pages`` without every ``step``-th numbered page (``page00.html`` ..., in any spelling)
+    from the ``start``-th: an interrupted transfer, or an origin that lost them."""
+    numbered = sorted(url for url in pages if re.search(r"/page\d\d\.html?$", url, re.IGNORECASE))
+    lacking = set(numbered[start::step])
+    return {url: body for url, body in pages.items() if url not in lacking}
+
+
+def two_guides(
+    origin: dict[str, bytes], copy: dict[str, bytes], rename: Callable[[str], str], first: str
+) -> TestWeb:
+    """``two_hosts`` with each front page linking its guide's index page, as its side names it."""
+    return two_hosts(origin, copy, ("guide/index.html", "pub/guide/" + rename("index.html")), first)

@@ -18,10 +18,14 @@ from .conftest import (
     as_htm,
     breadth_first,
     copy_tree,
+    guide_with_index_file,
+    leave_out,
     prose_guide,
     renamed_copy,
+    renamed_guide,
     table_of_contents,
     text_words,
+    two_guides,
     two_hosts,
 )
 
@@ -210,13 +214,8 @@ def test_a_renamed_copy_lacking_pages_settles_its_samples(
     sample as the copy spells it. Compared with the origin's spelling, the failure settled
     nothing and the open sample asked for the same URL again in the decision that reported it:
     a crawler reporting each failure looped for ever (vim's manual, partial and ``.htm``)."""
-    guide = prose_guide(corpus, ORIGIN + "guide/", 40)
-    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
-    lacking = [url for url in copy if re.search(r"page\d[0-9]\.", url, re.IGNORECASE)][::3]
-    for url in lacking:
-        del copy[url]
-    web = two_hosts(guide, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    guide = guide_with_index_file(corpus, 40)
+    web = two_guides(guide, leave_out(renamed_guide(guide, rename), 0, 3), rename, first)
     log = crawl(web, open_filter(), order, follow_dropped=True)  # raises if it loops
     assert len(log.fetched) < len(guide) + 25
     assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
@@ -229,14 +228,8 @@ def test_pages_only_a_renamed_copy_holds_are_crawled(open_filter, corpus, order,
     """An origin that lacks pages its table of contents names (404s), and a complete copy
     under renamed files: the copy's pages whose counterparts turn out missing are crawled, as
     the copy spells them, and the crawl still sends fewer requests than without the filter."""
-    guide = prose_guide(corpus, ORIGIN + "guide/", 40)
-    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", rename)
-    origin = dict(guide)
-    lacking = [url for url in origin if re.search(r"page\d[0-9]\.html$", url)][1::4]
-    for url in lacking:
-        del origin[url]
-    web = two_hosts(origin, copy, ("guide/index.html", f"pub/guide/{rename('index.html')}"), first)
+    guide = guide_with_index_file(corpus, 40)
+    web = two_guides(leave_out(guide, 1, 4), renamed_guide(guide, rename), rename, first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert set(guide.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
     assert len(log.fetched) < len(crawl(web, None).fetched)  # fewer requests than no filter
@@ -246,11 +239,10 @@ def test_a_page_pruned_for_a_name_whose_case_was_guessed_names_the_page_held(ope
     """An upper-cased copy of mixed-case names (``PAGE00.HTML`` for ``Page00.html``) is pruned
     for the origin's pages, whose case is guessed from the copy's (``page00.html``): the drop
     named the guess, a URL the crawl never fetched, instead of the page it holds."""
-    guide = prose_guide(corpus, ORIGIN + "guide/", 30)
-    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
+    guide = guide_with_index_file(corpus, 30)
     origin = renamed_copy(guide, ORIGIN + "guide/", ORIGIN + "guide/", _capitalized)
-    copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", str.upper)
-    web = two_hosts(origin, copy, ("guide/index.html", "pub/guide/INDEX.HTML"), "origin")
+    copy = renamed_guide(origin, str.upper)
+    web = two_guides(origin, copy, str.upper, "origin")
     dedup = open_filter()
     log = crawl(web, dedup, "breadth_first", follow_dropped=True)
     pruned = [url for url in log.pruned if url in copy]

@@ -7,21 +7,22 @@ and that no failure had to be refused (``dedup/probe_reports_refused``)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from tests.mirrors.conftest import MIRROR, ORIGIN, as_htm, prose_guide, renamed_copy, two_hosts
+from tests.mirrors.conftest import (
+    as_htm,
+    guide_with_index_file,
+    leave_out,
+    renamed_guide,
+    two_guides,
+)
 
 from .conftest import logged_crawl
 
 
 def test_a_partial_htm_copy_met_first_is_crawled_to_the_end(corpus, tmp_path: Path):
-    guide = prose_guide(corpus, ORIGIN + "guide/", 40)
-    guide[ORIGIN + "guide/index.html"] = guide.pop(ORIGIN + "guide/")
-    copy = renamed_copy(guide, ORIGIN + "guide/", MIRROR + "pub/guide/", as_htm)
-    for url in sorted(url for url in copy if re.search(r"page\d\d\.htm$", url))[::3]:
-        del copy[url]
-    web = two_hosts(guide, copy, ("guide/index.html", "pub/guide/index.htm"), "copy")
+    guide = guide_with_index_file(corpus, 40)
+    web = two_guides(guide, leave_out(renamed_guide(guide, as_htm), 0, 3), as_htm, "copy")
     run, fetched, _ = logged_crawl(web, tmp_path, "partial-htm")
     assert run.stats["finish_reason"] == "finished", run.dedup_stats()
     assert run.stat("dedup/probe_reports_refused") == 0  # the core asked for no failure again
