@@ -190,8 +190,21 @@ def partial_origin_pending(store: MirrorStore, candidate: Candidate) -> bool:
     pages and 200 of its victim's fetched, round robin)."""
     if candidate.count(MATCH) or not any(s.outcome == PENDING for s in candidate.samples):
         return False
+    if _origin_void(store, candidate):
+        return False
     refuted = _refuted(store, candidate)
     return refuted.only_absences and not refuted.mirror_lacks
+
+
+def _origin_void(store: MirrorStore, candidate: Candidate) -> bool:
+    """Whether nothing of ``candidate``'s origin is held, not even its index page: a place a
+    host's rule maps a renamed section onto, where nothing exists, is no partial copy waiting to
+    be turned (python-guides copied with extra pages and its sections renamed: twelve samples
+    drawn, every origin page a 404, before the pair was let go)."""
+    origin = candidate.origin.lower()
+    if store.entry(origin, "") is not None:
+        return False
+    return all(store.entry_by_hash(origin, s.relative_hash) is None for s in candidate.samples)
 
 
 @dataclass(frozen=True, slots=True)
