@@ -170,7 +170,13 @@ class UrlPruner:
                 return Decision(url, "keep", Reason.ORIGIN_INCOMPLETE, evidence=evidence)
             return self._against_origin(store, url, rule, counterpart)
         decisions = [self._against_copy(store, url, rule, place) for rule, place in under_origins]
-        return next((decision for decision in decisions if decision.dropped), decisions[0])
+        dropped = next((decision for decision in decisions if decision.dropped), None)
+        if dropped is None and decisions[0].deferred:
+            # the copy's page may never come (``_held_beside``)
+            beside = self._beside_mirror(store, url, origins_over)
+            if beside is not None and (beside.dropped or _awaits_absent_answer(beside)):
+                return beside
+        return dropped or decisions[0]
 
     def _placed(self, store: MirrorStore, url: str) -> tuple[list[Placement], bool]:
         """The places of ``url`` (session parameters stripped), and whether it names an index
@@ -206,7 +212,8 @@ class UrlPruner:
         if self._pruned_by_revoked(store, copy_counterpart) is not None:
             # the origin's page is fetched in place of the copy's (``_against_copy``)
             return self._against(store, url, rule, counterpart, kept, False)
-        return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False)
+        beside = self._held_beside(store, counterpart)
+        return self._against(store, url, rule, copy_counterpart, copy_rule.mirror, False, beside)
 
     def _against_copy(self, store: MirrorStore, url: str, rule: Rule, place: Placement) -> Decision:
         """``url`` on the origin side of ``rule``, which prunes its origin for a copy held first
@@ -328,6 +335,18 @@ class UrlPruner:
                     store, url, rule, counterpart, rule.mirror, False, crawled=True
                 )
         return None
+
+    def _held_beside(self, store: MirrorStore, page: str) -> str | None:
+        """The page the crawl fetched and followed that stands for ``page``, an origin's page
+        waiting for a copy held first, on a mirror crawled beside that origin
+        (``_beside_mirror``). The copy's page may never come: on the eighth holdout web
+        (breadth first) a guide's code edition, held first, had its pages dropped for a
+        library's partial copy under a rule repointed since, and 477 of the guide's pages and
+        441 of a banner host's, waiting for them through the guide, were fetched when their
+        waits ran out."""
+        over = rules_with_origin_over(store, placements(page, self.config.max_depth))
+        decision = self._beside_mirror(store, page, over)
+        return decision.duplicate_of if decision is not None and decision.dropped else None
 
     def _beside_edition(
         self, store: MirrorStore, url: str, places: list[Placement], index: bool
@@ -1052,3 +1071,9 @@ def _origins_pruned_over(
     return [
         (rule, place) for rule, place in rules_with_origin_over(store, places) if rule.prunes_origin
     ]
+
+
+def _awaits_absent_answer(decision: Decision) -> bool:
+    """Whether ``decision`` waits only for what the kept side answers for a page it lacks: its
+    counterpart is held, and ``defer`` asks that answer."""
+    return "awaiting_absent_answer_of" in decision.evidence

@@ -51,6 +51,27 @@ def test_a_sibling_rule_either_way_round_makes_the_parents_a_candidate(tmp_index
     assert (beside.mirror, beside.origin, beside.level) == (MIRROR, ORIGIN, 1)
 
 
+def test_children_paired_under_other_names_make_no_candidate_of_their_parents(tmp_index):
+    """The guide's host and a library's ``debian/``, holding a partial copy of the guide: the
+    guide's code edition ruled a copy of the library's copy pairs two of their children, under
+    other names. That says nothing of the parents, whose pages outside the guide differ (the
+    eighth holdout web, random order: the host ruled a copy of ``debian/`` on samples drawn
+    from the guide, two wrong rules)."""
+    library = "http://graphics.library.test/debian/"
+    rule = _rule(library + "guide-en/", ORIGIN + "guide-en/")
+    edition = _rule(ORIGIN + "guide-en-rpm/", library + "guide-en/")
+
+    def decide(view):
+        store = MirrorStore(view)
+        file_entry(store, library, "", DirEntry(1, 10, ""))
+        file_entry(store, ORIGIN, "", DirEntry(2, 20, ""))
+        store.put_rule(rule)
+        store.put_rule(edition)
+        return widen(store, rule, 4, 0.0, "index.html")
+
+    assert tmp_index.transact(decide) == Widening()
+
+
 def test_a_rule_pointed_at_a_new_origin_beside_a_sibling_rule_tries_the_parents(tmp_index):
     """A banner copy's guide-en/ was paired with a third site's copy of it, its guide-fr/ with
     the origin's; the third copy is then confirmed a mirror of the origin's guide-en/, and the

@@ -622,3 +622,34 @@ def test_a_copy_crawled_beside_its_origin_is_waited_for_by_nothing(
     with DedupFilter.open(tmp_path / "index") as dedup:
         _two_copies_crawled_first(dedup, stdlib_page, **first_changes)
         assert dedup.check_url(SECOND + PAGE).reason == "crawled_first"
+
+
+# A guide's code edition held first, and a library's partial copy of the guide, which was held
+# first too until it showed lacking a page (``turned_by_absence``); a host copy of the origin
+# besides: the eighth holdout web, breadth first. The edition's pages had been dropped for the
+# library's under a rule repointed since, so the guide's pages, and the host copy's through
+# them, waited for edition pages the crawl would never fetch, until their waits ran out: 477
+# guide pages and 441 of the host copy's fetched.
+def _edition_and_library(view) -> None:
+    store = MirrorStore(view)
+    store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0))
+    edition = Rule(ORIGIN + EDITION, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0)
+    store.put_rule(replace(edition, mirror_held_first=True))
+    library = Rule(LIBRARY, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0)
+    store.put_rule(replace(library, turned_by_absence=True))
+
+
+@pytest.mark.parametrize("checked", [ORIGIN + GUIDE + PAGE, COPY + GUIDE + PAGE])
+def test_a_page_waiting_for_a_copy_held_first_is_dropped_for_a_crawled_copy_beside_it(
+    tmp_path, stdlib_page, checked
+):
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(_edition_and_library)
+        waiting = dedup.check_url(checked)
+        assert waiting.evidence.get("awaiting_crawl_of") == ORIGIN + EDITION + PAGE
+        dedup.check_page(LIBRARY + PAGE, stdlib_page("fractions").encode())
+        for absent in dedup.check_url(ORIGIN + GUIDE + PAGE).probes:  # the library's answer
+            dedup.probe_failed(absent, 404)  # for a page it lacks, asked when its rule came
+        decision = dedup.check_url(checked)
+    assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
+    assert decision.duplicate_of == LIBRARY + PAGE
