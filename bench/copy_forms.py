@@ -15,6 +15,8 @@ from a front page linking its top. The copy's forms:
   changed its names);
 - ``htm``: ``.html`` renamed ``.htm``, links too;
 - ``subdirectories``: every subdirectory under a name of the copy's own, links too;
+- ``pretty``: ``.html`` dropped from its page names and index pages served as their
+  directory's URL, links too (a static-site host's "pretty" URLs);
 - ``partial``: a third of the pages left out, their links dangling (an interrupted transfer);
 - ``extra``: every page, and one in ten again under a name of the copy's own with a note only
   it holds (a mirror's local notes), linked from its top page;
@@ -192,6 +194,33 @@ def _subdirectories_renamed(tree: dict[str, str]) -> Copy:
     return _each(rename, relink)(tree)
 
 
+def _pretty(tree: dict[str, str]) -> Copy:
+    """Served under "pretty" URLs, links too: ``.html`` dropped from page names and index pages
+    served as their directory's URL (``c3ref/intro`` for ``c3ref/intro.html``, ``c3ref/`` for
+    ``c3ref/index.html``), as static-site hosts serve them."""
+
+    def rename(path: str) -> str:
+        directory, name = posixpath.split(path)
+        if name == _INDEX:
+            return directory + "/" if directory else ""
+        return _HTML.sub("", path)
+
+    def relink(path: str, href: str) -> str:
+        target, mark, fragment = href.partition("#")
+        if not target:
+            return href
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        if target.endswith("/"):  # a directory's URL already
+            joined = posixpath.join(joined, _INDEX) if joined != "." else _INDEX
+        renamed = rename(joined)
+        moved = posixpath.relpath(renamed or ".", posixpath.dirname(path) or ".")
+        if renamed.endswith("/") or not renamed:
+            moved = "./" if moved == "." else moved + "/"
+        return moved + mark + fragment
+
+    return _each(rename, relink)(tree)
+
+
 def _partial(tree: dict[str, str]) -> Copy:
     """A third of the pages left out (each page's hash decides), their links left dangling, as
     a copy made by an interrupted transfer."""
@@ -257,6 +286,7 @@ FORMS: dict[str, Callable[[dict[str, str]], Copy]] = {
     "htm": _each(lambda path: _HTML.sub(".htm", path), _htm),
     "partial": _partial,
     "subdirectories": _subdirectories_renamed,
+    "pretty": _pretty,
     "wget": _fetched_by_wget,
     "hotlinked": _hotlinked,
     "retitled": _retitled,
