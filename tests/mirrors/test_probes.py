@@ -277,9 +277,10 @@ def test_a_renamed_section_paired_with_a_place_holding_nothing_is_let_go(
     """The same copy with notes of its own beside the pages: each origin section, paired with
     the image of the copy's renamed one (where nothing exists), was refuted by 404s alone and
     so held open as a partial copy that might yet be turned (``partial_origin_pending``),
-    drawing samples to the cap: 12 failed probes a section, 159 requests for 137 URLs, the copy
-    first (Python's guides so copied: 285 against 249 without the filter). A place that holds
-    nothing, not even its index page, is no partial copy: rejected on its first samples."""
+    drawing samples: 7 failed probes a section, 12 (the cap) and 157 requests for 134 URLs
+    breadth first from the copy (Python's guides so copied: 285 against 249 without the
+    filter). A place that holds nothing, not even its index page, is no partial copy: rejected
+    on its first samples."""
     origin, copy = _renamed_sections(corpus, notes=True)
     web = two_hosts(origin, copy, _MANUALS, first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
