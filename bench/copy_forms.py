@@ -183,15 +183,7 @@ def _subdirectories_renamed(tree: dict[str, str]) -> Copy:
         head, slash, rest = path.partition("/")
         return f"{head}-pages/{rest}" if slash else path
 
-    def relink(path: str, href: str) -> str:
-        target, mark, fragment = href.partition("#")
-        if not target:
-            return href
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-        moved = posixpath.relpath(rename(joined), posixpath.dirname(rename(path)) or ".")
-        return moved + mark + fragment
-
-    return _each(rename, relink)(tree)
+    return _each(rename, _relinked(rename))(tree)
 
 
 def _pretty(tree: dict[str, str]) -> Copy:
@@ -205,20 +197,28 @@ def _pretty(tree: dict[str, str]) -> Copy:
             return directory + "/" if directory else ""
         return _HTML.sub("", path)
 
+    return _each(rename, _relinked(rename))(tree)
+
+
+def _relinked(rename: Callable[[str], str]) -> Callable[[str, str], str]:
+    """The link rewriting of a form that renames every path with ``rename``: a link is resolved
+    against its page (a directory's URL as its index page), renamed, and written relative to
+    the page's new place (a name ``rename`` makes a directory's URL keeps its slash)."""
+
     def relink(path: str, href: str) -> str:
         target, mark, fragment = href.partition("#")
         if not target:
             return href
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-        if target.endswith("/"):  # a directory's URL already
+        if target.endswith("/"):  # a directory's URL: its index page's
             joined = posixpath.join(joined, _INDEX) if joined != "." else _INDEX
         renamed = rename(joined)
-        moved = posixpath.relpath(renamed or ".", posixpath.dirname(path) or ".")
+        moved = posixpath.relpath(renamed or ".", posixpath.dirname(rename(path)) or ".")
         if renamed.endswith("/") or not renamed:
             moved = "./" if moved == "." else moved + "/"
         return moved + mark + fragment
 
-    return _each(rename, relink)(tree)
+    return relink
 
 
 def _partial(tree: dict[str, str]) -> Copy:

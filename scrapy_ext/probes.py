@@ -23,7 +23,7 @@ again once a first request got it.
 from __future__ import annotations
 
 import logging
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -141,7 +141,7 @@ class Prober:
         self._redirected_to: OrderedDict[bytes, str] = OrderedDict()  # where the crawl landed
         self._judged: OrderedDict[bytes, None] = OrderedDict()
         self._dropped: OrderedDict[bytes, Response] = OrderedDict()
-        self._failure_reports: Counter[bytes] = Counter()
+        self._failure_reports: OrderedDict[bytes, int] = OrderedDict()  # bounded as _unjudged
 
     def schedule(self, urls: Iterable[str]) -> None:
         """Probe each URL unless it is probed already or the crawl has (or will have) its answer."""
@@ -169,12 +169,13 @@ class Prober:
                 self._fetch_later(key, request)
 
     def _report_known_failure(self, key: bytes, url: str) -> None:
-        self._failure_reports[key] += 1
-        if self._failure_reports[key] <= _FAILURE_REPORTS:
+        reports = self._failure_reports.get(key, 0) + 1
+        self._remember(self._failure_reports, key, reports, _UNJUDGED_KEPT)
+        if reports <= _FAILURE_REPORTS:
             self._on_failure(url, self._unjudged[key], self._redirected_to.get(key))
             return
         self._stats.inc_value("dedup/probe_reports_refused")
-        if self._failure_reports[key] == _FAILURE_REPORTS + 1:
+        if reports == _FAILURE_REPORTS + 1:
             logger.warning("dedup: the filter keeps asking for %s, reported failed already", url)
 
     def _fetch_unless_answered(self, key: bytes, request: Request) -> None:

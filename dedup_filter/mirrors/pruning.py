@@ -174,7 +174,10 @@ class UrlPruner:
         if dropped is None and decisions[0].deferred:
             # the copy's page may never come (``_held_beside``)
             beside = self._beside_mirror(store, url, origins_over)
-            if beside is not None and (beside.dropped or _awaits_absent_answer(beside)):
+            # where it waits, it waits only for the mirror's answer for a page it lacks
+            if beside is not None and (
+                beside.dropped or "awaiting_absent_answer_of" in beside.evidence
+            ):
                 return beside
         return dropped or decisions[0]
 
@@ -1071,9 +1074,3 @@ def _origins_pruned_over(
     return [
         (rule, place) for rule, place in rules_with_origin_over(store, places) if rule.prunes_origin
     ]
-
-
-def _awaits_absent_answer(decision: Decision) -> bool:
-    """Whether ``decision`` waits only for what the kept side answers for a page it lacks: its
-    counterpart is held, and ``defer`` asks that answer."""
-    return "awaiting_absent_answer_of" in decision.evidence
