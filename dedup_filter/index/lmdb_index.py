@@ -59,8 +59,9 @@ logger = logging.getLogger(__name__)
 # keep their URL's host as a number (``hosts``) and title and code hashes only when there are any;
 # 6: the mirror detector's entries that a page's record tells all of are postings of the page
 # (``page_entries``), not ``dirs`` rows; 7: a directory entry's key reads a file's ``.htm`` as
-# ``.html`` (``mirrors/directories.relative_key``)
-SCHEMA_VERSION = 7
+# ``.html`` (``mirrors/directories.relative_key``); 8: and a bare name as its ``.html``, candidates
+# and rules say which side names its documents bare, an index page's entry whether it does
+SCHEMA_VERSION = 8
 _MB = 1 << 20
 MAX_KEY_BYTES = 511  # LMDB's key size limit as built (``Environment.max_key_size``)
 _ID = struct.Struct(">Q")

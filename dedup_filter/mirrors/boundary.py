@@ -83,6 +83,8 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float, index_fil
         origin_parent + (origin_index.relative if origin_index is not None else ""),
         now,
         level=rule.level + 1,
+        mirror_bare=rule.mirror_bare if mirror_index is None else mirror_index.bare_names,
+        origin_bare=rule.origin_bare if origin_index is None else origin_index.bare_names,
     )
     return Widening(candidate=candidate)
 

@@ -205,6 +205,8 @@ class CandidateUpdate:
                 level=level,
                 closed=closed,
                 from_documents=not pair.listed,
+                mirror_bare=self.store.bare_names(mirror.directory),
+                origin_bare=self.store.bare_names(origin.directory),
             )
             self.advance(candidate)
 
@@ -265,7 +267,14 @@ class CandidateUpdate:
         though neither pairs with the other's origin."""
         self.widen(rule)
         for twin in twins(self.store, rule):
-            self.widen(replace(rule, origin=twin.mirror, origin_index=twin.mirror_index))
+            self.widen(
+                replace(
+                    rule,
+                    origin=twin.mirror,
+                    origin_index=twin.mirror_index,
+                    origin_bare=twin.mirror_bare,
+                )
+            )
 
     def _covered(self, candidate: Candidate) -> bool:
         """Whether a rule already prunes the candidate's mirror side: then it is forgotten, since
@@ -293,6 +302,8 @@ class CandidateUpdate:
                     origin.url,
                     self.now,
                     level=paired.level,
+                    mirror_bare=self.store.bare_names(mirror.directory),
+                    origin_bare=self.store.bare_names(origin.directory),
                 )
             )
 
@@ -467,10 +478,4 @@ class CandidateUpdate:
 
 
 def _reversed(candidate: Candidate) -> Candidate:
-    return replace(
-        candidate,
-        mirror=candidate.origin,
-        origin=candidate.mirror,
-        mirror_index=candidate.origin_index,
-        origin_index=candidate.mirror_index,
-    )
+    return replace(candidate, **candidate.sides_reversed)

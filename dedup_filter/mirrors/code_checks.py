@@ -248,6 +248,7 @@ def revoke(
         now,
         state=REJECTED,
         level=rule.level,
+        **rule.bare_sides,
     )
     store.put_candidate(rejected)
     point_back(store, rule)

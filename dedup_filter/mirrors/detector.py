@@ -56,6 +56,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
+from dedup_filter.mirrors.listings import names_bare
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
@@ -486,6 +487,7 @@ class MirrorDetector:
             key = self._index_pages.entry_key(place)
             own_index = place.is_own and not key
             hosts = _linked_hosts(page.url, links) if own_index else ()
+            bare = own_index and names_bare(place.directory, links, self._index_pages)
             releases = fingerprint.releases if own_index else ()
             under_another = own_index and not held_under(record, place.directory_key)
             met = store.view.next_page_id() if under_another else 0  # when the crawl met it
@@ -498,6 +500,7 @@ class MirrorDetector:
                 length,
                 releases,
                 met,
+                bare,
             )
             store.put_entry(place.directory_key, key, entry, record)
 

@@ -5,8 +5,9 @@ never counts). A page lives under every ancestor directory from its host root do
 its *relative path* under one of them is the rest of the URL, path and query. Directories and
 relative paths compare lower-cased: Zhang, Jia & Li found that 95 % of replicated directories keep
 identical relative paths compared that way, and the rest rename only their top directory. A
-file's ``.htm`` compares as ``.html`` too (``relative_key``), and a side is asked for a path as
-its index page says it names its files (``spelled_as``).
+file's ``.htm`` compares as ``.html`` too, and so does a name without it (``intro`` for
+``intro.html``, as static-site hosts serve "pretty" URLs) (``relative_key``); a side is asked for
+a path as its index page says it names its files (``spelled_as``).
 """
 
 from __future__ import annotations
@@ -123,13 +124,32 @@ def directory_name(directory: str) -> str:
 
 def relative_key(relative: str) -> str:
     """How a relative path compares: lower-cased, a file's ``.htm`` read as ``.html`` (a copy kept
-    where names carry three-letter extensions has every page and every link renamed so)."""
+    where names carry three-letter extensions has every page and every link renamed so), and a
+    name without a query that does not end in ``.html`` as that name with ``.html`` (a copy on a
+    host serving "pretty" URLs names ``intro.html`` and ``class.Pixbuf.html`` ``intro`` and
+    ``class.Pixbuf``, links too; ``x.pdf`` keys as ``x.pdf.html``, which no copy confuses)."""
     key = relative.lower()
     path, mark, query = key.partition("?")
-    return f"{path}l{mark}{query}" if path.endswith(".htm") else key
+    if path.endswith(".htm"):
+        return f"{path}l{mark}{query}"
+    return f"{key}.html" if _bare(key) else key
 
 
-def spelled_as(relative: str, side_index: str, other_index: str) -> str:
+def _bare(relative: str) -> bool:
+    """Whether a relative path without a query ends in a name that does not end in ``.html``
+    (``.htm``)."""
+    name = relative.rpartition("/")[2]
+    return bool(name) and "?" not in relative and _HTML_SUFFIX.search(name) is None
+
+
+def spelled_as(
+    relative: str,
+    side_index: str,
+    other_index: str,
+    *,
+    side_bare: bool = False,
+    other_bare: bool = False,
+) -> str:
     """``relative`` spelled as the side whose index page is ``side_index`` spells its names.
     Paths compare by ``relative_key``, but a server answers a name only as it is written: a
     copy kept on a server that upper-cased every name (``INDEX.HTML`` for ``index.html``), or
@@ -138,7 +158,11 @@ def spelled_as(relative: str, side_index: str, other_index: str) -> str:
     changes nothing); elsewhere ``relative`` is left as it is. An upper-cased name cannot tell
     the case it had: toward the other side it is lower-cased (right where that side's names are
     all lower-case), and a mixed-case name is taken for that side's own. The query keeps its
-    case."""
+    case. A side whose index page names its documents bare (``side_bare``, ``other_bare``:
+    ``listings.names_bare``) is asked for ``intro`` and ``sub/`` where the other names
+    ``intro.html`` and ``sub/index.html``, and the other the other way round."""
+    if side_bare != other_bare:
+        return _bared(relative, other_index) if side_bare else _suffixed(relative, side_index)
     own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
     if own == other or relative_key(own) != relative_key(other):
         return relative
@@ -152,6 +176,27 @@ def spelled_as(relative: str, side_index: str, other_index: str) -> str:
     if renamed and path.lower().endswith(other_suffix[0].lower()):
         path = path[: -len(other_suffix[0])] + own_suffix[0]
     return path + mark + query
+
+
+def _bared(relative: str, other_index: str) -> str:
+    """``relative`` with its page extension dropped, its index file (the other side's index
+    page's name) as its directory's URL; a query's page is left as it is."""
+    head, _, name = relative.rpartition("/")
+    suffix = _HTML_SUFFIX.search(name)
+    if "?" in relative or suffix is None:
+        return relative
+    head = f"{head}/" if head else ""
+    index_name = other_index.rpartition("/")[2].lower() or "index.html"
+    return head if name.lower() == index_name else head + name[: suffix.start()]
+
+
+def _suffixed(relative: str, side_index: str) -> str:
+    """``relative``'s bare name with the page extension of the side's index page (``.html``
+    where it names none)."""
+    if not _bare(relative):
+        return relative
+    suffix = _HTML_SUFFIX.search(side_index.rpartition("/")[2])
+    return relative + (suffix[0] if suffix else ".html")
 
 
 def case_guessed(side_index: str, other_index: str) -> bool:

@@ -17,7 +17,8 @@ hosts; an entry written before it was kept ends at the hosts and reads as length
 an index page's with the release numbers it names after that length (``varint(count)``, then each
 as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier), and an
 index page standing under another side's page with ``varint(met)`` after its releases (the page
-id the crawl had reached when it met the page; an entry without it ends at its releases).
+id the crawl had reached when it met the page; an entry without it ends at its releases). The
+role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare.
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -37,6 +38,7 @@ from dedup_filter.mirrors.records import ORDINARY, DirEntry
 
 _U64 = struct.Struct(">Q")
 _OWN, _TAIL = 1, 2
+_BARE_NAMES = 0x80  # a bit of the role's byte (roles are small numbers)
 
 
 def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> bytes:
@@ -62,6 +64,7 @@ def told_by_record(
     return (
         record is not None
         and entry.role == ORDINARY
+        and not entry.bare_names
         and not entry.linked_hosts
         and not entry.releases
         and record.exact == entry.exact
@@ -110,10 +113,12 @@ def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
 
 
 def _trailer(entry: DirEntry, length: int) -> bytes:
-    if entry.role == ORDINARY and not (entry.linked_hosts or length or entry.releases or entry.met):
+    extras = entry.linked_hosts or length or entry.releases or entry.met or entry.bare_names
+    if entry.role == ORDINARY and not extras:
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
-    trailer = bytes([entry.role]) + encode_varint(len(entry.linked_hosts)) + hosts
+    role = entry.role | (_BARE_NAMES if entry.bare_names else 0)
+    trailer = bytes([role]) + encode_varint(len(entry.linked_hosts)) + hosts
     if not entry.releases and not entry.met:
         return trailer + (encode_varint(length) if length else b"")
     releases = b"".join(
@@ -129,7 +134,15 @@ def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
         return entry
     role, hosts, length, releases, met = _trailer_fields(data[offset:])
     return DirEntry(
-        entry.representative, entry.exact, entry.relative, role, hosts, length, releases, met
+        entry.representative,
+        entry.exact,
+        entry.relative,
+        role & ~_BARE_NAMES,
+        hosts,
+        length,
+        releases,
+        met,
+        bool(role & _BARE_NAMES),
     )
 
 

@@ -29,13 +29,34 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
         lowered = link.lower()
         if not lowered.startswith(prefix):
             continue
-        relative = relative_key(lowered[len(prefix) :])
+        relative = lowered[len(prefix) :]
         if index_pages.names_index(relative):
             relative = relative[: relative.rfind("/") + 1]  # "" for the page itself
         section = relative.count("/") == 1 and relative.endswith("/")
         if section or ("/" not in relative and index_pages.names_document(relative)):
-            entries.add(relative)
+            entries.add(relative_key(relative))
     return frozenset(entries)
+
+
+def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) -> bool:
+    """Whether an index page names its directory's documents bare (``intro`` for
+    ``intro.html``, as static-site hosts serve "pretty" URLs): more of the names it links in the
+    directory have no page extension than have one (a listing's ``README`` and ``COPYING``
+    beside its pages are a few)."""
+    prefix = directory.lower()
+    bare = documents = 0
+    for link in links:
+        lowered = link.lower()
+        if not lowered.startswith(prefix):
+            continue
+        relative = lowered[len(prefix) :]
+        if "/" in relative or "?" in relative or index_pages.names_index(relative):
+            continue
+        if index_pages.names_document(relative):
+            documents += 1
+        else:
+            bare += 1
+    return bare > documents
 
 
 def listing_hash(entries: frozenset[str]) -> int:

@@ -282,6 +282,7 @@ class UrlPruner:
             rule,
             origin=sibling.mirror,
             origin_index=sibling.mirror_index,
+            origin_bare=sibling.mirror_bare,
             origin_lacks=False,
             through="",
         )

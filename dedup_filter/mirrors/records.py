@@ -78,6 +78,9 @@ class DirEntry:
     # next kept page had when the crawl met it (0: not recorded), so the side counts as met then
     # (``precedence._held``)
     met: int = 0
+    # an index page under its own directory that names its documents bare, ``intro`` for
+    # ``intro.html`` (``listings.names_bare``): how its side is asked for them
+    bare_names: bool = False
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
@@ -116,14 +119,41 @@ class DirectoryPair:
     mirror_index: str
     origin_index: str
     created_at: float
+    # whether each side names its documents bare (``DirEntry.bare_names`` of its index page)
+    mirror_bare: bool = field(default=False, kw_only=True)
+    origin_bare: bool = field(default=False, kw_only=True)
 
     def origin_spelling(self, relative: str) -> str:
         """``relative`` as the origin spells its names (``directories.spelled_as``)."""
-        return spelled_as(relative, self.origin_index, self.mirror_index)
+        return spelled_as(
+            relative,
+            self.origin_index,
+            self.mirror_index,
+            side_bare=self.origin_bare,
+            other_bare=self.mirror_bare,
+        )
 
     def mirror_spelling(self, relative: str) -> str:
         """``relative`` as the mirror spells its names."""
-        return spelled_as(relative, self.mirror_index, self.origin_index)
+        return spelled_as(
+            relative,
+            self.mirror_index,
+            self.origin_index,
+            side_bare=self.mirror_bare,
+            other_bare=self.origin_bare,
+        )
+
+    @property
+    def sides_reversed(self) -> dict[str, object]:
+        """The fields that turn the pair round (for ``dataclasses.replace``)."""
+        return {
+            "mirror": self.origin,
+            "origin": self.mirror,
+            "mirror_index": self.origin_index,
+            "origin_index": self.mirror_index,
+            "mirror_bare": self.origin_bare,
+            "origin_bare": self.mirror_bare,
+        }
 
     @property
     def origin_names_guessed(self) -> bool:
@@ -141,12 +171,20 @@ class DirectoryPair:
         return self.mirror + self.mirror_spelling(relative)
 
     def _encode_sides(self) -> bytes:
-        return _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)
+        texts = _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)
+        return texts + bytes([self.mirror_bare | self.origin_bare << 1])
+
+    @property
+    def bare_sides(self) -> dict[str, bool]:
+        """The fields that say how its sides spell their documents (for a pair made from it)."""
+        return {"mirror_bare": self.mirror_bare, "origin_bare": self.origin_bare}
 
 
-def _read_sides(data: bytes, offset: int) -> tuple[tuple[str, str, str, str], int]:
+def _read_sides(data: bytes, offset: int) -> tuple[tuple[str, str, str, str], dict[str, bool], int]:
+    """The four texts of a pair's sides, and whether each names its documents bare."""
     (mirror, origin, mirror_index, origin_index), offset = _read_texts(data, offset, 4)
-    return (mirror, origin, mirror_index, origin_index), offset
+    bare = {"mirror_bare": bool(data[offset] & 1), "origin_bare": bool(data[offset] & 2)}
+    return (mirror, origin, mirror_index, origin_index), bare, offset + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +226,7 @@ class Candidate(DirectoryPair):
     @classmethod
     def decode(cls, data: bytes) -> Candidate:
         created_at, state, level, count = _CANDIDATE_HEAD.unpack_from(data)
-        sides, offset = _read_sides(data, _CANDIDATE_HEAD.size)
+        sides, bare, offset = _read_sides(data, _CANDIDATE_HEAD.size)
         samples = []
         for _ in range(count):
             rel_hash, outcome = _SAMPLE_HEAD.unpack_from(data, offset)
@@ -204,6 +242,7 @@ class Candidate(DirectoryPair):
             bool(flags & _CLOSED),
             bool(flags & _REISSUED),
             bool(flags & _FROM_DOCUMENTS),
+            **bare,
         )
 
 
@@ -363,7 +402,7 @@ class Rule(DirectoryPair):
     @classmethod
     def decode(cls, data: bytes) -> Rule:
         created_at, mode, checked, matches, missing, level = _RULE_HEAD.unpack_from(data)
-        sides, offset = _read_sides(data, _RULE_HEAD.size)
+        sides, bare, offset = _read_sides(data, _RULE_HEAD.size)
         flags = data[offset] if len(data) > offset else 0
         absences = data[offset + 2] if flags & _ABSENCES else 0
         texts = offset + (3 if flags & _ABSENCES else 2)
@@ -386,4 +425,5 @@ class Rule(DirectoryPair):
             bool(flags & _TURNED_BY_ABSENCE),
             absences,
             bool(flags & _ORIGIN_PARTIAL),
+            **bare,
         )

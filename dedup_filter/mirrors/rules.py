@@ -88,7 +88,7 @@ def repoint(
         store.delete_rule(rule)
         if reverses(rule, mirror, origin):
             continue
-        moved = with_evidence(_moved(rule, mirror, origin, through=mirror))
+        moved = with_evidence(_moved(store, rule, mirror, origin, through=mirror))
         repointed.append(_weighed(store, moved, rule.origin))
         store.put_rule(repointed[-1])
     return repointed
@@ -102,10 +102,7 @@ def turn_to_newer(store: MirrorStore, rule: Rule, with_evidence: Callable[[Rule]
     store.delete_rule(rule)
     turned = replace(
         rule,
-        mirror=rule.origin,
-        origin=rule.mirror,
-        mirror_index=rule.origin_index,
-        origin_index=rule.mirror_index,
+        **rule.sides_reversed,
         through="",
         origin_lacks=False,
         turned_by_absence=False,
@@ -135,7 +132,8 @@ def point_back(store: MirrorStore, revoked: Rule) -> None:
     for rule in store.rules_with_origin_under(revoked.origin):
         if rule.through == revoked.mirror:
             store.delete_rule(rule)
-            store.put_rule(_weighed(store, _moved(rule, revoked.origin, revoked.mirror, ""), ""))
+            moved = _moved(store, rule, revoked.origin, revoked.mirror, "")
+            store.put_rule(_weighed(store, moved, ""))
 
 
 def reweigh_through(store: MirrorStore, turned: Rule) -> None:
@@ -154,15 +152,17 @@ def reweigh_through(store: MirrorStore, turned: Rule) -> None:
             store.put_rule(_weighed(store, rule, ""))
 
 
-def _moved(rule: Rule, source: str, target: str, through: str) -> Rule:
-    """``rule`` with its origin moved from under ``source`` to the same place under ``target``:
-    the 404s counted of the old origin, and its being partial, say nothing of the new one (on
-    the eighth holdout web a guide, complete, inherited its partial copy's mark and was pruned
-    beside its code edition)."""
+def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:
+    """``rule`` with its origin moved from under ``source`` to the same place under ``target``
+    (spelt as its index page there names its documents): the 404s counted of the old origin,
+    and its being partial, say nothing of the new one (on the eighth holdout web a guide,
+    complete, inherited its partial copy's mark and was pruned beside its code edition)."""
+    origin = target + rule.origin[len(source) :]
     return replace(
         rule,
-        origin=target + rule.origin[len(source) :],
+        origin=origin,
         origin_index=target + rule.origin_index[len(source) :],
+        origin_bare=store.bare_names(origin),
         through=through,
         absences=0,
         origin_partial=False,
@@ -191,6 +191,7 @@ def collapse_origin(
         candidate,
         origin=origin,
         origin_index=origin + candidate.origin_index[len(candidate.origin) :],
+        origin_bare=store.bare_names(origin),
     )
     return collapsed, rule.mirror
 
@@ -231,6 +232,7 @@ def install(
         held.side_by_side,
         through,
         mirror_older=mirror_older,
+        **candidate.bare_sides,
     )
     store.put_rule(rule)
     return rule

@@ -133,6 +133,12 @@ class MirrorStore:
     def entry(self, directory_key: str, relative_key: str) -> DirEntry | None:
         return self.entry_by_hash(directory_key, relative_hash(relative_key))
 
+    def bare_names(self, directory: str) -> bool:
+        """Whether the directory's held index page names its documents bare
+        (``DirEntry.bare_names``)."""
+        index = self.entry(directory.lower(), "")
+        return index is not None and index.bare_names
+
     def entry_by_hash(self, directory_key: str, rel_hash: int) -> DirEntry | None:
         key = _entry_key(directory_key, rel_hash)
         for page_id in self.view.postings(_PAGE_ENTRIES, key):

@@ -124,7 +124,40 @@ def test_an_upper_cased_name_is_lower_cased_toward_a_side_that_did_not_upper_cas
         ("c3ref/open.htm?x=1", "c3ref/open.html?x=1", True),
         ("c3ref/open.htm", "c3ref/open.htmx", False),
         ("c3ref.htm/open", "c3ref.html/open", False),
+        ("c3ref/open", "c3ref/open.html", True),
+        ("class.Pixbuf", "class.pixbuf.html", True),
+        ("c3ref/open?x=1", "c3ref/open.html?x=1", False),
+        ("c3ref/", "c3ref.html", False),
+        ("c3ref/", "c3ref/index.html", False),
     ],
 )
-def test_relative_paths_compare_lower_cased_with_htm_read_as_html(first, second, same):
+def test_relative_paths_compare_lower_cased_with_htm_and_bare_names_read_as_html(
+    first, second, same
+):
     assert (relative_key(first) == relative_key(second)) is same
+
+
+@pytest.mark.parametrize(
+    ("relative", "on_bare_side", "back"),
+    [
+        ("c3ref/Open.html", "c3ref/Open", "c3ref/Open.html"),
+        ("class.Pixbuf.html", "class.Pixbuf", "class.Pixbuf.html"),
+        ("c3ref/index.html", "c3ref/", "c3ref/"),
+        ("index.html", "", ""),
+        ("find.html?q=x", "find.html?q=x", "find.html?q=x"),
+    ],
+)
+def test_a_path_is_spelled_bare_toward_a_side_that_names_its_documents_bare(
+    relative, on_bare_side, back
+):
+    """A side serving "pretty" URLs is asked for ``Open`` and ``c3ref/``; the other side for
+    the name with its index page's extension (an index page as its directory's URL, which
+    servers answer); a query's page is left as it is."""
+    pretty, plain = "http://m/pub/", "http://o/docs/index.html"
+    to_bare = spelled_as(relative, pretty, plain, side_bare=True)
+    assert to_bare == on_bare_side
+    assert spelled_as(to_bare, plain, pretty, other_bare=True) == back
+    assert spelled_as("c3ref/Open", "http://o/docs/index.htm", pretty, other_bare=True) == (
+        "c3ref/Open.htm"
+    )
+    assert spelled_as(relative, pretty, plain, side_bare=True, other_bare=True) == relative

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dedup_filter import Config
 from dedup_filter.mirrors.directories import IndexPages
-from dedup_filter.mirrors.listings import listing, listing_hash
+from dedup_filter.mirrors.listings import listing, listing_hash, names_bare
 
 from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
 
@@ -67,3 +67,17 @@ def test_without_listings_the_bannered_top_is_never_paired(open_filter, origin_t
     crawl = OnlineCrawl(dedup, pages).visit([*breadth_first(pages, ORIGIN), MIRROR])
     assert "mirror" not in crawl.decisions[MIRROR].evidence
     assert dedup.mirror_rules() == []
+
+
+def test_an_index_page_names_its_documents_bare_when_most_of_its_names_have_no_page_extension():
+    """A static-site host's "pretty" listing (``intro``, ``class.Pixbuf``) against a listing of
+    pages beside a ``README`` and a ``COPYING``; its own name, sections, queries and other
+    directories do not count."""
+    directory = "http://m.test/pub/"
+    pretty = ["intro", "class.Pixbuf", "", "index", "sub/", "sub/page", "intro?x=1", "CHANGES.html"]
+    plain = ["intro.html", "class.Pixbuf.html", "README", "COPYING", "sub/", "index.html"]
+    elsewhere = [f"http://o.test/{name}" for name in ("a", "b", "c")]
+    assert names_bare(directory, [directory + name for name in pretty], index_pages())
+    assert not names_bare(
+        directory, [directory + name for name in plain] + elsewhere, index_pages()
+    )

@@ -357,3 +357,40 @@ def _contents(entries: list[tuple[str, str]]) -> bytes:
     """The manual's table of contents: ``prose_guide``'s twelve pages, then ``entries``."""
     pages = [(f"page{number:02d}.html", f"page{number:02d}.html") for number in range(12)]
     return table_of_contents("Manual", pages + entries)
+
+
+def _pretty(path: str) -> str:
+    """``path`` as a static-site host serving "pretty" URLs names it."""
+    return "" if path == "index.html" else path.removesuffix(".html")
+
+
+@pytest.mark.parametrize("dotted", [False, True])
+@pytest.mark.parametrize("first", ["origin", "copy"])
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
+    open_filter, corpus, order, first, dotted
+):
+    """A copy served under "pretty" URLs (``page03`` for ``page03.html``, ``pub/guide/`` for
+    ``index.html``, links too), its names dotted or not (gi-docgen's ``class.Pixbuf.html``):
+    its index page names its documents bare, so its pages compare with the origin's and are
+    asked for as it names them. Before, every sample was asked under the other side's name (a
+    404) and the copy was crawled whole: more requests than without the filter."""
+    guide = prose_guide(corpus, ORIGIN + "guide/", 60)
+    origin = {
+        url if url != ORIGIN + "guide/" else url + "index.html": body for url, body in guide.items()
+    }
+    if dotted:
+        origin = renamed_copy(
+            origin, ORIGIN + "guide/", ORIGIN + "guide/", lambda path: f"func.{path}"
+        )
+        origin[ORIGIN + "guide/index.html"] = origin.pop(ORIGIN + "guide/func.index.html")
+    copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", _pretty)
+    pages = origin | copy
+    pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
+    pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
+    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
+    web = TestWeb(0, "pretty", pages, {}, starts, [], [], set(), {}, {})
+    log = crawl(web, open_filter(), order, follow_dropped=True)
+    assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
+    assert sum(url in copy for url in log.pruned) > 45
+    assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost

@@ -51,6 +51,10 @@ def test_candidates_rules_and_entries_round_trip():
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
+    for mirror_bare, origin_bare in ((True, False), (False, True), (True, True)):
+        spelt = {"mirror_bare": mirror_bare, "origin_bare": origin_bare}
+        assert Rule.decode(replace(rule, **spelt).encode()) == replace(rule, **spelt)
+        assert Candidate.decode(replace(closed, **spelt).encode()) == replace(closed, **spelt)
     flagged = replace(rule, mirror_held_first=True)
     probed = replace(rule, code_probes=3)
     both = replace(rule, copy_named=True, code_probes=3)
