@@ -4,7 +4,7 @@ scored against the ground truth from the server's request log.
     python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout13]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
-                             [--pause-every N] [--redirects] [--no-errback] [-v]
+                             [--pause-every N] [--redirects] [--pretty] [--no-errback] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -13,6 +13,8 @@ table per order, then the worst figure of each column over the orders. docs/eval
 what each column means. ``--pause-every N`` pauses each filtered (and peer) crawl every N requests
 and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
 ``--redirects`` serves the web with 301s as real servers send them (testweb/evalweb/redirects.py).
+``--pretty`` serves the chain's whole copy under "pretty" URLs, ``intro`` for ``intro.html``
+(testweb/evalweb/pretty.py).
 ``--no-errback``: the spider's requests carry no errback, as most spiders' (a drop then reaches no
 spider code).
 """
@@ -30,6 +32,7 @@ from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
 from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
+from testweb.evalweb.pretty import prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
@@ -53,12 +56,15 @@ HEADER = (
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     web = build_eval_web(args.scale, args.seed)
+    if args.pretty:
+        web = prettified(web)
     if args.redirects:
         web = redirected(web)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     workdir.mkdir(parents=True, exist_ok=True)
     truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
-    print(f"# bench/eval_web.py --scale {args.scale}{' --redirects' * args.redirects}\n")
+    variants = " --pretty" * args.pretty + " --redirects" * args.redirects
+    print(f"# bench/eval_web.py --scale {args.scale}{variants}\n")
     print(
         f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
         f"{sum(map(len, web.pages.values())) / 1e6:.1f} MB; {len(truth.must_keep())} must-keep, "
@@ -225,6 +231,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--redirects",
         action="store_true",
         help="slashless directory links, a www alias host and moved pages, answered 301",
+    )
+    parser.add_argument(
+        "--pretty",
+        action="store_true",
+        help='the chain\'s whole copy served under "pretty" URLs (intro for intro.html)',
     )
     parser.add_argument(
         "--no-errback", action="store_true", help="the spider's requests carry no errback"

@@ -19,6 +19,7 @@ from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import unbroken
+from testweb.evalweb.pretty import prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
@@ -417,4 +418,52 @@ def test_a_crawl_of_the_web_served_with_redirects_loses_nothing(
     redirected_urls = {entry.url for entry in filtered.requests if entry.status == 301}
     assert redirected_urls, "the crawl met no redirect"
     assert not _fetched_twice(filtered) - redirected_urls, _fetched_twice(filtered)
+    assert result.saved > 0.5
+
+
+def test_a_pretty_web_serves_the_chains_copy_without_page_names_and_links_it_so(
+    web: EvalWeb,
+) -> None:
+    """``bench/eval_web.py --pretty``: the chain's whole copy under "pretty" URLs, its links
+    too; every served URL keeps its truth, and the copy's links reach what they reached."""
+    served = prettified(web)
+    copy = web.truth.replicas[0].copy
+    under = [url for url in served.pages if url.startswith(copy) and "?" not in url]
+    assert set(served.pages) == set(served.truth.contents)
+    assert sorted(served.truth.contents.values()) == sorted(web.truth.contents.values())
+    assert under
+    assert not [url for url in under if url.endswith(".html")]
+    assert copy in served.pages  # its index page, as its directory's URL
+    assert _reached(served, copy) == _reached(web, copy)
+
+
+def _reached(web: EvalWeb, directory: str) -> tuple[int, int]:
+    """How many links of the pages under ``directory`` into it name a served page, and how
+    many name none."""
+    served = dangling = 0
+    for url, body in web.pages.items():
+        if not url.startswith(directory) or "?" in url:
+            continue
+        for href in re.findall(r'href="([^"#?]+)', body.decode("utf-8", "replace")):
+            target = urljoin(url, href)
+            if target.startswith(directory):
+                served += target in web.pages
+                dangling += target not in web.pages
+    return served, dangling
+
+
+def test_a_crawl_of_the_web_served_under_pretty_urls_loses_nothing_and_rules_the_copy(
+    web: EvalWeb, tmp_path: Path
+) -> None:
+    """The reduced evaluation with the chain's copy under "pretty" URLs: its pages are asked
+    as it names them, so it is ruled a copy of its origin (before, every sample was a 404 and
+    the copy was crawled whole)."""
+    served = prettified(web)
+    crawls = _crawled(served, tmp_path)
+    plain, filtered = crawls[UNFILTERED], crawls[FILTER]
+    result = score(served.truth, served.pages, plain, filtered)
+    assert result.lost == []
+    assert result.newer_lost == []
+    mirrors = {rule["mirror"] for rule in filtered.rules if rule["kind"] == "mirror"}
+    assert served.truth.replicas[0].copy in mirrors
     assert result.saved > 0.5
