@@ -192,11 +192,13 @@ def _bared(relative: str, other_index: str) -> str:
 
 def _suffixed(relative: str, side_index: str) -> str:
     """``relative``'s bare name with the page extension of the side's index page (``.html``
-    where it names none)."""
-    if not _bare(relative):
-        return relative
-    suffix = _HTML_SUFFIX.search(side_index.rpartition("/")[2])
-    return relative + (suffix[0] if suffix else ".html")
+    where it names none), a subdirectory's URL as that index page's name under it (a side that
+    names its files serves its index pages under them, not always under their directories)."""
+    index_name = side_index.rpartition("/")[2]
+    suffix = _HTML_SUFFIX.search(index_name)
+    if relative.endswith("/") and "?" not in relative and suffix is not None:
+        return relative + index_name
+    return relative + (suffix[0] if suffix else ".html") if _bare(relative) else relative
 
 
 def case_guessed(side_index: str, other_index: str) -> bool:

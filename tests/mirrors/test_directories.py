@@ -142,7 +142,7 @@ def test_relative_paths_compare_lower_cased_with_htm_and_bare_names_read_as_html
     [
         ("c3ref/Open.html", "c3ref/Open", "c3ref/Open.html"),
         ("class.Pixbuf.html", "class.Pixbuf", "class.Pixbuf.html"),
-        ("c3ref/index.html", "c3ref/", "c3ref/"),
+        ("c3ref/index.html", "c3ref/", "c3ref/index.html"),
         ("index.html", "", ""),
         ("find.html?q=x", "find.html?q=x", "find.html?q=x"),
     ],
@@ -151,8 +151,8 @@ def test_a_path_is_spelled_bare_toward_a_side_that_names_its_documents_bare(
     relative, on_bare_side, back
 ):
     """A side serving "pretty" URLs is asked for ``Open`` and ``c3ref/``; the other side for
-    the name with its index page's extension (an index page as its directory's URL, which
-    servers answer); a query's page is left as it is."""
+    the name with its index page's extension, an index page under its index page's name; a
+    query's page is left as it is."""
     pretty, plain = "http://m/pub/", "http://o/docs/index.html"
     to_bare = spelled_as(relative, pretty, plain, side_bare=True)
     assert to_bare == on_bare_side
