@@ -144,6 +144,14 @@ class DirectoryPair:
         )
 
     @property
+    def bare_names_shown(self) -> dict[str, list[str]]:
+        """The sides that name their documents bare, as a description shows them (nothing where
+        neither does): why a side is asked for ``intro``, not ``intro.html``."""
+        sides = (("mirror", self.mirror_bare), ("origin", self.origin_bare))
+        bare = [side for side, named in sides if named]
+        return {"bare_names": bare} if bare else {}
+
+    @property
     def sides_reversed(self) -> dict[str, object]:
         """The fields that turn the pair round (for ``dataclasses.replace``)."""
         return {

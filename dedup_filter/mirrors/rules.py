@@ -314,7 +314,7 @@ def pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
     """A rule with its evidence, as decisions and the ``mirrors`` command show it."""
-    return {
+    return rule.bare_names_shown | {
         "mirror": rule.mirror,
         "origin": rule.origin,
         "mirror_index": rule.mirror_index,

@@ -390,7 +390,11 @@ def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
     pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
     starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
     web = TestWeb(0, "pretty", pages, {}, starts, [], [], set(), {}, {})
-    log = crawl(web, open_filter(), order, follow_dropped=True)
+    dedup = open_filter()
+    log = crawl(web, dedup, order, follow_dropped=True)
     assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
     assert sum(url in copy for url in log.pruned) > 45
     assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
+    (rule,) = [rule for rule in dedup.mirror_rules() if rule["mirror"].endswith("guide/")]
+    pretty_side = "mirror" if rule["mirror"] == MIRROR + "pub/guide/" else "origin"
+    assert rule["bare_names"] == [pretty_side]  # why its pages are asked without ``.html``
