@@ -53,6 +53,16 @@ def _crawled(web: EvalWeb, workdir: Path) -> dict[str, CrawlRecord]:
         }
 
 
+def _crawled_losing_nothing(served: EvalWeb, workdir: Path) -> tuple[CrawlRecord, Score]:
+    """``served`` crawled as ``_crawled`` crawls it, and scored: no content lost, no newer text
+    hidden; the filtered crawl and its score."""
+    crawls = _crawled(served, workdir)
+    result = score(served.truth, served.pages, crawls[UNFILTERED], crawls[FILTER])
+    assert result.lost == []
+    assert result.newer_lost == []
+    return crawls[FILTER], result
+
+
 @pytest.fixture(scope="module")
 def result(web: EvalWeb, crawls: dict[str, CrawlRecord]) -> Score:
     return score(web.truth, web.pages, crawls[UNFILTERED], crawls[FILTER])
@@ -410,11 +420,7 @@ def test_a_crawl_of_the_web_served_with_redirects_loses_nothing(
     the crawler on a URL other than the one asked for, which neither a deferral nor a probe
     names."""
     served = redirected(web)
-    crawls = _crawled(served, tmp_path)
-    plain, filtered = crawls[UNFILTERED], crawls[FILTER]
-    result = score(served.truth, served.pages, plain, filtered)
-    assert result.lost == []
-    assert result.newer_lost == []
+    filtered, result = _crawled_losing_nothing(served, tmp_path)
     redirected_urls = {entry.url for entry in filtered.requests if entry.status == 301}
     assert redirected_urls, "the crawl met no redirect"
     assert not _fetched_twice(filtered) - redirected_urls, _fetched_twice(filtered)
@@ -459,11 +465,7 @@ def test_a_crawl_of_the_web_served_under_pretty_urls_loses_nothing_and_rules_the
     as it names them, so it is ruled a copy of its origin (before, every sample was a 404 and
     the copy was crawled whole)."""
     served = prettified(web)
-    crawls = _crawled(served, tmp_path)
-    plain, filtered = crawls[UNFILTERED], crawls[FILTER]
-    result = score(served.truth, served.pages, plain, filtered)
-    assert result.lost == []
-    assert result.newer_lost == []
+    filtered, result = _crawled_losing_nothing(served, tmp_path)
     mirrors = {rule["mirror"] for rule in filtered.rules if rule["kind"] == "mirror"}
     assert served.truth.replicas[0].copy in mirrors
     assert result.saved > 0.5
