@@ -16,13 +16,16 @@ for good. ``check_url`` then drops a URL the rule sends elsewhere: a ``move`` fo
 on (``duplicate_url``; ``crawl_instead`` names that URL while the index does not hold it, so the
 crawler asks for it directly), a slashless URL for its directory: held, or dropped before its
 fetch (for the page that drop names), or else named to crawl instead, unless its last segment is
-named like a file (a dot). A slashless name may still be a file of its own (``README``): when the
-directory URL the crawl was sent to fails, the slashless URL is crawled in its place and fetched
-from then on (``fetch_failed``). A redirect of any other shape (a page moved) teaches nothing: the
-crawl asks for that URL once anyway.
+named like a file (a dot) or the host serves pages under names without a dot (``bare_pages``: a
+static-site host's "pretty" URLs, ``intro`` for ``intro.html``, whose every page the crawl would
+otherwise ask as ``intro/`` first). A slashless name may still be a file of its own (``README``):
+when the directory URL the crawl was sent to fails, the slashless URL is crawled in its place and
+fetched from then on (``fetch_failed``). A redirect of any other shape (a page moved) teaches
+nothing: the crawl asks for that URL once anyway.
 
 Table ``url_rules``, key ``"m"`` + 64-bit hash of the host -> the host's two shapes (state and
-support each), the host and the ``move``'s target (scheme and authority): one read a URL check;
+support each), whether it served a page under a bare name, the host and the ``move``'s target
+(scheme and authority): one read a URL check;
 ``"f"`` + 64-bit hash of a directory URL a slash rule sent the crawl to, and that failed.
 """
 
@@ -68,17 +71,20 @@ class HostRedirects:
     move: Shape = Shape()
     slash: Shape = Shape()
     target: str = ""
+    bare_pages: bool = False  # it served a page under a name without a dot, a slash or a query
 
     def encode(self) -> bytes:
         numbers = (self.move.state, self.move.support, self.slash.state, self.slash.support)
         names = self.host.encode("utf-8", "surrogatepass") + _NUL + self.target.encode("utf-8")
-        return bytes(min(number, 255) for number in numbers) + names
+        return bytes([*(min(number, 255) for number in numbers), self.bare_pages]) + names
 
     @classmethod
     def decode(cls, data: bytes) -> HostRedirects:
         move, slash = Shape(data[0], data[1]), Shape(data[2], data[3])
-        host, _, target = bytes(data[4:]).partition(_NUL)
-        return cls(host.decode("utf-8", "surrogatepass"), move, slash, target.decode("utf-8"))
+        host, _, target = bytes(data[5:]).partition(_NUL)
+        return cls(
+            host.decode("utf-8", "surrogatepass"), move, slash, target.decode("utf-8"), data[4] == 1
+        )
 
     def label(self, shape: str) -> str:
         return f"{self.host} redirect {shape}"
@@ -110,6 +116,14 @@ def _read(view: IndexView, host: str) -> HostRedirects | None:
     data = view.get("url_rules", _key(host))
     known = None if data is None else HostRedirects.decode(bytes(data))
     return known if known is not None and known.host == host else None
+
+
+def _bare_page(url: str) -> bool:
+    """Whether a served page's URL names it without a dot, a trailing slash or a query (a
+    static-site host's "pretty" URL)."""
+    path = urlsplit(url).path
+    name = path.rsplit("/", 1)[-1]
+    return bool(name) and "." not in name and "?" not in url
 
 
 def _shape(url: str, location: str) -> tuple[str, str, str] | None:
@@ -165,14 +179,18 @@ class RedirectRules:
     def served(view: IndexView, url: str) -> str | None:
         """A page the URL's host served as itself (2xx): the host answers with pages, so no
         ``move`` of it is ever learnt (a host that moved a few pages to the same path elsewhere
-        would otherwise lose the rest); one learnt already dies. The label of the rule killed,
-        if any. One read a page, one write a host."""
+        would otherwise lose the rest); one learnt already dies. A page under a bare name marks
+        the host ``bare_pages``. The label of the rule killed, if any. One read a page, at most
+        two writes a host."""
         host = authority_of(url)
         known = _read(view, host) if host else None
-        if not host or (known is not None and known.move.state == _DEAD):
+        bare = _bare_page(url)
+        told = known is not None and known.move.state == _DEAD and (known.bare_pages or not bare)
+        if not host or told:
             return None
         killed = known or HostRedirects(host)
-        view.put("url_rules", _key(host), replace(killed, move=Shape(_DEAD)).encode())
+        changed = replace(killed, move=Shape(_DEAD), bare_pages=killed.bare_pages or bare)
+        view.put("url_rules", _key(host), changed.encode())
         return known.label(MOVE) if known is not None and known.move.support else None
 
     def check_url(
@@ -203,7 +221,9 @@ class RedirectRules:
         if there.dropped:
             return replace(there, url=url, evidence=there.evidence | evidence)
         named_like_a_file = "." in parts.path.rsplit("/", 1)[1]
-        if named_like_a_file or view.get("url_rules", _failed_key(directory)) is not None:
+        if named_like_a_file or known.bare_pages:
+            return None  # a page's name, or one as the host names its pages
+        if view.get("url_rules", _failed_key(directory)) is not None:
             return None
         evidence["crawl_instead"] = directory
         return Decision(url, "drop", Reason.DUPLICATE_URL, directory, evidence)

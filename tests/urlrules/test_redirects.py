@@ -153,3 +153,28 @@ def test_no_redirect_rule_is_learnt_or_applied_without_the_url_rules(tmp_path):
         assert _moved(dedup, ["e.html", "f.html", "g.html"])[-1] == "www.a.test redirect move"
     with DedupFilter.open(tmp_path / "index", off) as dedup:
         assert dedup.check_url(WWW + "h.html").action == "keep"  # learnt, not applied
+
+
+def test_a_host_serving_pages_under_bare_names_is_never_sent_to_their_directories(
+    dedup, stdlib_page
+):
+    """A static-site host's "pretty" URLs (``intro`` for ``intro.html``) beside its directories'
+    slashless URLs (301 to ``dir/``): once it served a page under such a name, a slashless URL
+    there is a page's as likely as a directory's, and is asked as itself (before, each of its
+    pages was asked as ``intro/`` first, a 404, then as itself: two requests a page). Its
+    directories' URLs still go with their held pages."""
+    for name in ("a", "b", "c"):
+        dedup.redirected(f"{BARE}{name}", f"{BARE}{name}/", 301)
+    assert dedup.check_url(BARE + "guide/intro").evidence["crawl_instead"] == BARE + "guide/intro/"
+    dedup.check_page(BARE + "guide/setup", stdlib_page("fractions").encode())
+    asked = dedup.check_url(BARE + "guide/intro")
+    assert (asked.action, asked.evidence.get("crawl_instead")) == ("keep", None)
+    dedup.check_page(BARE + "docs/", stdlib_page("heapq").encode())
+    assert dedup.check_url(BARE + "docs").duplicate_of == BARE + "docs/"
+    dedup.check_page("http://b.test/item?id=3", stdlib_page("csv").encode())  # names no page
+    dedup.check_page("http://b.test/d/x.html", stdlib_page("json").encode())
+    for name in ("a", "b", "c"):
+        dedup.redirected(f"http://b.test/{name}", f"http://b.test/{name}/", 301)
+    assert (
+        dedup.check_url("http://b.test/intro").evidence["crawl_instead"] == "http://b.test/intro/"
+    )
