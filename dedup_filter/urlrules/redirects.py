@@ -120,9 +120,10 @@ def _read(view: IndexView, host: str) -> HostRedirects | None:
 
 def _bare_page(url: str) -> bool:
     """Whether a served page's URL names it without a dot, a trailing slash or a query (a
-    static-site host's "pretty" URL)."""
-    path = urlsplit(url).path
-    name = path.rsplit("/", 1)[-1]
+    static-site host's "pretty" URL). Read from the string: a page's URL need not parse."""
+    rest = url.partition("://")[2]
+    slash = rest.find("/")
+    name = rest[slash:].rpartition("/")[2] if slash >= 0 else ""
     return bool(name) and "." not in name and "?" not in url
 
 
@@ -183,10 +184,10 @@ class RedirectRules:
         the host ``bare_pages``. The label of the rule killed, if any. One read a page, at most
         two writes a host."""
         host = authority_of(url)
-        known = _read(view, host) if host else None
-        bare = _bare_page(url)
-        told = known is not None and known.move.state == _DEAD and (known.bare_pages or not bare)
-        if not host or told:
+        if not host:
+            return None
+        known, bare = _read(view, host), _bare_page(url)
+        if known is not None and known.move.state == _DEAD and (known.bare_pages or not bare):
             return None
         killed = known or HostRedirects(host)
         changed = replace(killed, move=Shape(_DEAD), bare_pages=killed.bare_pages or bare)
