@@ -205,8 +205,7 @@ class CandidateUpdate:
                 level=level,
                 closed=closed,
                 from_documents=not pair.listed,
-                mirror_bare=self.store.bare_names(mirror.directory),
-                origin_bare=self.store.bare_names(origin.directory),
+                **self._bare_sides(mirror, origin),
             )
             self.advance(candidate)
 
@@ -302,10 +301,16 @@ class CandidateUpdate:
                     origin.url,
                     self.now,
                     level=paired.level,
-                    mirror_bare=self.store.bare_names(mirror.directory),
-                    origin_bare=self.store.bare_names(origin.directory),
+                    **self._bare_sides(mirror, origin),
                 )
             )
+
+    def _bare_sides(self, mirror: Placement, origin: Placement) -> dict[str, bool]:
+        """How a new pair's sides name their documents, as their held index pages say."""
+        return {
+            "mirror_bare": self.store.bare_names(mirror.directory),
+            "origin_bare": self.store.bare_names(origin.directory),
+        }
 
     def _reoriented(self, candidate: Candidate) -> Candidate:
         """The candidate under its other orientation, in place of this one."""

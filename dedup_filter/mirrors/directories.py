@@ -198,7 +198,9 @@ def _suffixed(relative: str, side_index: str) -> str:
     suffix = _HTML_SUFFIX.search(index_name)
     if relative.endswith("/") and "?" not in relative and suffix is not None:
         return relative + index_name
-    return relative + (suffix[0] if suffix else ".html") if _bare(relative) else relative
+    if not _bare(relative):
+        return relative
+    return relative + (suffix[0] if suffix is not None else ".html")
 
 
 def case_guessed(side_index: str, other_index: str) -> bool:

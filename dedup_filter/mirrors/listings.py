@@ -11,7 +11,7 @@ and links leaving the directory are left out; it is keyed by a hash of the sorte
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.mirrors.directories import IndexPages, relative_key
@@ -23,13 +23,8 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
     """The entries of ``directory`` that ``links`` name: its own documents (a page extension)
     and its immediate subdirectories (``sub/``). Deeper links are navigation, not a listing of
     this directory: a theme's footer links the same pages from every site built with it."""
-    prefix = directory.lower()
     entries = set()
-    for link in links:
-        lowered = link.lower()
-        if not lowered.startswith(prefix):
-            continue
-        relative = lowered[len(prefix) :]
+    for relative in _under(directory, links):
         if index_pages.names_index(relative):
             relative = relative[: relative.rfind("/") + 1]  # "" for the page itself
         section = relative.count("/") == 1 and relative.endswith("/")
@@ -43,13 +38,8 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     ``intro.html``, as static-site hosts serve "pretty" URLs): more of the names it links in the
     directory have no page extension than have one (a listing's ``README`` and ``COPYING``
     beside its pages are a few)."""
-    prefix = directory.lower()
     bare = documents = 0
-    for link in links:
-        lowered = link.lower()
-        if not lowered.startswith(prefix):
-            continue
-        relative = lowered[len(prefix) :]
+    for relative in _under(directory, links):
         if "/" in relative or "?" in relative or index_pages.names_index(relative):
             continue
         if index_pages.names_document(relative):
@@ -57,6 +47,15 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
         else:
             bare += 1
     return bare > documents
+
+
+def _under(directory: str, links: Iterable[str]) -> Iterator[str]:
+    """The relative paths, lower-cased, of the links that lie under ``directory``."""
+    prefix = directory.lower()
+    for link in links:
+        lowered = link.lower()
+        if lowered.startswith(prefix):
+            yield lowered[len(prefix) :]
 
 
 def listing_hash(entries: frozenset[str]) -> int:
