@@ -1017,6 +1017,10 @@ class UrlPruner:
             return None
         if key and entry.relative.lower() != place.relative.lower():
             return None  # ``.htm`` for ``.html``: only a URL spelled as its side names it
+        if place.relative and not entry.relative:
+            # held under its directory's URL, which a server may answer with a listing it
+            # generates where the file is missing: the file is not known to exist
+            return None
         return view.page(entry.representative)
 
 

@@ -11,7 +11,15 @@ from dedup_filter import Config, DedupFilter
 from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.mirrors.store import MirrorStore
 
-from .conftest import FIXED_NOW, MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
+from .conftest import (
+    FIXED_NOW,
+    MIRROR,
+    ORIGIN,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    table_of_contents,
+)
 
 
 @pytest.fixture
@@ -517,3 +525,44 @@ def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
 def _one_sample_mismatched(store: MirrorStore, mirror: str) -> None:
     rule = store.rule(mirror)
     store.put_rule(replace(rule, checked=rule.checked + 1))
+
+
+def _index_file_named(pages: dict[str, bytes], base: str) -> dict[str, bytes]:
+    """``pages`` with ``base``'s ``extra/`` table of contents served as ``extra/index.html``,
+    and linked so."""
+    named = {
+        url: body.replace(b'href="extra/"', b'href="extra/index.html"')
+        for url, body in pages.items()
+    }
+    named[base + "extra/index.html"] = named.pop(base + "extra/")
+    return named
+
+
+@pytest.mark.parametrize("copy_index_asked", [True, False], ids=["asked", "never_asked"])
+def test_an_index_file_is_not_held_by_a_listing_its_directory_url_answers(
+    open_filter, origin_tree, copy_index_asked
+):
+    """A copy taken for the origin (pinned by the operator, crawled first) lacks
+    ``extra/index.html``, and its server answers ``extra/`` with a listing of its own (an
+    autoindex). That listing is filed as the directory's index page, but it does not hold the
+    other side's table of contents: that ``extra/index.html`` is fetched, once the copy's was
+    known to fail (a 404 the crawl met, or a probe's). It was dropped for the listing."""
+    dedup = open_filter(protected_prefixes=["mirror.copy.test"])
+    origin = _index_file_named(origin_tree, ORIGIN)
+    copy = copy_tree(origin, ORIGIN, MIRROR)
+    del copy[MIRROR + "extra/index.html"]
+    extras = sorted(url[len(MIRROR) + 6 :] for url in copy if url.startswith(MIRROR + "extra/"))
+    copy[MIRROR + "extra/"] = table_of_contents("Index of /extra", [(n, n) for n in extras])
+    pages = origin | copy
+    copy_order = [
+        url
+        for url in breadth_first(pages, MIRROR)
+        if copy_index_asked or url != MIRROR + "extra/index.html"
+    ]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*copy_order, MIRROR + "extra/", *breadth_first(pages, ORIGIN)]
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(ORIGIN, MIRROR)]
+    assert ORIGIN + "extra/index.html" in crawl.fetched
+    assert any(url.startswith(ORIGIN) for url in crawl.pruned)
+    assert all(decision.duplicate_of in crawl.fetched for decision in crawl.pruned.values())
