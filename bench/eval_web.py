@@ -4,7 +4,8 @@ scored against the ground truth from the server's request log.
     python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout13]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
-                             [--pause-every N] [--redirects] [--pretty] [--no-errback] [-v]
+                             [--pause-every N] [--redirects] [--pretty] [--pretty-section]
+                             [--no-errback] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -14,7 +15,8 @@ what each column means. ``--pause-every N`` pauses each filtered (and peer) craw
 and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ctrl-C would.
 ``--redirects`` serves the web with 301s as real servers send them (testweb/evalweb/redirects.py).
 ``--pretty`` serves the chain's whole copy under "pretty" URLs, ``intro`` for ``intro.html``
-(testweb/evalweb/pretty.py).
+(testweb/evalweb/pretty.py); ``--pretty-section`` serves so only the largest section of the
+chain's origin, below a top that names ``.html`` (a site that mixes its naming).
 ``--no-errback``: the spider's requests carry no errback, as most spiders' (a drop then reaches no
 spider code).
 """
@@ -32,7 +34,7 @@ from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
 from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
-from testweb.evalweb.pretty import prettified
+from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
@@ -58,12 +60,18 @@ def main(argv: list[str] | None = None) -> int:
     web = build_eval_web(args.scale, args.seed)
     if args.pretty:
         web = prettified(web)
+    if args.pretty_section:
+        web = section_prettified(web)
     if args.redirects:
         web = redirected(web)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     workdir.mkdir(parents=True, exist_ok=True)
     truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
-    variants = " --pretty" * args.pretty + " --redirects" * args.redirects
+    variants = (
+        " --pretty" * args.pretty
+        + " --pretty-section" * args.pretty_section
+        + " --redirects" * args.redirects
+    )
     print(f"# bench/eval_web.py --scale {args.scale}{variants}\n")
     print(
         f"web: {len(web.pages)} URLs on {len({url.split('/')[2] for url in web.pages})} hosts, "
@@ -236,6 +244,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--pretty",
         action="store_true",
         help='the chain\'s whole copy served under "pretty" URLs (intro for intro.html)',
+    )
+    parser.add_argument(
+        "--pretty-section",
+        action="store_true",
+        help="the largest section of the chain's origin served so, below a top naming .html",
     )
     parser.add_argument(
         "--no-errback", action="store_true", help="the spider's requests carry no errback"

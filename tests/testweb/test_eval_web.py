@@ -19,7 +19,7 @@ from testweb.evalweb.breakdown import extra_fetches
 from testweb.evalweb.builder import EvalWeb, build_eval_web
 from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import unbroken
-from testweb.evalweb.pretty import prettified
+from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
@@ -469,3 +469,25 @@ def test_a_crawl_of_the_web_served_under_pretty_urls_loses_nothing_and_rules_the
     mirrors = {rule["mirror"] for rule in filtered.rules if rule["kind"] == "mirror"}
     assert served.truth.replicas[0].copy in mirrors
     assert result.saved > 0.5
+
+
+def test_a_web_with_a_pretty_section_renames_that_section_of_the_origin_alone() -> None:
+    """``bench/eval_web.py --pretty-section``: one section of the chain's origin under "pretty"
+    URLs, linked so from the origin's top; the origin's other pages keep ``.html``. (The
+    reduced web's chain origin has no section: it is refused.)"""
+    with pytest.raises(ValueError, match="no section"):
+        section_prettified(build_eval_web("small"))
+    web = build_eval_web("holdout13")
+    served = section_prettified(web)
+    origin = web.truth.replicas[0].source
+    renamed = set(web.pages) - set(served.pages)
+    sections = {url[len(origin) :].partition("/")[0] for url in renamed}
+    assert renamed
+    assert all(url.startswith(origin) for url in renamed)
+    assert len(sections) == 1
+    section = f"{origin}{sections.pop()}/"
+    assert section in served.pages  # its index page, as its directory's URL
+    kept = [url for url in served.pages if url.startswith(origin) and not url.startswith(section)]
+    assert any(url.endswith(".html") for url in kept)
+    assert sorted(served.truth.contents.values()) == sorted(web.truth.contents.values())
+    assert _reached(served, origin) == _reached(web, origin)
