@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
 
@@ -399,42 +398,3 @@ def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
     (rule,) = [rule for rule in dedup.mirror_rules() if rule["mirror"].endswith("guide/")]
     pretty_side = "mirror" if rule["mirror"] == MIRROR + "pub/guide/" else "origin"
     assert rule["bare_names"] == [pretty_side]  # why its pages are asked without ``.html``
-
-
-def _manual_with_reference(corpus, base: str, reference: str, link: Callable[[str], str]):
-    """``prose_guide``'s twelve pages under ``base`` and a reference section of thirty pages of
-    other prose under ``reference``, its pages and its index page named and linked by ``link``
-    (of the ``.html`` name)."""
-    manual = prose_guide(corpus, base, 12)
-    manual[base + "index.html"] = manual.pop(base)
-    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
-    names = [f"func{number:02d}.html" for number in range(30)]
-    for number, name in enumerate(names):
-        prose = " ".join(words[3000 + number * 170 : 3170 + number * 170])
-        manual[base + reference + link(name)] = f"<html><body><p>{prose}</p></body></html>".encode()
-    manual[base + reference + link("index.html")] = table_of_contents(
-        "Reference", [(link(name), name) for name in names]
-    )
-    manual[base + "index.html"] = _contents([(reference + link("index.html"), "reference.html")])
-    return manual
-
-
-@pytest.mark.parametrize("first", ["origin", "copy"])
-@pytest.mark.parametrize("order", ORDERS)
-def test_a_section_served_under_pretty_urls_below_a_top_naming_html_is_asked_as_it_is_named(
-    open_filter, corpus, order, first
-):
-    """The origin's reference section (another tool's output) is served under "pretty" URLs
-    (``ref/func03``, ``ref/``) below a top that names ``.html``; its copy names ``.html``
-    throughout. A side's names are read from its nearest held index page above a path: spelt
-    by the tops alone, the section's pages were asked as ``ref/func03.html`` there (404s), and
-    with the copy crawled first the crawl made more requests than without the filter."""
-    origin = _manual_with_reference(corpus, ORIGIN + "manual/", "ref/", _pretty)
-    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", "ref/", str)
-    web = two_hosts(origin, copy, ("manual/index.html", "pub/manual/index.html"), first)
-    dedup = open_filter()
-    log = crawl(web, dedup, order, follow_dropped=True)
-    assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
-    asked_unnamed = [url for url in log.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
-    assert len(asked_unnamed) <= 2  # 8 before, the copy crawled first
-    assert len(log.fetched) < len(origin) + 18  # probes and 404s included; 97 before, 90 unfiltered
