@@ -132,14 +132,21 @@ def relative_key(relative: str) -> str:
     path, mark, query = key.partition("?")
     if path.endswith(".htm"):
         return f"{path}l{mark}{query}"
-    return f"{key}.html" if _bare(key) else key
+    return f"{key}.html" if named_bare(key) else key
 
 
-def _bare(relative: str) -> bool:
+def named_bare(relative: str) -> bool:
     """Whether a relative path without a query ends in a name that does not end in ``.html``
     (``.htm``)."""
     name = relative.rpartition("/")[2]
     return bool(name) and "?" not in relative and _HTML_SUFFIX.search(name) is None
+
+
+def spellings(url: str) -> tuple[str, str, str]:
+    """``url`` lower-cased as it is written, without its page extension (its index file as its
+    directory's URL), and with it: the names a page may be held under."""
+    lowered = url.lower()
+    return lowered, _bared(lowered, "index.html"), _suffixed(lowered, "index.html")
 
 
 def spelled_as(
@@ -198,7 +205,7 @@ def _suffixed(relative: str, side_index: str) -> str:
     suffix = _HTML_SUFFIX.search(index_name)
     if relative.endswith("/") and "?" not in relative and suffix is not None:
         return relative + index_name
-    if not _bare(relative):
+    if not named_bare(relative):
         return relative
     return relative + (suffix[0] if suffix is not None else ".html")
 

@@ -51,10 +51,12 @@ from dedup_filter.mirrors.directories import (
     Placement,
     authority,
     copier_at_root,
+    named_bare,
     own_placement,
     parent_directory,
     placements,
     side_by_side,
+    spellings,
 )
 from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import ask_counterpart, fetchable
@@ -594,7 +596,7 @@ class UrlPruner:
                 # nothing (its own side's pages that link it may be dropped duplicates)
                 evidence["crawl_instead"] = held.url
             # the page as its side names it, where the counterpart's case was only guessed
-            named = held.url if held.url.lower() == counterpart.lower() else counterpart
+            named = held.url if held.url.lower() in spellings(counterpart) else counterpart
             return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, named, evidence)
         status = deferrals.absent(counterpart)
         if status is not None:
@@ -1015,11 +1017,15 @@ class UrlPruner:
         entry = store.entry(place.directory_key, key)
         if entry is None or entry.other_file(None):  # two files collided at its path
             return None
-        if key and entry.relative.lower() != place.relative.lower():
-            return None  # ``.htm`` for ``.html``: only a URL spelled as its side names it
-        if place.relative and not entry.relative:
+        spelt_apart = entry.relative.lower() != place.relative.lower()
+        if key and spelt_apart and not (named_bare(entry.relative) or named_bare(place.relative)):
+            # ``.htm`` for ``.html``: only a URL spelled as its side names it (a page named
+            # bare, ``intro``, is the one a pretty host serves for ``intro.html``, either way)
+            return None
+        if place.relative and not entry.relative and not entry.bare_names:
             # held under its directory's URL, which a server may answer with a listing it
-            # generates where the file is missing: the file is not known to exist
+            # generates where the file is missing: the file is not known to exist (an index
+            # page naming its documents bare is the one a pretty host serves there)
             return None
         return view.page(entry.representative)
 

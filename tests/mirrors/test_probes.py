@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -398,3 +399,44 @@ def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
     (rule,) = [rule for rule in dedup.mirror_rules() if rule["mirror"].endswith("guide/")]
     pretty_side = "mirror" if rule["mirror"] == MIRROR + "pub/guide/" else "origin"
     assert rule["bare_names"] == [pretty_side]  # why its pages are asked without ``.html``
+
+
+def _manual_with_reference(corpus, base: str, reference: str, link: Callable[[str], str]):
+    """``prose_guide``'s twelve pages under ``base`` and a reference section of thirty pages of
+    other prose under ``reference``, its pages and its index page named and linked by ``link``
+    (of the ``.html`` name)."""
+    manual = prose_guide(corpus, base, 12)
+    manual[base + "index.html"] = manual.pop(base)
+    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
+    names = [f"func{number:02d}.html" for number in range(30)]
+    for number, name in enumerate(names):
+        prose = " ".join(words[3000 + number * 170 : 3170 + number * 170])
+        manual[base + reference + link(name)] = f"<html><body><p>{prose}</p></body></html>".encode()
+    manual[base + reference + link("index.html")] = table_of_contents(
+        "Reference", [(link(name), name) for name in names]
+    )
+    manual[base + "index.html"] = _contents([(reference + link("index.html"), "reference.html")])
+    return manual
+
+
+def test_a_page_held_under_its_pretty_name_stands_for_its_html_name(open_filter, corpus):
+    """The origin's reference section is served under "pretty" URLs (``ref/func03``, ``ref/``)
+    below a top naming ``.html``, and crawled first; its copy names ``.html`` throughout. The
+    copy's section pages are dropped for the origin's pages held under their bare names, not
+    asked again as ``ref/func03.html`` (a 404 each) and fetched: a page named bare is the one
+    a pretty host serves for its ``.html`` name, and its section's index page held under
+    ``ref/`` (naming its documents bare) is that host's ``ref/index.html``."""
+    origin = _manual_with_reference(corpus, ORIGIN + "manual/", "ref/", _pretty)
+    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", "ref/", str)
+    pages = origin | copy
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*breadth_first(pages, ORIGIN), *breadth_first(pages, MIRROR)]
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (MIRROR + "pub/manual/", ORIGIN + "manual/")
+    ]
+    section = [url for url in copy if "/ref/" in url]
+    assert all(url in crawl.pruned for url in section)
+    assert all(crawl.pruned[url].duplicate_of in crawl.fetched for url in section)
+    assert not [url for url in crawl.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
