@@ -332,17 +332,14 @@ def test_a_renamed_section_without_index_page_costs_a_few_probes(open_filter, co
     they stop at eight."""
     base = ORIGIN + "manual/"
     origin = prose_guide(corpus, base, 12)
-    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
-    names = [f"func{number:02d}.html" for number in range(30)]
-    for number, name in enumerate(names):  # prose the guide's pages do not hold
-        prose = " ".join(words[3000 + number * 170 : 3170 + number * 170])
-        origin[f"{base}ref/{name}"] = f"<html><body><p>{prose}</p></body></html>".encode()
-    origin[base] = _contents([("ref/" + name, name) for name in names])
+    reference = _reference_pages(corpus)
+    origin |= {f"{base}ref/{name}": body for name, body in reference.items()}
+    origin[base] = _contents([("ref/" + name, name) for name in reference])
     copy = {
         MIRROR + "pub/manual/" + url[len(base) :].replace("ref/", "ref-pages/", 1): body
         for url, body in origin.items()
     }
-    copy[MIRROR + "pub/manual/"] = _contents([("ref-pages/" + name, name) for name in names])
+    copy[MIRROR + "pub/manual/"] = _contents([("ref-pages/" + name, name) for name in reference])
     web = two_hosts(origin, copy, _MANUALS, "copy")
     log = crawl(web, open_filter(), order, follow_dropped=True)
     renamed = [url for url in log.failed_probes if url.startswith(base + "ref-pages/")]
@@ -401,21 +398,28 @@ def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
     assert rule["bare_names"] == [pretty_side]  # why its pages are asked without ``.html``
 
 
-def _manual_with_reference(corpus, base: str, reference: str, link: Callable[[str], str]):
-    """``prose_guide``'s twelve pages under ``base`` and a reference section of thirty pages of
-    other prose under ``reference``, its pages and its index page named and linked by ``link``
-    (of the ``.html`` name)."""
-    manual = prose_guide(corpus, base, 12)
-    manual[base + "index.html"] = manual.pop(base)
+def _reference_pages(corpus: dict[str, str]) -> dict[str, bytes]:
+    """Thirty reference pages (``func00.html`` ...) of prose the guide's pages do not hold."""
     words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
-    names = [f"func{number:02d}.html" for number in range(30)]
-    for number, name in enumerate(names):
+    pages = {}
+    for number in range(30):
         prose = " ".join(words[3000 + number * 170 : 3170 + number * 170])
-        manual[base + reference + link(name)] = f"<html><body><p>{prose}</p></body></html>".encode()
-    manual[base + reference + link("index.html")] = table_of_contents(
-        "Reference", [(link(name), name) for name in names]
+        pages[f"func{number:02d}.html"] = f"<html><body><p>{prose}</p></body></html>".encode()
+    return pages
+
+
+def _manual_with_reference(corpus, base: str, link: Callable[[str], str]) -> dict[str, bytes]:
+    """``prose_guide``'s twelve pages under ``base`` (its contents as ``index.html``) and the
+    reference pages under ``ref/``, those pages and their index page named and linked by
+    ``link`` (of the ``.html`` name)."""
+    manual = prose_guide(corpus, base, 12)
+    del manual[base]
+    reference = _reference_pages(corpus)
+    manual |= {base + "ref/" + link(name): body for name, body in reference.items()}
+    manual[base + "ref/" + link("index.html")] = table_of_contents(
+        "Reference", [(link(name), name) for name in reference]
     )
-    manual[base + "index.html"] = _contents([(reference + link("index.html"), "reference.html")])
+    manual[base + "index.html"] = _contents([("ref/" + link("index.html"), "reference.html")])
     return manual
 
 
@@ -426,8 +430,8 @@ def test_a_page_held_under_its_pretty_name_stands_for_its_html_name(open_filter,
     asked again as ``ref/func03.html`` (a 404 each) and fetched: a page named bare is the one
     a pretty host serves for its ``.html`` name, and its section's index page held under
     ``ref/`` (naming its documents bare) is that host's ``ref/index.html``."""
-    origin = _manual_with_reference(corpus, ORIGIN + "manual/", "ref/", _pretty)
-    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", "ref/", str)
+    origin = _manual_with_reference(corpus, ORIGIN + "manual/", _pretty)
+    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", str)
     pages = origin | copy
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(
