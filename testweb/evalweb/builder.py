@@ -287,6 +287,20 @@ THIRTEENTH = Hosts(
     "wsid=7c1e94a2d3",
 )
 
+FOURTEENTH = Hosts(
+    ("www.exim.test", "ftp.mailserv-mirror.test", "mta.cdn.test"),
+    ("pub/mail/exim/4.96/", "exim-spec/"),
+    "sphinx.project.test",
+    "sphinx.oldmirror.test",
+    "sphinx.reader.test",
+    "doc-builders.test",
+    "newmaint.guides.test",
+    "newmaint.partner.test",
+    "apt.library.test",
+    "notices.build.test",
+    "rsid=4b8e2f1a7c",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -535,6 +549,24 @@ LAYOUTS = {
         80,
         ("4.0.17", "4.0.15"),
         THIRTEENTH,
+    ),
+    # the fifty-second session's, packages never used before: Exim's specification as the
+    # chain (every chapter under two names, byte for byte), Sphinx's own documentation as the
+    # stale manual (nested; the copier takes its usage/), the new maintainers' guide in Spanish
+    # (with a code edition), Italian and English as guides, aptitude's manual in Spanish and
+    # Czech as the portal's, SCons' user guide as the notes
+    "holdout14": Layout(
+        "exim",
+        "sphinx",
+        "usage/",
+        ("maint-guide-es", "maint-guide-it", "maint-guide-en"),
+        ("aptitude-es", "aptitude-cs"),
+        "scons",
+        40,
+        80,
+        ("5.3.0", "5.1.1"),
+        FOURTEENTH,
+        identical_pages=True,
     ),
 }
 

@@ -396,6 +396,45 @@ TREES = {
         for language in ("en", "fr", "de")
     },
     "grass": DocTree("grass-doc", "usr/share/doc/grass-doc/html"),
+    # the fourteenth holdout's (fifty-second session), packages never used before: Exim's
+    # specification (a page a chapter, one directory; every chapter installed twice, as
+    # ``chNN.html`` and ``ch-title.html``, byte for byte), Sphinx's own documentation (nested,
+    # its module source listings left out), the Debian new maintainers' guide in Spanish and
+    # Italian (the same generator as the English and French editions, other text), aptitude's
+    # manual in Spanish and Czech, SCons' user guide (DocBook chunks, one directory)
+    "exim": DocTree("exim4-doc-html", "usr/share/doc/exim4-doc-html/spec_html"),
+    "sphinx": DocTree(
+        "sphinx-doc",
+        "usr/share/doc/sphinx-doc/html",
+        (
+            "",
+            "development/",
+            "development/tutorials/",
+            "extdev/",
+            "internals/",
+            "man/",
+            "tutorial/",
+            "usage/",
+            "usage/advanced/",
+            "usage/advanced/websupport/",
+            "usage/builders/",
+            "usage/extensions/",
+            "usage/restructuredtext/",
+        ),
+    ),
+    **{
+        f"maint-guide-{language}": DocTree(
+            f"maint-guide-{language}", f"usr/share/doc/maint-guide-{language}/html"
+        )
+        for language in ("es", "it")
+    },
+    **{
+        f"aptitude-{language}": DocTree(
+            f"aptitude-doc-{language}", f"usr/share/doc/aptitude/html/{language}"
+        )
+        for language in ("es", "cs")
+    },
+    "scons": DocTree("scons-doc", "usr/share/doc/scons/HTML"),
 }
 
 
