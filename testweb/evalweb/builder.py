@@ -553,14 +553,17 @@ LAYOUTS = {
     # the fifty-second session's, packages never used before: Exim's specification as the
     # chain (every chapter under two names, byte for byte), Sphinx's own documentation as the
     # stale manual (nested; the copier takes its usage/), the new maintainers' guide in Spanish
-    # (with a code edition), Italian and English as guides, aptitude's manual in Spanish and
-    # Czech as the portal's, SCons' user guide as the notes
+    # (with a code edition), Italian and English as guides, the Debian handbook in Portuguese
+    # and Italian as the portal's manual (aptitude's Spanish and Czech editions were tried: their
+    # generated page names differ, and the portal serves an edition's pages under the other's
+    # names, so 72 of a crawl's fetches were 404s of the portal's making), SCons' user guide as
+    # the notes
     "holdout14": Layout(
         "exim",
         "sphinx",
         "usage/",
         ("maint-guide-es", "maint-guide-it", "maint-guide-en"),
-        ("aptitude-es", "aptitude-cs"),
+        ("handbook-pt", "handbook-it"),
         "scons",
         40,
         80,

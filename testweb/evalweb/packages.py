@@ -400,8 +400,8 @@ TREES = {
     # specification (a page a chapter, one directory; every chapter installed twice, as
     # ``chNN.html`` and ``ch-title.html``, byte for byte), Sphinx's own documentation (nested,
     # its module source listings left out), the Debian new maintainers' guide in Spanish and
-    # Italian (the same generator as the English and French editions, other text), aptitude's
-    # manual in Spanish and Czech, SCons' user guide (DocBook chunks, one directory)
+    # Italian (the same generator as the English and French editions, other text), SCons' user
+    # guide (DocBook chunks, one directory)
     "exim": DocTree("exim4-doc-html", "usr/share/doc/exim4-doc-html/spec_html"),
     "sphinx": DocTree(
         "sphinx-doc",
@@ -427,12 +427,6 @@ TREES = {
             f"maint-guide-{language}", f"usr/share/doc/maint-guide-{language}/html"
         )
         for language in ("es", "it")
-    },
-    **{
-        f"aptitude-{language}": DocTree(
-            f"aptitude-doc-{language}", f"usr/share/doc/aptitude/html/{language}"
-        )
-        for language in ("es", "cs")
     },
     "scons": DocTree("scons-doc", "usr/share/doc/scons/HTML"),
 }
