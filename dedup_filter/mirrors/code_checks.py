@@ -101,7 +101,7 @@ def check_code(
             # the origin page of a mirror page with code blocks is asked for, to be compared:
             # the mirror held first is crawled whole and its origin's pages are pruned, or no
             # page stands for it (its pages dropped through other rules never arrive)
-            _ask(store, rule, rule.on_origin(place.relative), budget, check)
+            _ask(store, rule, store.on_origin(rule, place.relative), budget, check)
         elif codes_apart(standing, code):
             revoke(store, rule, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
@@ -186,7 +186,7 @@ def _check_mirror_page(
         if codes_apart(code_hash(store, rule.mirror, rel_hash, relative), code):
             revoke(store, rule, now, check, relative=relative)
         return
-    _ask(store, rule, rule.on_mirror(relative), budget, check)
+    _ask(store, rule, store.on_mirror(rule, relative), budget, check)
 
 
 def _ask(store: MirrorStore, rule: Rule, url: str, budget: CodeBudget, check: CodeCheck) -> bool:

@@ -553,7 +553,7 @@ class MirrorDetector:
             return []
         if self._index_pages.names_listing(place.relative):
             return []  # an origin may serve its directory without an index page of its own
-        counterpart, deferrals = rule.on_origin(place.relative), Deferrals(store.view)
+        counterpart, deferrals = store.on_origin(rule, place.relative), Deferrals(store.view)
         status = deferrals.absent(counterpart)
         if status is None or 200 <= status < 300 or deferrals.moved(counterpart):
             return []  # a page moved is no page the origin lacks

@@ -58,7 +58,7 @@ def _outstanding(update: CandidateUpdate, candidate: Candidate) -> tuple[str, ..
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        for url in sample_urls(candidate, sample.relative):
+        for url in sample_urls(update.store, candidate, sample.relative):
             if (SAMPLE_PROBE, reference) in update.store.probes_for(url):
                 urls.append(url)
     return tuple(urls)

@@ -11,12 +11,15 @@ and links leaving the directory are left out; it is keyed by a hash of the sorte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.mirrors.directories import IndexPages, relative_key
 
 _LISTING_SEED = 0x1157
+_BARE_AT_LEAST = 3
+_FILE_EXTENSION = re.compile(r"[a-z][a-z0-9]{0,4}")  # lower case: ``class.Rect`` is a page's
 
 
 def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> frozenset[str]:
@@ -35,18 +38,38 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
 
 def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) -> bool:
     """Whether an index page names its directory's documents bare (``intro`` for
-    ``intro.html``, as static-site hosts serve "pretty" URLs): more of the names it links in the
-    directory have no page extension than have one (a listing's ``README`` and ``COPYING``
-    beside its pages are a few)."""
-    bare = documents = 0
-    for relative in _under(directory, links):
-        if "/" in relative or "?" in relative or index_pages.names_index(relative):
+    ``intro.html``, as static-site hosts serve "pretty" URLs): it links at least
+    ``_BARE_AT_LEAST`` such names in the directory, and more than names with a page extension.
+    Not such a name: one the page also links below (``handler`` beside ``handler/x.html``: a
+    directory linked without its slash), a file's (``docs.zip``, ``README``). An index page
+    listing two subdirectories without their slash read as pretty, and a section's ``.html``
+    pages were asked bare there (404s); a generated listing of a release's files was taken for
+    a pretty host's index page."""
+    names = set()
+    below = set()
+    prefix = directory.lower()
+    for link in links:
+        if not link.lower().startswith(prefix):
             continue
-        if index_pages.names_document(relative):
+        relative = link[len(prefix) :]
+        if "/" in relative:
+            below.add(relative.partition("/")[0].lower())
+        elif "?" not in relative and not index_pages.names_index(relative.lower()):
+            names.add(relative)
+    bare = documents = 0
+    for name in names:
+        if index_pages.names_document(name.lower()):
             documents += 1
-        else:
+        elif name.lower() not in below and not _names_file(name):
             bare += 1
-    return bare > documents
+    return bare >= _BARE_AT_LEAST and bare > documents
+
+
+def _names_file(name: str) -> bool:
+    """A file's name, not a page's: an extension that starts with a letter (``.zip``,
+    ``.tar.bz2``; a release's ``3.2.16`` is a page's), or capitals only (``README``)."""
+    extension = name.rpartition(".")[2] if "." in name else ""
+    return bool(_FILE_EXTENSION.fullmatch(extension)) or (name.isupper() and name.isalpha())
 
 
 def _under(directory: str, links: Iterable[str]) -> Iterator[str]:

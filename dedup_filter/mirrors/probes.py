@@ -136,10 +136,12 @@ def withdraw_failed(
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        if url.lower() not in (side.lower() for side in sample_urls(candidate, sample.relative)):
+        if url.lower() not in (
+            side.lower() for side in sample_urls(store, candidate, sample.relative)
+        ):
             continue
         held = store.entry_by_hash(candidate.mirror.lower(), sample.relative_hash) is not None
-        outcome = _failed(candidate, sample, url, status, held)
+        outcome = _failed(store, candidate, sample, url, status, held)
         candidate = candidate.with_outcome(sample.relative_hash, outcome)
     return candidate
 
@@ -154,20 +156,25 @@ def known_absent(
     deferrals = Deferrals(store.view)
     # the origin's page is asked for first
     for url, held in zip(
-        sample_urls(candidate, sample.relative), (origin_held, mirror_held), strict=True
+        sample_urls(store, candidate, sample.relative), (origin_held, mirror_held), strict=True
     ):
         status = None if held else deferrals.absent(url)
         if status is not None:
-            return _failed(candidate, sample, url, status, mirror_held)
+            return _failed(store, candidate, sample, url, status, mirror_held)
     return PENDING
 
 
 def _failed(
-    candidate: Candidate, sample: Sample, url: str, status: int | None, mirror_held: bool
+    store: MirrorStore,
+    candidate: Candidate,
+    sample: Sample,
+    url: str,
+    status: int | None,
+    mirror_held: bool,
 ) -> int:
     """The outcome of a sample whose page ``url`` could not be fetched (``status``): a mismatch
     where the origin lacks a page the mirror holds, else could not be checked."""
-    origin_url = candidate.on_origin(sample.relative).lower()
+    origin_url = store.on_origin(candidate, sample.relative).lower()
     lacking = url.lower() == origin_url and status in _ABSENT and mirror_held
     return MISMATCH if lacking else MISSING
 
@@ -228,7 +235,7 @@ def _refuted(store: MirrorStore, candidate: Candidate) -> _Refuted:
         sample
         for sample in refuted
         if held[sample.relative_hash] == (False, True)
-        and deferrals.absent(candidate.on_origin(sample.relative)) in _ABSENT
+        and deferrals.absent(store.on_origin(candidate, sample.relative)) in _ABSENT
     ]
     mismatches = sum(1 for sample in refuted if sample.outcome == MISMATCH)
     lacking_mismatches = sum(1 for sample in lacking if sample.outcome == MISMATCH)
@@ -248,7 +255,7 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
     for sample in candidate.samples:
         if sample.outcome != PENDING:
             continue
-        for url in sample_urls(candidate, sample.relative):
+        for url in sample_urls(store, candidate, sample.relative):
             asked = store.probes_for(url)
             if (SAMPLE_PROBE, reference) not in asked:
                 continue
@@ -257,13 +264,13 @@ def forget_samples(store: MirrorStore, candidate: Candidate) -> None:
                 deferrals.mark_probed(url)
 
 
-def sample_urls(candidate: Candidate, relative: str) -> tuple[str, str]:
+def sample_urls(store: MirrorStore, candidate: Candidate, relative: str) -> tuple[str, str]:
     """A sample's page under the origin and under the mirror, each as its side spells its names,
     as ``sampling`` asks for them (probes and absences are keyed lower-cased). Spelled as the
     origin on both sides, a failed probe of a ``.htm`` copy's page settled no sample, and the
     open sample asked for it again at once: a crawl that reports each failure looped for
     ever."""
-    return candidate.on_origin(relative), candidate.on_mirror(relative)
+    return store.on_origin(candidate, relative), store.on_mirror(candidate, relative)
 
 
 def fetchable(store: MirrorStore, sessions: SessionParameters, url: str) -> str:

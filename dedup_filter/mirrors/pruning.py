@@ -148,7 +148,7 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROBE, evidence={"mirror_rule": rule.mirror})
         if found is not None:
             rule, place = found
-            counterpart = rule.on_origin(place.relative)
+            counterpart = store.on_origin(rule, place.relative)
             if index and rule.keeps_mirror_listings and "/" in place.relative:
                 # as an origin's listings are (below); the rule's own listing paired the sides
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
@@ -205,7 +205,7 @@ class UrlPruner:
             found = rule_over(store, placements(counterpart, self.config.max_depth))
             if found is None or not found[0].prunes_mirror:
                 break
-            kept, counterpart = found[0].origin, found[0].on_origin(found[1].relative)
+            kept, counterpart = found[0].origin, store.on_origin(found[0], found[1].relative)
         held_first = self._held_first_copy(store, counterpart)
         if (
             held_first is None
@@ -927,13 +927,15 @@ class UrlPruner:
         places = placements(sessions.strip(url), self.config.max_depth)
         found = rule_over(store, places)
         counterparts: list[tuple[str | None, dict[str, Any], str]] = [
-            (rule.origin, _missing(rule, url), rule.on_mirror(place.relative))
+            (rule.origin, _missing(rule, url), store.on_mirror(rule, place.relative))
             for rule, place in rules_with_origin_over(store, places)
             if rule.prunes_mirror or rule.prunes_mirror_beside
         ]
         if found is not None and (found[0].prunes_origin or found[0].prunes_origin_beside):
             rule, place = found
-            counterparts.append((rule.mirror, _missing(rule, url), rule.on_origin(place.relative)))
+            counterparts.append(
+                (rule.mirror, _missing(rule, url), store.on_origin(rule, place.relative))
+            )
         counterparts += [
             (None, _edition_missing(place, url), other + place.relative)
             for place, other in _revoked_over(store, places)

@@ -147,9 +147,9 @@ class CoordinateSampler:
             if sample.outcome != PENDING:
                 continue
             if store.entry_by_hash(candidate.origin.lower(), sample.relative_hash) is None:
-                origin_pages.append(candidate.on_origin(sample.relative))
+                origin_pages.append(store.on_origin(candidate, sample.relative))
                 continue
-            url = candidate.on_mirror(sample.relative)
+            url = store.on_mirror(candidate, sample.relative)
             if asked_for(store, url, candidate):
                 needed -= 1  # in flight: it counts towards the matches still needed
             else:
@@ -275,7 +275,7 @@ class CoordinateSampler:
                 )
             if copy.same_content(original):
                 return MATCH
-            if self._other_files(candidate, copy, original):
+            if self._other_files(store, candidate, copy, original):
                 return MISSING  # two files under the path: it cannot be checked
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
@@ -290,15 +290,19 @@ class CoordinateSampler:
         return MISMATCH if _listing_fetched(store, url) else PENDING
 
     @staticmethod
-    def _other_files(candidate: Candidate, copy: DirEntry, original: DirEntry) -> bool:
+    def _other_files(
+        store: MirrorStore, candidate: Candidate, copy: DirEntry, original: DirEntry
+    ) -> bool:
         """Whether a sample's two entries may be of two files: each side's name, spelled as the
         other side names its files, is not the other's (a name whose case is only guessed is
         not compared), or two files collided at either."""
         to_mirror = to_origin = None
         if not candidate.mirror_names_guessed:
-            to_mirror = candidate.mirror_spelling(original.relative)
+            to_mirror = store.named_at(candidate, original.relative).mirror_spelling(
+                original.relative
+            )
         if not candidate.origin_names_guessed:
-            to_origin = candidate.origin_spelling(copy.relative)
+            to_origin = store.named_at(candidate, copy.relative).origin_spelling(copy.relative)
         return copy.other_file(to_mirror) or original.other_file(to_origin)
 
     def _unlike(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> int:

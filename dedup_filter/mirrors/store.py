@@ -33,6 +33,7 @@ import heapq
 import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import TypeVar
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.versions import Release
@@ -45,9 +46,10 @@ from dedup_filter.mirrors.entry_bytes import (
     representative_of,
     told_by_record,
 )
-from dedup_filter.mirrors.records import COLLIDING, OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import COLLIDING, OPEN, Candidate, DirectoryPair, DirEntry, Rule
 
 _U64 = struct.Struct(">Q")
+_Pair = TypeVar("_Pair", bound=DirectoryPair)
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
 _RELATIVE_BYTES = 6  # a relative path's hash in a ``dirs`` key: unique enough within a directory
@@ -138,6 +140,38 @@ class MirrorStore:
         (``DirEntry.bare_names``)."""
         index = self.entry(directory.lower(), "")
         return index is not None and index.bare_names
+
+    # how each side of a pair names its pages where a path lies
+    def on_origin(self, pair: DirectoryPair, relative: str) -> str:
+        """``relative`` under ``pair``'s origin, as the origin names its pages there."""
+        return self.named_at(pair, relative).on_origin(relative)
+
+    def on_mirror(self, pair: DirectoryPair, relative: str) -> str:
+        return self.named_at(pair, relative).on_mirror(relative)
+
+    def named_at(self, pair: _Pair, relative: str) -> _Pair:
+        """``pair`` with each side's naming (``mirror_bare``, ``origin_bare``) read from the
+        side's nearest held index page above ``relative`` below its top, where one is held: a
+        site whose sections another tool made (``ref/`` served under "pretty" URLs below a top
+        naming ``.html``) answers only its own spelling there. Spelt by its top alone, every
+        sample there was a 404 (the side taken for a partial copy) and every page under a rule
+        waited for a failed probe."""
+        if "/" not in relative.partition("?")[0]:
+            return pair
+        mirror_bare = self._names_bare_above(pair.mirror, relative, pair.mirror_bare)
+        origin_bare = self._names_bare_above(pair.origin, relative, pair.origin_bare)
+        if (mirror_bare, origin_bare) == (pair.mirror_bare, pair.origin_bare):
+            return pair
+        return replace(pair, mirror_bare=mirror_bare, origin_bare=origin_bare)
+
+    def _names_bare_above(self, top: str, relative: str, named_at_top: bool) -> bool:
+        head = relative.partition("?")[0].rpartition("/")[0]
+        while head:
+            index = self.entry(f"{top}{head}/".lower(), "")
+            if index is not None:
+                return index.bare_names
+            head = head.rpartition("/")[0]
+        return named_at_top
 
     def entry_by_hash(self, directory_key: str, rel_hash: int) -> DirEntry | None:
         key = _entry_key(directory_key, rel_hash)

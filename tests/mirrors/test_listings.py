@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dedup_filter import Config
 from dedup_filter.mirrors.directories import IndexPages
 from dedup_filter.mirrors.listings import listing, listing_hash, names_bare
@@ -70,14 +72,33 @@ def test_without_listings_the_bannered_top_is_never_paired(open_filter, origin_t
 
 
 def test_an_index_page_names_its_documents_bare_when_most_of_its_names_have_no_page_extension():
-    """A static-site host's "pretty" listing (``intro``, ``class.Pixbuf``) against a listing of
-    pages beside a ``README`` and a ``COPYING``; its own name, sections, queries and other
-    directories do not count."""
+    """A static-site host's "pretty" listing (``intro``, ``class.Pixbuf``, ``3.2.16``) against a
+    listing of pages beside a ``README`` and a ``COPYING``; its own name, sections, queries and
+    other directories do not count."""
     directory = "http://m.test/pub/"
-    pretty = ["intro", "class.Pixbuf", "", "index", "sub/", "sub/page", "intro?x=1", "CHANGES.html"]
+    pretty = ["intro", "class.Pixbuf", "3.2.16", "", "index", "sub/", "sub/page", "intro?x=1"]
+    pretty.append("CHANGES.html")
     plain = ["intro.html", "class.Pixbuf.html", "README", "COPYING", "sub/", "index.html"]
     elsewhere = [f"http://o.test/{name}" for name in ("a", "b", "c")]
     assert names_bare(directory, [directory + name for name in pretty], index_pages())
     assert not names_bare(
         directory, [directory + name for name in plain] + elsewhere, index_pages()
     )
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["handler", "handler/intro.html", "xmlreader", "xmlreader/", "sax", "sax/a.html"],
+        ["dom", "parsers"],  # two subdirectories linked without their slash, nothing else
+        ["docs-html.zip", "docs-html.tar.bz2", "docs-pdf-a4.zip", "README", "SHA256SUMS"],
+    ],
+    ids=["directories-linked-below", "two-names", "files"],
+)
+def test_directories_linked_without_their_slash_and_files_are_no_pretty_names(names):
+    """Subdirectories linked without their slash (a hand-written index page, a redirect
+    rule's host) and a release's files are not a pretty host's pages: read as such, a section's
+    ``.html`` pages were asked bare there (404s), and a generated listing was taken for the
+    directory's index page."""
+    directory = "http://m.test/pub/"
+    assert not names_bare(directory, [directory + name for name in names], index_pages())

@@ -444,3 +444,24 @@ def test_a_page_held_under_its_pretty_name_stands_for_its_html_name(open_filter,
     assert all(url in crawl.pruned for url in section)
     assert all(crawl.pruned[url].duplicate_of in crawl.fetched for url in section)
     assert not [url for url in crawl.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
+
+
+@pytest.mark.parametrize("first", ["origin", "copy"])
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_section_served_under_pretty_urls_below_a_top_naming_html_is_asked_as_it_is_named(
+    open_filter, corpus, order, first
+):
+    """The origin's reference section (another tool's output) is served under "pretty" URLs
+    (``ref/func03``, ``ref/``) below a top that names ``.html``; its copy names ``.html``
+    throughout. A side's names are read from its nearest held index page above a path: spelt
+    by the tops alone, the section's pages were asked as ``ref/func03.html`` there (404s), and
+    with the copy crawled first the crawl made more requests than without the filter."""
+    origin = _manual_with_reference(corpus, ORIGIN + "manual/", _pretty)
+    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", str)
+    web = two_hosts(origin, copy, ("manual/index.html", "pub/manual/index.html"), first)
+    dedup = open_filter()
+    log = crawl(web, dedup, order, follow_dropped=True)
+    assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
+    asked_unnamed = [url for url in log.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
+    assert len(asked_unnamed) <= 2  # 8 before, the copy crawled first
+    assert len(log.fetched) < len(origin) + 18  # probes and 404s included; 97 before, 90 unfiltered
