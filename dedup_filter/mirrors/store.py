@@ -150,28 +150,29 @@ class MirrorStore:
         return self.named_at(pair, relative).on_mirror(relative)
 
     def named_at(self, pair: _Pair, relative: str) -> _Pair:
-        """``pair`` with each side's naming (``mirror_bare``, ``origin_bare``) read from the
-        side's nearest held index page above ``relative`` below its top, where one is held: a
+        """``pair`` with a side that names its pages with their extension at its top read as
+        naming them bare where a held index page above ``relative``, below the top, does: a
         site whose sections another tool made (``ref/`` served under "pretty" URLs below a top
         naming ``.html``) answers only its own spelling there. Spelt by its top alone, every
         sample there was a 404 (the side taken for a partial copy) and every page under a rule
-        waited for a failed probe."""
+        waited for a failed probe. An index page that does not read bare tells nothing: a
+        pretty host's small section lists too few names to say (``listings.names_bare``)."""
         if "/" not in relative.partition("?")[0]:
             return pair
-        mirror_bare = self._names_bare_above(pair.mirror, relative, pair.mirror_bare)
-        origin_bare = self._names_bare_above(pair.origin, relative, pair.origin_bare)
+        mirror_bare = pair.mirror_bare or self._bare_above(pair.mirror, relative)
+        origin_bare = pair.origin_bare or self._bare_above(pair.origin, relative)
         if (mirror_bare, origin_bare) == (pair.mirror_bare, pair.origin_bare):
             return pair
         return replace(pair, mirror_bare=mirror_bare, origin_bare=origin_bare)
 
-    def _names_bare_above(self, top: str, relative: str, named_at_top: bool) -> bool:
+    def _bare_above(self, top: str, relative: str) -> bool:
         head = relative.partition("?")[0].rpartition("/")[0]
         while head:
             index = self.entry(f"{top}{head}/".lower(), "")
-            if index is not None:
-                return index.bare_names
+            if index is not None and index.bare_names:
+                return True
             head = head.rpartition("/")[0]
-        return named_at_top
+        return False
 
     def entry_by_hash(self, directory_key: str, rel_hash: int) -> DirEntry | None:
         key = _entry_key(directory_key, rel_hash)

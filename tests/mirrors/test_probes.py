@@ -465,3 +465,38 @@ def test_a_section_served_under_pretty_urls_below_a_top_naming_html_is_asked_as_
     asked_unnamed = [url for url in log.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
     assert len(asked_unnamed) <= 2  # 8 before, the copy crawled first
     assert len(log.fetched) < len(origin) + 18  # probes and 404s included; 97 before, 90 unfiltered
+
+
+def _manual_with_notes(corpus, base: str, link: Callable[[str], str]) -> dict[str, bytes]:
+    """``prose_guide``'s twelve pages under ``base`` and a section ``notes/`` of two reference
+    pages, every page and index page named and linked by ``link`` (of the ``.html`` name)."""
+    guide = prose_guide(corpus, base, 12)
+    manual = {base + link(url[len(base) :]): body for url, body in guide.items() if url != base}
+    notes = dict(list(_reference_pages(corpus).items())[:2])
+    manual |= {base + "notes/" + link(name): body for name, body in notes.items()}
+    manual[base + "notes/" + link("index.html")] = table_of_contents(
+        "Notes", [(link(name), name) for name in notes]
+    )
+    pages = [(link(f"page{number:02d}.html"), f"page{number:02d}.html") for number in range(12)]
+    manual[base + link("index.html")] = table_of_contents(
+        "Manual", [*pages, ("notes/" + link("index.html"), "notes.html")]
+    )
+    return manual
+
+
+@pytest.mark.parametrize("first", ["origin", "copy"])
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_pretty_hosts_small_section_is_asked_as_its_top_names_its_pages(
+    open_filter, corpus, order, first
+):
+    """A host serving "pretty" URLs throughout, whose section ``notes/`` lists two pages: too
+    few names for its index page to say how it names them (``listings.names_bare``). The
+    section is asked as the host's top names its pages (``notes/func00``), not as
+    ``notes/func00.html`` (a 404 each), which an index page that does not read bare never
+    says."""
+    origin = _manual_with_notes(corpus, ORIGIN + "manual/", _pretty)
+    copy = _manual_with_notes(corpus, MIRROR + "pub/manual/", str)
+    web = two_hosts(origin, copy, ("manual/", "pub/manual/index.html"), first)
+    log = crawl(web, open_filter(), order, follow_dropped=True)
+    assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
+    assert not [url for url in log.failed_probes if url.startswith(ORIGIN + "manual/notes/")]
