@@ -38,31 +38,37 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
 
 def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) -> bool:
     """Whether an index page names its directory's documents bare (``intro`` for
-    ``intro.html``, as static-site hosts serve "pretty" URLs): it links at least
-    ``_BARE_AT_LEAST`` such names in the directory, and more than names with a page extension.
-    Not such a name: one the page also links below (``handler`` beside ``handler/x.html``: a
+    ``intro.html``, as static-site hosts serve "pretty" URLs): of the pages it links in or below
+    the directory, at least ``_BARE_AT_LEAST`` have a name without a page extension, and more
+    than have one (Django's top page lists two of its own and dozens in its sections). Not
+    such a name: one the page also links below (``handler`` beside ``handler/x.html``: a
     directory linked without its slash), a file's (``docs.zip``, ``README``). An index page
     listing two subdirectories without their slash read as pretty, and a section's ``.html``
     pages were asked bare there (404s); a generated listing of a release's files was taken for
     a pretty host's index page."""
-    names = set()
-    below = set()
     prefix = directory.lower()
+    paths = set()
     for link in links:
-        if not link.lower().startswith(prefix):
-            continue
-        relative = link[len(prefix) :]
-        if "/" in relative:
-            below.add(relative.partition("/")[0].lower())
-        elif "?" not in relative and not index_pages.names_index(relative.lower()):
-            names.add(relative)
+        relative = link[len(prefix) :] if link.lower().startswith(prefix) else None
+        if relative and "?" not in relative:
+            paths.add(relative)
+    directories = {
+        path.lower()[:cut] for path in paths for cut in _slashes(path)
+    }  # every directory a link lies in, ``sub/page`` -> ``sub``
     bare = documents = 0
-    for name in names:
+    for path in paths:
+        name = path.rpartition("/")[2]
+        if not name or index_pages.names_index(name.lower()):
+            continue
         if index_pages.names_document(name.lower()):
             documents += 1
-        elif name.lower() not in below and not _names_file(name):
+        elif path.lower() not in directories and not _names_file(name):
             bare += 1
     return bare >= _BARE_AT_LEAST and bare > documents
+
+
+def _slashes(path: str) -> Iterator[int]:
+    return (position for position, character in enumerate(path) if character == "/")
 
 
 def _names_file(name: str) -> bool:
