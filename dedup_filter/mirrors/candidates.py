@@ -439,16 +439,7 @@ class CandidateUpdate:
         # the rules the new one absorbs: their origins elsewhere are paired with its origin (a
         # copier of a copy's directory, paired with that copy before the copy's host was ruled
         # a mirror, would otherwise lose its pairing: a holdout crawl never named its boundary)
-        absorbed: list[Candidate | Rule] = list(self.store.rules_under(collapsed.mirror))
-        # and the candidates it absorbs below its mirror side, likewise (a copier of a copy's
-        # section, paired with that copy's section before the copy was ruled whole: the
-        # fourteenth holdout web's copier, held first, was never paired with the origin's
-        # section and its boundary was never named)
-        absorbed += [
-            below
-            for below in self.store.candidates_under(collapsed.mirror)
-            if below.state == OPEN and below.mirror.lower() != collapsed.mirror.lower()
-        ]
+        absorbed = self.store.rules_under(collapsed.mirror)
         code_checked = self._sampler.coded_matches(self.store, candidate)
         rule = install(
             self.store,

@@ -120,28 +120,3 @@ def test_a_copier_of_a_copys_directory_is_paired_with_the_origins_when_the_copy_
         rules = [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
         assert sorted(rules) == sorted([(copy, DOCS), (copier, DOCS + "extra/")])
 
-
-def test_a_copier_still_a_candidate_is_paired_with_the_origins_when_the_copy_is_ruled(
-    tmp_path, corpus
-):
-    """As above, but the copier's pair with the copy's ``extra/`` is still a candidate (the
-    copy's pages there do not answer) when the copy's host is ruled: on the fourteenth holdout
-    web the copy was a session-id copy, its section's pages pruned before they were fetched.
-    The candidate the host rule absorbs has its origin paired with the origin's directory, as
-    an absorbed rule's is: the copier's boundary is named (a breadth-first crawl missed it)."""
-    copy, copier = "http://docs.app.test/", "http://handbook.test/"
-    origin = docs_tree(corpus, DOCS, sorted(corpus), "Standard library notes")
-    copied = copy_tree(origin, DOCS, copy)
-    copied_again = copy_tree(origin, DOCS + "extra/", copier)
-    pages = origin | copied | copied_again
-    with DedupFilter.open(tmp_path / "index") as dedup:
-        dedup.check_page(copy + "extra/", pages[copy + "extra/"])
-        answering = {url: page for url, page in pages.items() if "app.test/extra/" not in url}
-        OnlineCrawl(dedup, answering).visit(breadth_first(copied_again, copier))
-        assert dedup.mirror_rules() == []
-        top = [url for url in breadth_first(origin, DOCS) if "/extra/" not in url]
-        outside = [url for url in breadth_first(copied, copy) if "/extra/" not in url]
-        OnlineCrawl(dedup, pages).visit([*top, *outside])  # the host ruled before extra/ arrives
-        rules = [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
-        assert (copy, DOCS) in rules
-        assert any(copier in (mirror, origin) for mirror, origin in rules), rules
