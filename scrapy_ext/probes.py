@@ -63,6 +63,7 @@ _DROPPED_KEPT = 256
 _FAILURE_REPORTS = 8
 # statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
 _GONE = frozenset({404, 410})
+_PERMANENT_REDIRECTS = frozenset({301, 308})
 # how long a probe waits for the crawl's request in flight for its URL before it is fetched
 # itself: a request whose answer never reaches the filter (a redirect to a URL the crawl got
 # already, a later middleware's own request in its place) must not leave a mirror candidate
@@ -231,12 +232,17 @@ class Prober:
 
     def answered(self, request: Request) -> bool:
         """Whether a GET of this request's URL got its answer already (a page the core judged,
-        a 404 or 410, a file), by the crawl or a probe: a second fetch would tell nothing new.
-        Errors, redirects and other statuses are no answer (the next fetch may differ)."""
+        a 404 or 410, a file, a permanent redirect the crawl followed), by the crawl or a probe:
+        a second fetch would tell nothing new (a stand-in of a moved page's old URL fetched the
+        301 again, then the page it leads to). Errors, other redirects (the next fetch may land
+        elsewhere), a redirect no request followed (a probe's) and other statuses are no
+        answer."""
         if request.method != "GET":
             return False
         key = self._fingerprint(request)
         status = self._unjudged.get(key)
+        if status in _PERMANENT_REDIRECTS:
+            return key in self._redirected_to
         return key in self._judged or (
             status is not None and (status in _GONE or 200 <= status < 300)
         )

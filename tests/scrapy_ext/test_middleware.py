@@ -203,6 +203,31 @@ def test_the_filters_own_repeat_of_an_answered_url_is_not_fetched(
         assert settle(middleware.process_request(spiders_own)) is None
 
 
+@pytest.mark.parametrize(
+    ("status", "refused"), [(301, True), (308, True), (302, False), (307, False)]
+)
+def test_the_filters_own_repeat_of_a_url_the_crawl_was_redirected_from(
+    middleware, crawler, stdlib_page, status, refused
+):
+    """A stand-in or a deferred request of a URL whose crawl request a permanent redirect sent
+    to a page the crawl got: a second fetch would get the redirect and land there again (a
+    holdout web's stand-ins of moved chapters' old URLs fetched each 301 twice). A temporary
+    redirect may land elsewhere next time: it is asked again."""
+    moved, landed = "http://a.test/heapq.html", "http://a.test/heapq.v2.html"
+    assert settle(middleware.process_request(Request(moved))) is None
+    arrived = html_response(landed, stdlib_page("heapq"))
+    followed = arrived.request.replace(
+        meta={"redirect_urls": [moved], "redirect_reasons": [status]}
+    )
+    settle(middleware.process_response(followed, arrived.replace(request=followed)))
+    repeat = Request(moved, dont_filter=True, meta={"dedup_fetch_back": True})
+    if refused:
+        with pytest.raises(IgnoreRequest, match="url_fetched"):
+            settle(middleware.process_request(repeat))
+    else:
+        assert settle(middleware.process_request(repeat)) is None
+
+
 def test_the_filters_own_repeat_waits_for_the_request_in_flight_for_its_url(
     middleware, crawler, stdlib_page
 ):

@@ -45,8 +45,8 @@ def test_a_probe_of_a_page_the_crawl_got_and_dropped_is_judged_again_unfetched(m
 
 def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawler):
     """A URL answered 301 never answers with a page: a URL deferred for it learns that at
-    once (``crawl_failure``), a probe of it is reported failed unfetched, and a second request
-    of it is still no repeat of an answer (the next fetch may land elsewhere)."""
+    once (``crawl_failure``), a probe of it is reported failed unfetched, and, the crawl having
+    followed it, a second request of it would only land there again (``answered``)."""
     crawler = make_crawler()
     crawler.engine = _NoDownloads()
     failed: list[tuple[str, int | None, str | None]] = []
@@ -58,7 +58,7 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     prober.crawl_response(redirected, 200, judged=True)
     assert prober.crawl_failure(moved) == 301
     assert prober.crawl_failure(landed) is None
-    assert not prober.answered(Request(moved))
+    assert prober.answered(Request(moved))
     assert prober.answered(Request(landed))
     assert prober.redirected_to(moved) == landed  # a page moved, or a page lacked: the core tells
     prober.schedule([moved])
