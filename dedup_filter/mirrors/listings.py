@@ -47,14 +47,12 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     pages were asked bare there (404s); a generated listing of a release's files was taken for
     a pretty host's index page."""
     prefix = directory.lower()
-    paths = set()
-    for link in links:
-        relative = link[len(prefix) :] if link.lower().startswith(prefix) else None
-        if relative and "?" not in relative:
-            paths.add(relative)
+    paths = {link[len(prefix) :] for link in links if link.lower().startswith(prefix)}
+    paths = {path for path in paths if path and "?" not in path}
+    # every directory a link lies in (``sub/page``: ``sub``)
     directories = {
-        path.lower()[:cut] for path in paths for cut in _slashes(path)
-    }  # every directory a link lies in, ``sub/page`` -> ``sub``
+        path[:cut] for path in map(str.lower, paths) for cut, char in enumerate(path) if char == "/"
+    }
     bare = documents = 0
     for path in paths:
         name = path.rpartition("/")[2]
@@ -65,10 +63,6 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
         elif path.lower() not in directories and not _names_file(name):
             bare += 1
     return bare >= _BARE_AT_LEAST and bare > documents
-
-
-def _slashes(path: str) -> Iterator[int]:
-    return (position for position, character in enumerate(path) if character == "/")
 
 
 def _names_file(name: str) -> bool:

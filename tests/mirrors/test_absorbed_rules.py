@@ -119,4 +119,3 @@ def test_a_copier_of_a_copys_directory_is_paired_with_the_origins_when_the_copy_
         crawl.visit([*top, *breadth_first(copied, copy)])
         rules = [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
         assert sorted(rules) == sorted([(copy, DOCS), (copier, DOCS + "extra/")])
-

@@ -408,19 +408,37 @@ def _reference_pages(corpus: dict[str, str]) -> dict[str, bytes]:
     return pages
 
 
-def _manual_with_reference(corpus, base: str, link: Callable[[str], str]) -> dict[str, bytes]:
-    """``prose_guide``'s twelve pages under ``base`` (its contents as ``index.html``) and the
-    reference pages under ``ref/``, those pages and their index page named and linked by
-    ``link`` (of the ``.html`` name)."""
-    manual = prose_guide(corpus, base, 12)
-    del manual[base]
-    reference = _reference_pages(corpus)
-    manual |= {base + "ref/" + link(name): body for name, body in reference.items()}
-    manual[base + "ref/" + link("index.html")] = table_of_contents(
-        "Reference", [(link(name), name) for name in reference]
+def _manual_with_section(
+    corpus,
+    base: str,
+    section: tuple[str, str, int],
+    section_link: Callable[[str], str],
+    guide_link: Callable[[str], str] = str,
+) -> dict[str, bytes]:
+    """``prose_guide``'s twelve pages under ``base`` with its contents as the index file, named
+    and linked by ``guide_link``, and a ``section`` (directory, title, pages) of reference pages
+    of other prose, those pages and their index page named and linked by ``section_link`` (each
+    of the ``.html`` name)."""
+    directory, title, pages = section
+    guide = prose_guide(corpus, base, 12)
+    manual = {
+        base + guide_link(url[len(base) :]): body for url, body in guide.items() if url != base
+    }
+    reference = dict(list(_reference_pages(corpus).items())[:pages])
+    manual |= {base + directory + section_link(name): body for name, body in reference.items()}
+    manual[base + directory + section_link("index.html")] = table_of_contents(
+        title, [(section_link(name), name) for name in reference]
     )
-    manual[base + "index.html"] = _contents([("ref/" + link("index.html"), "reference.html")])
+    chapters = [
+        (guide_link(f"page{number:02d}.html"), f"page{number:02d}.html") for number in range(12)
+    ]
+    entry = (directory + section_link("index.html"), f"{title.lower()}.html")
+    manual[base + guide_link("index.html")] = table_of_contents("Manual", [*chapters, entry])
     return manual
+
+
+_REFERENCE = ("ref/", "Reference", 30)  # thirty pages, as many as a real section has
+_NOTES = ("notes/", "Notes", 2)  # too few names for its index page to say how it names them
 
 
 def test_a_page_held_under_its_pretty_name_stands_for_its_html_name(open_filter, corpus):
@@ -430,8 +448,8 @@ def test_a_page_held_under_its_pretty_name_stands_for_its_html_name(open_filter,
     asked again as ``ref/func03.html`` (a 404 each) and fetched: a page named bare is the one
     a pretty host serves for its ``.html`` name, and its section's index page held under
     ``ref/`` (naming its documents bare) is that host's ``ref/index.html``."""
-    origin = _manual_with_reference(corpus, ORIGIN + "manual/", _pretty)
-    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", str)
+    origin = _manual_with_section(corpus, ORIGIN + "manual/", _REFERENCE, _pretty)
+    copy = _manual_with_section(corpus, MIRROR + "pub/manual/", _REFERENCE, str)
     pages = origin | copy
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(
@@ -456,8 +474,8 @@ def test_a_section_served_under_pretty_urls_below_a_top_naming_html_is_asked_as_
     throughout. A side's names are read from its nearest held index page above a path: spelt
     by the tops alone, the section's pages were asked as ``ref/func03.html`` there (404s), and
     with the copy crawled first the crawl made more requests than without the filter."""
-    origin = _manual_with_reference(corpus, ORIGIN + "manual/", _pretty)
-    copy = _manual_with_reference(corpus, MIRROR + "pub/manual/", str)
+    origin = _manual_with_section(corpus, ORIGIN + "manual/", _REFERENCE, _pretty)
+    copy = _manual_with_section(corpus, MIRROR + "pub/manual/", _REFERENCE, str)
     web = two_hosts(origin, copy, ("manual/index.html", "pub/manual/index.html"), first)
     dedup = open_filter()
     log = crawl(web, dedup, order, follow_dropped=True)
@@ -465,23 +483,6 @@ def test_a_section_served_under_pretty_urls_below_a_top_naming_html_is_asked_as_
     asked_unnamed = [url for url in log.failed_probes if url.startswith(ORIGIN + "manual/ref/")]
     assert len(asked_unnamed) <= 2  # 8 before, the copy crawled first
     assert len(log.fetched) < len(origin) + 18  # probes and 404s included; 97 before, 90 unfiltered
-
-
-def _manual_with_notes(corpus, base: str, link: Callable[[str], str]) -> dict[str, bytes]:
-    """``prose_guide``'s twelve pages under ``base`` and a section ``notes/`` of two reference
-    pages, every page and index page named and linked by ``link`` (of the ``.html`` name)."""
-    guide = prose_guide(corpus, base, 12)
-    manual = {base + link(url[len(base) :]): body for url, body in guide.items() if url != base}
-    notes = dict(list(_reference_pages(corpus).items())[:2])
-    manual |= {base + "notes/" + link(name): body for name, body in notes.items()}
-    manual[base + "notes/" + link("index.html")] = table_of_contents(
-        "Notes", [(link(name), name) for name in notes]
-    )
-    pages = [(link(f"page{number:02d}.html"), f"page{number:02d}.html") for number in range(12)]
-    manual[base + link("index.html")] = table_of_contents(
-        "Manual", [*pages, ("notes/" + link("index.html"), "notes.html")]
-    )
-    return manual
 
 
 @pytest.mark.parametrize("first", ["origin", "copy"])
@@ -494,8 +495,8 @@ def test_a_pretty_hosts_small_section_is_asked_as_its_top_names_its_pages(
     section is asked as the host's top names its pages (``notes/func00``), not as
     ``notes/func00.html`` (a 404 each), which an index page that does not read bare never
     says."""
-    origin = _manual_with_notes(corpus, ORIGIN + "manual/", _pretty)
-    copy = _manual_with_notes(corpus, MIRROR + "pub/manual/", str)
+    origin = _manual_with_section(corpus, ORIGIN + "manual/", _NOTES, _pretty, _pretty)
+    copy = _manual_with_section(corpus, MIRROR + "pub/manual/", _NOTES, str)
     web = two_hosts(origin, copy, ("manual/", "pub/manual/index.html"), first)
     log = crawl(web, open_filter(), order, follow_dropped=True)
     assert set(origin.values()) <= {web.pages.get(url) for url in log.fetched}  # nothing lost
