@@ -301,6 +301,20 @@ FOURTEENTH = Hosts(
     "rsid=4b8e2f1a7c",
 )
 
+FIFTEENTH = Hosts(
+    ("www.erlang.test", "ftp.otp-mirror.test", "beam.cdn.test"),
+    ("pub/lang/erlang/otp-25/", "otp-docs/"),
+    "sqla.project.test",
+    "sqla.oldmirror.test",
+    "sqla.reader.test",
+    "orm-recipes.test",
+    "reference.guides.test",
+    "reference.partner.test",
+    "devref.library.test",
+    "notices.node.test",
+    "psid=91d3a7c05e",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -570,6 +584,23 @@ LAYOUTS = {
         ("5.3.0", "5.1.1"),
         FOURTEENTH,
         identical_pages=True,
+    ),
+    # the fifty-third session's, packages never used before, chosen after the code: Erlang/OTP's
+    # system documentation as the chain, SQLAlchemy's as the stale manual (the copier takes its
+    # ``core/``), the Debian reference in Italian (with a code edition), Spanish and German as
+    # guides, the developers' reference in German and Italian as the portal's manual, Node.js's
+    # API reference as notes
+    "holdout15": Layout(
+        "erlang",
+        "sqlalchemy",
+        "core/",
+        ("reference-it", "reference-es", "reference-de"),
+        ("devref-de", "devref-it"),
+        "nodejs",
+        40,
+        80,
+        ("1.4.46", "1.4.39"),
+        FIFTEENTH,
     ),
 }
 

@@ -429,6 +429,47 @@ TREES = {
         for language in ("es", "it")
     },
     "scons": DocTree("scons-doc", "usr/share/doc/scons/HTML"),
+    # the fifty-third session's: Erlang/OTP's system documentation (nested, a directory a guide,
+    # erl_docgen's pages), SQLAlchemy's documentation (Sphinx, nested), the Debian reference in
+    # Italian, Spanish and German (one directory, a suffix each), the developers' reference in
+    # German and Italian (Sphinx, one directory each), Node.js's API reference (a page a module)
+    "erlang": DocTree(
+        "erlang-doc",
+        "usr/share/doc/erlang-doc/doc",
+        (
+            "",
+            "design_principles/",
+            "efficiency_guide/",
+            "embedded/",
+            "general_info/",
+            "getting_started/",
+            "installation_guide/",
+            "oam/",
+            "programming_examples/",
+            "reference_manual/",
+            "system_architecture_intro/",
+            "system_principles/",
+            "tutorial/",
+        ),
+    ),
+    "sqlalchemy": DocTree(
+        "python-sqlalchemy-doc",
+        "usr/share/doc/python-sqlalchemy-doc/html",
+        ("", "changelog/", "core/", "dialects/", "faq/", "orm/", "orm/extensions/", "tutorial/"),
+    ),
+    **{
+        f"reference-{language}": DocTree(
+            f"debian-reference-{language}", "usr/share/debian-reference", suffix=f".{language}.html"
+        )
+        for language in ("it", "es", "de")
+    },
+    **{
+        f"devref-{language}": DocTree(
+            f"developers-reference-{language}", f"usr/share/developers-reference/{language}"
+        )
+        for language in ("de", "it")
+    },
+    "nodejs": DocTree("nodejs-doc", "usr/share/doc/nodejs/api"),
 }
 
 
