@@ -316,6 +316,13 @@ class IndexPages:
         """Whether a relative path (``a/b/``, ``a/index.html``, ``""``) names an index page."""
         return "?" not in relative and relative.rsplit("/", 1)[-1].lower() in self._file_names
 
+    def names_index_file(self, relative: str) -> bool:
+        """Whether a relative path names an index page by a file name with a page extension
+        (``a/index.html``; not ``a/index``, nor ``a/``)."""
+        name = relative.rsplit("/", 1)[-1].lower()
+        extension = name[name.rfind(".") :] if "." in name else ""
+        return bool(extension) and extension in self._extensions and self.names_index(relative)
+
     def names_listing(self, relative: str) -> bool:
         """Whether a relative path names an index page or a view of one (a query on it: the sort
         orders of a generated listing, which names its own host like the listing does)."""

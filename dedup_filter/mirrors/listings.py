@@ -42,10 +42,14 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     the directory, at least ``_BARE_AT_LEAST`` have a name without a page extension, and more
     than have one (Django's top page lists two of its own and dozens in its sections). Not
     such a name: one the page also links below (``handler`` beside ``handler/x.html``: a
-    directory linked without its slash), a file's (``docs.zip``, ``README``). An index page
+    directory linked without its slash), a file's (``docs.zip``, ``README``). And no page that
+    links an index file under its file name (``index.html``, ``sub/index.html``): a host that
+    names its pages bare serves its index pages at their directory's URL. An index page
     listing two subdirectories without their slash read as pretty, and a section's ``.html``
     pages were asked bare there (404s); a generated listing of a release's files was taken for
-    a pretty host's index page."""
+    a pretty host's index page; a listing of Erlang's guides, six of them linked without their
+    slash beside ``index.html``, had its host's pages sampled bare (404s) and its pair
+    rejected (the fifteenth holdout web with 301s, depth first: 52 % saved)."""
     prefix = directory.lower()
     paths = {link[len(prefix) :] for link in links if link.lower().startswith(prefix)}
     paths = {path for path in paths if path and "?" not in path}
@@ -56,7 +60,11 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     bare = documents = 0
     for path in paths:
         name = path.rpartition("/")[2]
-        if not name or index_pages.names_index(name.lower()):
+        if not name:
+            continue
+        if index_pages.names_index_file(name):
+            return False
+        if index_pages.names_index(name):
             continue
         if index_pages.names_document(name.lower()):
             documents += 1

@@ -92,8 +92,10 @@ def test_an_index_page_names_its_documents_bare_when_most_of_its_names_have_no_p
         ["handler", "handler/intro.html", "xmlreader", "xmlreader/", "sax", "sax/a.html"],
         ["dom", "parsers"],  # two subdirectories linked without their slash, nothing else
         ["docs-html.zip", "docs-html.tar.bz2", "docs-pdf-a4.zip", "README", "SHA256SUMS"],
+        # a listing of guides beside its index file, three of them linked without their slash
+        ["index.html", "design_principles", "efficiency_guide/", "embedded", "oam", "tutorial/"],
     ],
-    ids=["directories-linked-below", "two-names", "files"],
+    ids=["directories-linked-below", "two-names", "files", "beside-the-index-file"],
 )
 def test_directories_linked_without_their_slash_and_files_are_no_pretty_names(names):
     """Subdirectories linked without their slash (a hand-written index page, a redirect
