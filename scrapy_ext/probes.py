@@ -271,7 +271,7 @@ class Prober:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
         elif probe_waits:
             self._on_failure(request.url, status, None)
-        elif status is not None and request.method == "GET":
+        if not judged and status is not None and request.method == "GET":
             self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
         self._crawl_landed(key)
 
@@ -300,7 +300,7 @@ class Prober:
             self._remember(self._redirected_to, key, chain[position + 1], _UNJUDGED_KEPT)
             if self._crawl_in_flight.pop(key, False):
                 self._on_failure(url, status, chain[position + 1])
-            elif status is not None:
+            if status is not None:  # a probe that waited for it is answered: so is a repeat
                 self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
             self._crawl_landed(key)
 

@@ -174,17 +174,22 @@ def test_a_full_index_fails_open_and_the_crawl_goes_on(make_crawler, stdlib_page
     close_spider(crawler)
 
 
+@pytest.mark.parametrize("probed", [False, True], ids=["unprobed", "probed_meanwhile"])
 @pytest.mark.parametrize(
     ("status", "refused"), [(200, True), (404, True), (410, True), (503, False), (301, False)]
 )
 def test_the_filters_own_repeat_of_an_answered_url_is_not_fetched(
-    middleware, crawler, stdlib_page, status, refused
+    middleware, crawler, stdlib_page, status, refused, probed
 ):
     """A page fetched back, or a deferred request, whose URL a first request got already (a
-    page judged, a 404): a second fetch tells nothing new. A status that may change is asked
-    again, and so is a spider's own second request."""
+    page judged, a 404): a second fetch tells nothing new, also where that answer settled a
+    probe the mirror detector asked for meanwhile. A status that may change is asked again,
+    and so is a spider's own second request."""
     url = "http://a.test/heapq.html"
     first = html_response(url, stdlib_page("heapq"), status=status)
+    assert settle(middleware.process_request(first.request)) is None  # sent: in flight
+    if probed:  # as the mirror detector asks for a sample: the crawl's answer will do
+        middleware._prober.schedule([url])
     settle(middleware.process_response(first.request, first))
     repeats = [
         Request(url, dont_filter=True, meta={"dedup_fetch_back": True}),
@@ -203,18 +208,23 @@ def test_the_filters_own_repeat_of_an_answered_url_is_not_fetched(
         assert settle(middleware.process_request(spiders_own)) is None
 
 
+@pytest.mark.parametrize("probed", [False, True], ids=["unprobed", "probed_meanwhile"])
 @pytest.mark.parametrize(
     ("status", "refused"), [(301, True), (308, True), (302, False), (307, False)]
 )
 def test_the_filters_own_repeat_of_a_url_the_crawl_was_redirected_from(
-    middleware, crawler, stdlib_page, status, refused
+    middleware, crawler, stdlib_page, status, refused, probed
 ):
     """A stand-in or a deferred request of a URL whose crawl request a permanent redirect sent
     to a page the crawl got: a second fetch would get the redirect and land there again (a
-    holdout web's stand-ins of moved chapters' old URLs fetched each 301 twice). A temporary
-    redirect may land elsewhere next time: it is asked again."""
+    holdout web's stand-ins of moved chapters' old URLs fetched each 301 twice). So too when
+    the mirror detector asked for the URL while the crawl's request was in flight, and that
+    answer settled its probe (the fifteenth holdout web with 301s fetched a moved guide page's
+    301 twice so). A temporary redirect may land elsewhere next time: it is asked again."""
     moved, landed = "http://a.test/heapq.html", "http://a.test/heapq.v2.html"
     assert settle(middleware.process_request(Request(moved))) is None
+    if probed:  # as the mirror detector asks for a sample: the crawl's answer will do
+        middleware._prober.schedule([moved])
     arrived = html_response(landed, stdlib_page("heapq"))
     followed = arrived.request.replace(
         meta={"redirect_urls": [moved], "redirect_reasons": [status]}
