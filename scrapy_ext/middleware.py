@@ -286,6 +286,7 @@ class DedupMiddleware:
         if decision is not None and decision.dropped:
             await self._drop(request, outcome.response, decision)
         self._background(self._session.probe_served(request.url), request.url)
+        self._prober.served(request, outcome.response)
         served = outcome.response
         return served.replace(request=request, flags=[*served.flags, SERVED_FROM_PROBE])
 

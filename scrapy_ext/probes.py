@@ -26,6 +26,7 @@ import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urljoin
 
 from scrapy import Request
 from scrapy.http.headers import Headers
@@ -210,6 +211,28 @@ class Prober:
     def take(self, request: Request) -> ProbeOutcome | None:
         """The cached outcome of a probe of this request's URL (served once)."""
         return self._done.pop(self._fingerprint(request), None)
+
+    def served(self, request: Request, response: Response) -> None:
+        """A probe's answer was served to ``request``. A permanent redirect among them is the
+        crawl's to follow from now on (Scrapy's RedirectMiddleware does, unless the request or
+        the spider declines it), so its URL is answered at once, not only once the page it
+        leads to comes back: the spider's own request, queued before a stand-in that took the
+        probe's 301, fetched the 301 again meanwhile (the fifteenth holdout web with 301s)."""
+        location = response.headers.get(b"Location")
+        if response.status in _PERMANENT_REDIRECTS and location and self._follows(request):
+            landing = urljoin(request.url, location.decode("latin-1"))
+            self._remember(self._redirected_to, self._fingerprint(request), landing, _UNJUDGED_KEPT)
+
+    def _follows(self, request: Request) -> bool:
+        """Whether RedirectMiddleware follows a permanent redirect answering ``request`` (its own
+        conditions: enabled, and no ``dont_redirect``, ``handle_httpstatus_*`` naming it)."""
+        meta, declined = request.meta, getattr(self._crawler.spider, "handle_httpstatus_list", ())
+        return (
+            self._crawler.settings.getbool("REDIRECT_ENABLED")
+            and not meta.get("dont_redirect")
+            and not meta.get("handle_httpstatus_all")
+            and not _PERMANENT_REDIRECTS & {*meta.get("handle_httpstatus_list", ()), *declined}
+        )
 
     def crawl_failure(self, url: str) -> int | None:
         """The status the crawl got for ``url`` without a page the core checked (a 404, a
