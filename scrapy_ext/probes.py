@@ -292,10 +292,11 @@ class Prober:
         probe_waits = self._crawl_in_flight.pop(key, False)
         if judged:
             self._remember(self._judged, key, None, _JUDGED_KEPT)
-        elif probe_waits:
-            self._on_failure(request.url, status, None)
-        if not judged and status is not None and request.method == "GET":
-            self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
+        else:
+            if probe_waits:
+                self._on_failure(request.url, status, None)
+            if status is not None and request.method == "GET":  # a repeat's answer too
+                self._remember(self._unjudged, key, status, _UNJUDGED_KEPT)
         self._crawl_landed(key)
 
     def crawl_dropped(self, request: Request, response: Response) -> None:

@@ -275,6 +275,9 @@ class IndexPages:
         self._file_names = frozenset(
             f"{name}{suffix}".lower() for name in names for suffix in suffixes
         ) | {""}
+        self._named_files = frozenset(
+            f"{name}{suffix}".lower() for name in names for suffix in suffixes if suffix
+        )
         self.file_name = index_file_name(names, suffixes)
         stems = "|".join(re.escape(name.lower()) for name in names)
         pages = "|".join(re.escape(suffix.lower()) for suffix in suffixes if suffix)
@@ -319,9 +322,7 @@ class IndexPages:
     def names_index_file(self, relative: str) -> bool:
         """Whether a relative path names an index page by a file name with a page extension
         (``a/index.html``; not ``a/index``, nor ``a/``)."""
-        name = relative.rsplit("/", 1)[-1].lower()
-        extension = name[name.rfind(".") :] if "." in name else ""
-        return bool(extension) and extension in self._extensions and self.names_index(relative)
+        return "?" not in relative and relative.rsplit("/", 1)[-1].lower() in self._named_files
 
     def names_listing(self, relative: str) -> bool:
         """Whether a relative path names an index page or a view of one (a query on it: the sort

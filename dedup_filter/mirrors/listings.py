@@ -53,10 +53,7 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     prefix = directory.lower()
     paths = {link[len(prefix) :] for link in links if link.lower().startswith(prefix)}
     paths = {path for path in paths if path and "?" not in path}
-    # every directory a link lies in (``sub/page``: ``sub``)
-    directories = {
-        path[:cut] for path in map(str.lower, paths) for cut, char in enumerate(path) if char == "/"
-    }
+    directories = _directories_of(map(str.lower, paths))
     bare = documents = 0
     for path in paths:
         name = path.rpartition("/")[2]
@@ -71,6 +68,17 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
         elif path.lower() not in directories and not _names_file(name):
             bare += 1
     return bare >= _BARE_AT_LEAST and bare > documents
+
+
+def _directories_of(paths: Iterable[str]) -> set[str]:
+    """Every directory the relative paths lie in (``a/b/page``: ``a`` and ``a/b``)."""
+    directories: set[str] = set()
+    for path in paths:
+        head = path.rpartition("/")[0]
+        while head and head not in directories:  # its own heads are in already
+            directories.add(head)
+            head = head.rpartition("/")[0]
+    return directories
 
 
 def _names_file(name: str) -> bool:

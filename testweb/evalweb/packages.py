@@ -54,11 +54,25 @@ TREES = {
     "git": DocTree("git-doc", "usr/share/doc/git-doc", ("", "howto/", "technical/")),
     "faq": DocTree("debian-faq", "usr/share/doc/debian/FAQ"),
     "maint-guide-en": DocTree("maint-guide", "usr/share/doc/maint-guide/html"),
-    "maint-guide-fr": DocTree("maint-guide-fr", "usr/share/doc/maint-guide-fr/html"),
+    **{
+        f"maint-guide-{language}": DocTree(
+            f"maint-guide-{language}", f"usr/share/doc/maint-guide-{language}/html"
+        )
+        for language in ("fr", "es", "it")
+    },
     "devref-en": DocTree("developers-reference", "usr/share/developers-reference"),
-    "devref-fr": DocTree("developers-reference-fr", "usr/share/developers-reference/fr"),
-    "reference-en": DocTree("debian-reference-en", "usr/share/debian-reference", suffix=".en.html"),
-    "reference-fr": DocTree("debian-reference-fr", "usr/share/debian-reference", suffix=".fr.html"),
+    **{
+        f"devref-{language}": DocTree(
+            f"developers-reference-{language}", f"usr/share/developers-reference/{language}"
+        )
+        for language in ("fr", "de", "it")
+    },
+    **{
+        f"reference-{language}": DocTree(
+            f"debian-reference-{language}", "usr/share/debian-reference", suffix=f".{language}.html"
+        )
+        for language in ("en", "fr", "it", "es", "de")
+    },
     # the holdout layout's trees
     "vim": DocTree("vim-doc", "usr/share/doc/vim/html"),
     "policy": DocTree(
@@ -399,9 +413,8 @@ TREES = {
     # the fourteenth holdout's (fifty-second session), packages never used before: Exim's
     # specification (a page a chapter, one directory; every chapter installed twice, as
     # ``chNN.html`` and ``ch-title.html``, byte for byte), Sphinx's own documentation (nested,
-    # its module source listings left out), the Debian new maintainers' guide in Spanish and
-    # Italian (the same generator as the English and French editions, other text), SCons' user
-    # guide (DocBook chunks, one directory)
+    # its module source listings left out), SCons' user guide (DocBook chunks, one directory);
+    # the new maintainers' guide in Spanish and Italian is read with its French edition, above
     "exim": DocTree("exim4-doc-html", "usr/share/doc/exim4-doc-html/spec_html"),
     "sphinx": DocTree(
         "sphinx-doc",
@@ -422,17 +435,11 @@ TREES = {
             "usage/restructuredtext/",
         ),
     ),
-    **{
-        f"maint-guide-{language}": DocTree(
-            f"maint-guide-{language}", f"usr/share/doc/maint-guide-{language}/html"
-        )
-        for language in ("es", "it")
-    },
     "scons": DocTree("scons-doc", "usr/share/doc/scons/HTML"),
     # the fifty-third session's: Erlang/OTP's system documentation (nested, a directory a guide,
-    # erl_docgen's pages), SQLAlchemy's documentation (Sphinx, nested), the Debian reference in
-    # Italian, Spanish and German (one directory, a suffix each), the developers' reference in
-    # German and Italian (Sphinx, one directory each), Node.js's API reference (a page a module)
+    # erl_docgen's pages), SQLAlchemy's documentation (Sphinx, nested), Node.js's API reference
+    # (a page a module); the Debian reference in Italian, Spanish and German and the developers'
+    # reference in German and Italian are read with their other editions, above
     "erlang": DocTree(
         "erlang-doc",
         "usr/share/doc/erlang-doc/doc",
@@ -457,18 +464,6 @@ TREES = {
         "usr/share/doc/python-sqlalchemy-doc/html",
         ("", "changelog/", "core/", "dialects/", "faq/", "orm/", "orm/extensions/", "tutorial/"),
     ),
-    **{
-        f"reference-{language}": DocTree(
-            f"debian-reference-{language}", "usr/share/debian-reference", suffix=f".{language}.html"
-        )
-        for language in ("it", "es", "de")
-    },
-    **{
-        f"devref-{language}": DocTree(
-            f"developers-reference-{language}", f"usr/share/developers-reference/{language}"
-        )
-        for language in ("de", "it")
-    },
     "nodejs": DocTree("nodejs-doc", "usr/share/doc/nodejs/api"),
 }
 
