@@ -298,6 +298,12 @@ class Rule(DirectoryPair):
         return self.matches / self.checked if self.checked else 1.0
 
     @property
+    def on_children(self) -> bool:
+        """Confirmed on the rules of its children, with no sample of its own: parents that held
+        nothing else (``CoordinateSampler.verdict``). No other rule is made on 0 samples."""
+        return self.checked == 0 and self.level > 0
+
+    @property
     def keeps_mirror_listings(self) -> bool:
         """Whether the mirror side's index pages below the rule's own are fetched: only counts,
         depth or the crawl's order took the mirror for the copy (no name, no session id, no pin

@@ -336,6 +336,18 @@ def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
         "origin_partial": rule.origin_partial,
         "pruned": [side for side, pruned in pruned_sides(rule) if pruned],
         "boundary": boundary_reason(store, rule, max_levels),
+        # the rules it was confirmed on, absorbed (``Rule.on_children``), if so
+        "on_children": _children_of(store, rule) if rule.on_children else None,
         # the mirror of the rule its origin was moved through (``point_back``), if any
         "moved_through": rule.through or None,
     }
+
+
+def _children_of(store: MirrorStore, rule: Rule) -> list[str]:
+    """The mirror sides of the absorbed rules below ``rule``'s."""
+    mirror = rule.mirror.lower()
+    return sorted(
+        child.mirror
+        for child in store.absorbed_rules()
+        if child.mirror.lower().startswith(mirror) and child.mirror.lower() != mirror
+    )

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.matching import Sketched, below_token_floor, resembles
-from dedup_filter.mirrors.directories import IndexPages, own_placement
+from dedup_filter.mirrors.directories import IndexPages, own_placement, placements
 from dedup_filter.mirrors.editions import (
     code_first,
     coded,
@@ -58,8 +58,10 @@ from dedup_filter.mirrors.records import (
     PENDING,
     Candidate,
     DirEntry,
+    Rule,
     Sample,
 )
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over
 from dedup_filter.mirrors.sequential import SequentialJudge, Verdict
 from dedup_filter.mirrors.soft404 import AbsentAnswer, answer_of, is_answer
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
@@ -157,8 +159,37 @@ class CoordinateSampler:
         return origin_pages + mirror_pages[: max(needed, 0)]
 
     def verdict(self, store: MirrorStore, candidate: Candidate) -> Verdict:
+        """The judge's verdict on the candidate's samples; for parents with nothing to sample but
+        children that rules pair already, their children's (``_on_children``)."""
         soft = self._content and discountable(store, candidate)
-        return self.judge.verdict(candidate, soft)
+        verdict = self.judge.verdict(candidate, soft)
+        if verdict is Verdict.UNDECIDED and self._on_children(store, candidate):
+            return Verdict.CONFIRMED
+        return verdict
+
+    def _on_children(self, store: MirrorStore, candidate: Candidate) -> bool:
+        """Whether parents tried above rules replicate as far as anything shows: no sample was
+        drawn, since the parents hold nothing but children that rules pair already
+        (``_ruled_below``), at least two, each standing for the same directory as its namesake
+        on the other side (through a chain of rules: a renamed copy inside the origin), each rule
+        ``_plain``, and both parents' index pages held. The parents' pages are then all their
+        children's: their rule prunes nothing those rules do not, but a child met later. A banner
+        copy of a host whose root holds only its manuals' directories, crawled a manual at a
+        time (the eighth holdout web, depth first), had every manual ruled and its host pair open
+        with nothing to draw until the crawl's end: the boundary was never found."""
+        if candidate.level == 0 or candidate.samples:
+            return False
+        ruled = _ruled_below(store, candidate)
+        sides = (candidate.mirror, candidate.origin)
+        if len(ruled) < 2 or any(store.entry(side.lower(), "") is None for side in sides):
+            return False
+        depth = self.config.max_depth
+        for relative in ruled:
+            mirror_end, mirror_rules = _stands_for(store, candidate.mirror + relative, depth)
+            origin_end, origin_rules = _stands_for(store, candidate.origin + relative, depth)
+            if mirror_end != origin_end or not all(map(_plain, mirror_rules + origin_rules)):
+                return False
+        return True
 
     def coded_matches(self, store: MirrorStore, candidate: Candidate) -> int:
         """How many of the candidate's matched samples have code blocks (0 without editions)."""
@@ -409,6 +440,30 @@ def _ruled_below(store: MirrorStore, candidate: Candidate) -> tuple[str, ...]:
             paths[relative] = None
     paths.pop("", None)
     return tuple(paths)
+
+
+def _stands_for(store: MirrorStore, directory: str, max_depth: int) -> tuple[str, list[Rule]]:
+    """The directory whose pages stand for ``directory``'s (lower-cased), through the rules over
+    it (a chain of at most ``MAX_CHAIN``), and those rules."""
+    passed: list[Rule] = []
+    for _ in range(MAX_CHAIN):
+        over = rule_over(store, placements(directory, max_depth))
+        if over is None:
+            break
+        rule, place = over
+        passed.append(rule)
+        directory = store.on_origin(rule, place.relative)
+    return directory.lower(), passed
+
+
+def _plain(rule: Rule) -> bool:
+    """A rule whose pages stand for its origin's whichever way: every sample matched, no older
+    release, neither side shown to lack the other's pages."""
+    return (
+        rule.faithful
+        and not rule.mirror_older
+        and not (rule.origin_lacks or rule.origin_partial or rule.turned_by_absence)
+    )
 
 
 def _listing_fetched(store: MirrorStore, url: str) -> bool:

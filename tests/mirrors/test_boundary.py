@@ -4,6 +4,8 @@ when a rule pointed at a new origin comes to stand beside such a sibling."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dedup_filter import Config
@@ -240,3 +242,100 @@ def test_parents_one_side_mostly_lacks_are_no_mirror_though_their_samples_match(
     samples += [Sample(f"other{i}.html", 100 + i, MISSING) for i in range(missing)]
     parents = Candidate(MIRROR, ORIGIN, MIRROR, ORIGIN, 0.0, level=level, samples=tuple(samples))
     assert SequentialJudge(Config().mirror).verdict(parents) is verdict
+
+
+MANUALS = ("guide-de/", "guide-en/", "guide-fr/")
+
+
+def _parents_after_their_children(view, children: list[Rule], config: Config) -> CandidateUpdate:
+    """The hosts tried once every manual is ruled (their index pages differ: a banner), the
+    candidate advanced as an arriving page would."""
+    store = MirrorStore(view)
+    _roots_differ(store)
+    for rule in children:
+        store.put_rule(rule)
+    update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+    update.widen(children[0])
+    return update
+
+
+def test_parents_holding_only_ruled_children_are_confirmed_on_them(tmp_index):
+    """A banner copy of a host whose root holds only its manuals' directories, each manual ruled
+    before the hosts were tried (the eighth holdout web, depth first): the hosts have nothing to
+    sample, and are confirmed on their children, which the host rule absorbs. A child renamed
+    inside both hosts (a code edition's directory ruled a copy of its guide) stands for the
+    same guide on both sides."""
+    config = Config.default()
+    renamed = "guide-en-rpm/"
+    children = [_rule(MIRROR + child, ORIGIN + child) for child in MANUALS]
+    children += [
+        _rule(MIRROR + renamed, ORIGIN + "guide-en/"),
+        _rule(ORIGIN + renamed, ORIGIN + "guide-en/"),
+    ]
+
+    def settle(view):
+        update = _parents_after_their_children(view, children, config)
+        rules = MirrorStore(view).rules_under()
+        return update.confirmed, sorted((rule.mirror, rule.origin) for rule in rules)
+
+    confirmed, rules = tmp_index.transact(settle)
+    assert [(rule.mirror, rule.origin, rule.checked, rule.level) for rule in confirmed] == [
+        (MIRROR, ORIGIN, 0, 1)
+    ]
+    assert confirmed[0].on_children
+    assert rules == [(MIRROR, ORIGIN), (ORIGIN + renamed, ORIGIN + "guide-en/")]
+
+
+def _stale(rule: Rule) -> Rule:
+    return replace(rule, mirror_older=True)
+
+
+def _elsewhere(rule: Rule) -> Rule:
+    return replace(rule, origin=THIRD_COPY, origin_index=THIRD_COPY)
+
+
+@pytest.mark.parametrize(
+    ("change", "children"),
+    [
+        (_stale, MANUALS),  # a stale copy's pages may be the older text
+        (_elsewhere, MANUALS),  # paired with a third site's copy, not its namesake
+        (None, MANUALS[:1]),  # one child: the parents are no candidate
+    ],
+    ids=["stale_child", "child_paired_elsewhere", "one_child"],
+)
+def test_parents_whose_children_say_less_are_not_confirmed_on_them(tmp_index, change, children):
+    config = Config.default()
+    rules = [_rule(MIRROR + child, ORIGIN + child) for child in children]
+    if change is not None:
+        rules[-1] = change(rules[-1])
+
+    def settle(view):
+        update = _parents_after_their_children(view, rules, config)
+        return update.confirmed, MirrorStore(view).candidate(pair_reference(MIRROR, ORIGIN))
+
+    confirmed, parents = tmp_index.transact(settle)
+    assert confirmed == []
+    if len(children) > 1:  # open, with nothing to draw
+        assert parents is not None
+        assert parents.samples == ()
+
+
+def test_parents_without_an_index_page_are_not_confirmed_on_their_children(tmp_index):
+    """A side whose index page failed may hold more than the crawl met: what else it holds is
+    unknown, so its children say nothing of it."""
+    config = Config.default()
+    children = [_rule(MIRROR + "help/" + child, ORIGIN + "help/" + child) for child in MANUALS]
+
+    def settle(view):
+        deferrals = Deferrals(view)
+        for parent in (MIRROR + "help/", ORIGIN + "help/"):
+            deferrals.mark_absent(parent, 404)
+            deferrals.mark_absent(parent + "index.html", 404)
+        update = _parents_after_their_children(view, children, config)
+        return update.confirmed, MirrorStore(view).candidate(
+            pair_reference(MIRROR + "help/", ORIGIN + "help/")
+        )
+
+    confirmed, parents = tmp_index.transact(settle)
+    assert confirmed == []
+    assert parents is not None
