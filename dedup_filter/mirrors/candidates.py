@@ -16,19 +16,22 @@ from typing import Any
 from dedup_filter.config import MirrorConfig
 from dedup_filter.features.simhash import agreement
 from dedup_filter.languages import language_editions
-from dedup_filter.mirrors.boundary import twins, widen
+from dedup_filter.mirrors.boundary import Widening, parent_pair, twins, widen
 from dedup_filter.mirrors.deferrals import lacks_directory
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
+    directory_depth,
     index_file_name,
     nested,
     own_placement,
+    parent_directory,
     placements,
     usable_directory,
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
+from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import (
     ask_parent,
     ask_sample,
@@ -48,7 +51,14 @@ from dedup_filter.mirrors.records import (
     DirectoryPair,
     Rule,
 )
-from dedup_filter.mirrors.rules import collapse_origin, conflicts, install, repoint, rule_over
+from dedup_filter.mirrors.rules import (
+    as_rule,
+    collapse_origin,
+    conflicts,
+    install,
+    repoint,
+    rule_over,
+)
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
@@ -252,13 +262,15 @@ class CandidateUpdate:
             return {}
         return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
 
-    def widen(self, rule: Rule) -> None:
-        """Try the parents of ``rule`` (again, once a parent index page it asked for arrived)."""
+    def widen(self, rule: Rule) -> Widening:
+        """Try the parents of ``rule`` (again, once a parent index page it asked for arrived);
+        what was tried."""
         index_file = index_file_name(self.config.index_names, self.config.index_extensions)
         step = widen(self.store, rule, self.config.max_boundary_levels, self.now, index_file)
         self.probes.extend(url for url in step.probes if ask_parent(self.store, url, rule))
         if step.candidate is not None:
             self.advance(step.candidate)
+        return step
 
     def _widen_with_twins(self, rule: Rule) -> None:
         """``widen``, for ``rule`` and for the pair it makes with each of its twins (another
@@ -412,6 +424,8 @@ class CandidateUpdate:
             self.store.put_candidate(candidate)
             return
         if conflicts(self.store, collapsed.mirror, collapsed.origin, max_depth):
+            if self._parents_tried(collapsed):
+                return
             # the side taken for the mirror lies within an origin (a copier's victim whose
             # directory's parent was confirmed the origin of other copies): the pair matched,
             # so the other side is pruned instead, if no rule prunes the first side already and
@@ -471,6 +485,41 @@ class CandidateUpdate:
             self._pair_origins(rival)
         for contained in absorbed:
             self._pair_origins(contained)
+
+    def _parents_tried(self, candidate: Candidate) -> bool:
+        """Whether a confirmed pair whose mirror side lies in the origin of other rules, one
+        level down, waits for its parents instead of being turned round (``boundary.widen``: the
+        parents are sampled, or their index pages asked for); it stays open until the parents'
+        rule covers it (``_covered``), and is turned round as before where they cannot be tried
+        or were rejected. Only where the turn would make the copy of the shallower side, which
+        was crawled first: that origin is then a copy of it, taken for the origin of a copy of a
+        copy met first (the eleventh holdout web, depth first: a renamed copy's section turned
+        round, and the boundary search above it ruled the true origin's host a copy of the
+        renamed directory; 525 of its pages fetched after the origin's). A copier at its host's
+        root met after its victim is turned round, as depth alone would have it the origin."""
+        parent = parent_directory(candidate.mirror)
+        if parent is None or not self.store.has_origin_at(parent):
+            return False
+        if directory_depth(candidate.origin) >= directory_depth(candidate.mirror):
+            return False
+        if not held_before(self.store, candidate.origin, candidate.mirror):
+            return False
+        paired = as_rule(candidate, self.now, self.config.mode)
+        parents = parent_pair(paired, self.config.max_boundary_levels)
+        if isinstance(parents, str):
+            return False
+        known = self.store.candidate(pair_reference(*parents))
+        if known is None:
+            # probes asked as a rule's are; the pair is confirmed again when a page of it comes,
+            # and its parents tried then
+            step = self.widen(paired)
+            if step.candidate is None and not step.probes:
+                return False
+        elif known.state != OPEN:
+            return False
+        if not self._covered(candidate):
+            self.store.put_candidate(candidate)
+        return True
 
     def reopen(self, mirrors: Iterable[str]) -> None:
         """Sample again the pairs that the rules of ``mirrors``, now revoked, superseded: a copy

@@ -215,7 +215,25 @@ def install(
     side)."""
     _absorb(store, candidate.mirror)
     held = held_first_through(store, candidate.mirror, candidate.origin, moved_from, mirror_older)
-    rule = Rule(
+    rule = as_rule(
+        candidate,
+        now,
+        mode,
+        mirror_held_first=held.mirror,
+        copy_named=copy_named,
+        code_probes=code_checked,
+        side_by_side=held.side_by_side,
+        through=through,
+        mirror_older=mirror_older,
+    )
+    store.put_rule(rule)
+    return rule
+
+
+def as_rule(candidate: Candidate, now: float, mode: str, **fields: Any) -> Rule:
+    """The rule a confirmed candidate makes: its sides, its samples and its level, with
+    ``fields`` (what ``install`` weighs; the defaults for a boundary search above the pair)."""
+    return Rule(
         candidate.mirror,
         candidate.origin,
         candidate.mirror_index,
@@ -226,16 +244,9 @@ def install(
         candidate.count(MATCH),
         candidate.count(MISSING),
         candidate.level,
-        held.mirror,
-        copy_named,
-        code_checked,
-        held.side_by_side,
-        through,
-        mirror_older=mirror_older,
+        **fields,
         **candidate.bare_sides,
     )
-    store.put_rule(rule)
-    return rule
 
 
 def _absorb(store: MirrorStore, directory: str) -> None:

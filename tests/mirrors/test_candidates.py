@@ -172,6 +172,48 @@ def test_a_pair_turned_round_reads_a_page_its_new_mirror_lacks_as_missing(tmp_in
     assert (copy, guide, 3, 3, 1) in tmp_index.transact(settle)
 
 
+@pytest.mark.parametrize("held_first", ["origin", "copy"])
+def test_a_section_of_a_copy_taken_for_an_origin_waits_for_its_parents(
+    open_filter, corpus, held_first
+):
+    """A copy of a copy crawled first is ruled a copy of the renamed copy it was made from (deep
+    on an archive's host); a section of that renamed copy, paired with the true origin's (a host
+    root, held first), lies in the rule's origin. Turned round, the host root would be the copy,
+    and the boundary search above it ruled the whole host a copy of the archive's directory (the
+    eleventh holdout web, depth first: 525 pages fetched). Its parents are tried instead: the
+    archive's directory is ruled a copy of the host, and the copy of a copy pointed there. Where
+    the deeper side was held first (a copier at its host's root met after its victim, whose
+    directory is the origin of other copies), the pair is turned round as before."""
+    config = Config.default().with_overrides({"mirror.samples": 0})
+    origin, renamed = "http://www.chart.test/", "http://ftp.archive.test/pub/chart/1.0/api/"
+    cdn = "http://cdn.test/chart-api/"
+    dedup = open_filter(config)
+    first = origin if held_first == "origin" else renamed
+    for name in sorted(corpus)[:3]:
+        dedup.check_page(f"{first}index-files/{name}.html", corpus[name].encode())
+
+    def settle(view):
+        store = MirrorStore(view)
+        store.put_rule(Rule(cdn, renamed, cdn, renamed, 0.0, "content", 3, 3, 0))
+        file_entry(store, origin, "", DirEntry(1, 10, "index.html"))
+        file_entry(store, renamed.lower(), "", DirEntry(2, 10, "index.html"))
+        section = Candidate(
+            renamed + "index-files/", origin + "index-files/", renamed + "index-files/",
+            origin + "index-files/", 0.0,
+        )  # fmt: skip
+        update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
+        update.advance(section)
+        rules = sorted((rule.mirror, rule.origin) for rule in store.rules_under())
+        return rules, store.candidate(pair_reference(section.mirror, section.origin))
+
+    rules, section = dedup.index.transact(settle)
+    if held_first == "origin":
+        assert rules == [(cdn, origin), (renamed, origin)]
+        assert section is None  # inside the new rule's mirror: forgotten
+    else:  # turned round, and the boundary search above the turned pair took the host
+        assert (origin, renamed) in rules
+
+
 @pytest.mark.parametrize("copy_first", [True, False])
 def test_a_rule_pointed_through_a_rule_revoked_later_points_back(tmp_index, copy_first):
     """A copy of a guide whose rule is pointed at the guide's edition, because the guide was
