@@ -100,11 +100,17 @@ def _when(timestamp: float) -> str:
 
 
 def _mirror_rule(rule: dict[str, Any]) -> str:
+    evidence = (
+        f"confirmed on the rules of its children ({', '.join(rule['on_children'])}), no"
+        f" document of its own to sample ({rule['mode']} mode)"
+        if rule.get("on_children")
+        else f"{rule['matches']}/{rule['samples']} sampled pairs match"
+        f" (resemblance {rule['resemblance']:.2f}, {rule['unchecked']} could not be checked,"
+        f" {rule['mode']} mode)"
+    )
     return (
         f"{rule['mirror']} -> {rule['origin']}\n"
-        f"    {rule['matches']}/{rule['samples']} sampled pairs match"
-        f" (resemblance {rule['resemblance']:.2f}, {rule['unchecked']} could not be checked,"
-        f" {rule['mode']} mode); boundary: {rule['boundary']};"
+        f"    {evidence}; boundary: {rule['boundary']};"
         f" confirmed {_when(rule['created_at'])}"
         + (f"; absorbed by {rule['absorbed_by']}" if rule.get("absorbed_by") else "")
         + (f"; implied by {' and '.join(rule['implied_by'])}" if rule.get("implied_by") else "")

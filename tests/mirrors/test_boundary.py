@@ -4,11 +4,14 @@ when a rule pointed at a new origin comes to stand beside such a sibling."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from dedup_filter import Config
+from dedup_filter.cli import main
+from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.mirrors.boundary import Widening, widen
 from dedup_filter.mirrors.candidates import CandidateUpdate
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -284,6 +287,24 @@ def test_parents_holding_only_ruled_children_are_confirmed_on_them(tmp_index):
     ]
     assert confirmed[0].on_children
     assert rules == [(MIRROR, ORIGIN), (ORIGIN + renamed, ORIGIN + "guide-en/")]
+
+
+def test_a_rule_confirmed_on_its_children_names_them(tmp_path, capsys):
+    """``dedup-filter mirrors`` says what such a rule rests on, in place of samples it has none
+    of."""
+    config = Config.default()
+    index = LmdbIndex.open(tmp_path / "index", config)
+    children = [_rule(MIRROR + child, ORIGIN + child) for child in MANUALS]
+    index.transact(lambda view: _parents_after_their_children(view, children, config))
+    index.close()
+    assert main(["mirrors", "--index", str(tmp_path / "index"), "--json"]) == 0
+    [rule] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (rule["mirror"], rule["samples"]) == (MIRROR, 0)
+    assert rule["on_children"] == [MIRROR + child for child in MANUALS]
+    assert main(["mirrors", "--index", str(tmp_path / "index")]) == 0
+    text = capsys.readouterr().out
+    assert f"confirmed on the rules of its children ({MIRROR}guide-de/," in text
+    assert "sampled pairs match" not in text
 
 
 def _stale(rule: Rule) -> Rule:
