@@ -358,7 +358,5 @@ def _children_of(store: MirrorStore, rule: Rule) -> list[str]:
     """The mirror sides of the absorbed rules below ``rule``'s."""
     mirror = rule.mirror.lower()
     return sorted(
-        child.mirror
-        for child in store.absorbed_rules()
-        if child.mirror.lower().startswith(mirror) and child.mirror.lower() != mirror
+        child.mirror for child in store.absorbed_under(mirror) if child.mirror.lower() != mirror
     )

@@ -381,6 +381,15 @@ class MirrorStore:
     def absorbed_rules(self) -> list[Rule]:
         return [_decoded_rule(value) for _, value in self.view.scan("rules", b"a")]
 
+    def absorbed_under(self, directory: str) -> tuple[Rule, ...]:
+        """The absorbed rules whose mirror side is ``directory`` or lies below it (read once
+        for the rule tables as they stand: a rule's description names them with every drop)."""
+        prefix = b"a" + directory_name(directory)
+        return self.view.memoised(
+            ("absorbed", prefix),
+            lambda: tuple(_decoded_rule(value) for _, value in self.view.scan("rules", prefix)),
+        )
+
     def put_revoked(self, rule: Rule) -> None:
         """Remember that ``rule`` was revoked for its code after it pruned."""
         for side, other in ((rule.mirror, rule.origin), (rule.origin, rule.mirror)):
