@@ -103,7 +103,13 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
         size, offset = decode_varint(data, offset)
         offset += size
         relative = data[offset - size : offset].decode("utf-8", "surrogatepass")
-    return _with_trailer(DirEntry(representative, exact, relative), data, offset)
+    if offset >= len(data):
+        return DirEntry(representative, exact, relative)
+    role, hosts, length, releases, met = _trailer_fields(data[offset:])
+    bare = bool(role & _BARE_NAMES)
+    return DirEntry(
+        representative, exact, relative, role & ~_BARE_NAMES, hosts, length, releases, met, bare
+    )
 
 
 def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
@@ -127,23 +133,6 @@ def _trailer(entry: DirEntry, length: int) -> bytes:
     )
     met = encode_varint(entry.met) if entry.met else b""
     return trailer + encode_varint(length) + encode_varint(len(entry.releases)) + releases + met
-
-
-def _with_trailer(entry: DirEntry, data: bytes, offset: int) -> DirEntry:
-    if offset >= len(data):
-        return entry
-    role, hosts, length, releases, met = _trailer_fields(data[offset:])
-    return DirEntry(
-        entry.representative,
-        entry.exact,
-        entry.relative,
-        role & ~_BARE_NAMES,
-        hosts,
-        length,
-        releases,
-        met,
-        bool(role & _BARE_NAMES),
-    )
 
 
 @functools.lru_cache(maxsize=8192)
