@@ -330,6 +330,7 @@ class UrlRulesConfig:
     trusted_parameters: tuple[str, ...] = ()
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
     max_probes: int = 2
+    witness_min_tokens: int = 200
     max_candidates_per_host: int = 64
     counterexample_containment: float = 0.5
     learnt_from_hosts: int = 2
@@ -350,6 +351,7 @@ class UrlRulesConfig:
             _require(1 <= value <= MAX_SUPPORT, f"url_rules.{key}", f"must lie in 1..{MAX_SUPPORT}")
         _require(1 <= self.min_values <= 4, "url_rules.min_values", "must lie in 1..4")
         _require(0 <= self.max_probes <= 100, "url_rules.max_probes", "must lie in 0..100")
+        _require(self.witness_min_tokens >= 1, "url_rules.witness_min_tokens", "must be >= 1")
         _require(self.learnt_from_hosts >= 0, "url_rules.learnt_from_hosts", "must be >= 0")
         _require(
             self.max_candidates_per_host >= 1, "url_rules.max_candidates_per_host", "must be >= 1"

@@ -141,13 +141,14 @@ class Verdicts:
                 if named and other.key != key:
                     self.kill(other.key, alias, held, [])
 
-    def probe(self, rule: UrlRule, parts: UrlParts, scope: Scope) -> list[str]:
+    def probe(self, rule: UrlRule, parts: UrlParts, scope: Scope, unless: str = "") -> list[str]:
         """The URL the thin candidate would merge with this page, to be fetched (at most
-        ``max_probes`` a candidate, never a held URL): built on the page's URL without its
-        well-known parameters where it can be (``x?part=2`` for ``x?sessionid=S``, a URL the
-        site links, where ``x?sessionid=S&part=2`` may not even be served), and only from a page
-        shaped like the held side of the candidate's pairs (a directory for a rule seen on
-        listings, ``d/?C=N;O=D``: a document's sorted view tells nothing)."""
+        ``max_probes`` a candidate, never a held URL nor ``unless``, the pair's alias): built
+        on the page's URL without its well-known parameters where it can be (``x?part=2`` for
+        ``x?sessionid=S``, a URL the site links, where ``x?sessionid=S&part=2`` may not even be
+        served), and only from a page shaped like the held side of the candidate's pairs (a
+        directory for a rule seen on listings, ``d/?C=N;O=D``: a document's sorted view tells
+        nothing)."""
         if rule.probes_asked >= self.config.max_probes or not _shaped_like(parts, rule.example[1]):
             return []
         built = inverse(rule.key, self.set_aside(parts), scope) or inverse(rule.key, parts, scope)
@@ -156,7 +157,7 @@ class Verdicts:
         if built.params and not parts.params:  # spelt as its pairs were (``?C=N;O=D``)
             separator = UrlParts.parse(rule.example[0] or built.url()).separator
             built = UrlParts(built.origin, built.path, built.params, separator)
-        if self.view.page_id_for_url(built.url()) is not None:
+        if built.url() == unless or self.view.page_id_for_url(built.url()) is not None:
             return []
         self.store.put(replace(rule, probes_asked=rule.probes_asked + 1))
         return [built.url()]

@@ -45,9 +45,11 @@ from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, Ur
 from dedup_filter.urlrules.redirects import RedirectRules
 from dedup_filter.urlrules.rewrite import KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
+from dedup_filter.urlrules.witnesses import note, witnesses
 
 _DUPLICATES = (Reason.EXACT_DUPLICATE, Reason.NEAR_DUPLICATE)
 _KEPT_UNIQUE = (Reason.UNIQUE, Reason.CHANGED)
+Supported = tuple[dict[str, Any], list[str]]  # a pair's evidence, and the probes it asks for
 
 
 class UrlRuleLearner:
@@ -148,8 +150,14 @@ class UrlRuleLearner:
         if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
             return self._learn(store, decision, now)
         if decision.reason in _KEPT_UNIQUE:
+            self._witness(store.view, decision)
             return self._test(store, decision, now)
         return decision
+
+    def _witness(self, view: IndexView, decision: Decision) -> None:
+        """Remember a long kept page of its host (``witnesses``)."""
+        if decision.evidence.get("tokens", 0) >= self.config.witness_min_tokens:
+            note(view, decision.url, self.config.max_probes)
 
     def settle(
         self,
@@ -185,33 +193,45 @@ class UrlRuleLearner:
         deferrals.settle(decision.url, 200, (duplicate and decision.duplicate_of) or "")
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
-        evidence = self._support(store, decision.url, decision.duplicate_of or "", now)
-        return replace(decision, evidence=decision.evidence | evidence) if evidence else decision
+        evidence, probes = self._support(store, decision.url, decision.duplicate_of or "", now)
+        if not evidence:
+            return decision
+        return replace(
+            decision,
+            evidence=decision.evidence | evidence,
+            probes=decision.probes + tuple(probes),
+        )
 
-    def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> dict[str, Any]:
+    def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> Supported:
         """Let the pair (``alias``, ``held``), pages of one content, support the rule that
-        explains it; the evidence to name in the decision (none when no rule does)."""
+        explains it; the evidence to name in the decision (none when no rule does), and the
+        probes a candidate still thin asks on its host's long pages (``witnesses``)."""
         verdicts = Verdicts(store, self.pages_config, now)
         explained = self._explain(store, verdicts, alias, held)
         if explained is None:
-            return {}
+            return {}, []
         explanation, held_parts = explained
         key = explanation.key
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
-            return {}
+            return {}, []
         rule = rule.supported(alias, held, explanation.canonical, explanation.values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
         if rule.state == OPEN and len(rule.classes) >= self._reach.needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
+        scope = self._reach.scope(rule)
         page_id = store.view.page_id_for_url(held)
         if page_id is not None:
-            scope = self._reach.scope(rule)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
-        return evidence
+        probes = []
+        if rule.state == OPEN:
+            for witness in witnesses(store.view, key.host):
+                stored = store.rule(key) or rule  # each probe asked is counted in the rule
+                probes += verdicts.probe(stored, UrlParts.parse(witness), scope, unless=alias)
+        return evidence, probes
 
     def _explain(
         self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str
@@ -245,14 +265,13 @@ class UrlRuleLearner:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
         verdicts = Verdicts(store, self.pages_config, now)
-        missed = self._missed_pair(store, verdicts, parts, page_id, now)
+        missed, probes = self._missed_pair(store, verdicts, parts, page_id, now)
         if missed:
             rules = store.of_host(parts.authority)
         known = self._reach.virtual(
             parts, self.config.known_parameters + self.config.trusted_parameters
         )
         survivors = verdicts.test(parts, page_id, rules, self._reach.scope)
-        probes = []
         for rule in survivors:
             if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
                 probes += verdicts.probe(rule, parts, self._reach.scope(rule))
@@ -275,7 +294,7 @@ class UrlRuleLearner:
         parts: UrlParts,
         page_id: int | None,
         now: float,
-    ) -> dict[str, Any]:
+    ) -> Supported:
         """A page kept as unique beside a held page of its URL without some of its parameters
         that holds the same words in another order (``d/?C=N;O=D`` beside ``d/``: the shingles
         tell them apart, but the parameter only sorts), or the same text as far as every test of
@@ -286,7 +305,7 @@ class UrlRuleLearner:
         view = store.view
         own = view.page(page_id) if page_id is not None else None
         if own is None or not parts.params or len(parts.params) > MAX_GROUP:
-            return {}
+            return {}, []
         bare = parts.without(tuple(parts.names()))
         singles = (parts.without((name,)) for name in sorted(parts.names()))
         for other in dict.fromkeys((bare, *singles)):
@@ -297,7 +316,7 @@ class UrlRuleLearner:
                 same_words(own, held) or missed_same_site_copy(own, held, self.pages_config)
             ):
                 return self._support(store, parts.url(), held.url, now)
-        return {}
+        return {}, []
 
     # listing and maintenance
     def rules(self, view: IndexView, with_candidates: bool = False) -> list[dict[str, Any]]:

@@ -72,13 +72,32 @@ def test_one_counterexample_kills_a_confirmed_rule(site):
 
 def test_thin_support_asks_for_probes_whose_pages_confirm_the_rule(site):
     hold(site, range(2))
-    site.fetch("/p0.html?format=print", 0)
+    opened = site.fetch("/p0.html?format=print", 0)
+    assert opened.probes == (f"{HOST}/p1.html?format=print",)  # a long page held before
     probes = [site.fetch(f"/p{page}.html", page).probes for page in (4, 5, 6)]
-    assert probes == [(f"{HOST}/p4.html?format=print",), (f"{HOST}/p5.html?format=print",), ()]
-    for page in (4, 5):
+    assert probes == [(f"{HOST}/p4.html?format=print",), (), ()]
+    for page in (1, 4):
         site.fetch(f"/p{page}.html?format=print", page)  # the integration fetches each probe
     assert site.rule("docs.a.test drop format")["state"] == "confirmed"
     assert site.dedup.counters["probes"] == 2
+
+
+def test_a_new_candidate_asks_its_probes_on_the_long_pages_its_host_kept_first(site):
+    hold(site, range(4))
+    opened = site.fetch("/p3.html?format=print", 3)
+    assert opened.probes == (f"{HOST}/p0.html?format=print", f"{HOST}/p1.html?format=print")
+    for page in (0, 1):
+        site.fetch(f"/p{page}.html?format=print", page)
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert site.check("/p2.html?format=print").reason == "duplicate_url"
+
+
+@pytest.mark.parametrize(
+    "config", [Config().with_overrides({"url_rules.witness_min_tokens": 10**6})]
+)
+def test_short_pages_are_no_witnesses(site):
+    hold(site, range(4))
+    assert site.fetch("/p3.html?format=print", 3).probes == ()
 
 
 def test_a_probe_of_a_trap_kills_it(site):
