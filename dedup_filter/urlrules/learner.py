@@ -31,6 +31,7 @@ from dedup_filter.urlrules.aliases import (
     file_alias,
     filing_key,
     held_alias,
+    matches,
 )
 from dedup_filter.urlrules.deferrals import (
     UrlDeferrals,
@@ -227,11 +228,17 @@ class UrlRuleLearner:
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
         probes = []
-        if rule.state == OPEN:
+        if rule.state == OPEN and not self._well_known(key):
             for witness in witnesses(store.view, key.host):
                 stored = store.rule(key) or rule  # each probe asked is counted in the rule
                 probes += verdicts.probe(stored, UrlParts.parse(witness), scope, unless=alias)
         return evidence, probes
+
+    def _well_known(self, key: RuleKey) -> bool:
+        """Whether the rule names only well-known parameters (session ids, tracking tags): their
+        aliases are mostly exact copies, which the crawl's own pairs show on pages of any length,
+        and they need fewer classes; a witness's probe would be a fetch spent early for little."""
+        return all(matches(name, self.config.known_parameters) for name in key.group)
 
     def _explain(
         self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str

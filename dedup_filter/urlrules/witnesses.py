@@ -36,7 +36,11 @@ def _ids(data: bytes | None) -> list[int]:
 
 
 def note(view: IndexView, url: str, wanted: int) -> None:
-    """Remember the long page kept under ``url`` while its host has fewer than ``wanted``."""
+    """Remember the long page kept under ``url`` while its host has fewer than ``wanted``; only a
+    page under a URL without a query: a probe built on ``x?part=2`` or ``x?sessionid=S`` names
+    a combination a site may not serve."""
+    if "?" in url:
+        return
     key = _key(url.partition("://")[2].partition("/")[0])  # the authority, as rules name hosts
     data = view.get(_TABLE, key)
     ids = _ids(data)

@@ -100,6 +100,20 @@ def test_short_pages_are_no_witnesses(site):
     assert site.fetch("/p3.html?format=print", 3).probes == ()
 
 
+def test_a_well_known_parameter_asks_no_witness(site):
+    hold(site, range(4))
+    opened = site.fetch("/p3.html?sessionid=S1", 3)
+    assert opened.evidence["url_rule_support"] == "docs.a.test drop sessionid"
+    assert opened.probes == ()
+
+
+def test_pages_under_a_query_are_no_witnesses(site):
+    hold(site, range(2), "/p{}.html?view=full")  # a probe would name p0.html?view=full&format=print
+    hold(site, range(3, 5))
+    opened = site.fetch("/p4.html?format=print", 4)
+    assert opened.probes == (f"{HOST}/p3.html?format=print",)
+
+
 def test_a_probe_of_a_trap_kills_it(site):
     hold(site, range(2))
     site.fetch("/p0.html?rev=2", 0)
