@@ -156,8 +156,12 @@ class UrlRuleLearner:
         return decision
 
     def _witness(self, view: IndexView, decision: Decision) -> None:
-        """Remember a long kept page of its host (``witnesses``)."""
-        if decision.evidence.get("tokens", 0) >= self.config.witness_min_tokens:
+        """Remember a long kept page of its host under a URL of well-known parameters at most
+        (``witnesses``)."""
+        if decision.evidence.get("tokens", 0) < self.config.witness_min_tokens:
+            return
+        names = UrlParts.parse(decision.url).names() if "?" in decision.url else ()
+        if all(matches(name, self.config.known_parameters) for name in names):
             note(view, decision.url, self.config.max_probes)
 
     def settle(

