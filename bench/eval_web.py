@@ -57,6 +57,11 @@ HEADER = (
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
+    if workdir.is_dir() and any(workdir.iterdir()):
+        # its crawls' indexes would be reused: every page a recrawl's "unchanged", no quality figure
+        print(f"eval_web: {workdir} holds an earlier run; give a new or empty --workdir")
+        return 2
     web = build_eval_web(args.scale, args.seed)
     if args.pretty:
         web = prettified(web)
@@ -64,7 +69,6 @@ def main(argv: list[str] | None = None) -> int:
         web = section_prettified(web)
     if args.redirects:
         web = redirected(web)
-    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="eval-web-"))
     workdir.mkdir(parents=True, exist_ok=True)
     truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
     variants = (
@@ -221,7 +225,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")
     parser.add_argument(
-        "--workdir", help="where the crawls' project directories go (default: a temporary one)"
+        "--workdir",
+        help="where the crawls' project directories go, new or empty (default: a temporary one)",
     )
     parser.add_argument(
         "--breakdown",
