@@ -16,7 +16,6 @@ import logging
 import uuid
 from operator import methodcaller
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from scrapy import Request, signals
@@ -361,14 +360,11 @@ class DedupSession:
         return decision
 
     def put_index_page_first(self, request: Request) -> None:
-        """Raise the priority of a directory's index page by ``DEDUP_INDEX_PRIORITY``, less one
-        for each level its directory lies below the host's root (counted as
-        ``dedup/index_pages_first``): of the index pages queued, the shallowest come first, so
-        a pair of hosts or top directories is ruled before the crawl pairs, and samples, each of
-        the directories below it (a rule covers them)."""
+        """Raise the priority of a directory's index page by ``DEDUP_INDEX_PRIORITY`` (counted
+        as ``dedup/index_pages_first``)."""
         step = self.settings.index_priority
         if step and self._worker is not None and self._worker.dedup.is_index_page(request.url):
-            request.priority += step - min(_directory_depth(request.url), step - 1)
+            request.priority += step
             self.stats.inc_value("dedup/index_pages_first")
 
     async def check_url(self, request: Request) -> Decision | None:
@@ -531,10 +527,3 @@ class DedupSession:
 def _url_free_meta(request: Request) -> dict[str, Any]:
     """``request``'s meta without what belongs to its fetch or its URL (``_URL_STATE``)."""
     return {key: value for key, value in request.meta.items() if key not in _URL_STATE}
-
-
-def _directory_depth(url: str) -> int:
-    """How many levels the directory of ``url`` lies below its host's root (``/``: 0,
-    ``/a/b/`` and ``/a/b/index.html``: 2)."""
-    path = urlsplit(url).path
-    return path[: path.rfind("/")].count("/")

@@ -28,32 +28,16 @@ def test_dupefilter_still_filters_repeated_requests(crawler):
     assert crawler.stats.get_value("dedup/frontier_pruned") is None
 
 
-@pytest.mark.parametrize(("step", "raised"), [(1000, [1000, 999, 999, 998]), (2, [2, 1, 1, 1])])
-def test_dupefilter_queues_index_pages_ahead_shallowest_first(make_crawler, step, raised):
+@pytest.mark.parametrize("step", [1000, 0])
+def test_dupefilter_queues_index_pages_ahead_by_the_index_priority(make_crawler, step):
     crawler = make_crawler(DEDUP_INDEX_PRIORITY=step)
     dupefilter = build_from_crawler(DedupDupeFilter, crawler)
     open_spider(crawler)
-    index_pages = [
-        "http://a.test/",
-        "http://a.test/docs/",
-        "http://a.test/docs/index.html",
-        "http://a.test/docs/api/",
-    ]
-    others = ["http://a.test/docs/x.html", "http://a.test/docs/?C=M;O=A"]
-    requests = [Request(url, priority=-2) for url in [*index_pages, *others]]
-    assert [dupefilter.request_seen(request) for request in requests] == [False] * 6
-    assert [request.priority for request in requests] == [r - 2 for r in raised] + [-2, -2]
-    assert crawler.stats.get_value("dedup/index_pages_first") == 4
-
-
-def test_dupefilter_keeps_the_crawl_order_without_an_index_priority(make_crawler):
-    crawler = make_crawler(DEDUP_INDEX_PRIORITY=0)
-    dupefilter = build_from_crawler(DedupDupeFilter, crawler)
-    open_spider(crawler)
-    requests = [Request(url, priority=-2) for url in ("http://a.test/", "http://a.test/docs/")]
-    assert [dupefilter.request_seen(request) for request in requests] == [False] * 2
-    assert [request.priority for request in requests] == [-2, -2]
-    assert crawler.stats.get_value("dedup/index_pages_first") is None
+    urls = ["http://a.test/docs/", "http://a.test/docs/index.html", "http://a.test/docs/x.html"]
+    requests = [Request(url, priority=-2) for url in [*urls, "http://a.test/docs/?C=M;O=A"]]
+    assert [dupefilter.request_seen(request) for request in requests] == [False] * 4
+    assert [request.priority for request in requests] == [step - 2, step - 2, -2, -2]
+    assert crawler.stats.get_value("dedup/index_pages_first") == (2 if step else None)
 
 
 def test_disabled_dupefilter_is_plain_rfp(make_crawler):
