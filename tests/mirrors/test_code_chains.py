@@ -38,15 +38,22 @@ def _rules(store: MirrorStore) -> None:
 
 
 def _arrive(
-    store: MirrorStore, page_id: int, url: str, code: int, budget: CodeBudget = BUDGET
+    store: MirrorStore,
+    page_id: int,
+    url: str,
+    code: int,
+    budget: CodeBudget = BUDGET,
+    exact: int | None = None,
 ) -> CodeCheck:
-    """Index a page under each of its directories; what its code blocks ask and revoke."""
+    """Index a page under each of its directories (its text's hash ``exact``, else its id); what
+    its code blocks ask and revoke."""
+    exact = page_id if exact is None else exact
     store.view.put_page(
-        PageRecord(page_id, url, page_id, 400, (), b"\0" * 48, 0.0, sketch=b"", code=code)
+        PageRecord(page_id, url, exact, 400, (), b"\0" * 48, 0.0, sketch=b"", code=code)
     )
     places = placements(url, 12)
     for place in places:
-        entry = DirEntry(page_id, page_id, place.relative)
+        entry = DirEntry(page_id, exact, place.relative)
         file_entry(store, place.directory_key, place.relative_key, entry)
     return check_code(store, places, code, budget, 1.0)
 
@@ -282,14 +289,26 @@ def test_a_right_rule_beside_revoked_editions_is_asked_a_bounded_number_of_later
     assert asked == [LIBRARY + f"page{number}.html" for number in range(2, 6)]
 
 
+def _edition_revoked_beside_prose(store: MirrorStore, edition_prose: int) -> CodeCheck:
+    """``_edition_revoked``, then a page without code held in both editions, the guide's text
+    hashed 50, the edition's ``edition_prose``."""
+    revoking = _edition_revoked(store)
+    _arrive(store, 5, GUIDE + "about.html", 0, exact=50)
+    _arrive(store, 6, EDITION + "about.html", 0, exact=edition_prose)
+    return revoking
+
+
 def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_without_code(
     tmp_path,
 ):
     """The rpm edition's rule, revoked by a coded page: the edition's prose page is dropped for
-    the guide's, crawled and without code blocks (editions differ in their code); its coded page,
-    and a page whose guide counterpart was never crawled, are fetched."""
+    the guide's, crawled and without code blocks (editions differ in their code), where the page
+    without code both editions hold is the same page; its coded page, and a page whose guide
+    counterpart was never crawled, are fetched."""
     with DedupFilter.open(tmp_path / "index") as dedup:
-        revoking = dedup.index.transact(lambda view: _edition_revoked(MirrorStore(view)))
+        revoking = dedup.index.transact(
+            lambda view: _edition_revoked_beside_prose(MirrorStore(view), 50)
+        )
         assert revoking.revoked == [EDITION]
         prose = dedup.check_url(EDITION + "intro.html")
         assert (prose.action, prose.reason, prose.duplicate_of) == (
@@ -299,6 +318,25 @@ def test_after_a_revocation_an_edition_page_is_dropped_only_for_a_crawled_page_w
         )
         assert dedup.check_url(EDITION + "remove.html").action == "keep"
         assert dedup.check_url(EDITION + "unknown.html").action == "keep"
+
+
+@pytest.mark.parametrize("edition_prose", [None, 51])
+def test_editions_whose_prose_is_not_shown_alike_drop_no_page_for_each_other(
+    tmp_path, edition_prose
+):
+    """The same, but no page without code held in both editions (None), or one of other text in
+    each (a C++ edition names its API inline, where the C edition names its own): the edition's
+    prose page is fetched."""
+    with DedupFilter.open(tmp_path / "index") as dedup:
+
+        def revoke(view):
+            store = MirrorStore(view)
+            if edition_prose is None:
+                return _edition_revoked(store)
+            return _edition_revoked_beside_prose(store, edition_prose)
+
+        assert dedup.index.transact(revoke).revoked == [EDITION]
+        assert dedup.check_url(EDITION + "intro.html").action == "keep"
 
 
 def test_a_revocation_asks_a_bounded_number_of_related_rules(tmp_index):
@@ -390,7 +428,7 @@ def test_a_host_mirrors_edition_page_is_dropped_for_the_page_its_origin_page_is_
     tmp_path,
 ):
     """A host mirror of the host holding the guide and its rpm edition, whose rule was revoked
-    for its code: the mirror's rpm prose page is dropped for the guide's crawled prose page,
+    for its code (their page without code the same page): the mirror's rpm prose page is dropped for the guide's crawled prose page,
     which the origin's rpm page would be dropped for (probing that page would fetch it), while
     its coded page waits for the origin's (asked for its code already)."""
     host_copy = "http://host-copy.test/"
@@ -399,7 +437,7 @@ def test_a_host_mirrors_edition_page_is_dropped_for_the_page_its_origin_page_is_
         def settle(view):
             store = MirrorStore(view)
             store.put_rule(Rule(host_copy, PRUNED, "", "", 0.0, "content", 3, 3, 0))
-            return _edition_revoked(store)
+            return _edition_revoked_beside_prose(store, 50)
 
         assert dedup.index.transact(settle).revoked == [EDITION]
         prose = dedup.check_url(host_copy + "guide-rpm/intro.html")

@@ -90,6 +90,39 @@ def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
         assert not revoked
 
 
+def naming(body: bytes, manager: str) -> bytes:
+    """The page with a line of prose that names the package manager (no code block)."""
+    return body.replace(b"</body>", f"<p>Packages come with {manager}.</p></body>".encode())
+
+
+@pytest.mark.parametrize("order", ["guide_first", "edition_first", "index_pages_first"])
+def test_an_edition_that_names_its_tools_in_its_prose_loses_no_page(
+    open_filter, corpus, modules, order
+):
+    """The edition above, whose every page also names its package manager in a line of prose (as
+    a C++ edition of a guide names its API inline, no code block on either side): its pages
+    without code blocks are no copies of the guide's, and none is dropped for one."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    for relative in coded[1::2]:
+        edition[EDITION + relative] = with_code(
+            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
+        )
+    guide = {url: naming(body, "dpkg") if url != GUIDE else body for url, body in guide.items()}
+    edition = {
+        url: naming(body, "rpm") if url != EDITION else body for url, body in edition.items()
+    }
+    pages = guide | edition
+    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, EDITION)
+    urls = {
+        "guide_first": guide_order + edition_order,
+        "edition_first": interleave(edition_order, guide_order),
+        "index_pages_first": [GUIDE, EDITION, *guide_order[1:], *edition_order[1:]],
+    }[order]
+    crawl = OnlineCrawl(open_filter(), pages).visit(urls)
+    assert not [url for url in pages if url not in crawl.fetched]
+
+
 def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, modules):
     dedup = open_filter()
     guide, coded = coded_guide(corpus, modules)

@@ -321,8 +321,9 @@ def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_
 ):
     """The guide's own rule with its rpm edition was revoked too (the holdout's breadth-first
     crawl): the guide's page whose library page was pruned is dropped for the edition's page
-    the crawl fetched, without code blocks, and the host mirror's page waiting for the guide's
-    is dropped for that page too, not left waiting for a page the crawl never fetches."""
+    the crawl fetched, without code blocks (the page without code both editions hold is the
+    same page), and the host mirror's page waiting for the guide's is dropped for that page too,
+    not left waiting for a page the crawl never fetches."""
     edition = ORIGIN + "guide-rpm/"
 
     def rules(view) -> None:
@@ -332,6 +333,8 @@ def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
+        for side in (edition, ORIGIN + GUIDE):  # the same prose in both editions
+            dedup.check_page(side + "about.html", stdlib_page("abc").encode())
         prose = _crawled_then_checked(
             dedup, edition + PAGE, ORIGIN + GUIDE + PAGE, stdlib_page("fractions")
         )
