@@ -428,9 +428,10 @@ def test_a_host_mirrors_edition_page_is_dropped_for_the_page_its_origin_page_is_
     tmp_path,
 ):
     """A host mirror of the host holding the guide and its rpm edition, whose rule was revoked
-    for its code (their page without code the same page): the mirror's rpm prose page is dropped for the guide's crawled prose page,
-    which the origin's rpm page would be dropped for (probing that page would fetch it), while
-    its coded page waits for the origin's (asked for its code already)."""
+    for its code (their page without code the same page): the mirror's rpm prose page is dropped
+    for the guide's crawled prose page, which the origin's rpm page would be dropped for (probing
+    that page would fetch it), while its coded page waits for the origin's (asked for its code
+    already)."""
     host_copy = "http://host-copy.test/"
     with DedupFilter.open(tmp_path / "index") as dedup:
 
