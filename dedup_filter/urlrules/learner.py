@@ -161,7 +161,7 @@ class UrlRuleLearner:
         if decision.evidence.get("tokens", 0) < self.config.witness_min_tokens:
             return
         names = UrlParts.parse(decision.url).names() if "?" in decision.url else ()
-        if all(matches(name, self.config.known_parameters) for name in names):
+        if self._well_known(names):
             note(view, decision.url, self.config.max_probes)
 
     def settle(
@@ -232,17 +232,19 @@ class UrlRuleLearner:
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
         probes = []
-        if rule.state == OPEN and not self._well_known(key):
+        if rule.state == OPEN and not self._well_known(key.group):
             for witness in witnesses(store.view, key.host):
                 stored = store.rule(key) or rule  # each probe asked is counted in the rule
                 probes += verdicts.probe(stored, UrlParts.parse(witness), scope, unless=alias)
         return evidence, probes
 
-    def _well_known(self, key: RuleKey) -> bool:
-        """Whether the rule names only well-known parameters (session ids, tracking tags): their
-        aliases are mostly exact copies, which the crawl's own pairs show on pages of any length,
-        and they need fewer classes; a witness's probe would be a fetch spent early for little."""
-        return all(matches(name, self.config.known_parameters) for name in key.group)
+    def _well_known(self, names: Iterable[str]) -> bool:
+        """Whether every one of the parameter ``names`` is well-known (session ids, tracking
+        tags; so is an empty set: a URL without a query). A rule of such parameters asks no
+        witness's probe: their aliases are mostly exact copies, which the crawl's own pairs show
+        on pages of any length, and they need fewer classes. A page under such parameters is a
+        witness: they are set aside when its probe is built."""
+        return all(matches(name, self.config.known_parameters) for name in names)
 
     def _explain(
         self, store: UrlRuleStore, verdicts: Verdicts, alias: str, held: str

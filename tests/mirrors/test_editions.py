@@ -50,6 +50,30 @@ def rules(dedup) -> list[tuple[str, str]]:
     return [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()]
 
 
+def rpm_edition(
+    corpus: dict[str, str], modules: list[str]
+) -> tuple[dict[str, bytes], dict[str, bytes], list[str]]:
+    """``coded_guide``, its rpm edition (2 of the 4 coded pages with rpm commands instead) and
+    the coded pages' relative paths."""
+    guide, coded = coded_guide(corpus, modules)
+    edition = moved(guide, EDITION)
+    for relative in coded[1::2]:
+        edition[EDITION + relative] = with_code(
+            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
+        )
+    return guide, edition, coded
+
+
+def in_order(pages: dict[str, bytes], order: str) -> list[str]:
+    """The guide's and the edition's URLs in one of the crawl orders the tests name."""
+    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, EDITION)
+    return {
+        "guide_first": guide_order + edition_order,
+        "edition_first": interleave(edition_order, guide_order),
+        "index_pages_first": [GUIDE, EDITION, *guide_order[1:], *edition_order[1:]],
+    }[order]
+
+
 @pytest.mark.parametrize("order", ["guide_first", "edition_first", "index_pages_first"])
 def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
     open_filter, corpus, modules, order
@@ -60,21 +84,10 @@ def test_an_edition_differing_in_the_code_of_a_tenth_of_its_pages_is_no_mirror(
     is known, checking the coded pages' counterparts after, it sees an edition: no rule stays,
     and every page is fetched but, after a revocation, prose pages dropped for their identical
     counterparts in the other edition, crawled and without code blocks."""
-    guide, coded = coded_guide(corpus, modules)
-    edition = moved(guide, EDITION)
-    for relative in coded[1::2]:
-        edition[EDITION + relative] = with_code(
-            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
-        )
+    guide, edition, coded = rpm_edition(corpus, modules)
     pages = guide | edition
-    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, EDITION)
-    urls = {
-        "guide_first": guide_order + edition_order,
-        "edition_first": interleave(edition_order, guide_order),
-        "index_pages_first": [GUIDE, EDITION, *guide_order[1:], *edition_order[1:]],
-    }[order]
     dedup = open_filter()
-    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    crawl = OnlineCrawl(dedup, pages).visit(in_order(pages, order))
     assert rules(dedup) == []
     unfetched = [url for url in pages if url not in crawl.fetched]
     assert all(
@@ -102,24 +115,13 @@ def test_an_edition_that_names_its_tools_in_its_prose_loses_no_page(
     """The edition above, whose every page also names its package manager in a line of prose (as
     a C++ edition of a guide names its API inline, no code block on either side): its pages
     without code blocks are no copies of the guide's, and none is dropped for one."""
-    guide, coded = coded_guide(corpus, modules)
-    edition = moved(guide, EDITION)
-    for relative in coded[1::2]:
-        edition[EDITION + relative] = with_code(
-            guide_pages(corpus, modules[:20])[GUIDE + relative], commands(relative, "rpm")
-        )
+    guide, edition, _ = rpm_edition(corpus, modules)
     guide = {url: naming(body, "dpkg") if url != GUIDE else body for url, body in guide.items()}
     edition = {
         url: naming(body, "rpm") if url != EDITION else body for url, body in edition.items()
     }
     pages = guide | edition
-    guide_order, edition_order = breadth_first(pages, GUIDE), breadth_first(pages, EDITION)
-    urls = {
-        "guide_first": guide_order + edition_order,
-        "edition_first": interleave(edition_order, guide_order),
-        "index_pages_first": [GUIDE, EDITION, *guide_order[1:], *edition_order[1:]],
-    }[order]
-    crawl = OnlineCrawl(open_filter(), pages).visit(urls)
+    crawl = OnlineCrawl(open_filter(), pages).visit(in_order(pages, order))
     assert not [url for url in pages if url not in crawl.fetched]
 
 
