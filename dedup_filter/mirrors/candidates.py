@@ -58,6 +58,7 @@ from dedup_filter.mirrors.rules import (
     install,
     repoint,
     rule_over,
+    turn_to_newer,
 )
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
@@ -466,6 +467,7 @@ class CandidateUpdate:
             self._names_older(collapsed),
             paired.origin if through else "",
         )
+        rule, *repointed = self._newer_as_origins([rule, *repointed])
         self.confirmed.append(rule)
         self.repointed += repointed
         # what each side kept for the other answers for a page it lacks: nothing is pruned
@@ -485,6 +487,25 @@ class CandidateUpdate:
             self._pair_origins(rival)
         for contained in absorbed:
             self._pair_origins(contained)
+
+    def _newer_as_origins(self, rules: list[Rule]) -> list[Rule]:
+        """``rules``, made or moved by a confirmation, each as stored now and turned round
+        where its mirror names the later release (``Orientation.later_side``) and nothing
+        names it the copy. A rule whose origin was moved through a copy (``collapse_origin``,
+        ``repoint``) was oriented against the pair it was found as, whose sides may name one
+        release: on the eleventh holdout web (breadth first) the project's manual, paired
+        with a copier's copy of it, was moved onto the stale copy the copier was ruled a
+        mirror of, and the project and the stale copy were both crawled whole (1,007 URLs
+        kept as the newer release)."""
+        orientation, rules = self._orientation(), list(rules)
+        for at, rule in enumerate(rules):
+            current = self.store.rule(rule.mirror)
+            if current is None or current.copy_named:
+                continue
+            if orientation.later_side(current.mirror, current.origin) > 0:
+                rules[at] = turn_to_newer(self.store, current, orientation.with_evidence)
+        # as stored at the end: a turn moves the origins that lay in its new mirror
+        return [self.store.rule(rule.mirror) or rule for rule in rules]
 
     def _parents_tried(self, candidate: Candidate) -> bool:
         """Whether a confirmed pair whose mirror side lies in the origin of other rules, one

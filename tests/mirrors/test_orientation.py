@@ -402,6 +402,30 @@ def test_a_stale_copy_named_only_by_its_subdirectories_is_the_mirror_in_every_or
     assert lost(crawl, newer_base) == []
 
 
+def test_a_manual_moved_onto_a_stale_copy_through_a_copier_is_the_origin(
+    open_filter, corpus, modules
+):
+    """A partial copier's copy of the newer manual is ruled a mirror of the stale copy crawled
+    first (named the copy by the pages it lacks); the newer manual's index page, the copier's
+    twin, then pairs it with the copier, and its rule is moved onto the stale copy. The
+    release the index pages name turns that rule at once: the newer manual is the origin of
+    both copies (on the eleventh holdout web it stayed the stale copy's mirror, kept for its
+    newer release, and both were crawled whole)."""
+    dedup = open_filter()
+    copier = "http://tips.test/"
+    tree = docs_tree(corpus, NEWER_MANUAL, modules, "Standard library notes")
+    newer = naming_release(tree, "2.4.1")
+    stale = naming_release(copy_tree(tree, NEWER_MANUAL, STALE_MANUAL), "2.3.9")
+    pages = newer | stale | without_every_third_leaf(copy_tree(newer, NEWER_MANUAL, copier), copier)
+    crawl = OnlineCrawl(dedup, pages).visit([STALE_MANUAL, copier])
+    crawl.visit(breadth_first(pages, STALE_MANUAL)[1:])
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(copier, STALE_MANUAL)]
+    crawl.visit([NEWER_MANUAL])
+    rules = {(r["mirror"], r["origin"], r["mirror_older"]) for r in dedup.mirror_rules()}
+    assert rules == {(STALE_MANUAL, NEWER_MANUAL, True), (copier, NEWER_MANUAL, False)}
+    assert not any(dedup.check_url(url).dropped for url in newer)
+
+
 def test_a_copier_whose_subdirectory_names_a_later_release_never_gets_its_victim_pruned(
     open_filter, corpus, modules
 ):
