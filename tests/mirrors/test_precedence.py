@@ -30,6 +30,7 @@ from .conftest import (
     deeper_copy_first,
     docs_tree,
     interleave,
+    prose_guide,
 )
 from .test_orientation import VICTIM, listing_its_own, lost, without_every_third_leaf
 
@@ -1144,3 +1145,22 @@ def test_an_index_page_held_as_the_other_sides_copy_is_where_its_side_was_met(
         dedup.check_page(url, pages[url])
     held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
     assert held == HeldFirst(mirror=True, side_by_side=met_before_the_lead)
+
+
+@pytest.mark.parametrize("origin_documents_held", [8, 16])
+def test_a_small_lead_against_eight_times_its_documents_is_no_side_crawled_first(
+    open_filter, corpus, origin_documents_held
+):
+    """The copy's first two documents came before any page of the origin; then the crawl held
+    the origin's documents, not the copy's (pruned, or never reached). Against eight times its
+    documents a lead of two says nothing, and the origin, holding more, is held first; against
+    four times, the copy led and was crawled first."""
+    dedup = open_filter()
+    guide = prose_guide(corpus, ORIGIN)
+    copy = copy_tree(guide, ORIGIN, UNNAMED_COPY)
+    copy_documents = [url for url in sorted(copy) if not url.endswith("/")][:2]
+    origin_documents = [url for url in sorted(guide) if not url.endswith("/")][::-1]
+    for url in copy_documents + origin_documents[:origin_documents_held]:
+        dedup.check_page(url, (guide | copy)[url])
+    held = dedup.index.transact(lambda view: held_first(MirrorStore(view), UNNAMED_COPY, ORIGIN))
+    assert held == HeldFirst(mirror=origin_documents_held < 16, side_by_side=False)
