@@ -43,7 +43,8 @@ or before its fetch, stands by the page the crawler fetched for it (``pruning._c
 would be dropped alike; waiting for it as a page of its own waits for ever. A copier crawled
 beside its victim thus stands in for the victim's pages it holds, as a copy met first would for
 any page; a victim crawled first, by more than one document before any page of the copier, is
-never pruned.
+never pruned, unless that lead is within a crawl's concurrency and the copier holds eight times
+its documents (``_outheld``: the crawl held the copier, not the victim).
 
 Where two sides crawled side by side differ in what they hold, the coin may fall on a partial
 copy (a copy of a copy lacking pages, reached early): its URLs are fetched while the other
@@ -63,7 +64,9 @@ turns) fetch their index pages one after the other, and which came first is a co
 side that held documents, more than one, before the other's first document was crawled first (a
 copier's victim whose index page and first pages preceded it; a side's index page held as the
 other side's copy counts as met when it was: ``DirEntry.met``); when neither led by more than one,
-the side holding more documents is held first, the earliest page deciding a tie. A stale copy
+the side holding more documents is held first, the earliest page deciding a tie, and so it is
+where a lead of at most ``_SIDE_BY_SIDE_DOCUMENTS`` faces eight times the leader's documents
+(``_outheld``). A stale copy
 that led by fewer than ``_SIDE_BY_SIDE_DOCUMENTS`` is side by side even so (``_held_first``).
 """
 
