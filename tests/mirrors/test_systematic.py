@@ -315,3 +315,24 @@ def test_a_banner_copy_whose_longer_pages_are_near_duplicates_gives_its_short_pa
     rules = dedup.mirror_rules()
     assert paired(dedup) == [{MIRROR, ORIGIN}]
     assert rules[0]["samples"] == rules[0]["matches"] >= 3
+
+
+@pytest.mark.parametrize("copy_first", [False, True])
+def test_a_banner_host_over_pages_below_the_floor_taken_for_the_origin_is_paired(
+    open_filter, corpus, modules, copy_first
+):
+    """A manual of help pages of 2-32 words and a partner's copy of it at its host's root, taken
+    for the origin by depth, whose banner makes each page 18 tokens longer: a sampled page below
+    the floor whose counterpart is little above it tells nothing (the eleventh holdout web's
+    banner host, rejected on such pages in random order); the longer pages decide."""
+    dedup = open_filter()
+    manual, partner = "http://docs.project.test/manual/", "http://partner.test/"
+    origin = graded_notes(corpus, modules, manual, 2, 2)
+    copy = {url: partner_banner(body) for url, body in copy_tree(origin, manual, partner).items()}
+    copy[partner] = origin[manual]
+    pages = origin | copy
+    sides = [breadth_first(pages, manual), breadth_first(pages, partner)]
+    OnlineCrawl(dedup, pages).visit(sides[1] + sides[0] if copy_first else sides[0] + sides[1])
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (manual, partner)
+    assert rule["samples"] == rule["matches"] >= 3
