@@ -211,10 +211,11 @@ def _simhash_rules(c_agree: int, b_shared: int, config: Config) -> tuple[bool, b
     return combined, c_agree >= simhash_config.scaled(simhash_config.cross_site_threshold)
 
 
-def below_token_floor(record: PageRecord, config: Config) -> bool:
+def below_token_floor(record: PageRecord, config: Config, floors: int = 1) -> bool:
     """Whether a page is below the token floor (``text.min_tokens``), where only an exact match
-    tells two pages apart or alike: its few shingles say nothing either way."""
-    return record.token_count < config.text.min_tokens
+    tells two pages apart or alike: its few shingles say nothing either way; with ``floors``,
+    below that many times the floor."""
+    return record.token_count < floors * config.text.min_tokens
 
 
 def resembles(first: Sketched, second: Sketched, config: Config) -> bool:

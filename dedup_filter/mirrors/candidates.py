@@ -490,19 +490,17 @@ class CandidateUpdate:
 
     def _newer_as_origins(self, rules: list[Rule]) -> list[Rule]:
         """``rules``, made or moved by a confirmation, each as stored now and turned round
-        where its mirror names the later release (``Orientation.later_side``) and nothing
-        names it the copy. A rule whose origin was moved through a copy (``collapse_origin``,
-        ``repoint``) was oriented against the pair it was found as, whose sides may name one
-        release: on the eleventh holdout web (breadth first) the project's manual, paired
-        with a copier's copy of it, was moved onto the stale copy the copier was ruled a
-        mirror of, and the project and the stale copy were both crawled whole (1,007 URLs
+        where its mirror names the later release and nothing names it the copy
+        (``Orientation.release_turn``). A rule whose origin was moved through a copy
+        (``collapse_origin``, ``repoint``) was oriented against the pair it was found as, whose
+        sides may name one release: on the eleventh holdout web (breadth first) the project's
+        manual, paired with a copier's copy of it, was moved onto the stale copy the copier was
+        ruled a mirror of, and the project and the stale copy were both crawled whole (1,007 URLs
         kept as the newer release)."""
         orientation, rules = self._orientation(), list(rules)
         for at, rule in enumerate(rules):
             current = self.store.rule(rule.mirror)
-            if current is None or current.copy_named:
-                continue
-            if orientation.later_side(current.mirror, current.origin) > 0:
+            if current is not None and orientation.release_turn(current) > 0:
                 rules[at] = turn_to_newer(self.store, current, orientation.with_evidence)
         # as stored at the end: a turn moves the origins that lay in its new mirror
         return [self.store.rule(rule.mirror) or rule for rule in rules]

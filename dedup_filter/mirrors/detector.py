@@ -625,8 +625,8 @@ class MirrorDetector:
             current = store.rule(rule.mirror)  # not turned or absorbed meanwhile
             if current is None or current.origin != rule.origin:
                 continue
-            later = orientation.later_side(current.mirror, current.origin)
-            if later > 0 and not current.copy_named:
+            later = orientation.release_turn(current)
+            if later > 0:
                 turned.append(turn_to_newer(store, current, orientation.with_evidence).mirror)
             elif later < 0 and not current.mirror_older:
                 older.append(mark_older(store, current).mirror)

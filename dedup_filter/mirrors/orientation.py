@@ -157,6 +157,13 @@ class Orientation:
         ``origin`` (``features.versions.later_release``): a stale copy of a manual."""
         return self.later_side(mirror, origin) < 0
 
+    def release_turn(self, rule: Rule) -> int:
+        """1 where ``rule`` is to be turned round, its mirror naming the later release and
+        nothing naming it the copy (``rules.turn_to_newer``); -1 where its mirror names the
+        earlier release (a stale copy: ``rules.mark_older``); 0 otherwise."""
+        later = self.later_side(rule.mirror, rule.origin)
+        return 0 if later > 0 and rule.copy_named else later
+
     def later_side(self, first: str, second: str) -> int:
         """``later_release`` of the index pages of directories ``first`` and ``second``; where
         those tell nothing (a host's front page over its manual), of the index pages of the

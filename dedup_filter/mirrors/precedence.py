@@ -161,12 +161,10 @@ def _held_first(mirror_held: _Held, origin_held: _Held, mirror_older: bool = Fal
     leader, other = (
         (mirror_held, origin_held) if mirror_lead >= origin_lead else (origin_held, mirror_held)
     )
-    side_by_side = _side_by_side(
-        max(mirror_lead, origin_lead), mirror_held, origin_held
-    ) and not _met_first(leader, other)
+    lead = max(mirror_lead, origin_lead)
+    side_by_side = _side_by_side(lead, mirror_held, origin_held) and not _met_first(leader, other)
     if mirror_older and origin_lead < mirror_lead < _SIDE_BY_SIDE_DOCUMENTS:
         side_by_side = True
-    lead = max(mirror_lead, origin_lead)
     if lead > _SIDE_BY_SIDE_LEAD and not _outheld(leader, other, lead):
         return HeldFirst(mirror_lead > origin_lead, side_by_side)
     if len(mirror_held.documents) != len(origin_held.documents):
@@ -264,9 +262,8 @@ def _outheld(leader: _Held, other: _Held, lead: int) -> bool:
     copy turned, and then, weighed against the origin alone (6 documents against 437), was held
     first and crawled whole: 944 fetches. A victim crawled first holds its documents while its
     copier, pruned, holds few."""
-    return lead <= _SIDE_BY_SIDE_DOCUMENTS and len(other.documents) >= _OUTHELD * max(
-        1, len(leader.documents)
-    )
+    outheld = len(other.documents) >= _OUTHELD * len(leader.documents)
+    return lead <= _SIDE_BY_SIDE_DOCUMENTS and outheld
 
 
 def _met_first(first: _Held, second: _Held) -> bool:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.matching import Sketched, resembles
+from dedup_filter.matching import Sketched, below_token_floor, resembles
 from dedup_filter.mirrors.directories import IndexPages, own_placement, placements
 from dedup_filter.mirrors.editions import (
     code_first,
@@ -397,9 +397,7 @@ class CoordinateSampler:
         of 5-22 words, each 14 words longer under the banner, and the host was never ruled (248
         fetches). Where the counterpart is longer it is a mismatch (a stub for a page)."""
         record = store.view.page(entry.representative)
-        if record is None:
-            return True
-        return record.token_count < floors * self._page_rules.text.min_tokens
+        return record is None or below_token_floor(record, self._page_rules, floors)
 
     def _resemble(
         self,

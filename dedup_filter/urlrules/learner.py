@@ -160,9 +160,9 @@ class UrlRuleLearner:
         (``witnesses``)."""
         if decision.evidence.get("tokens", 0) < self.config.witness_min_tokens:
             return
-        names = UrlParts.parse(decision.url).names() if "?" in decision.url else ()
-        if self._well_known(names):
-            note(view, decision.url, self.config.max_probes)
+        parts = UrlParts.parse(decision.url)
+        if self._well_known(parts.names()):
+            note(view, parts.authority, decision.url, self.config.max_probes)
 
     def settle(
         self,

@@ -38,9 +38,10 @@ def _ids(data: bytes | None) -> list[int]:
     return [decode_id(data[at : at + _ID_BYTES]) for at in range(0, len(data), _ID_BYTES)]
 
 
-def note(view: IndexView, url: str, wanted: int) -> None:
-    """Remember the long page kept under ``url`` while its host has fewer than ``wanted``."""
-    key = _key(url.partition("://")[2].partition("/")[0])  # the authority, as rules name hosts
+def note(view: IndexView, host: str, url: str, wanted: int) -> None:
+    """Remember the long page kept under ``url`` while its ``host`` (the authority, as rules
+    name hosts) has fewer than ``wanted``."""
+    key = _key(host)
     data = view.get(_TABLE, key)
     ids = _ids(data)
     if len(ids) >= wanted:
