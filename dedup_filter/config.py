@@ -76,6 +76,7 @@ class TextConfig:
     max_depth: int = 1_000
     fallback_encoding: str = "cp1252"
     same_site_titles: bool = True
+    cross_site_titles: bool = True
     code_blocks_apart: bool = True
     language_editions_apart: bool = True
 

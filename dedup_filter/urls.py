@@ -75,6 +75,12 @@ def file_name_of(url: str) -> str:
     return url.partition("#")[0].partition("?")[0].rpartition("/")[2]
 
 
+def document_name_of(url: str) -> str:
+    """The last non-empty segment of a URL's path: a file's name, a directory's for its index
+    page (the host for a site's root)."""
+    return url.partition("#")[0].partition("?")[0].rstrip("/").rpartition("/")[2]
+
+
 def redirect_target(url: str, location: str) -> str:
     """Where a redirect from ``url`` sends, normalised (``location`` may be relative, as a
     ``Location`` header may be); "" when it does not parse."""

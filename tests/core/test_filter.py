@@ -289,6 +289,35 @@ def test_cross_site_copies_are_dropped_whatever_their_titles(dedup, textwrap_pag
     assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
 
 
+def test_a_renamed_copy_under_its_title_is_a_near_duplicate(dedup, textwrap_page):
+    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/text-wrapping.html"
+    dedup.check_page(first, retitled(textwrap_page, "textwrap"))
+    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap", "mirrored daily"))
+    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
+
+
+def test_pages_of_two_sites_titled_apart_under_other_names_are_different_documents(
+    dedup, textwrap_page
+):
+    """One template's pages on two sites: a release's new item beside an older release's."""
+    dedup.check_page(f"{SITE}/api/Vars.html", retitled(textwrap_page, "Vars in std::env"))
+    decision = dedup.check_page(
+        f"{OTHER_SITE}/api/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
+    )
+    assert (decision.action, decision.reason) == ("keep", "unique")
+
+
+def test_without_cross_site_titles_pages_titled_apart_are_near_duplicates(tmp_path, textwrap_page):
+    config = Config.default().with_overrides({"text.cross_site_titles": False})
+    with DedupFilter.open(tmp_path / "index", config) as dedup:
+        dedup.check_page(f"{SITE}/api/Vars.html", retitled(textwrap_page, "Vars in std::env"))
+        decision = dedup.check_page(
+            f"{OTHER_SITE}/api/DecodeUtf16.html",
+            retitled(textwrap_page, "DecodeUtf16 in std::char"),
+        )
+    assert decision.reason == "near_duplicate"
+
+
 def test_without_title_comparison_titled_apart_pages_are_near_duplicates(tmp_path, textwrap_page):
     config = Config.default().with_overrides({"text.same_site_titles": False})
     with DedupFilter.open(tmp_path / "index", config) as dedup:
