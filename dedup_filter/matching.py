@@ -31,7 +31,7 @@ from dedup_filter.features.simhash import agreement
 from dedup_filter.index.lmdb_index import IndexView, PageRecord, band_postings
 from dedup_filter.index.page_records import kept_feature
 from dedup_filter.languages import language_editions
-from dedup_filter.urls import document_name_of, site_of
+from dedup_filter.urls import document_stem_of, site_of
 
 Sketched = Fingerprint | PageRecord  # whatever carries a b-bit sketch and a token count
 
@@ -276,15 +276,16 @@ def _titled_apart(fingerprint: Sketched, original: Sketched, config: Config) -> 
 
 
 def _other_document(fingerprint: Sketched, original: Sketched, config: Config) -> bool:
-    """Whether two pages of two sites are other documents: titled apart, under other names. A
-    copy keeps one or the other (a mirror may add its name to titles, a renamed copy keeps them).
+    """Whether two pages of two sites are other documents: titled apart, under other names (the
+    last segments of their paths, extensions aside). A copy keeps one or the other (a mirror may
+    add its name to titles, a renamed copy keeps them).
     On the tenth holdout web, a manual whose every page holds a 1,000-token table of contents had
     pages of one site dropped for other pages of another at 0.78-0.83 of their shingles shared:
     what such a page adds (~100 words) is lost where its own copy is not held."""
     return (
         config.text.cross_site_titles
         and _titles_differ(fingerprint, original)
-        and document_name_of(fingerprint.url) != document_name_of(original.url)
+        and document_stem_of(fingerprint.url) != document_stem_of(original.url)
     )
 
 

@@ -75,10 +75,17 @@ def file_name_of(url: str) -> str:
     return url.partition("#")[0].partition("?")[0].rpartition("/")[2]
 
 
-def document_name_of(url: str) -> str:
-    """The last non-empty segment of a URL's path: a file's name, a directory's for its index
-    page (the host for a site's root)."""
-    return url.partition("#")[0].partition("?")[0].rstrip("/").rpartition("/")[2]
+def document_stem_of(url: str) -> str:
+    """The last non-empty segment of a URL's path, lower-cased, without its extension: a file's
+    name (``intro`` for ``Intro.htm`` and ``intro.html``), a directory's for its index page (the
+    host for a site's root)."""
+    rest = url.partition("#")[0].partition("?")[0].partition("://")[2] or url
+    authority, _, path = rest.rstrip("/").partition("/")
+    if not path:
+        return authority.lower()
+    name = path.rpartition("/")[2].lower()
+    stem, dot, _ = name.rpartition(".")
+    return stem if dot and stem else name
 
 
 def redirect_target(url: str, location: str) -> str:

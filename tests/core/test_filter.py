@@ -307,6 +307,13 @@ def test_pages_of_two_sites_titled_apart_under_other_names_are_different_documen
     assert (decision.action, decision.reason) == ("keep", "unique")
 
 
+def test_a_mirror_retitling_pages_under_another_extension_is_a_near_duplicate(dedup, textwrap_page):
+    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/TextWrap.htm"
+    dedup.check_page(first, retitled(textwrap_page, "textwrap"))
+    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap | a mirror of docs"))
+    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
+
+
 def test_without_cross_site_titles_pages_titled_apart_are_near_duplicates(tmp_path, textwrap_page):
     config = Config.default().with_overrides({"text.cross_site_titles": False})
     with DedupFilter.open(tmp_path / "index", config) as dedup:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.urls import directory_of, host_of, normalize_url, site_of
+from dedup_filter.urls import directory_of, document_stem_of, host_of, normalize_url, site_of
 
 
 @pytest.mark.parametrize(
@@ -54,6 +54,22 @@ def test_directory_is_the_path_up_to_its_last_slash(url, directory):
     assert directory_of(url) == directory
 
 
+@pytest.mark.parametrize(
+    ("url", "stem"),
+    [
+        ("http://h.example/a/Intro.htm", "intro"),
+        ("http://h.example/b/intro.html?sid=1#top", "intro"),
+        ("http://h.example/docs/index.fr.html", "index.fr"),
+        ("http://h.example/pub/boost/algorithm/?C=N;O=D", "algorithm"),
+        ("http://h.example/a/.profile", ".profile"),
+        ("http://h.example/", "h.example"),
+    ],
+)
+def test_a_document_stem_is_the_last_segment_without_its_extension(url, stem):
+    assert document_stem_of(url) == stem
+
+
 @pytest.mark.parametrize("url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"])
 def test_malformed_urls_never_raise(url):
     assert isinstance(normalize_url(url) + site_of(url) + directory_of(url) + host_of(url), str)
+    assert isinstance(document_stem_of(url), str)
