@@ -6,7 +6,8 @@ makes from the same crawl, with the timing taken out.
 A crawl of the evaluation web (``bench/eval_web.py``) writes every decision to its log, in the
 order the crawl asked. Here each logged URL check is asked again (``check_url``), each logged
 page is checked again with the web's body for it (``check_page``, then ``probe_served``: the
-crawl served it), and each logged failure is reported again (``probe_failed``); a probe the new
+crawl served it), and each logged failure is reported again (``probe_failed``; a page the crawl
+failed to fetch, as the stand-ins logged for it name it: ``fetch_failed``); a probe the new
 code asks for that the log never fetched is answered at once (bounded: probes of probes three
 deep). The rules it ends with, and the rules it revoked on the way, are printed, and how its URL
 checks differ from the logged ones (a URL the crawl fetched that the replay would drop). A replay is
@@ -41,11 +42,17 @@ class Replay:
         self.dedup = dedup
         self.pages = pages
         self.fetched = fetched  # pages the log fetched: its probes are not fetched twice
+        self.failed: set[str] = set()  # pages the crawl failed to fetch, reported
         self.revoked: list[tuple[str, list[str]]] = []
         self.changed: Counter[tuple[str, str]] = Counter()  # (logged, replayed) actions
 
     def entry(self, logged: dict[str, Any]) -> None:
         url, reason = logged["url"], logged["reason"]
+        failed = logged["evidence"].get("missing_on_kept_side")
+        if failed is not None and failed not in self.failed:
+            # a stand-in is logged for a page the crawl failed to fetch: reported once
+            self.failed.add(failed)
+            self.dedup.fetch_failed(failed, 404)
         if reason == Reason.PROBE_FAILED.value:
             self._answer([self.dedup.probe_failed(url, 404)])
         elif _is_page(logged):

@@ -73,6 +73,7 @@ from dedup_filter.mirrors.rules import (
     describe,
     implied,
     mark_older,
+    moved_through_at,
     reweigh_through,
     rule_over,
     rules_with_origin_over,
@@ -574,19 +575,24 @@ class MirrorDetector:
         the rules whose origin this absence marked partial (``Rule.origin_partial``). The fourth
         holdout web's partial copy of a copy, held first, cost 35 such answers in each of
         three orders; the eighth's, a manual of 1,154 pages crawled first breadth-first, 328."""
-        sides = [(found[0], found[1], True)] if found is not None else []
-        sides += [(rule, place, False) for rule, place in origins_over]
+        sides = [(found[0], found[1].relative, True)] if found is not None else []
+        sides += [(rule, place.relative, False) for rule, place in origins_over]
+        if found is not None:  # the copy that the rules moved through it were paired with
+            sides += [
+                (rule, relative, False)
+                for rule, relative in moved_through_at(store, found[0], found[1].relative)
+            ]
         turned: list[str] = []
         kept: list[str] = []
         partial: list[str] = []
-        for rule, place, on_mirror in sides:
-            if self._index_pages.names_listing(place.relative):
+        for rule, relative, on_mirror in sides:
+            if self._index_pages.names_listing(relative):
                 continue
             current = store.rule(rule.mirror)  # as it stands now: made side by side meanwhile
             if current is None or current.origin != rule.origin:
                 continue
             on_other_side = current.on_origin if on_mirror else current.on_mirror
-            counterpart = on_other_side(place.relative)  # as that side spells its names
+            counterpart = on_other_side(relative)  # as that side spells its names
             status = Deferrals(store.view).absent(counterpart)
             after = after_absence(store, current, on_mirror, status)
             if after is not None:

@@ -147,9 +147,30 @@ def reweigh_through(store: MirrorStore, turned: Rule) -> None:
     against its edition, was fetched whole after the edition's pages: 347 fetches."""
     if turned.mirror_held_first:
         return
-    for rule in store.rules_with_origin_under(turned.origin):
-        if rule.through == turned.mirror:
-            store.put_rule(_weighed(store, rule, ""))
+    for rule in _moved_through(store, turned):
+        store.put_rule(_weighed(store, rule, ""))
+
+
+def moved_through_at(store: MirrorStore, rule: Rule, relative: str) -> list[tuple[Rule, str]]:
+    """The rules moved through ``rule`` whose former origin holds the page at ``relative`` on
+    ``rule``'s mirror side, each with the page's relative path under it: a page of a copy that
+    a copy of the copy was paired with first, which that copy's rule, now against the origin,
+    counts as its origin side's (``precedence.after_absence``)."""
+    moved = []
+    for other in _moved_through(store, rule):
+        below = other.origin[len(rule.origin) :]  # where its origin lay under the mirror
+        if relative.startswith(below):
+            moved.append((other, relative[len(below) :]))
+    return moved
+
+
+def _moved_through(store: MirrorStore, rule: Rule) -> list[Rule]:
+    """The rules whose origin was moved through ``rule`` (it lay in ``rule``'s mirror side)."""
+    return [
+        other
+        for other in store.rules_with_origin_under(rule.origin)
+        if other.through == rule.mirror
+    ]
 
 
 def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: str) -> Rule:

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.precedence import (
     HeldFirst,
     after_absence,
@@ -921,6 +922,39 @@ def test_a_rule_moved_through_a_copy_that_turned_is_weighed_against_its_origin_a
         return before, store.rule(edition).mirror_held_first
 
     assert dedup.index.transact(turn) == (False, True)
+
+
+def test_a_copy_of_a_copy_held_first_turns_on_the_pages_it_lacks_of_the_copy_it_was_paired_with(
+    open_filter, stdlib_page
+):
+    """A copy of a copy, crawled first, paired with the copy and moved onto the origin through
+    it (held first): the copy's pages it lacks show it partial as the origin's would. The
+    eleventh holdout web (depth first): a CDN's partial copy of a renamed copy was never
+    turned, the renamed copy's pages it lacked being counted for no rule, and was crawled whole
+    after most of its pages had been fetched on the renamed copy (390 fetches)."""
+    cdn, library, guide = (
+        "http://cdn.test/docs/",
+        "http://library.test/debian/guide/",
+        "http://docs.origin.test/guide/",
+    )
+    lacked = ("decimal", "difflib", "heapq", "bisect", "fractions", "glob", "random", "operator")
+    dedup = open_filter()
+    for module in ("functools", "itertools"):
+        dedup.check_page(f"{cdn}{module}.html", stdlib_page(module).encode())
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(library, guide, "", "", 0.0, "content", 3, 3, 0))
+        moved = Rule(cdn, guide, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
+        store.put_rule(replace(moved, through=library))
+        for module in lacked:
+            Deferrals(view).mark_absent(f"{cdn}{module}.html", 404)
+
+    dedup.index.transact(rules)
+    for module in lacked:
+        dedup.check_page(f"{library}{module}.html", stdlib_page(module).encode())
+    rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[cdn]
+    assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
 
 
 SECOND_COPY = "http://archive.third.test/notes/"
