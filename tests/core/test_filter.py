@@ -264,11 +264,15 @@ def retitled(html: str, title: str, line: str = "") -> bytes:
     return with_line(titled, line)
 
 
-def test_same_site_pages_titled_apart_are_different_documents(dedup, textwrap_page):
-    """Generated API docs: two items whose pages share a long block of inherited methods."""
+@pytest.mark.parametrize("second_site", [SITE, OTHER_SITE])
+def test_pages_titled_apart_under_other_names_are_different_documents(
+    dedup, textwrap_page, second_site
+):
+    """Generated API docs: two items whose pages share a long block of inherited methods, on one
+    site or on two (a release's new item beside an older release's)."""
     dedup.check_page(f"{SITE}/env/Vars.html", retitled(textwrap_page, "Vars in std::env"))
     decision = dedup.check_page(
-        f"{SITE}/char/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
+        f"{second_site}/char/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
     )
     assert (decision.action, decision.reason) == ("keep", "unique")
 
@@ -282,35 +286,20 @@ def test_numbers_in_titles_do_not_tell_documents_apart(dedup, textwrap_page):
     assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
 
 
-def test_cross_site_copies_are_dropped_whatever_their_titles(dedup, textwrap_page):
-    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/textwrap.html"
-    dedup.check_page(first, retitled(textwrap_page, "textwrap"))
-    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap | a mirror of docs"))
-    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
-
-
-def test_a_renamed_copy_under_its_title_is_a_near_duplicate(dedup, textwrap_page):
-    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/text-wrapping.html"
-    dedup.check_page(first, retitled(textwrap_page, "textwrap"))
-    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap", "mirrored daily"))
-    assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
-
-
-def test_pages_of_two_sites_titled_apart_under_other_names_are_different_documents(
-    dedup, textwrap_page
+@pytest.mark.parametrize(
+    ("path", "title", "line"),
+    [
+        ("python/textwrap.html", "textwrap | a mirror of docs", ""),  # retitled
+        ("python/text-wrapping.html", "textwrap", "mirrored daily"),  # renamed
+        ("python/TextWrap.htm", "textwrap | a mirror of docs", ""),  # retitled, another extension
+    ],
+)
+def test_a_cross_site_copy_keeping_its_title_or_its_name_is_a_near_duplicate(
+    dedup, textwrap_page, path, title, line
 ):
-    """One template's pages on two sites: a release's new item beside an older release's."""
-    dedup.check_page(f"{SITE}/api/Vars.html", retitled(textwrap_page, "Vars in std::env"))
-    decision = dedup.check_page(
-        f"{OTHER_SITE}/api/DecodeUtf16.html", retitled(textwrap_page, "DecodeUtf16 in std::char")
-    )
-    assert (decision.action, decision.reason) == ("keep", "unique")
-
-
-def test_a_mirror_retitling_pages_under_another_extension_is_a_near_duplicate(dedup, textwrap_page):
-    first, second = f"{SITE}/textwrap.html", f"{OTHER_SITE}/python/TextWrap.htm"
+    first = f"{SITE}/textwrap.html"
     dedup.check_page(first, retitled(textwrap_page, "textwrap"))
-    decision = dedup.check_page(second, retitled(textwrap_page, "textwrap | a mirror of docs"))
+    decision = dedup.check_page(f"{OTHER_SITE}/{path}", retitled(textwrap_page, title, line))
     assert (decision.reason, decision.duplicate_of) == ("near_duplicate", first)
 
 
