@@ -276,8 +276,9 @@ class DedupFilter:
         them, which the kept side links but lacks, would otherwise never be fetched."""
         normal = normalize_url(url)
         redirects = self._url_rules.redirects
-        with self.index.read() as view:  # most failures lie under no rule's kept side
-            if not self._mirrors.stand_ins(view, normal) and not normal.endswith("/"):
+        with self.index.read() as view:  # most failures lie under no rule's side held first
+            found = self._mirrors.stand_ins(view, normal) or self._mirrors.lacked(view, normal)
+            if not found and not normal.endswith("/"):
                 return []
 
         def failed(view: IndexView) -> list[Decision]:

@@ -349,11 +349,50 @@ class MirrorDetector:
 
     def fetch_failed(self, view: IndexView, url: str, status: int | None) -> list[Decision]:
         """``stand_ins`` in a write transaction: the page is remembered absent, so a counterpart
-        waiting for it, or checked later, is fetched."""
+        waiting for it, or checked later, is fetched; where the other side holds its counterpart
+        already, an absence of the side held first is counted (``lacked``)."""
         stand_ins = self.stand_ins(view, url)
         if stand_ins:
             Deferrals(view).mark_absent(self._stripped(view, url), status)
+        store = MirrorStore(view)
+        for rule, on_mirror in self.lacked(view, url):
+            self._count_absence(store, rule, on_mirror, status)
         return stand_ins
+
+    def lacked(self, view: IndexView, url: str) -> list[tuple[Rule, bool]]:
+        """The rules whose side held first is that of ``url``, a page the crawl could not fetch,
+        while their other side holds its counterpart (there, or on the copy the rule was moved
+        through), each with whether that side is the mirror (read only). An absence counts
+        whichever of the two pages the crawl met first: counted only where the held counterpart
+        came after the failure, a partial copy of a copy held first on the twelfth and eleventh
+        holdout webs turned late or never, its origin's pages fetched before its own."""
+        store = MirrorStore(view)
+        if not self.config.enabled or not store.has_rules():
+            return []
+        places = placements(self._stripped(view, url), self.config.max_depth)
+        found = rule_over(store, places)
+        sides = [(found[0], found[1].relative, True)] if found is not None else []
+        sides += [
+            (rule, place.relative, False) for rule, place in rules_with_origin_over(store, places)
+        ]
+        lacked = []
+        for rule, relative, on_mirror in sides:
+            if rule.mirror_held_first != on_mirror or self._index_pages.names_listing(relative):
+                continue
+            other = rule.on_origin(relative) if on_mirror else rule.on_mirror(relative)
+            held = self._pruner.held_page(store, other) is not None
+            if held or (on_mirror and self._held_through(store, rule, relative)):
+                lacked.append((rule, not on_mirror))
+        return lacked
+
+    def _held_through(self, store: MirrorStore, rule: Rule, relative: str) -> bool:
+        """Whether the copy that ``rule``'s origin was moved through holds the page at
+        ``relative``."""
+        through = store.rule(rule.through) if rule.through else None
+        if through is None or not rule.origin.startswith(through.origin):
+            return False
+        below = rule.origin[len(through.origin) :]
+        return self._pruner.held_page(store, through.on_mirror(below + relative)) is not None
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
         """A probe could not be fetched: its sample could not be checked; maybe probe another;
@@ -594,16 +633,25 @@ class MirrorDetector:
             on_other_side = current.on_origin if on_mirror else current.on_mirror
             counterpart = on_other_side(relative)  # as that side spells its names
             status = Deferrals(store.view).absent(counterpart)
-            after = after_absence(store, current, on_mirror, status)
-            if after is not None:
-                store.put_rule(after)
+            after = self._count_absence(store, current, on_mirror, status)
             if after is not None and after.turned_by_absence:
                 turned.append(after.mirror)
                 kept.append(after.mirror if after.mirror_held_first else after.origin)
-                reweigh_through(store, after)
             if after is not None and after.origin_partial:
                 partial.append(after.mirror)
         return turned, kept, partial
+
+    def _count_absence(
+        self, store: MirrorStore, rule: Rule, on_mirror: bool, status: int | None
+    ) -> Rule | None:
+        """``precedence.after_absence`` stored, the rules moved through a turned rule weighed
+        again; the rule as it changed (None: unchanged)."""
+        after = after_absence(store, rule, on_mirror, status)
+        if after is not None:
+            store.put_rule(after)
+        if after is not None and after.turned_by_absence:
+            reweigh_through(store, after)
+        return after
 
     def _weighed_by_release(
         self,

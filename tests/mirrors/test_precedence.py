@@ -957,6 +957,38 @@ def test_a_copy_of_a_copy_held_first_turns_on_the_pages_it_lacks_of_the_copy_it_
     assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
 
 
+@pytest.mark.parametrize("through", [False, True])
+def test_a_copy_held_first_turns_on_its_failed_fetches_of_pages_the_origin_holds_already(
+    open_filter, stdlib_page, through
+):
+    """The other order of the above: the origin's pages (or the copy's that the rule was moved
+    through) held first, the copy held first failing to fetch them later: as many absences."""
+    cdn, library, guide = (
+        "http://cdn.test/docs/",
+        "http://library.test/debian/guide/",
+        "http://docs.origin.test/guide/",
+    )
+    lacked = ("decimal", "difflib", "heapq", "bisect", "fractions", "glob", "random", "operator")
+    holder = library if through else guide
+    dedup = open_filter()
+    for module in ("functools", "itertools"):
+        dedup.check_page(f"{cdn}{module}.html", stdlib_page(module).encode())
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(library, guide, "", "", 0.0, "content", 3, 3, 0))
+        moved = Rule(cdn, guide, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
+        store.put_rule(replace(moved, through=library if through else ""))
+
+    dedup.index.transact(rules)
+    for module in lacked:
+        dedup.check_page(f"{holder}{module}.html", stdlib_page(module).encode())
+    for module in lacked:
+        dedup.fetch_failed(f"{cdn}{module}.html", 404)
+    rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[cdn]
+    assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
+
+
 SECOND_COPY = "http://archive.third.test/notes/"
 
 
