@@ -81,8 +81,8 @@ from dedup_filter.mirrors.rules import (
 )
 from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sessions import SessionParameters
+from dedup_filter.mirrors.soft404 import answer_of, is_answer, record_error, record_page
 from dedup_filter.mirrors.soft404 import ask as ask_absent
-from dedup_filter.mirrors.soft404 import is_answer, record_error, record_page
 from dedup_filter.mirrors.store import (
     ABSENT_PROBE,
     CODE_PROBE,
@@ -121,12 +121,9 @@ class MirrorDetector:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
         self._sessions = SessionParameters(self.config.session_parameters)
+        self._is_answer = functools.partial(is_answer, config=config)
         self._pruner = UrlPruner(
-            self.config,
-            self._index_pages,
-            self._sessions,
-            self.describe,
-            functools.partial(is_answer, config=config),
+            self.config, self._index_pages, self._sessions, self.describe, self._is_answer
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
         self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_siblings)
@@ -254,6 +251,8 @@ class MirrorDetector:
             if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
                 Deferrals(view).mark_absent(sessions.strip(page.url), 404)
                 code.fetch_back.extend(soft_404)
+            for rule, on_mirror in self._lacked(store, found, origins_over, fingerprint):
+                self._count_absence(store, rule, on_mirror, 404)
         if code.revoked:
             edition = self._edition_pair(sessions, orientation, page, checked, code.revoked)
             if edition is not None:
@@ -370,14 +369,29 @@ class MirrorDetector:
         if not self.config.enabled or not store.has_rules():
             return []
         places = placements(self._stripped(view, url), self.config.max_depth)
-        found = rule_over(store, places)
+        return self._lacked(store, rule_over(store, places), rules_with_origin_over(store, places))
+
+    def _lacked(
+        self,
+        store: MirrorStore,
+        found: tuple[Rule, Placement] | None,
+        origins_over: list[tuple[Rule, Placement]],
+        served: Fingerprint | None = None,
+    ) -> list[tuple[Rule, bool]]:
+        """``lacked`` for a page under ``found`` (the rule whose mirror side holds it) and
+        ``origins_over`` (those whose origin side does); with ``served``, the page its URL
+        served, only where that is its side's answer for a page it lacks (a soft 404)."""
         sides = [(found[0], found[1].relative, True)] if found is not None else []
-        sides += [
-            (rule, place.relative, False) for rule, place in rules_with_origin_over(store, places)
-        ]
+        sides += [(rule, place.relative, False) for rule, place in origins_over]
         lacked = []
-        for rule, relative, on_mirror in sides:
+        for found_rule, relative, on_mirror in sides:
+            rule = store.rule(found_rule.mirror)  # as it stands now: turned meanwhile
+            if rule is None or rule.origin != found_rule.origin:
+                continue
             if rule.mirror_held_first != on_mirror or self._index_pages.names_listing(relative):
+                continue
+            side = rule.mirror if on_mirror else rule.origin
+            if served is not None and not self._is_answer(served, answer_of(store.view, side)):
                 continue
             other = rule.on_origin(relative) if on_mirror else rule.on_mirror(relative)
             held = self._pruner.held_page(store, other) is not None

@@ -19,6 +19,7 @@ from dedup_filter.mirrors.precedence import (
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.rules import pruned_sides, reweigh_through
 from dedup_filter.mirrors.soft404 import absent_url
+from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import (
@@ -957,12 +958,14 @@ def test_a_copy_of_a_copy_held_first_turns_on_the_pages_it_lacks_of_the_copy_it_
     assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
 
 
-@pytest.mark.parametrize("through", [False, True])
+@pytest.mark.parametrize(("through", "soft_404"), [(False, False), (True, False), (False, True)])
 def test_a_copy_held_first_turns_on_its_failed_fetches_of_pages_the_origin_holds_already(
-    open_filter, stdlib_page, through
+    open_filter, stdlib_page, through, soft_404
 ):
     """The other order of the above: the origin's pages (or the copy's that the rule was moved
-    through) held first, the copy held first failing to fetch them later: as many absences."""
+    through) held first, the copy held first failing to fetch them later, with a 404 or with its
+    "not found" page and a 200 (a soft 404, the twelfth holdout web's copy of a copy): as many
+    absences."""
     cdn, library, guide = (
         "http://cdn.test/docs/",
         "http://library.test/debian/guide/",
@@ -983,8 +986,14 @@ def test_a_copy_held_first_turns_on_its_failed_fetches_of_pages_the_origin_holds
     dedup.index.transact(rules)
     for module in lacked:
         dedup.check_page(f"{holder}{module}.html", stdlib_page(module).encode())
+    if soft_404:
+        dedup.index.transact(lambda view: ask_absent(MirrorStore(view), cdn))
+        dedup.check_page(absent_url(cdn), NOT_FOUND)
     for module in lacked:
-        dedup.fetch_failed(f"{cdn}{module}.html", 404)
+        if soft_404:
+            dedup.check_page(f"{cdn}{module}.html", NOT_FOUND)
+        else:
+            dedup.fetch_failed(f"{cdn}{module}.html", 404)
     rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[cdn]
     assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
 
