@@ -24,7 +24,7 @@ import json
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ _PROBE_DEPTH = 3
 class Replay:
     """One fresh filter fed a crawl's log."""
 
-    def __init__(self, dedup: DedupFilter, pages: dict[str, bytes], fetched: set[str]) -> None:
+    def __init__(self, dedup: DedupFilter, pages: Mapping[str, bytes], fetched: set[str]) -> None:
         self.dedup = dedup
         self.pages = pages
         self.fetched = fetched  # pages the log fetched: its probes are not fetched twice
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the web's seed")
     args = parser.parse_args(argv)
     logged = [json.loads(line) for line in args.log.read_text().splitlines() if line]
-    pages = build_eval_web(args.scale, args.seed).pages
+    pages = build_eval_web(args.scale, args.seed).served()  # a soft-404 host's answers too
     fetched = {entry["url"] for entry in logged if _is_page(entry)}
     with tempfile.TemporaryDirectory() as directory, DedupFilter.open(directory) as dedup:
         replay = Replay(dedup, pages, fetched)
