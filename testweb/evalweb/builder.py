@@ -315,6 +315,20 @@ FIFTEENTH = Hosts(
     "psid=91d3a7c05e",
 )
 
+SIXTEENTH = Hosts(
+    ("www.rsyslog.test", "ftp.logging-mirror.test", "syslog.cdn.test"),
+    ("pub/admin/rsyslog/8.2302/", "rsyslog-docs/"),
+    "flask.project.test",
+    "flask.oldmirror.test",
+    "flask.reader.test",
+    "web-patterns.test",
+    "aptitude.guides.test",
+    "aptitude.partner.test",
+    "pkgdocs.library.test",
+    "notices.cas.test",
+    "fsid=b3c72e09a4",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -601,6 +615,27 @@ LAYOUTS = {
         80,
         ("1.4.46", "1.4.39"),
         FIFTEENTH,
+    ),
+    # the fifty-seventh session's, packages never used before: rsyslog's documentation is the
+    # chain (Sphinx pages nested four directories deep, nearly every directory with its own
+    # index page), Flask's documentation the stale manual (Sphinx again, 2.2.2 against the
+    # 2.1.3 its contents page lists; the copier takes its ``patterns/``), aptitude's manual in
+    # Spanish (with a code edition), Czech and Japanese the guides (DocBook chunks whose
+    # generated names differ from one language to the next, which guides may do and the
+    # portal's manual may not), the developers' reference in Japanese and Russian the portal's
+    # manual (the same eight Sphinx pages in each, once the four over the size limit are left
+    # out), and Maxima's texinfo nodes the notes
+    "holdout16": Layout(
+        "rsyslog",
+        "flask",
+        "patterns/",
+        ("aptitude-es", "aptitude-cs", "aptitude-ja"),
+        ("devref-ja", "devref-ru"),
+        "maxima",
+        40,
+        80,
+        ("2.2.2", "2.1.3"),
+        SIXTEENTH,
     ),
 }
 

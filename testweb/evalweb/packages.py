@@ -65,7 +65,7 @@ TREES = {
         f"devref-{language}": DocTree(
             f"developers-reference-{language}", f"usr/share/developers-reference/{language}"
         )
-        for language in ("fr", "de", "it")
+        for language in ("fr", "de", "it", "ja", "ru")
     },
     **{
         f"reference-{language}": DocTree(
@@ -92,8 +92,13 @@ TREES = {
     # the second holdout's trees (thirteenth session): packages no code was tuned on
     "gio": DocTree("libglib2.0-doc", "usr/share/gtk-doc/html/gio"),
     "zsh": DocTree("zsh-doc", "usr/share/doc/zsh-common/html"),
-    "aptitude-en": DocTree("aptitude-doc-en", "usr/share/doc/aptitude/html/en"),
-    "aptitude-fr": DocTree("aptitude-doc-fr", "usr/share/doc/aptitude/html/fr"),
+    # (and the sixteenth holdout's: its Spanish, Czech and Japanese editions)
+    **{
+        f"aptitude-{language}": DocTree(
+            f"aptitude-doc-{language}", f"usr/share/doc/aptitude/html/{language}"
+        )
+        for language in ("en", "fr", "es", "cs", "ja")
+    },
     # (and the ninth holdout's: its Spanish, Italian and Portuguese editions)
     **{
         f"handbook-{language[:2]}": DocTree(
@@ -465,6 +470,61 @@ TREES = {
         ("", "changelog/", "core/", "dialects/", "faq/", "orm/", "orm/extensions/", "tutorial/"),
     ),
     "nodejs": DocTree("nodejs-doc", "usr/share/doc/nodejs/api"),
+    # the fifty-seventh session's, packages never used before: rsyslog's documentation (Sphinx,
+    # nested up to four directories deep, most with an index page of their own), Flask's
+    # (Sphinx; its API reference and changelog run over the size limit and are left out),
+    # Maxima's texinfo manual (one page a node, in one directory); aptitude's manual in Spanish,
+    # Czech and Japanese and the developers' reference in Japanese and Russian are read with
+    # their other editions, above
+    "rsyslog": DocTree(
+        "rsyslog-doc",
+        "usr/share/doc/rsyslog-doc/html",
+        (
+            "",
+            "compatibility/",
+            "concepts/",
+            "configuration/",
+            "configuration/action/",
+            "configuration/global/",
+            "configuration/global/options/",
+            "configuration/input_directives/",
+            "configuration/modules/",
+            "configuration/ruleset/",
+            "containers/",
+            "development/",
+            "examples/",
+            "faq/",
+            "historical/",
+            "installation/",
+            "proposals/",
+            *(
+                f"proposals/big_restructuring/{name}"
+                for name in (
+                    "",
+                    "book/",
+                    "contributing/",
+                    "contributing/code/",
+                    "contributing/community/",
+                    "contributing/documentation/",
+                    "cookbook/",
+                    "cookbook/setup/",
+                    "cookbook/templates/",
+                    "reference/",
+                )
+            ),
+            "rainerscript/",
+            "rainerscript/functions/",
+            "troubleshooting/",
+            "tutorials/",
+            "whitepapers/",
+        ),
+    ),
+    "flask": DocTree(
+        "python-flask-doc",
+        "usr/share/doc/python-flask-doc/html",
+        ("", "deploying/", "patterns/", "tutorial/"),
+    ),
+    "maxima": DocTree("maxima-doc", "usr/share/doc/maxima-doc/html"),
 }
 
 
