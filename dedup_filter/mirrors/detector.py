@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -74,6 +74,7 @@ from dedup_filter.mirrors.rules import (
     implied,
     mark_older,
     moved_through_at,
+    on_through,
     reweigh_through,
     rule_over,
     rules_with_origin_over,
@@ -381,32 +382,19 @@ class MirrorDetector:
         """``lacked`` for a page under ``found`` (the rule whose mirror side holds it) and
         ``origins_over`` (those whose origin side does); with ``served``, the page its URL
         served, only where that is its side's answer for a page it lacks (a soft 404)."""
-        sides = [(found[0], found[1].relative, True)] if found is not None else []
-        sides += [(rule, place.relative, False) for rule, place in origins_over]
         lacked = []
-        for found_rule, relative, on_mirror in sides:
-            rule = store.rule(found_rule.mirror)  # as it stands now: turned meanwhile
-            if rule is None or rule.origin != found_rule.origin:
-                continue
-            if rule.mirror_held_first != on_mirror or self._index_pages.names_listing(relative):
+        for rule, relative, on_mirror in self._sides(store, found, origins_over):
+            if rule.mirror_held_first != on_mirror:
                 continue
             side = rule.mirror if on_mirror else rule.origin
             if served is not None and not self._is_answer(served, answer_of(store.view, side)):
                 continue
             other = rule.on_origin(relative) if on_mirror else rule.on_mirror(relative)
-            held = self._pruner.held_page(store, other) is not None
-            if held or (on_mirror and self._held_through(store, rule, relative)):
+            if self._held(store, other) or (
+                on_mirror and self._held(store, on_through(store, rule, relative))
+            ):
                 lacked.append((rule, not on_mirror))
         return lacked
-
-    def _held_through(self, store: MirrorStore, rule: Rule, relative: str) -> bool:
-        """Whether the copy that ``rule``'s origin was moved through holds the page at
-        ``relative``."""
-        through = store.rule(rule.through) if rule.through else None
-        if through is None or not rule.origin.startswith(through.origin):
-            return False
-        below = rule.origin[len(through.origin) :]
-        return self._pruner.held_page(store, through.on_mirror(below + relative)) is not None
 
     def probe_failed(self, view: IndexView, url: str, status: int | None, now: float) -> Decision:
         """A probe could not be fetched: its sample could not be checked; maybe probe another;
@@ -628,22 +616,10 @@ class MirrorDetector:
         the rules whose origin this absence marked partial (``Rule.origin_partial``). The fourth
         holdout web's partial copy of a copy, held first, cost 35 such answers in each of
         three orders; the eighth's, a manual of 1,154 pages crawled first breadth-first, 328."""
-        sides = [(found[0], found[1].relative, True)] if found is not None else []
-        sides += [(rule, place.relative, False) for rule, place in origins_over]
-        if found is not None:  # the copy that the rules moved through it were paired with
-            sides += [
-                (rule, relative, False)
-                for rule, relative in moved_through_at(store, found[0], found[1].relative)
-            ]
         turned: list[str] = []
         kept: list[str] = []
         partial: list[str] = []
-        for rule, relative, on_mirror in sides:
-            if self._index_pages.names_listing(relative):
-                continue
-            current = store.rule(rule.mirror)  # as it stands now: made side by side meanwhile
-            if current is None or current.origin != rule.origin:
-                continue
+        for current, relative, on_mirror in self._sides(store, found, origins_over, True):
             on_other_side = current.on_origin if on_mirror else current.on_mirror
             counterpart = on_other_side(relative)  # as that side spells its names
             status = Deferrals(store.view).absent(counterpart)
@@ -654,6 +630,36 @@ class MirrorDetector:
             if after is not None and after.origin_partial:
                 partial.append(after.mirror)
         return turned, kept, partial
+
+    def _sides(
+        self,
+        store: MirrorStore,
+        found: tuple[Rule, Placement] | None,
+        origins_over: list[tuple[Rule, Placement]],
+        moved_through: bool = False,
+    ) -> Iterator[tuple[Rule, str, bool]]:
+        """The rules whose sides hold a page, each read when its turn comes (a count before may
+        have turned or weighed it again), with the page's relative path there and whether that
+        is the mirror side: ``found`` (its mirror side) and ``origins_over`` (their origin
+        side); with ``moved_through``, the rules moved through ``found``'s, whose former origin
+        holds it (``rules.moved_through_at``: counted as their origin side's). Listings left
+        out."""
+        sides = [(found[0], found[1].relative, True)] if found is not None else []
+        sides += [(rule, place.relative, False) for rule, place in origins_over]
+        if found is not None and moved_through:  # the copy they were paired with
+            sides += [
+                (rule, relative, False)
+                for rule, relative in moved_through_at(store, found[0], found[1].relative)
+            ]
+        for rule, relative, on_mirror in sides:
+            if self._index_pages.names_listing(relative):
+                continue
+            current = store.rule(rule.mirror)
+            if current is not None and current.origin == rule.origin:
+                yield current, relative, on_mirror
+
+    def _held(self, store: MirrorStore, url: str | None) -> bool:
+        return url is not None and self._pruner.held_page(store, url) is not None
 
     def _count_absence(
         self, store: MirrorStore, rule: Rule, on_mirror: bool, status: int | None

@@ -164,6 +164,15 @@ def moved_through_at(store: MirrorStore, rule: Rule, relative: str) -> list[tupl
     return moved
 
 
+def on_through(store: MirrorStore, rule: Rule, relative: str) -> str | None:
+    """The page at ``relative`` under ``rule``'s origin, on the copy the origin was moved
+    through (``moved_through_at``'s other way round); None for a rule not moved so."""
+    through = store.rule(rule.through) if rule.through else None
+    if through is None or not rule.origin.startswith(through.origin):
+        return None
+    return through.on_mirror(rule.origin[len(through.origin) :] + relative)
+
+
 def _moved_through(store: MirrorStore, rule: Rule) -> list[Rule]:
     """The rules whose origin was moved through ``rule`` (it lay in ``rule``'s mirror side)."""
     return [

@@ -925,6 +925,36 @@ def test_a_rule_moved_through_a_copy_that_turned_is_weighed_against_its_origin_a
     assert dedup.index.transact(turn) == (False, True)
 
 
+CDN, LIBRARY, GUIDE = (
+    "http://cdn.test/docs/",
+    "http://library.test/debian/guide/",
+    "http://docs.origin.test/guide/",
+)
+LACKED_BY_CDN = ("decimal", "difflib", "heapq", "bisect", "fractions", "glob", "random", "operator")
+
+
+def cdn_held_first(open_filter, stdlib_page, through: bool):
+    """A filter whose rules pair the library with the guide, and the CDN, holding two pages and
+    held first, with the guide (moved onto it through the library's rule with ``through``)."""
+    dedup = open_filter()
+    for module in ("functools", "itertools"):
+        dedup.check_page(f"{CDN}{module}.html", stdlib_page(module).encode())
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(LIBRARY, GUIDE, "", "", 0.0, "content", 3, 3, 0))
+        moved = Rule(CDN, GUIDE, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
+        store.put_rule(replace(moved, through=LIBRARY if through else ""))
+
+    dedup.index.transact(rules)
+    return dedup
+
+
+def assert_cdn_turned(dedup) -> None:
+    rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[CDN]
+    assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
+
+
 def test_a_copy_of_a_copy_held_first_turns_on_the_pages_it_lacks_of_the_copy_it_was_paired_with(
     open_filter, stdlib_page
 ):
@@ -933,29 +963,16 @@ def test_a_copy_of_a_copy_held_first_turns_on_the_pages_it_lacks_of_the_copy_it_
     eleventh holdout web (depth first): a CDN's partial copy of a renamed copy was never
     turned, the renamed copy's pages it lacked being counted for no rule, and was crawled whole
     after most of its pages had been fetched on the renamed copy (390 fetches)."""
-    cdn, library, guide = (
-        "http://cdn.test/docs/",
-        "http://library.test/debian/guide/",
-        "http://docs.origin.test/guide/",
-    )
-    lacked = ("decimal", "difflib", "heapq", "bisect", "fractions", "glob", "random", "operator")
-    dedup = open_filter()
-    for module in ("functools", "itertools"):
-        dedup.check_page(f"{cdn}{module}.html", stdlib_page(module).encode())
+    dedup = cdn_held_first(open_filter, stdlib_page, through=True)
 
-    def rules(view) -> None:
-        store = MirrorStore(view)
-        store.put_rule(Rule(library, guide, "", "", 0.0, "content", 3, 3, 0))
-        moved = Rule(cdn, guide, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
-        store.put_rule(replace(moved, through=library))
-        for module in lacked:
-            Deferrals(view).mark_absent(f"{cdn}{module}.html", 404)
+    def absent(view) -> None:
+        for module in LACKED_BY_CDN:
+            Deferrals(view).mark_absent(f"{CDN}{module}.html", 404)
 
-    dedup.index.transact(rules)
-    for module in lacked:
-        dedup.check_page(f"{library}{module}.html", stdlib_page(module).encode())
-    rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[cdn]
-    assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
+    dedup.index.transact(absent)
+    for module in LACKED_BY_CDN:
+        dedup.check_page(f"{LIBRARY}{module}.html", stdlib_page(module).encode())
+    assert_cdn_turned(dedup)
 
 
 @pytest.mark.parametrize(("through", "soft_404"), [(False, False), (True, False), (False, True)])
@@ -966,36 +983,19 @@ def test_a_copy_held_first_turns_on_its_failed_fetches_of_pages_the_origin_holds
     through) held first, the copy held first failing to fetch them later, with a 404 or with its
     "not found" page and a 200 (a soft 404, the twelfth holdout web's copy of a copy): as many
     absences."""
-    cdn, library, guide = (
-        "http://cdn.test/docs/",
-        "http://library.test/debian/guide/",
-        "http://docs.origin.test/guide/",
-    )
-    lacked = ("decimal", "difflib", "heapq", "bisect", "fractions", "glob", "random", "operator")
-    holder = library if through else guide
-    dedup = open_filter()
-    for module in ("functools", "itertools"):
-        dedup.check_page(f"{cdn}{module}.html", stdlib_page(module).encode())
-
-    def rules(view) -> None:
-        store = MirrorStore(view)
-        store.put_rule(Rule(library, guide, "", "", 0.0, "content", 3, 3, 0))
-        moved = Rule(cdn, guide, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True)
-        store.put_rule(replace(moved, through=library if through else ""))
-
-    dedup.index.transact(rules)
-    for module in lacked:
+    dedup = cdn_held_first(open_filter, stdlib_page, through)
+    holder = LIBRARY if through else GUIDE
+    for module in LACKED_BY_CDN:
         dedup.check_page(f"{holder}{module}.html", stdlib_page(module).encode())
     if soft_404:
-        dedup.index.transact(lambda view: ask_absent(MirrorStore(view), cdn))
-        dedup.check_page(absent_url(cdn), NOT_FOUND)
-    for module in lacked:
+        dedup.index.transact(lambda view: ask_absent(MirrorStore(view), CDN))
+        dedup.check_page(absent_url(CDN), NOT_FOUND)
+    for module in LACKED_BY_CDN:
         if soft_404:
-            dedup.check_page(f"{cdn}{module}.html", NOT_FOUND)
+            dedup.check_page(f"{CDN}{module}.html", NOT_FOUND)
         else:
-            dedup.fetch_failed(f"{cdn}{module}.html", 404)
-    rule = {rule["mirror"]: rule for rule in dedup.mirror_rules()}[cdn]
-    assert (rule["held_first"], rule["turned_by_absence"], rule["absences"]) == ("origin", True, 8)
+            dedup.fetch_failed(f"{CDN}{module}.html", 404)
+    assert_cdn_turned(dedup)
 
 
 SECOND_COPY = "http://archive.third.test/notes/"
