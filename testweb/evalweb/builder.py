@@ -329,6 +329,20 @@ SIXTEENTH = Hosts(
     "fsid=b3c72e09a4",
 )
 
+SEVENTEENTH = Hosts(
+    ("www.doxygen.test", "ftp.codedoc-mirror.test", "apidocs.cdn.test"),
+    ("pub/devel/doxygen/1.9.4/", "doxygen-manual/"),
+    "werkzeug.project.test",
+    "werkzeug.oldmirror.test",
+    "werkzeug.reader.test",
+    "wsgi-deploy.test",
+    "faq.guides.test",
+    "faq.partner.test",
+    "handbook.library.test",
+    "notices.click.test",
+    "ksid=7d2e91b4c0",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -636,6 +650,25 @@ LAYOUTS = {
         80,
         ("2.2.2", "2.1.3"),
         SIXTEENTH,
+    ),
+    # the fifty-eighth session's, packages never used before: Doxygen's manual is the chain (a
+    # flat chapter directory over 28 example projects' generated pages, each project's under
+    # ``examples/NAME/html/`` with no index page at ``examples/`` or ``examples/NAME/``),
+    # Werkzeug's documentation the stale manual (Sphinx, 2.2.2 against 2.2.1; the copier takes
+    # its ``deployment/``), the Debian FAQ in German (with a code edition), Dutch and Russian the
+    # guides, the Debian handbook in German and Russian the portal's manual, Click's
+    # documentation the notes
+    "holdout17": Layout(
+        "doxygen",
+        "werkzeug",
+        "deployment/",
+        ("faq-de", "faq-nl", "faq-ru"),
+        ("handbook-de", "handbook-ru"),
+        "click",
+        40,
+        80,
+        ("2.2.2", "2.2.1"),
+        SEVENTEENTH,
     ),
 }
 

@@ -104,7 +104,7 @@ TREES = {
         f"handbook-{language[:2]}": DocTree(
             "debian-handbook", f"usr/share/doc/debian-handbook/html/{language}"
         )
-        for language in ("en-US", "fr-FR", "es-ES", "it-IT", "pt-BR")
+        for language in ("en-US", "fr-FR", "es-ES", "it-IT", "pt-BR", "de-DE", "ru-RU")
     },
     # the third holdout's trees (eighteenth session): generated API pages (libxml2), a manual
     # whose contents page is no index page (gettext), a short handbook with commands (kernel),
@@ -525,6 +525,62 @@ TREES = {
         ("", "deploying/", "patterns/", "tutorial/"),
     ),
     "maxima": DocTree("maxima-doc", "usr/share/doc/maxima-doc/html"),
+    # the fifty-eighth session's, packages never used before: Doxygen's manual (a flat chapter
+    # directory, and the example projects' generated pages, one per class, file or group, each
+    # under ``examples/NAME/html/``), Werkzeug's documentation (Sphinx; seven reference pages
+    # run over the size limit and are left out), the Debian FAQ in German, Dutch and Russian
+    # (pages named with a language suffix), Click's documentation (Sphinx, one directory); the
+    # Debian handbook in German and Russian is read with its other editions, above
+    "doxygen": DocTree(
+        "doxygen-doc",
+        "usr/share/doc/doxygen/html",
+        (
+            "",
+            *(
+                f"examples/{name}/html/"
+                for name in (
+                    "afterdoc",
+                    "author",
+                    "autolink",
+                    "class",
+                    "define",
+                    "diagrams",
+                    "docstring",
+                    "enum",
+                    "example",
+                    "file",
+                    "func",
+                    "group",
+                    "include",
+                    "javadoc-banner",
+                    "jdstyle",
+                    "manual",
+                    "memgrp",
+                    "mux",
+                    "overload",
+                    "page",
+                    "par",
+                    "pyexample",
+                    "qtstyle",
+                    "relates",
+                    "restypedef",
+                    "structcmd",
+                    "tag",
+                    "templ",
+                )
+            ),
+        ),
+    ),
+    "werkzeug": DocTree(
+        "python-werkzeug-doc",
+        "usr/share/doc/python-werkzeug-doc/html",
+        ("", "deployment/", "middleware/"),
+    ),
+    **{
+        f"faq-{language}": DocTree(f"debian-faq-{language}", f"usr/share/doc/debian/FAQ/{language}")
+        for language in ("de", "nl", "ru")
+    },
+    "click": DocTree("python-click-doc", "usr/share/doc/python-click-doc/html"),
 }
 
 
