@@ -92,7 +92,7 @@ class Verdicts:
         """A parameter rule naming a parameter that was shown to select content."""
         if key.kind not in PARAMETER_KINDS or (key.kind == DROP and key.group == (key.name,)):
             return False
-        return any(_dead(self.store, RuleKey(key.host, DROP, name)) for name in key.group)
+        return any(self._dead(RuleKey(key.host, DROP, name)) for name in key.group)
 
     def test(
         self,
@@ -171,7 +171,14 @@ class Verdicts:
         return {"url_rules_killed": self.killed} if self.killed else {}
 
     def well_known(self, parts: UrlParts) -> Rules:
-        return well_known(self.store, parts, self.config.known_parameters)
+        """Drop rules for the URL's well-known parameters that no counterexample killed on its
+        host: set aside to explain a pair or find a counterexample, never to prune."""
+        keys = (RuleKey(parts.authority, DROP, name) for name in sorted(parts.names()))
+        return [
+            (key, ANY)
+            for key in keys
+            if matches(key.name, self.config.known_parameters) and not self._dead(key)
+        ]
 
     def set_aside(self, parts: UrlParts) -> UrlParts:
         """The URL without its well-known parameters (``well_known``)."""
@@ -237,18 +244,9 @@ class Verdicts:
     def _held(self, url: str, own: str) -> str | None:
         return url if url != own and self.view.page_id_for_url(url) is not None else None
 
-
-def well_known(store: UrlRuleStore, parts: UrlParts, known: tuple[str, ...]) -> Rules:
-    """Drop rules for the URL's well-known parameters (``known``) that no counterexample killed
-    on its host: set aside to explain a pair, find a counterexample or spare a probe, never to
-    prune."""
-    keys = (RuleKey(parts.authority, DROP, name) for name in sorted(parts.names()))
-    return [(key, ANY) for key in keys if matches(key.name, known) and not _dead(store, key)]
-
-
-def _dead(store: UrlRuleStore, key: RuleKey) -> bool:
-    rule = store.rule(key)
-    return rule is not None and rule.state == DEAD
+    def _dead(self, key: RuleKey) -> bool:
+        rule = self.store.rule(key)
+        return rule is not None and rule.state == DEAD
 
 
 def _shaped_like(parts: UrlParts, example: str) -> bool:

@@ -26,11 +26,9 @@ from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.matching import missed_same_site_copy
 from dedup_filter.urlrules.aliases import (
-    Rewrite,
     Rules,
     canonical,
     file_alias,
-    filed,
     filing_key,
     held_alias,
     matches,
@@ -40,7 +38,7 @@ from dedup_filter.urlrules.deferrals import (
     awaiting_candidate,
     awaiting_canonical,
 )
-from dedup_filter.urlrules.evidence import Verdicts, same_words, well_known
+from dedup_filter.urlrules.evidence import Verdicts, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.reach import RuleReach
@@ -98,8 +96,6 @@ class UrlRuleLearner:
                 evidence["crawl_instead"] = held
             return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
         waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
-        if waits is not None and waits.probes:
-            waits = self._unless_tracked(store, waits, confirmed)
         if waits is not None or not may_wait:
             return waits
         candidates = [
@@ -108,29 +104,6 @@ class UrlRuleLearner:
             if rule.state == OPEN
         ]
         return awaiting_candidate(view, parts, candidates)
-
-    def _unless_tracked(self, store: UrlRuleStore, waits: Decision, confirmed: Rules) -> Decision:
-        """``waits`` (an alias waiting for its canonical URL, asked for as a probe) without its
-        probe where the canonical URL's class holds a page under well-known parameters that no
-        rule merges yet (an article met first through a newsletter's tracking link): the
-        probe would fetch that page's content again, once for each alias waiting (on a holdout
-        web, a listing's twenty session links made twenty such probes before the two pairs the
-        tracking rule needs came back). The alias waits for the crawl's own fetch of the
-        canonical URL instead, which supports the tracking rule as the probe would, and is
-        dropped once that rule holds the tracked page for it; fetched, as any alias, when its
-        wait runs out."""
-        wanted = UrlParts.parse(waits.probes[0])
-        wanted_class = Rewrite(wanted.url(), wanted.class_key(), (), wanted.class_key())
-        known = self.config.known_parameters
-
-        def rules_of(held: UrlParts) -> Rules:
-            return [*confirmed, *well_known(store, held, known)]
-
-        tracked = filed(store.view, store, wanted_class, rules_of)
-        if tracked is None or tracked[0] == wanted.url():
-            return waits
-        evidence = waits.evidence | {"awaiting_crawl_of": wanted.url(), "tracked_as": tracked[0]}
-        return replace(waits, probes=(), evidence=evidence)
 
     def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
         """Remember an alias ``check_url`` deferred (in a write transaction); one waiting for a

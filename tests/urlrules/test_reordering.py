@@ -36,56 +36,6 @@ def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
     assert site.check("/p4.html?format=print").reason == "duplicate_url"
 
 
-def _met_through_a_newsletter(site) -> None:
-    """Pages held first under tracking parameters, and a confirmed ``drop sessionid``."""
-    for page in range(8):
-        assert site.fetch(f"/p{page}.html?utm_source=news", page).reason == "unique"
-    for page in range(2):
-        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).dropped
-    assert site.rule("docs.a.test drop sessionid")["state"] == "confirmed"
-    assert site.rule("docs.a.test drop utm_source") is None  # no pair of its own
-
-
-def test_an_alias_of_a_page_held_under_tracking_parameters_waits_unprobed(site):
-    _met_through_a_newsletter(site)
-    waiting = [site.check(f"/p{page}.html?sessionid=Q{page}") for page in range(2, 8)]
-    assert {(decision.action, decision.reason) for decision in waiting} == {
-        ("defer", "counterpart_pending")
-    }
-    # each probe would fetch a page held already: the crawl fetches the canonical URLs anyway
-    assert [decision.probes for decision in waiting] == [()] * 6
-    assert waiting[0].evidence["awaiting_crawl_of"] == f"{HOST}/p2.html"
-    assert waiting[0].evidence["tracked_as"] == f"{HOST}/p2.html?utm_source=news"
-
-
-def test_the_crawls_own_fetches_prove_the_tracking_rule_and_drop_the_waiting_aliases(site):
-    _met_through_a_newsletter(site)
-    for page in range(2, 8):
-        site.check(f"/p{page}.html?sessionid=Q{page}")
-    for page in range(2, 4):  # linked by the site itself, and fetched
-        assert site.fetch(f"/p{page}.html", page).reason == "exact_duplicate"
-    assert site.rule("docs.a.test drop utm_source")["state"] == "confirmed"
-    for page in range(4, 8):
-        pruned = site.check(f"/p{page}.html?sessionid=Q{page}")
-        assert (pruned.reason, pruned.duplicate_of) == (
-            "duplicate_url",
-            f"{HOST}/p{page}.html?utm_source=news",
-        )
-        assert site.check(f"/p{page}.html").reason == "duplicate_url"
-
-
-def test_an_alias_is_probed_for_where_a_tracking_parameter_selects_content(site):
-    hold(site, range(9, 10))  # a page and its tracked URL with other content
-    assert site.fetch("/p9.html?utm_source=news", 12).reason == "unique"
-    assert site.rule("docs.a.test drop utm_source")["state"] == "dead"
-    assert site.fetch("/p3.html?utm_source=news", 3).reason == "unique"
-    hold(site, range(2))
-    for page in range(2):
-        assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).dropped
-    waiting = site.check("/p3.html?sessionid=Q3")
-    assert (waiting.action, waiting.probes) == ("defer", (f"{HOST}/p3.html",))
-
-
 def _listing(path: str, rows: list[tuple[str, int]]) -> str:
     """An autoindex page of ``rows`` (name, size), in the order given."""
     lines = "".join(
