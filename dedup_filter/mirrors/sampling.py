@@ -200,8 +200,12 @@ class CoordinateSampler:
 
     def listing_closed(self, directories: Sequence[str], links: Iterable[str]) -> bool:
         """Whether an index page of a pair with these links lists a small closed world: under
-        either directory, documents only (no subdirectory, nothing deeper), fewer than the samples
-        wanted."""
+        either directory, documents only (no subdirectory, nothing deeper), at least one and
+        fewer than the samples wanted. A page naming none lists nothing: a generated manual's
+        main page whose menus are scripts (Doxygen's) says nothing of its directory's size, and
+        judged on whatever the crawl fetched first, two unrelated projects' example directories
+        were ruled copies on the one page every such manual holds alike, its graph legend (the
+        seventeenth holdout web, seed 1: 1 match of 1)."""
         documents = 0
         for link in links:
             side = next((d for d in directories if link.lower().startswith(d.lower())), None)
@@ -213,7 +217,7 @@ class CoordinateSampler:
             if "/" in relative:
                 return False
             documents += self._index_pages.names_document(relative)
-        return documents < self.config.samples
+        return 0 < documents < self.config.samples
 
     def _fill(
         self, store: MirrorStore, candidate: Candidate, arrived: str | None, arrival: Arrival | None

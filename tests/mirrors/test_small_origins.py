@@ -51,3 +51,22 @@ def test_a_listing_with_a_subdirectory_is_not_a_small_origin(open_filter, corpus
     crawl_both(dedup, origin, small_tree(corpus, MIRROR, NAMES, subdirectory=True))
     assert dedup.mirror_rules() == []
     assert dedup.check_page(MIRROR, origin[ORIGIN]).reason == "mirror_candidate"
+
+
+def test_a_main_page_that_lists_no_document_is_no_small_origin(open_filter, corpus):
+    """A generated manual's main page that names none of its documents (Doxygen's: its menus
+    are scripts) tells nothing of the directory's size: a page that every such manual holds
+    alike (its graph legend) confirms nothing on its own."""
+    dedup = open_filter()
+    main = table_of_contents("Example project", [])  # the same main page on both sides
+    legend = corpus["calendar"].encode()
+    pages = {ORIGIN: main, f"{ORIGIN}legend.html": legend}
+    pages |= {MIRROR: main, f"{MIRROR}legend.html": legend}
+    pages |= {f"{ORIGIN}classes.html": corpus["heapq"].encode()}  # each project's own classes
+    pages |= {f"{MIRROR}classes.html": corpus["shlex"].encode()}
+    crawl = OnlineCrawl(dedup, pages)
+    crawl.visit([ORIGIN, f"{ORIGIN}legend.html", MIRROR, f"{MIRROR}legend.html"])
+    assert dedup.mirror_rules() == []
+    crawl.visit([f"{ORIGIN}classes.html", f"{MIRROR}classes.html"])
+    assert dedup.mirror_rules() == []
+    assert crawl.pruned == {}
