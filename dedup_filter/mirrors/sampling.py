@@ -203,9 +203,8 @@ class CoordinateSampler:
         either directory, documents only (no subdirectory, nothing deeper), at least one and
         fewer than the samples wanted. A page naming none lists nothing: a generated manual's
         main page whose menus are scripts (Doxygen's) says nothing of its directory's size, and
-        judged on whatever the crawl fetched first, two unrelated projects' example directories
-        were ruled copies on the one page every such manual holds alike, its graph legend (the
-        seventeenth holdout web, seed 1: 1 match of 1)."""
+        judged on what the crawl fetched first, two unrelated projects were ruled copies on a
+        page every such manual holds alike (docs/mirrors.md, point 84)."""
         documents = 0
         for link in links:
             side = next((d for d in directories if link.lower().startswith(d.lower())), None)

@@ -60,11 +60,17 @@ def test_a_main_page_that_lists_no_document_is_no_small_origin(open_filter, corp
     dedup = open_filter()
     main = table_of_contents("Example project", [])  # the same main page on both sides
     legend = corpus["calendar"].encode()
-    pages = {ORIGIN: main, f"{ORIGIN}legend.html": legend}
-    pages |= {MIRROR: main, f"{MIRROR}legend.html": legend}
-    pages |= {f"{ORIGIN}classes.html": corpus["heapq"].encode()}  # each project's own classes
-    pages |= {f"{MIRROR}classes.html": corpus["shlex"].encode()}
-    crawl = OnlineCrawl(dedup, pages)
+    crawl = OnlineCrawl(
+        dedup,
+        {
+            ORIGIN: main,
+            f"{ORIGIN}legend.html": legend,
+            f"{ORIGIN}classes.html": corpus["heapq"].encode(),  # each project's own classes
+            MIRROR: main,
+            f"{MIRROR}legend.html": legend,
+            f"{MIRROR}classes.html": corpus["shlex"].encode(),
+        },
+    )
     crawl.visit([ORIGIN, f"{ORIGIN}legend.html", MIRROR, f"{MIRROR}legend.html"])
     assert dedup.mirror_rules() == []
     crawl.visit([f"{ORIGIN}classes.html", f"{MIRROR}classes.html"])
