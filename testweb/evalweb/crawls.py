@@ -83,7 +83,8 @@ def crawl(
     Scrapy settings of the caller's (``CONCURRENT_REQUESTS=1`` makes the order deterministic).
     With ``pause_every``, the crawl runs with a ``JOBDIR`` and is paused (SIGINT, as Ctrl-C
     pauses it) each time the server answered that many of its requests, then resumed; its record
-    is the whole crawl's. ``spider_arguments`` go to the spider (``errback``: "no")."""
+    is the whole crawl's, kept beside it as ``requests.jsonl``. ``spider_arguments`` go to the
+    spider (``errback``: "no")."""
     name = f"{variant}-{order}"
     directory = workdir / name
     settings = _VARIANT_SETTINGS[variant] | order_settings(order, seed) | (settings or {})
@@ -116,6 +117,7 @@ def crawl(
             raise RuntimeError(msg)
         requests += server.request_log.entries()
         seconds += run.seconds
+    (directory / "requests.jsonl").write_text("".join(f"{entry.to_json()}\n" for entry in requests))
     if variant == FILTER and not decisions_file.exists():  # the peer logs only its drops
         msg = f"crawl {name} wrote no decision log at {decisions_file}"
         raise RuntimeError(msg)
