@@ -23,6 +23,7 @@ from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.links import links_beyond_twin, page_links, resolve_links
+from dedup_filter.mirrors.precedence import LACKING_STATUSES
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
@@ -278,7 +279,7 @@ class DedupFilter:
         redirects = self._url_rules.redirects
         with self.index.read() as view:  # most failures lie under no rule's side held first
             found = self._mirrors.stand_ins(view, normal) or self._mirrors.lacked(view, normal)
-            if not found and not normal.endswith("/"):
+            if not found and not normal.endswith("/") and status not in LACKING_STATUSES:
                 return []
 
         def failed(view: IndexView) -> list[Decision]:

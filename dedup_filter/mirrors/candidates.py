@@ -31,7 +31,7 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import held_before
+from dedup_filter.mirrors.precedence import absences_before, held_before
 from dedup_filter.mirrors.probes import (
     ask_parent,
     ask_sample,
@@ -57,6 +57,7 @@ from dedup_filter.mirrors.rules import (
     conflicts,
     install,
     repoint,
+    reweigh_through,
     rule_over,
     turn_to_newer,
 )
@@ -197,6 +198,7 @@ class CandidateUpdate:
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
         self.repointed: list[Rule] = []  # rules a confirmation pointed at its new origin
+        self.turned: list[Rule] = []  # rules confirmed, turned at once (``_counted_absences``)
         self._sampler = sampler
         self._sessions = SessionParameters(config.session_parameters).of(store)
 
@@ -258,10 +260,14 @@ class CandidateUpdate:
         )
 
     def evidence(self) -> dict[str, Any]:
-        """What a decision says about this update: the mirror sides of the rules it confirmed."""
+        """What a decision says about this update: the mirror sides of the rules it confirmed,
+        and of those turned at once by the absences known before them."""
         if not self.confirmed:
             return {}
-        return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]}
+        turned = [rule.mirror for rule in self.turned]
+        return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]} | (
+            {"mirrors_turned_by_absence": turned} if turned else {}
+        )
 
     def widen(self, rule: Rule) -> Widening:
         """Try the parents of ``rule`` (again, once a parent index page it asked for arrived);
@@ -468,6 +474,7 @@ class CandidateUpdate:
             paired.origin if through else "",
         )
         rule, *repointed = self._newer_as_origins([rule, *repointed])
+        rule = self._counted_absences(rule)
         self.confirmed.append(rule)
         self.repointed += repointed
         # what each side kept for the other answers for a page it lacks: nothing is pruned
@@ -487,6 +494,19 @@ class CandidateUpdate:
             self._pair_origins(rival)
         for contained in absorbed:
             self._pair_origins(contained)
+
+    def _counted_absences(self, rule: Rule) -> Rule:
+        """``rule``, just made, with the absences known before it counted and stored
+        (``precedence.absences_before``); a turn weighs the rules moved through it again."""
+        index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
+        counted = absences_before(self.store, rule, index_pages.names_listing)
+        if counted == rule:
+            return rule
+        self.store.put_rule(counted)
+        if counted.turned_by_absence:
+            reweigh_through(self.store, counted)
+            self.turned.append(counted)
+        return counted
 
     def _newer_as_origins(self, rules: list[Rule]) -> list[Rule]:
         """``rules``, made or moved by a confirmation, each as stored now and turned round

@@ -58,7 +58,12 @@ from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.listings import names_bare
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
+from dedup_filter.mirrors.precedence import (
+    LACKING_STATUSES,
+    after_absence,
+    held_under,
+    side_by_side_by_now,
+)
 from dedup_filter.mirrors.probes import (
     answer,
     ask_index,
@@ -262,6 +267,7 @@ class MirrorDetector:
             current = store.rule(child.mirror)  # not absorbed meanwhile
             if current is not None:
                 update.widen(current)
+        turned += [rule.mirror for rule in update.turned]  # at their confirmation
         decision = replace(
             final_decision(
                 checked,
@@ -348,11 +354,12 @@ class MirrorDetector:
         return self._pruner.stand_ins(view, url)
 
     def fetch_failed(self, view: IndexView, url: str, status: int | None) -> list[Decision]:
-        """``stand_ins`` in a write transaction: the page is remembered absent, so a counterpart
-        waiting for it, or checked later, is fetched; where the other side holds its counterpart
+        """``stand_ins`` in a write transaction: the page is remembered absent (a 404 or 410 even
+        under no rule: ``precedence.absences_before``), so a counterpart waiting for it, or
+        checked later, is fetched; where the other side holds its counterpart
         already, an absence of the side held first is counted (``lacked``)."""
         stand_ins = self.stand_ins(view, url)
-        if stand_ins:
+        if stand_ins or status in LACKING_STATUSES:  # a rule made later counts a 404 too
             Deferrals(view).mark_absent(self._stripped(view, url), status)
         store = MirrorStore(view)
         for rule, on_mirror in self.lacked(view, url):

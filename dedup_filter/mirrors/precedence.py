@@ -74,9 +74,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from dedup_filter.index.lmdb_index import PageRecord
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -88,7 +90,7 @@ _OUTHELD = 8  # times the leader's documents the other side holds for a small le
 _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
 # the answers of a side that lacks a page (a redirect may be a page moved, an error passing)
-_LACKING_STATUSES = frozenset({404, 410})
+LACKING_STATUSES = frozenset({404, 410})
 # a side crawled first lacked this many pages the other side holds, one in this many of its
 # documents (``after_absence``): the other side is held first
 _ABSENCES_TO_TURN, _SHARE_TO_TURN = 8, 16
@@ -228,7 +230,7 @@ def after_absence(
         return None
     if rule.origin_lacks or rule.mirror_held_first == on_mirror:
         return None
-    if counterpart_status not in _LACKING_STATUSES:
+    if counterpart_status not in LACKING_STATUSES:
         return None
     counted = replace(rule, absences=rule.absences + 1)
     lacking = rule.origin if on_mirror else rule.mirror
@@ -240,6 +242,32 @@ def after_absence(
         if on_mirror:  # the origin lacks the page
             return replace(counted, origin_partial=True)
     return replace(counted, mirror_held_first=on_mirror, turned_by_absence=True)
+
+
+def absences_before(store: MirrorStore, rule: Rule, is_listing: Callable[[str], bool]) -> Rule:
+    """``rule``, just made, with the absences the crawl knew already counted
+    (``after_absence``, one by one until it turns): pages its side not held first holds whose
+    counterparts the side held first answered with a 404 or 410 before the pair was a rule
+    (listings left out, as ``after_absence``'s callers leave them). Counted only from then on,
+    the fifteenth holdout web's partial copy of a copy, held first, knew five at its rule and
+    turned 300 fetches later, each page it lacks costing a 404 meanwhile."""
+    on_mirror = not rule.mirror_held_first  # the side whose held pages are read
+    side = rule.mirror if on_mirror else rule.origin
+    lowered, deferrals, counted = side.lower(), Deferrals(store.view), rule
+    for rel_hash, entry in itertools.islice(store.subtree(lowered), _SCANNED):
+        record = store.view.page(entry.representative)
+        if rel_hash == _OWN_INDEX_PAGE or not held_under(record, lowered):
+            continue
+        relative = record.url[len(side) :]
+        if is_listing(relative):
+            continue
+        counterpart = counted.on_origin(relative) if on_mirror else counted.on_mirror(relative)
+        after = after_absence(store, counted, on_mirror, deferrals.absent(counterpart))
+        if after is not None:
+            counted = after
+        if counted.turned_by_absence or counted.origin_partial:
+            break
+    return counted
 
 
 def _shown_partial(store: MirrorStore, side: str, absences: int) -> bool:

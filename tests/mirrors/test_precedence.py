@@ -853,6 +853,30 @@ def test_a_copy_crawled_first_that_lacks_pages_passes_held_first_on_at_its_eight
     assert lost(crawl, ORIGIN) == lost(crawl, DEEP_UNNAMED) == []
 
 
+def test_a_copy_crawled_first_counts_at_its_rule_the_404s_the_crawl_met_before_it(
+    open_filter, origin_tree, stdlib_page
+):
+    """As above, but the copy's twelve 404s and the origin's pages it lacks all came before the
+    pair was a rule (its broken links crawled first, the origin's pages met before its index
+    page): the rule counts them when it is made, and turns then. Counted only from the rule
+    on, none of them was, and the copy kept held first."""
+    dedup = open_filter()
+    pages = origin_tree | copy_tree(origin_tree, ORIGIN, DEEP_UNNAMED)
+    pages |= {f"{ORIGIN}{name}.html": stdlib_page(name).encode() for name in LACKED}
+    order = breadth_first(pages, DEEP_UNNAMED) + [f"{DEEP_UNNAMED}{name}.html" for name in LACKED]
+    order += [f"{ORIGIN}{name}.html" for name in LACKED] + breadth_first(pages, ORIGIN)
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert crawl.missing == [f"{DEEP_UNNAMED}{name}.html" for name in LACKED]
+    (rule,) = dedup.mirror_rules()
+    assert (rule["mirror"], rule["held_first"], rule["turned_by_absence"], rule["absences"]) == (
+        DEEP_UNNAMED,
+        "origin",
+        True,
+        8,
+    )
+    assert lost(crawl, ORIGIN) == lost(crawl, DEEP_UNNAMED) == []
+
+
 def test_an_origin_held_first_after_a_turn_is_pruned_beside_what_the_copy_fetched(
     open_filter, origin_tree, stdlib_page
 ):
