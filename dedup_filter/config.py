@@ -282,16 +282,9 @@ class MirrorConfig:
         )
 
 
-# well-known session and tracking parameters: candidates from the first pair, never rules unproven
-KNOWN_PARAMETERS = (
-    "phpsessid",
-    "jsessionid",
-    "aspsessionid",
-    "sid",
-    "sessionid",
-    "session_id",
-    "cfid",
-    "cftoken",
+# tracking parameters of analytics and advertising links: read by the page's scripts, never by
+# its server; trusted by default (rules from the start: docs/urlrules.md, point 6)
+TRACKING_PARAMETERS = (
     "utm_*",
     "fbclid",
     "gclid",
@@ -301,6 +294,19 @@ KNOWN_PARAMETERS = (
     "mc_eid",
     "_ga",
     "yclid",
+)
+# well-known session and tracking parameters: candidates from the first pair, never rules unproven
+# unless trusted
+KNOWN_PARAMETERS = (
+    "phpsessid",
+    "jsessionid",
+    "aspsessionid",
+    "sid",
+    "sessionid",
+    "session_id",
+    "cfid",
+    "cftoken",
+    *TRACKING_PARAMETERS,
 )
 DEFAULT_DOCUMENTS = (
     "index.html",
@@ -328,7 +334,7 @@ class UrlRulesConfig:
     min_support_learnt: int = 1
     min_values: int = 2
     known_parameters: tuple[str, ...] = KNOWN_PARAMETERS
-    trusted_parameters: tuple[str, ...] = ()
+    trusted_parameters: tuple[str, ...] = TRACKING_PARAMETERS
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
     max_probes: int = 2
     witness_min_tokens: int = 200

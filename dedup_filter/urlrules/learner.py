@@ -74,7 +74,8 @@ class UrlRuleLearner:
         authority = url.partition("://")[2].partition("/")[0]
         store = UrlRuleStore(view)
         confirmed = self._reach.confirmed(store, authority)
-        ruled = bool(confirmed or self.config.trusted_parameters)
+        # a trusted parameter rewrites only a URL that carries one
+        ruled = bool(confirmed) or (bool(self.config.trusted_parameters) and "?" in url)
         defer = self.config.defer_aliases
         may_wait = defer and ("?" in url or url.endswith(self._documents))
         if not ruled and not may_wait:
@@ -94,10 +95,13 @@ class UrlRuleLearner:
                 # fetched as a probe for an alias, maybe never parsed by the crawl: what only it
                 # links is reached when a dropped alias hands its request to it
                 evidence["crawl_instead"] = held
-            return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
+            drop = Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
+            return _trusted_named(drop, confirmed)
         waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
-        if waits is not None or not may_wait:
-            return waits
+        if waits is not None:
+            return _trusted_named(waits, confirmed)
+        if not may_wait:
+            return None
         candidates = [
             (rule, self._reach.scope(rule))
             for rule in store.unconfirmed(authority)
@@ -369,3 +373,14 @@ class UrlRuleLearner:
             "changed_at": rule.changed_at,
             "example": {"alias": rule.example[0], "held": rule.example[1]},
         }
+
+
+def _trusted_named(decision: Decision, confirmed: Rules) -> Decision:
+    """``decision`` naming apart the rules it applied that no pair confirmed
+    (``trusted_parameter_rules``): the configuration's ``trusted_parameters``, which
+    ``dedup-filter rules`` does not list."""
+    learnt = {key.label for key, _ in confirmed}
+    trusted = [label for label in decision.evidence.get("url_rule", ()) if label not in learnt]
+    if not trusted:
+        return decision
+    return replace(decision, evidence=decision.evidence | {"trusted_parameter_rules": trusted})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -37,6 +37,14 @@ class Site:
 @pytest.fixture
 def site(tmp_path: Path, config: Config, corpus: dict[str, str]) -> Iterator[Site]:
     with DedupFilter.open(tmp_path / "index", config) as dedup:
+        yield Site(dedup, [html.encode() for html in corpus.values()])
+
+
+@pytest.fixture
+def learning_site(tmp_path: Path, config: Config, corpus: dict[str, str]) -> Iterator[Site]:
+    """``site`` with no parameter trusted: the tracking ones too are learnt from pairs."""
+    untrusted = replace(config, url_rules=replace(config.url_rules, trusted_parameters=()))
+    with DedupFilter.open(tmp_path / "index", untrusted) as dedup:
         yield Site(dedup, [html.encode() for html in corpus.values()])
 
 

@@ -20,7 +20,8 @@ def test_an_alias_dropped_against_an_alias_supports_its_rule_once_the_other_is_l
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", f"{HOST}/p5.html?sessionid=S5")
 
 
-def test_well_known_parameters_are_set_aside_to_explain_a_pair(site):
+def test_well_known_parameters_are_set_aside_to_explain_a_pair(learning_site):
+    site = learning_site
     for page in range(4):  # met first through a newsletter's tracking links
         assert site.fetch(f"/p{page}.html?utm_source=news&utm_medium=email", page).reason == (
             "unique"
