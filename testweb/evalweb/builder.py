@@ -343,6 +343,20 @@ SEVENTEENTH = Hosts(
     "ksid=7d2e91b4c0",
 )
 
+EIGHTEENTH = Hosts(
+    ("www.stl.test", "ftp.cxx-mirror.test", "stl.cdn.test"),
+    ("pub/lang/cxx/stl/3.3/", "stl-guide/"),
+    "markdown.project.test",
+    "markdown.oldmirror.test",
+    "markdown.reader.test",
+    "md-extensions.test",
+    "maint.guides.test",
+    "maint.partner.test",
+    "packaging.library.test",
+    "notices.ada.test",
+    "msid=5a8e3f1d72",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -669,6 +683,23 @@ LAYOUTS = {
         80,
         ("2.2.2", "2.2.1"),
         SEVENTEENTH,
+    ),
+    # the fifty-ninth session's, packages never used before: SGI's STL guide is the chain (236
+    # pages in one directory), Python-Markdown's documentation the stale manual (MkDocs, 3.4.1
+    # against 3.4.0; the copier takes its ``extensions/``), maint-guide in German (with a code
+    # edition), Japanese and Russian the guides, the Ubuntu packaging guide in Spanish and
+    # Russian the portal's manual, the Ada 2012 reference manual's clauses the notes
+    "holdout18": Layout(
+        "stl",
+        "markdown",
+        "extensions/",
+        ("maint-guide-de", "maint-guide-ja", "maint-guide-ru"),
+        ("ubuntu-packaging-es", "ubuntu-packaging-ru"),
+        "ada-rm",
+        40,
+        80,
+        ("3.4.1", "3.4.0"),
+        EIGHTEENTH,
     ),
 }
 

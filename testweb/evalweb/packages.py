@@ -58,7 +58,7 @@ TREES = {
         f"maint-guide-{language}": DocTree(
             f"maint-guide-{language}", f"usr/share/doc/maint-guide-{language}/html"
         )
-        for language in ("fr", "es", "it")
+        for language in ("fr", "es", "it", "de", "ja", "ru")
     },
     "devref-en": DocTree("developers-reference", "usr/share/developers-reference"),
     **{
@@ -373,7 +373,7 @@ TREES = {
             "usr/share/doc/ubuntu-packaging-guide-html"
             + ("" if language == "en" else f"-{language}"),
         )
-        for language in ("en", "de", "fr")
+        for language in ("en", "de", "fr", "es", "ru")
     },
     **{
         f"doublecmd-{language}": DocTree(
@@ -581,6 +581,21 @@ TREES = {
         for language in ("de", "nl", "ru")
     },
     "click": DocTree("python-click-doc", "usr/share/doc/python-click-doc/html"),
+    # the fifty-ninth session's, packages never used before: SGI's STL guide (one flat directory
+    # of concept, container, iterator and algorithm pages), Python-Markdown's documentation
+    # (MkDocs, its version on every page; the extensions and the change log in their own
+    # directories), the Ada 2012 reference manual's clauses (one page a clause); the German,
+    # Japanese and Russian editions of maint-guide and the Spanish and Russian ones of the
+    # Ubuntu packaging guide are read with their other editions, above
+    "stl": DocTree("stl-manual", "usr/share/doc/stl-manual/html"),
+    "markdown": DocTree(
+        "python-markdown-doc",
+        "usr/share/doc/python-markdown-doc/docs",
+        ("", "extensions/", "change_log/"),
+    ),
+    "ada-rm": DocTree(
+        "ada-reference-manual-2012", "usr/share/doc/ada-reference-manual-2012/arm2012.html"
+    ),
 }
 
 
