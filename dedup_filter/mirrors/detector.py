@@ -412,10 +412,12 @@ class MirrorDetector:
         outstanding = store.probes_for(asked)
         record_error(store, asked, outstanding)  # a rule's origin answered with an error
         tally(store, asked, outstanding, status or 0)
-        if any(kind in _REMEMBERED_ABSENT for kind, _ in outstanding):
+        if status in LACKING_STATUSES or any(kind in _REMEMBERED_ABSENT for kind, _ in outstanding):
             # what waits for it is fetched instead; an index page is not asked for again (a
             # parent without one is paired on its children's rules: ``boundary.widen``); a
-            # sample drawn later at its path is settled at once (``probes.known_absent``)
+            # sample drawn later at its path is settled at once (``probes.known_absent``): a
+            # probe withdrawn in flight too, which a crawler fetching each URL once never answers
+            # again when another pair draws it
             Deferrals(view).mark_absent(asked, status)
         for kind, reference in outstanding:
             if kind == CODE_PROBE:

@@ -60,6 +60,19 @@ def test_no_probe_inside_a_directory_already_confirmed_a_mirror(open_filter, ori
     assert dedup.pending_probes() == []
 
 
+def test_a_withdrawn_probe_answered_with_a_404_is_remembered_absent(open_filter):
+    """As a fetch's 404 is: a pair that draws the same sample later settles it at once. Asked
+    again, it is never answered by a crawler that fetches each URL once (Scrapy's duplicate
+    filter): on the eighteenth holdout web (round robin) a copier's pair sampled two pages a
+    withdrawn probe had found absent, waited for them to the crawl's end, and kept the copier's
+    documents deferred until then (each asked some 80 times, then fetched)."""
+    dedup = open_filter()
+    url = MIRROR + "extra/gone.html"
+    assert dedup.probe_failed(url, 404).evidence["outstanding_probe"] is False
+    with dedup.index.read() as view:
+        assert Deferrals(view).absent(url) == 404
+
+
 def test_a_probe_withdrawn_by_a_wider_rule_is_pruned_by_check_url(open_filter, origin_tree):
     """A crawler may still hold probes of a candidate that a wider rule absorbed: asking
     check_url before fetching one tells it the probe is no longer wanted. One already in
