@@ -65,7 +65,7 @@ def test_a_withdrawn_probe_answered_with_a_404_is_remembered_absent(open_filter)
     again, it is never answered by a crawler that fetches each URL once (Scrapy's duplicate
     filter): on the eighteenth holdout web (round robin) a copier's pair sampled two pages a
     withdrawn probe had found absent, waited for them to the crawl's end, and kept the copier's
-    documents deferred until then (each asked some 80 times, then fetched)."""
+    documents deferred until then (six times each, then fetched)."""
     dedup = open_filter()
     url = MIRROR + "extra/gone.html"
     assert dedup.probe_failed(url, 404).evidence["outstanding_probe"] is False
