@@ -356,8 +356,8 @@ class MirrorDetector:
     def fetch_failed(self, view: IndexView, url: str, status: int | None) -> list[Decision]:
         """``stand_ins`` in a write transaction: the page is remembered absent (a 404 or 410 even
         under no rule: ``precedence.absences_before``), so a counterpart waiting for it, or
-        checked later, is fetched; where the other side holds its counterpart
-        already, an absence of the side held first is counted (``lacked``)."""
+        checked later, is fetched; where the other side holds its counterpart already, an
+        absence of the side held first is counted (``lacked``)."""
         stand_ins = self.stand_ins(view, url)
         if stand_ins or status in LACKING_STATUSES:  # a rule made later counts a 404 too
             Deferrals(view).mark_absent(self._stripped(view, url), status)

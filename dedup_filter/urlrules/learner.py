@@ -65,10 +65,11 @@ class UrlRuleLearner:
 
     # before the fetch
     def check_url(self, view: IndexView, url: str) -> Decision | None:
-        """A drop when the URL's class under the confirmed rules of its host has a held page; a
-        ``defer`` when it has none but the rules rewrite the URL into another (its canonical
-        URL) or its class already supports an open candidate (``deferrals.py``); None when no
-        rule applies (the URL is fetched and stands for its class)."""
+        """A drop when the URL's class under the confirmed rules of its host (and the trusted
+        parameters, named apart: ``_trusted_named``) has a held page; a ``defer`` when it has
+        none but the rules rewrite the URL into another (its canonical URL) or its class already
+        supports an open candidate (``deferrals.py``); None when no rule applies (the URL is
+        fetched and stands for its class)."""
         if not self.config.enabled:
             return None
         authority = url.partition("://")[2].partition("/")[0]
