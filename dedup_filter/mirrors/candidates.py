@@ -198,7 +198,9 @@ class CandidateUpdate:
         self.probes: list[str] = []
         self.confirmed: list[Rule] = []
         self.repointed: list[Rule] = []  # rules a confirmation pointed at its new origin
-        self.turned: list[Rule] = []  # rules confirmed, turned at once (``_counted_absences``)
+        # the mirror sides of the rules turned by absence: at their confirmation
+        # (``_counted_absences``), or by the page this call checks (the detector's)
+        self.turned: list[str] = []
         self._sampler = sampler
         self._sessions = SessionParameters(config.session_parameters).of(store)
 
@@ -261,12 +263,10 @@ class CandidateUpdate:
 
     def evidence(self) -> dict[str, Any]:
         """What a decision says about this update: the mirror sides of the rules it confirmed,
-        and of those turned at once by the absences known before them."""
-        if not self.confirmed:
-            return {}
-        turned = [rule.mirror for rule in self.turned]
-        return {"mirrors_confirmed": [rule.mirror for rule in self.confirmed]} | (
-            {"mirrors_turned_by_absence": turned} if turned else {}
+        and of those turned by absence."""
+        confirmed = [rule.mirror for rule in self.confirmed]
+        return ({"mirrors_confirmed": confirmed} if confirmed else {}) | (
+            {"mirrors_turned_by_absence": self.turned} if self.turned else {}
         )
 
     def widen(self, rule: Rule) -> Widening:
@@ -505,7 +505,7 @@ class CandidateUpdate:
         self.store.put_rule(counted)
         if counted.turned_by_absence:
             reweigh_through(self.store, counted)
-            self.turned.append(counted)
+            self.turned.append(counted.mirror)
         return counted
 
     def _newer_as_origins(self, rules: list[Rule]) -> list[Rule]:

@@ -44,7 +44,7 @@ from dedup_filter.mirrors.code_checks import (
     check_held_code,
     code_probe_failed,
 )
-from dedup_filter.mirrors.deferrals import Deferrals
+from dedup_filter.mirrors.deferrals import LACKING_STATUSES, Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -58,12 +58,7 @@ from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.listings import names_bare
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import (
-    LACKING_STATUSES,
-    after_absence,
-    held_under,
-    side_by_side_by_now,
-)
+from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
     answer,
     ask_index,
@@ -209,6 +204,7 @@ class MirrorDetector:
                 store.add_link(link, representative)
         arrival = Arrival(checked.fingerprint, links, page.url)
         update = CandidateUpdate(store, self.config, self._sampler, now, arrival)
+        update.turned += turned
         # sides crawled whole that other copies' pages may be dropped for: their answer for a
         # page they lack is asked (a drop waits for it)
         kept_whole = [*kept_sides, *lacking]
@@ -267,7 +263,6 @@ class MirrorDetector:
             current = store.rule(child.mirror)  # not absorbed meanwhile
             if current is not None:
                 update.widen(current)
-        turned += [rule.mirror for rule in update.turned]  # at their confirmation
         decision = replace(
             final_decision(
                 checked,
@@ -284,7 +279,6 @@ class MirrorDetector:
                 )
                 | ({"mirrors_side_by_side": beside} if beside else {})
                 | ({"mirrors_origin_lacking": lacking} if lacking else {})
-                | ({"mirrors_turned_by_absence": turned} if turned else {})
                 | ({"mirrors_origin_partial": partial} if partial else {})
                 | ({"mirrors_turned_to_newer": newer} if newer else {})
                 | ({"mirrors_older": older} if older else {})

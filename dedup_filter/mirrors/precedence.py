@@ -78,7 +78,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.mirrors.deferrals import Deferrals
+from dedup_filter.mirrors.deferrals import LACKING_STATUSES, Deferrals
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
 
@@ -89,8 +89,6 @@ _SIDE_BY_SIDE_DOCUMENTS = 8  # held on each side before a lead of more than one 
 _OUTHELD = 8  # times the leader's documents the other side holds for a small lead to say nothing
 _OWN_INDEX_PAGE = relative_hash("")  # the key of a directory's own index page under it
 _COUNTER = (1 << 48) - 1  # the counter bits of a page id (the high bits name its writer)
-# the answers of a side that lacks a page (a redirect may be a page moved, an error passing)
-LACKING_STATUSES = frozenset({404, 410})
 # a side crawled first lacked this many pages the other side holds, one in this many of its
 # documents (``after_absence``): the other side is held first
 _ABSENCES_TO_TURN, _SHARE_TO_TURN = 8, 16
