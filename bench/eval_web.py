@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in four orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout18]
+    python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout18|versions]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
                              [--pause-every N] [--redirects] [--pretty] [--pretty-section]
@@ -38,6 +38,7 @@ from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
+from testweb.evalweb.versions import build_versions_web
 from testweb.server import serve
 
 HEADER = (
@@ -62,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         # its crawls' indexes would be reused: every page a recrawl's "unchanged", no quality figure
         print(f"eval_web: {workdir} holds an earlier run; give a new or empty --workdir")
         return 2
-    web = build_eval_web(args.scale, args.seed)
+    web = (
+        build_versions_web() if args.scale == "versions" else build_eval_web(args.scale, args.seed)
+    )
     if args.pretty:
         web = prettified(web)
     if args.pretty_section:
@@ -220,7 +223,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--scale", choices=tuple(LAYOUTS), default="full")
+    parser.add_argument("--scale", choices=(*LAYOUTS, "versions"), default="full")
     parser.add_argument("--orders", default=",".join(ORDERS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")

@@ -221,6 +221,10 @@ class MirrorConfig:
     # ``de.docs.example.org``) are never paired: a partial translation's untranslated pages
     # would confirm it (languages.py)
     language_editions_apart: bool = True
+    # two directories whose paths both name a release, and different ones (``/13/`` and ``/14/``,
+    # ``v2.1/`` and ``v2.2/``), are never paired: a rewritten page would go with the copies
+    # (releases.py)
+    release_editions_apart: bool = True
     # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
     protected_prefixes: tuple[str, ...] = ()
     # a held counterpart resembling the origin's soft-404 page this much is no copy (soft404.py)

@@ -66,6 +66,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
+from dedup_filter.releases import release_editions
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,8 +403,12 @@ class CandidateUpdate:
         )
 
     def _editions(self, pair: DirectoryPair) -> bool:
-        """Whether the pair's directories name different languages (``languages.py``)."""
-        return self.config.language_editions_apart and language_editions(pair.mirror, pair.origin)
+        """Whether the pair's directories name different languages (``languages.py``) or
+        different releases (``releases.py``)."""
+        config = self.config
+        return (config.language_editions_apart and language_editions(pair.mirror, pair.origin)) or (
+            config.release_editions_apart and release_editions(pair.mirror, pair.origin)
+        )
 
     def _rejected(self, pair: DirectoryPair) -> bool:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))

@@ -30,6 +30,7 @@ from dedup_filter.mirrors.records import (
     DirEntry,
     Rule,
 )
+from dedup_filter.releases import release_editions
 
 
 def _nothing() -> None:
@@ -118,18 +119,22 @@ def final_decision(
 
 def summary(candidate: Candidate) -> dict[str, Any]:
     """A candidate as decisions and the ``mirrors`` command show it; a pair rejected before any
-    sample for naming different languages says so (``languages.py``: no other rejection comes
-    without samples)."""
+    sample for naming different languages or releases says so (``languages.py``,
+    ``releases.py``: no other rejection comes without samples)."""
     shown = {
         "mirror": candidate.mirror,
         "origin": candidate.origin,
         "state": STATE_NAMES[candidate.state],
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
     } | candidate.bare_names_shown
-    if (
-        candidate.state == REJECTED
-        and not candidate.samples
-        and language_editions(candidate.mirror, candidate.origin)
-    ):
-        shown["rejected_for"] = "language_editions"
+    if candidate.state == REJECTED and not candidate.samples:
+        named = _named_editions(candidate.mirror, candidate.origin)
+        if named is not None:
+            shown["rejected_for"] = named
     return shown
+
+
+def _named_editions(mirror: str, origin: str) -> str | None:
+    if language_editions(mirror, origin):
+        return "language_editions"
+    return "release_editions" if release_editions(mirror, origin) else None

@@ -25,6 +25,9 @@ _SINGLE_QUOTED_HREF = re.compile(r"href='([^'\"]*)'", re.I)
 _OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re.I)
 
 
+LLVM_RELEASES = ("13", "14", "15", "16")  # Debian 12 packages each as llvm-N-doc
+
+
 @dataclass(frozen=True, slots=True)
 class DocTree:
     """Where a package installs one manual's HTML, and which of its subdirectories to read."""
@@ -596,6 +599,26 @@ TREES = {
     "ada-rm": DocTree(
         "ada-reference-manual-2012", "usr/share/doc/ada-reference-manual-2012/arm2012.html"
     ),
+    # four releases of one project's documentation, for the versions web (``versions.py``):
+    # Sphinx pages that mostly carry over from one release to the next, some edited, some new,
+    # the release notes rewritten every time (AMDGPU's thousands of generated pages left out)
+    **{
+        f"llvm-{release}": DocTree(
+            f"llvm-{release}-doc",
+            f"usr/share/doc/llvm-{release}-doc/html",
+            (
+                "",
+                "CommandGuide/",
+                "tutorial/",
+                "tutorial/MyFirstLanguageFrontend/",
+                "GlobalISel/",
+                "PDB/",
+                "Proposals/",
+                "TableGen/",
+            ),
+        )
+        for release in LLVM_RELEASES
+    },
 }
 
 

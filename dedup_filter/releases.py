@@ -1,0 +1,74 @@
+"""Releases named in URLs are never taken for copies of each other.
+
+Documentation sites serve each release of a project side by side under a name that numbers it
+(``/13/``, ``/v2.1/``, ``/en/3.11/``, ``/docs/django-4.2/``). Most pages carry over from one
+release to the next, so two release directories, and each pair of their subdirectories, look
+like a stale mirror: on LLVM's documentation 13 to 16, nine pages in ten of one release keep
+their text in the next but for the release's number and the build date. The rest are new or
+rewritten (the release notes every time, a policy page now and then), and a rule prunes the
+rewritten ones with the copies: content no other URL holds. Sampling cannot tell them apart
+from a stale copy's edits; the names can. So two directories whose paths both name a release,
+and no release of one agrees with one of the other (``3.11`` agrees with ``3`` and with
+``3.11.2``, not with ``3.12``), are never a mirror candidate. Their pages are fetched and
+judged one by one: a page that carried over is still dropped as a near-duplicate after its
+fetch, so the cost is those fetches, never a page.
+
+A side that names no release is paired as any directory is: a mirror filing a copy under
+``/pub/llvm/docs/``. A release is a ``-``/``_``-separated part of a segment made of numbers
+joined by dots (``13``, ``2.1``, ``v2.1``, ``2.1.x``, ``otp-25``) or a name with a dotted number
+glued to it (``python3.11``); other glued digits (``html5``, ``utf8``, ``ch01``) name none. The
+words sites name a moving release by (``latest``, ``stable``, ``dev``, ...) name a release that
+agrees only with the same word: ``/latest/`` is the newest release today, but which one the
+names do not say, and paired with ``/15/`` a rule pruned the newest release's rewritten pages
+in all three of its copies. The cost: ``/latest/`` and the release it serves are crawled both,
+each page dropped as an exact duplicate after its fetch.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+Release = tuple[int | str, ...]
+
+# names of a moving release: each agrees with itself only
+_MOVING = frozenset(
+    {"latest", "stable", "current", "dev", "devel", "development", "master", "main", "nightly"}
+    | {"trunk", "unstable", "next"}
+)
+
+_PARTS = re.compile(r"[-_]")
+_NUMBERED = re.compile(r"v?(\d{1,8}(?:\.\d{1,8})*)(?:\.x)?")
+_GLUED = re.compile(r"[a-z]+(\d{1,8}(?:\.\d{1,8})+)")
+
+
+def release_editions(directory: str, other: str) -> bool:
+    """Whether two directory URLs name different releases: both name one in their paths, and
+    none of one agrees with one of the other."""
+    releases, others = _releases(directory), _releases(other)
+    return bool(releases and others) and not any(
+        _agree(release, another) for release in releases for another in others
+    )
+
+
+def _agree(release: Release, other: Release) -> bool:
+    """Whether two releases may be one: the shorter is the longer's start (``3`` and ``3.11``;
+    ``latest`` and ``latest``)."""
+    shorter = min(len(release), len(other))
+    return release[:shorter] == other[:shorter]
+
+
+def _releases(directory: str) -> list[Release]:
+    return [
+        release
+        for segment in urlsplit(directory.lower()).path.split("/")
+        for part in _PARTS.split(segment)
+        if (release := _release(part)) is not None
+    ]
+
+
+def _release(part: str) -> Release | None:
+    if part in _MOVING:
+        return (part,)
+    match = _NUMBERED.fullmatch(part) or _GLUED.fullmatch(part)
+    return None if match is None else tuple(int(number) for number in match[1].split("."))
