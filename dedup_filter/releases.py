@@ -33,8 +33,20 @@ Release = tuple[int | str, ...]
 
 # names of a moving release: each agrees with itself only
 _MOVING = frozenset(
-    {"latest", "stable", "current", "dev", "devel", "development", "master", "main", "nightly"}
-    | {"trunk", "unstable", "next"}
+    {
+        "latest",
+        "stable",
+        "current",
+        "dev",
+        "devel",
+        "development",
+        "master",
+        "main",
+        "next",
+        "nightly",
+        "trunk",
+        "unstable",
+    }
 )
 
 _PARTS = re.compile(r"[-_]")

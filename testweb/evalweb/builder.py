@@ -808,11 +808,7 @@ def build_eval_web(scale: str = "full", seed: int = 0) -> EvalWeb:
         site_url(host, "?" + hosts.session_parameter if host == hosts.session else "")
         for host in starts
     ]
-    pages = {
-        site_url(host, path): body.encode("utf-8", "surrogateescape")
-        for host, host_pages in web.hosts.items()
-        for path, body in host_pages.items()
-    }
+    pages = web.pages()
     # the copy of a copy's server answers every URL it has no page for with its "not found" page
     soft_404_hosts = {hosts.chain[2]: SOFT_404.encode("utf-8")} if layout.soft_404 else {}
     return EvalWeb(pages, start_urls, web.truth, soft_404_hosts=soft_404_hosts)

@@ -75,6 +75,14 @@ class HostsBuilder:
         )
         self.truth.replicas.append(replica)
 
+    def pages(self) -> dict[str, bytes]:
+        """Every page placed, by URL, as the server sends it."""
+        return {
+            site_url(host, path): body.encode("utf-8", "surrogateescape")
+            for host, host_pages in self.hosts.items()
+            for path, body in host_pages.items()
+        }
+
     def front_page(self, host: str, title: str, links: list[tuple[str, str]]) -> None:
         """The host's root page, linking ``links`` (path, label); content of its own."""
         body = hazards.plain_page(

@@ -27,7 +27,10 @@ def page_words(body: bytes) -> list[str]:
 
 
 def page_shingles(body: bytes) -> set[str]:
-    words = page_words(body)
+    return word_shingles(page_words(body))
+
+
+def word_shingles(words: list[str]) -> set[str]:
     if len(words) <= WIDTH:
         return {" ".join(words)}
     return {" ".join(words[start : start + WIDTH]) for start in range(len(words) - WIDTH + 1)}

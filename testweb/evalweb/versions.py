@@ -24,7 +24,7 @@ from testweb.copies import site_url
 from .builder import EvalWeb
 from .hosts import HostsBuilder
 from .packages import LLVM_RELEASES, read_tree
-from .shingles import NEAR, WIDTH, jaccard, page_words
+from .shingles import NEAR, jaccard, page_words, word_shingles
 
 HOST = "docs.llvm.test"
 MIRROR = ("llvm.mirror.test", "pub/llvm/docs/")
@@ -43,11 +43,10 @@ def build_versions_web() -> EvalWeb:
             if before is not None and all(
                 jaccard(shingles, page) >= NEAR for page in documents[before]
             ):
-                key = before
+                key, kind = before, "release_carried_over"
             else:
-                key = f"{tree}:{path}"
+                key, kind = f"{tree}:{path}", "original"
             documents.setdefault(key, []).append(shingles)
-            kind = "original" if key == f"{tree}:{path}" else "release_carried_over"
             web.put(HOST, f"{release}/{path}", body, key, kind)
             placed[path] = key
         latest = placed
@@ -58,18 +57,9 @@ def build_versions_web() -> EvalWeb:
     web.front_page(HOST, "LLVM documentation", [*releases, ("latest/index.html", "Latest")])
     web.front_page(MIRROR[0], "Mirrored documentation", [(MIRROR[1] + "index.html", "LLVM")])
     web.list_directories()
-    pages = {
-        site_url(host, path): body.encode("utf-8", "surrogateescape")
-        for host, host_pages in web.hosts.items()
-        for path, body in host_pages.items()
-    }
-    return EvalWeb(pages, [site_url(MIRROR[0], ""), site_url(HOST, "")], web.truth)
+    return EvalWeb(web.pages(), [site_url(MIRROR[0], ""), site_url(HOST, "")], web.truth)
 
 
 def _unnumbered_shingles(body: str) -> set[str]:
-    words = [
-        word for word in page_words(body.encode("utf-8", "surrogateescape")) if not word.isdigit()
-    ]
-    return {
-        " ".join(words[start : start + WIDTH]) for start in range(max(1, len(words) - WIDTH + 1))
-    }
+    words = page_words(body.encode("utf-8", "surrogateescape"))
+    return word_shingles([word for word in words if not word.isdigit()])
