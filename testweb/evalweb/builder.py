@@ -357,6 +357,20 @@ EIGHTEENTH = Hosts(
     "msid=5a8e3f1d72",
 )
 
+NINETEENTH = Hosts(
+    ("docs.pytest.test", "ftp.pydev-mirror.test", "pytest.cdn.test"),
+    ("pub/python/pytest/7.2/", "pytest-docs/"),
+    "crypto.project.test",
+    "crypto.oldmirror.test",
+    "crypto.reader.test",
+    "hazmat-notes.test",
+    "apt.guides.test",
+    "apt.partner.test",
+    "handbooks.library.test",
+    "notices.asy.test",
+    "psid=c41f09e7b3",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -700,6 +714,24 @@ LAYOUTS = {
         80,
         ("3.4.1", "3.4.0"),
         EIGHTEENTH,
+    ),
+    # the sixty-first session's, packages never used before: pytest's documentation is the chain
+    # (Sphinx, with 153 release announcements of one template in ``announce/``), cryptography's
+    # the stale manual (Sphinx nested three deep, 38.0.4 against 38.0.3; the copier takes its
+    # ``hazmat/``), APT's user guide in French (with a code edition), German and Spanish the
+    # guides (five DocBook pages each, named alike in every language), the puzzle collection's
+    # help in English and German the portal's manual, Asymptote's texinfo nodes the notes
+    "holdout19": Layout(
+        "pytest",
+        "cryptography",
+        "hazmat/",
+        ("apt-guide-fr", "apt-guide-de", "apt-guide-es"),
+        ("puzzles-en", "puzzles-de"),
+        "asymptote",
+        40,
+        80,
+        ("38.0.4", "38.0.3"),
+        NINETEENTH,
     ),
 }
 

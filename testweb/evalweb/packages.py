@@ -599,6 +599,37 @@ TREES = {
     "ada-rm": DocTree(
         "ada-reference-manual-2012", "usr/share/doc/ada-reference-manual-2012/arm2012.html"
     ),
+    # the sixty-first session's, packages never used before: pytest's documentation (Sphinx; the
+    # release announcements, one short page of one template each, in ``announce/``),
+    # cryptography's (Sphinx, three levels deep), APT's user guide in French, German and Spanish
+    # (DocBook chapters, ``guide.LANG.html/``), Simon Tatham's puzzles' help in English and
+    # German, Asymptote's manual (texinfo nodes)
+    "pytest": DocTree(
+        "python-pytest-doc",
+        "usr/share/doc/python-pytest-doc/html",
+        ("", "announce/", "example/", "explanation/", "how-to/", "reference/"),
+    ),
+    "cryptography": DocTree(
+        "python-cryptography-doc",
+        "usr/share/doc/python-cryptography-doc/html",
+        (
+            "",
+            "development/",
+            "hazmat/primitives/",
+            "hazmat/primitives/asymmetric/",
+            "hazmat/primitives/mac/",
+            "x509/",
+        ),
+    ),
+    **{
+        f"apt-guide-{language}": DocTree("apt-doc", f"usr/share/doc/apt-doc/guide.{language}.html")
+        for language in ("fr", "de", "es")
+    },
+    **{
+        f"puzzles-{language}": DocTree("sgt-puzzles", f"usr/share/sgt-puzzles/help/{language}")
+        for language in ("en", "de")
+    },
+    "asymptote": DocTree("asymptote-doc", "usr/share/doc/asymptote/html"),
     # four releases of one project's documentation, for the versions web (``versions.py``):
     # Sphinx pages that mostly carry over from one release to the next, some edited, some new,
     # the release notes rewritten every time (AMDGPU's thousands of generated pages left out)
