@@ -21,12 +21,12 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import Match, duplicates, find_exact, find_near
-from dedup_filter.mirrors.deferrals import LACKING_STATUSES
 from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.links import links_beyond_twin, page_links, resolve_links
 from dedup_filter.mirrors.records import DirEntry
 from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
+from dedup_filter.statuses import LACKING_STATUSES
 from dedup_filter.urlrules.learner import UrlRuleLearner
 from dedup_filter.urls import normalize_url, redirect_target
 

@@ -65,6 +65,11 @@ _FAILURE_REPORTS = 8
 # statuses that answer for a URL for the rest of a crawl (2xx: a body the core never judged)
 _GONE = frozenset({404, 410})
 _PERMANENT_REDIRECTS = frozenset({301, 308})
+# the status a page answered for once Scrapy's MetaRefreshMiddleware followed its refresh (its
+# reason is ``"meta refresh"``, and the page never reaches this middleware): a temporary
+# redirect, as browsers take it. Without one, a probe of such a page fetched it a second time
+# (the nineteenth holdout web's texinfo nodes that refresh to another node: 8-15 a crawl)
+_REFRESH_STATUS = 302
 # how long a probe waits for the crawl's request in flight for its URL before it is fetched
 # itself: a request whose answer never reaches the filter (a redirect to a URL the crawl got
 # already, a later middleware's own request in its place) must not leave a mirror candidate
@@ -320,7 +325,8 @@ class Prober:
         for position, url in enumerate(chain[:-1]):
             key = self._fingerprint(Request(url))
             reason = reasons[position] if position < len(reasons) else None
-            status = reason if isinstance(reason, int) else None
+            status = _REFRESH_STATUS if reason == "meta refresh" else reason
+            status = status if isinstance(status, int) else None
             self._remember(self._redirected_to, key, chain[position + 1], _UNJUDGED_KEPT)
             if self._crawl_in_flight.pop(key, False):
                 self._on_failure(url, status, chain[position + 1])

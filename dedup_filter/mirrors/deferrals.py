@@ -31,11 +31,6 @@ from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.mirrors.directories import parent_directory
 from dedup_filter.mirrors.store import MirrorStore, directory_name, url_hash
 
-# the answers of a side that lacks a page (a redirect may be a page moved, an error passing): a
-# failure with one is remembered absent under a rule or not (``MirrorDetector.fetch_failed``,
-# ``probe_failed``), for a rule made later counts it (``precedence.absences_before``)
-LACKING_STATUSES = frozenset({404, 410})
-
 _SINCE = struct.Struct(">d")
 _STATUS = struct.Struct(">H")
 _LENGTH = struct.Struct(">I")

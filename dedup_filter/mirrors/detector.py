@@ -44,7 +44,7 @@ from dedup_filter.mirrors.code_checks import (
     check_held_code,
     code_probe_failed,
 )
-from dedup_filter.mirrors.deferrals import LACKING_STATUSES, Deferrals
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     IndexPages,
     Placement,
@@ -103,6 +103,7 @@ from dedup_filter.mirrors.verdict import (
     role,
     summary,
 )
+from dedup_filter.statuses import LACKING_STATUSES, REDIRECT_STATUSES
 
 _LINKED_HOSTS = 16  # other hosts an index page's entry remembers, for orienting pairs
 # entries of a rule's origin read for the URLs a rule marked ``origin_lacks`` may have pruned
@@ -111,7 +112,6 @@ _UNPRUNED_SCANNED = 4096
 
 # probes whose failure is remembered (``Deferrals.absent``)
 _REMEMBERED_ABSENT = frozenset((COUNTERPART_PROBE, INDEX_PROBE, PARENT_PROBE, SAMPLE_PROBE))
-_MOVED_STATUSES = frozenset((301, 302, 303, 307, 308))  # a redirect: where it sends may be a page
 
 
 class MirrorDetector:
@@ -748,7 +748,7 @@ class MirrorDetector:
         """``url`` answered ``status`` with ``location``: remembered as a page moved when that is
         another document of its host (not the host's root, not an index page, which is where a
         host that lacks a page sends its visitors)."""
-        if status not in _MOVED_STATUSES or not location:
+        if status not in REDIRECT_STATUSES or not location:
             return
         target = own_placement(location, self.config.max_depth)
         if (

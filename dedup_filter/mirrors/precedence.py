@@ -78,9 +78,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.mirrors.deferrals import LACKING_STATUSES, Deferrals
+from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore, relative_hash
+from dedup_filter.statuses import LACKING_STATUSES
 
 _SCANNED = 1024  # entries of each side read for its held pages
 # a lead of one document is two directories crawled side by side, not one crawled first

@@ -5,7 +5,9 @@ An alias met before any page of its class is held (a session-id link met before 
 link, a sorted view before its listing) is *deferred*: its canonical URL (the URL the confirmed
 rules rewrite it to) is asked for as a probe, and the alias waits for that URL's fate. Fetched and
 held: the alias is dropped as ``duplicate_url`` of it. Fetched and dropped as a duplicate of a held
-page: the alias is dropped as a duplicate of that page. Failed (a 404, an error) or fetched with
+page: the alias is dropped as a duplicate of that page. Redirected (a 3xx, a meta refresh the
+crawler followed): the alias is dropped, and the crawl goes on from the canonical URL (the alias
+would be sent on alike, its fetch telling nothing new). Failed (a 404, an error) or fetched with
 nothing held: the alias is fetched. Waited too long (``settle``'s ``max_age_s``, or the Scrapy
 crawl's ``DEDUP_MAX_DEFERRALS`` passes): the alias is fetched. So the page of a class is fetched
 once, under the URL that stands for the class, and never lost.
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.statuses import REDIRECT_STATUSES
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import UrlRule, pack_texts, short_hash, unpack_texts
@@ -140,6 +143,9 @@ def awaiting_canonical(view: IndexView, parts: UrlParts, rules: Rules) -> Decisi
         evidence["crawl_instead"] = wanted
         return Decision(url, "drop", Reason.DUPLICATE_URL, fate.held, evidence)
     evidence["status"] = fate.status or None
+    if fate.status in REDIRECT_STATUSES:  # where it leads the crawl goes from ``wanted``
+        evidence["crawl_instead"] = wanted
+        return Decision(url, "drop", Reason.DUPLICATE_URL, wanted, evidence)
     return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
 
 

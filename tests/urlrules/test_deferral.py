@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from dedup_filter import Config, DedupFilter
 
 from .conftest import HOST, Site, hold
@@ -60,6 +62,27 @@ def test_an_alias_whose_canonical_url_is_missing_is_fetched(site):
         "counterpart_missing",
         404,
     )
+
+
+@pytest.mark.parametrize("status", [301, 302, 307])
+def test_an_alias_whose_canonical_url_redirects_is_dropped_and_the_crawl_goes_on_from_it(
+    site, status
+):
+    """The crawler follows the canonical URL's redirect (a meta refresh it followed is reported
+    as a 302): the alias would be sent on alike, so it is dropped, naming the canonical URL to
+    crawl in its place. The nineteenth holdout web's texinfo nodes that refresh to another node
+    had their tracking aliases fetched, or the node fetched again as a probe."""
+    _learn_sessions(site)
+    site.check("/p5.html?sessionid=Q")
+    site.dedup.probe_failed(f"{HOST}/p5.html", status, f"{HOST}/p6.html")
+    pruned = site.check("/p5.html?sessionid=Q")
+    assert (pruned.action, pruned.reason, pruned.duplicate_of) == (
+        "drop",
+        "duplicate_url",
+        f"{HOST}/p5.html",
+    )
+    assert pruned.evidence["status"] == status
+    assert pruned.evidence["crawl_instead"] == f"{HOST}/p5.html"
 
 
 def test_a_canonical_url_dropped_as_a_copy_drops_its_alias_as_a_copy_of_the_same_page(site):

@@ -718,13 +718,14 @@ LAYOUTS = {
     # the sixty-first session's, packages never used before: pytest's documentation is the chain
     # (Sphinx, with 153 release announcements of one template in ``announce/``), cryptography's
     # the stale manual (Sphinx nested three deep, 38.0.4 against 38.0.3; the copier takes its
-    # ``hazmat/``), APT's user guide in French (with a code edition), German and Spanish the
-    # guides (five DocBook pages each, named alike in every language), the puzzle collection's
-    # help in English and German the portal's manual, Asymptote's texinfo nodes the notes
+    # ``hazmat/primitives/``: ``hazmat/`` has no index page, and a copier's top must have one),
+    # APT's user guide in French (with a code edition), German and Spanish the guides (five
+    # DocBook pages each, named alike in every language), the puzzle collection's help in
+    # English and German the portal's manual, Asymptote's texinfo nodes the notes
     "holdout19": Layout(
         "pytest",
         "cryptography",
-        "hazmat/",
+        "hazmat/primitives/",
         ("apt-guide-fr", "apt-guide-de", "apt-guide-es"),
         ("puzzles-en", "puzzles-de"),
         "asymptote",
