@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in four orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout19|versions]
+    python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout19|versions|platforms]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
                              [--pause-every N] [--redirects] [--pretty] [--pretty-section]
@@ -34,6 +34,7 @@ from testweb.evalweb.breakdown import breakdown_lines, extra_fetches
 from testweb.evalweb.builder import LAYOUTS, build_eval_web
 from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
+from testweb.evalweb.platforms import build_platforms_web
 from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
@@ -55,6 +56,9 @@ HEADER = (
     "trap rules",
 )
 
+# webs of one manual's editions side by side on one site, built from packages, not a layout
+_SIDE_BY_SIDE = {"versions": build_versions_web, "platforms": build_platforms_web}
+
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
@@ -63,9 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         # its crawls' indexes would be reused: every page a recrawl's "unchanged", no quality figure
         print(f"eval_web: {workdir} holds an earlier run; give a new or empty --workdir")
         return 2
-    web = (
-        build_versions_web() if args.scale == "versions" else build_eval_web(args.scale, args.seed)
-    )
+    side_by_side = _SIDE_BY_SIDE.get(args.scale)
+    web = side_by_side() if side_by_side else build_eval_web(args.scale, args.seed)
     if args.pretty:
         web = prettified(web)
     if args.pretty_section:
@@ -223,7 +226,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--scale", choices=(*LAYOUTS, "versions"), default="full")
+    parser.add_argument("--scale", choices=(*LAYOUTS, *_SIDE_BY_SIDE), default="full")
     parser.add_argument("--orders", default=",".join(ORDERS))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the datasketch peer's crawls")

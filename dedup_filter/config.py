@@ -225,6 +225,10 @@ class MirrorConfig:
     # ``v2.1/`` and ``v2.2/``), are never paired: a rewritten page would go with the copies
     # (releases.py)
     release_editions_apart: bool = True
+    # two directories whose paths both name a platform of one kind, and different ones
+    # (``amd64/`` and ``arm64/``, ``windows/`` and ``linux/``), are never paired: a platform's own
+    # pages would go with the copies (platforms.py)
+    platform_editions_apart: bool = True
     # hosts (``docs.example.org``) or URL prefixes (``https://example.org/docs/``) no rule prunes
     protected_prefixes: tuple[str, ...] = ()
     # a held counterpart resembling the origin's soft-404 page this much is no copy (soft404.py)

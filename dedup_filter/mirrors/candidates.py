@@ -66,6 +66,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
+from dedup_filter.platforms import platform_editions
 from dedup_filter.releases import release_editions
 
 
@@ -403,11 +404,13 @@ class CandidateUpdate:
         )
 
     def _editions(self, pair: DirectoryPair) -> bool:
-        """Whether the pair's directories name different languages (``languages.py``) or
-        different releases (``releases.py``)."""
-        config = self.config
-        return (config.language_editions_apart and language_editions(pair.mirror, pair.origin)) or (
-            config.release_editions_apart and release_editions(pair.mirror, pair.origin)
+        """Whether the pair's directories name different languages (``languages.py``),
+        different releases (``releases.py``) or different platforms (``platforms.py``)."""
+        config, mirror, origin = self.config, pair.mirror, pair.origin
+        return (
+            (config.language_editions_apart and language_editions(mirror, origin))
+            or (config.release_editions_apart and release_editions(mirror, origin))
+            or (config.platform_editions_apart and platform_editions(mirror, origin))
         )
 
     def _rejected(self, pair: DirectoryPair) -> bool:

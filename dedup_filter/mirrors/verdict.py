@@ -30,6 +30,7 @@ from dedup_filter.mirrors.records import (
     DirEntry,
     Rule,
 )
+from dedup_filter.platforms import platform_editions
 from dedup_filter.releases import release_editions
 
 
@@ -137,4 +138,6 @@ def summary(candidate: Candidate) -> dict[str, Any]:
 def _named_editions(mirror: str, origin: str) -> str | None:
     if language_editions(mirror, origin):
         return "language_editions"
-    return "release_editions" if release_editions(mirror, origin) else None
+    if release_editions(mirror, origin):
+        return "release_editions"
+    return "platform_editions" if platform_editions(mirror, origin) else None

@@ -26,6 +26,8 @@ _OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re
 
 
 LLVM_RELEASES = ("13", "14", "15", "16")  # Debian 12 packages each as llvm-N-doc
+# the installation guide's platform editions, for the platforms web; amd64's is ``install-en``'s
+INSTALL_ARCHITECTURES = ("amd64", "arm64", "i386", "s390x")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,13 @@ TREES = {
             "installation-guide-amd64", f"usr/share/doc/installation-guide-amd64/{language}"
         )
         for language in ("en", "fr", "de", "es", "it")
+    },
+    # the English guide for each platform, for the platforms web (``platforms.py``)
+    **{
+        f"install-{arch}": DocTree(
+            f"installation-guide-{arch}", f"usr/share/doc/installation-guide-{arch}/en"
+        )
+        for arch in INSTALL_ARCHITECTURES
     },
     "harden-en": DocTree("harden-doc", "usr/share/doc/harden-doc/html/en-US"),
     "harden-fr": DocTree("harden-doc", "usr/share/doc/harden-doc/html/fr-FR"),
