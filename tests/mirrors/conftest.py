@@ -110,14 +110,52 @@ def partial_translation(
 ) -> tuple[dict, list[str]]:
     """The English manual and a German edition holding the English pages but for three, whose
     German text (here: other modules' pages) no other URL holds; and those three URLs."""
-    english_base, german_base = LAYOUTS[layout]
-    english = docs_tree(corpus, english_base, modules[:24], "Manual")
-    german = {german_base + url[len(english_base) :]: body for url, body in english.items()}
-    leaves = sorted(url for url in german if url.endswith(".html"))
-    translated = leaves[2:12:4]
-    for url, module in zip(translated, TRANSLATED_MODULES, strict=True):
-        german[url] = stdlib_page(module).encode()
-    return english | german, translated
+    return two_editions(corpus, modules, stdlib_page, *LAYOUTS[layout])
+
+
+def two_editions(
+    corpus: dict[str, str],
+    modules: list[str],
+    stdlib_page: Callable[[str], str],
+    base: str,
+    edition_base: str,
+) -> tuple[dict[str, bytes], list[str]]:
+    """A manual at ``base`` and an edition of it at ``edition_base`` holding its pages but for
+    three of the edition's own (here: other modules' pages) that no other URL holds; and those
+    three URLs."""
+    manual = docs_tree(corpus, base, modules[:24], "Manual")
+    edition = copy_tree(manual, base, edition_base)
+    own = sorted(url for url in edition if url.endswith(".html"))[2:12:4]
+    for url, module in zip(own, TRANSLATED_MODULES, strict=True):
+        edition[url] = stdlib_page(module).encode()
+    return manual | edition, own
+
+
+def assert_editions_kept_apart(
+    dedup: DedupFilter,
+    crawl: OnlineCrawl,
+    own: list[str],
+    base: str,
+    edition_base: str,
+) -> str:
+    """No rule pairs the editions of ``two_editions``; the edition's own pages and their
+    namesakes are fetched; each other page, or its namesake, is still dropped as a duplicate
+    once fetched; the pair is a rejected candidate. Returns the reason it was rejected for
+    (every candidate's: the pair's subdirectories are rejected alike)."""
+    assert dedup.mirror_rules() == []
+    namesakes = [base + url[len(edition_base) :] for url in own]
+    assert all(url in crawl.fetched for url in own + namesakes)
+    for url in breadth_first(crawl.pages, edition_base):
+        if url.endswith(".html") and url not in own:
+            namesake = crawl.decisions[base + url[len(edition_base) :]]
+            assert crawl.decisions[url].dropped or namesake.dropped
+    pairs = dedup.mirror_candidates()
+    assert {frozenset((pair["mirror"], pair["origin"])) for pair in pairs} >= {
+        frozenset((base, edition_base))
+    }
+    (state, reason), *others = {(pair["state"], pair["rejected_for"]) for pair in pairs}
+    assert (state, others) == ("rejected", [])
+    return reason
 
 
 def copy_tree(pages: dict[str, bytes], base: str, new_base: str) -> dict[str, bytes]:

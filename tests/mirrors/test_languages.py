@@ -9,11 +9,11 @@ import pytest
 from dedup_filter.languages import language_editions
 
 from .conftest import (
-    ENGLISH,
     GERMAN,
     GERMAN_COPY,
     LAYOUTS,
     OnlineCrawl,
+    assert_editions_kept_apart,
     breadth_first,
     partial_translation,
     two_tree_orders,
@@ -68,35 +68,9 @@ def test_a_partial_translation_keeps_its_translated_pages(
     urls = two_tree_orders(pages, {"english": english_base, "german": german_base})[order]
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(urls)
-    assert dedup.mirror_rules() == []
     assert dedup.url_rules(with_candidates=True) == []
-    assert all(url in crawl.fetched for url in translated)
-    # each untranslated page, or its English page, is still dropped as a duplicate, once fetched
-    for url in breadth_first(pages, german_base):
-        source = english_base + url[len(german_base) :]
-        if url.endswith(".html") and url not in translated:
-            assert crawl.decisions[url].dropped or crawl.decisions[source].dropped
-    pairs = dedup.mirror_candidates()  # the pair and its subdirectories', each with its reason
-    assert {frozenset((pair["mirror"], pair["origin"])) for pair in pairs} >= {
-        frozenset((english_base, german_base))
-    }
-    assert {(pair["state"], pair["rejected_for"]) for pair in pairs} == {
-        ("rejected", "language_editions")
-    }
-
-
-def test_without_the_names_the_translation_is_taken_for_a_mirror(
-    open_filter, corpus, modules, stdlib_page
-):
-    """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
-    rule prunes what it never fetched, translated pages among them in this order."""
-    pages, translated = partial_translation(corpus, modules, stdlib_page)
-    dedup = open_filter(language_editions_apart=False)
-    crawl = OnlineCrawl(dedup, pages).visit(
-        breadth_first(pages, ENGLISH) + breadth_first(pages, GERMAN)
-    )
-    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(GERMAN, ENGLISH)]
-    assert any(url not in crawl.fetched for url in translated)
+    reason = assert_editions_kept_apart(dedup, crawl, translated, english_base, german_base)
+    assert reason == "language_editions"  # the pair's and its subdirectories'
 
 
 def test_a_copy_of_a_translation_is_still_a_mirror(open_filter, corpus, modules, stdlib_page):

@@ -11,12 +11,10 @@ from dedup_filter.releases import release_editions
 from .conftest import (
     MIRROR,
     ORIGIN,
-    TRANSLATED_MODULES,
     OnlineCrawl,
     breadth_first,
     copy_tree,
     docs_tree,
-    two_tree_orders,
 )
 
 OLDER = ORIGIN + "docs/13/"
@@ -51,56 +49,6 @@ LATEST = ORIGIN + "docs/latest/"
 def test_release_editions_by_name(directory, other, editions):
     assert release_editions(directory, other) is editions
     assert release_editions(other, directory) is editions
-
-
-def two_releases(corpus, modules, stdlib_page) -> tuple[dict[str, bytes], list[str]]:
-    """A manual's release 13 and its release 14 holding the same pages but for three rewritten
-    ones (here: other modules' pages) that no other URL holds; and those three URLs."""
-    older = docs_tree(corpus, OLDER, modules[:24], "Manual")
-    newer = copy_tree(older, OLDER, NEWER)
-    rewritten = sorted(url for url in newer if url.endswith(".html"))[2:12:4]
-    for url, module in zip(rewritten, TRANSLATED_MODULES, strict=True):
-        newer[url] = stdlib_page(module).encode()
-    return older | newer, rewritten
-
-
-@pytest.mark.parametrize("order", ["older_first", "newer_first", "interleaved"])
-def test_two_releases_keep_the_rewritten_pages(open_filter, corpus, modules, stdlib_page, order):
-    pages, rewritten = two_releases(corpus, modules, stdlib_page)
-    urls = two_tree_orders(pages, {"older": OLDER, "newer": NEWER})[order]
-    dedup = open_filter()
-    crawl = OnlineCrawl(dedup, pages).visit(urls)
-    assert dedup.mirror_rules() == []
-    older_namesakes = [OLDER + url[len(NEWER) :] for url in rewritten]
-    assert all(url in crawl.fetched for url in rewritten + older_namesakes)
-    pairs = dedup.mirror_candidates()
-    assert {frozenset((pair["mirror"], pair["origin"])) for pair in pairs} >= {
-        frozenset((OLDER, NEWER))
-    }
-    assert {(pair["state"], pair["rejected_for"]) for pair in pairs} == {
-        ("rejected", "release_editions")
-    }
-    # a page that carried over is still dropped as a duplicate, once fetched
-    carried = [url for url in breadth_first(pages, NEWER) if url.endswith(".html")]
-    carried = [url for url in carried if url not in rewritten]
-    assert all(
-        crawl.decisions[url].dropped or crawl.decisions[OLDER + url[len(NEWER) :]].dropped
-        for url in carried
-    )
-
-
-def test_without_the_names_the_releases_are_taken_for_a_mirror(
-    open_filter, corpus, modules, stdlib_page
-):
-    """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
-    rule prunes what it never fetched, rewritten pages among them."""
-    pages, rewritten = two_releases(corpus, modules, stdlib_page)
-    dedup = open_filter(release_editions_apart=False)
-    crawl = OnlineCrawl(dedup, pages).visit(
-        breadth_first(pages, OLDER) + breadth_first(pages, NEWER)
-    )
-    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(NEWER, OLDER)]
-    assert any(url not in crawl.fetched for url in rewritten)
 
 
 def test_a_copy_of_the_latest_release_is_still_a_mirror(open_filter, corpus, modules):

@@ -1,0 +1,60 @@
+"""Editions of a manual named in their URLs (languages, releases, platforms) are never paired:
+most pages of one edition are the other's, and a rule between them would prune the edition's own
+pages (a translated page, a release's notes, a platform's boot page) with the copies. The names
+each kind reads are tested beside it (``test_languages``, ``test_releases``, ``test_platforms``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import (
+    ENGLISH,
+    GERMAN,
+    ORIGIN,
+    OnlineCrawl,
+    assert_editions_kept_apart,
+    breadth_first,
+    two_editions,
+    two_tree_orders,
+)
+
+# kind -> the manual, its edition, the option that keeps them apart
+EDITIONS = {
+    "language": (ENGLISH, GERMAN, "language_editions_apart"),
+    "release": (ORIGIN + "docs/13/", ORIGIN + "docs/14/", "release_editions_apart"),
+    "platform": (
+        ORIGIN + "releases/bookworm/amd64/",
+        ORIGIN + "releases/bookworm/arm64/",
+        "platform_editions_apart",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["release", "platform"])  # languages: ``test_languages``
+@pytest.mark.parametrize("order", ["manual_first", "edition_first", "interleaved"])
+def test_two_editions_keep_the_editions_own_pages(
+    open_filter, corpus, modules, stdlib_page, kind, order
+):
+    base, edition_base, _ = EDITIONS[kind]
+    pages, own = two_editions(corpus, modules, stdlib_page, base, edition_base)
+    urls = two_tree_orders(pages, {"manual": base, "edition": edition_base})[order]
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    reason = assert_editions_kept_apart(dedup, crawl, own, base, edition_base)
+    assert reason == f"{kind}_editions"
+
+
+@pytest.mark.parametrize("kind", sorted(EDITIONS))
+def test_without_the_names_the_edition_is_taken_for_a_mirror(
+    open_filter, corpus, modules, stdlib_page, kind
+):
+    """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
+    rule prunes what it never fetched, the edition's own pages among them in this order."""
+    base, edition_base, option = EDITIONS[kind]
+    pages, own = two_editions(corpus, modules, stdlib_page, base, edition_base)
+    dedup = open_filter(**{option: False})
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, base) + breadth_first(pages, edition_base)
+    )
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(edition_base, base)]
+    assert any(url not in crawl.fetched for url in own)
