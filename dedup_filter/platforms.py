@@ -18,13 +18,15 @@ name one platform in several ways: ``amd64``, ``x86_64``, ``x64``); a side that 
 kind, or names platforms of other kinds only (a mirror filing the amd64 guide under
 ``/pub/linux/``), is paired as any directory. Short words that name other things as often
 (``arm``, an administrator's reference manual; ``alpha``, a release; ``win``, ``mac``) name
-none.
+none. Only the segments that tell the two paths apart are read: a section both hold under one
+name (``x86/``) is no platform they share.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+
+from dedup_filter.urls import differing_segments
 
 _ARCHITECTURES = {
     "amd64": ("amd64", "x86_64", "x64", "em64t", "intel64"),
@@ -76,18 +78,20 @@ _PARTS = re.compile(r"[-_.]")
 
 
 def platform_editions(directory: str, other: str) -> bool:
-    """Whether two directory URLs name different platforms: both name some of one kind in their
-    paths, and none of that kind is the same."""
-    platforms, others = _platforms(directory), _platforms(other)
+    """Whether two directory URLs name different platforms: both name some of one kind in the
+    segments that tell their paths apart (``urls.differing_segments``), and none of that kind is
+    the same."""
+    segments, other_segments = differing_segments(directory, other)
+    platforms, others = _platforms(segments), _platforms(other_segments)
     return any(
         platforms[kind].isdisjoint(others[kind]) for kind in platforms.keys() & others.keys()
     )
 
 
-def _platforms(directory: str) -> dict[str, set[str]]:
-    """The platforms a directory URL's path names, by kind."""
+def _platforms(segments: list[str]) -> dict[str, set[str]]:
+    """The platforms path segments name, by kind."""
     named: dict[str, set[str]] = {}
-    for segment in urlsplit(directory.lower()).path.split("/"):
+    for segment in segments:
         joined = _JOINED.findall(segment)
         for part in [*joined, *_PARTS.split(_JOINED.sub(" ", segment))]:
             if (found := _PLATFORMS.get(part.strip())) is not None:

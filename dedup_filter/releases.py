@@ -21,13 +21,16 @@ words sites name a moving release by (``latest``, ``stable``, ``dev``, ...) name
 agrees only with the same word: ``/latest/`` is the newest release today, but which one the
 names do not say, and paired with ``/15/`` a rule pruned the newest release's rewritten pages
 in all three of its copies. The cost: ``/latest/`` and the release it serves are crawled both,
-each page dropped as an exact duplicate after its fetch.
+each page dropped as an exact duplicate after its fetch. Only the segments that tell the two
+paths apart are read: a section both releases hold under one name (``development/``, a moving
+word) is no release they share.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+
+from dedup_filter.urls import differing_segments
 
 Release = tuple[int | str, ...]
 
@@ -55,11 +58,13 @@ _GLUED = re.compile(r"[a-z]+(\d{1,8}(?:\.\d{1,8})+)")
 
 
 def release_editions(directory: str, other: str) -> bool:
-    """Whether two directory URLs name different releases: both name one in their paths, and
-    none of one agrees with one of the other."""
-    releases, others = _releases(directory), _releases(other)
-    return bool(releases and others) and not any(
-        _agree(release, another) for release in releases for another in others
+    """Whether two directory URLs name different releases: both name one in the segments that
+    tell their paths apart (``urls.differing_segments``), and none of one agrees with one of
+    the other."""
+    segments, others = differing_segments(directory, other)
+    releases, other_releases = _releases(segments), _releases(others)
+    return bool(releases and other_releases) and not any(
+        _agree(release, another) for release in releases for another in other_releases
     )
 
 
@@ -70,10 +75,10 @@ def _agree(release: Release, other: Release) -> bool:
     return release[:shorter] == other[:shorter]
 
 
-def _releases(directory: str) -> list[Release]:
+def _releases(segments: list[str]) -> list[Release]:
     return [
         release
-        for segment in urlsplit(directory.lower()).path.split("/")
+        for segment in segments
         for part in _PARTS.split(segment)
         if (release := _release(part)) is not None
     ]

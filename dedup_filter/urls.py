@@ -70,6 +70,25 @@ def path_of(url: str) -> str:
     return normalize_url(url).partition("?")[0]
 
 
+def differing_segments(directory: str, other: str) -> tuple[list[str], list[str]]:
+    """The lower-cased path segments of two directory URLs with those they share at the start
+    and at the end left out: what tells the two places apart (``/v2/docs/13/development/`` and
+    ``/v2/docs/14/development/``: ``13`` and ``14``). A name both paths hold at one place says
+    nothing of either's edition: a section named ``development`` is no release both share."""
+    segments, others = _path_segments(directory), _path_segments(other)
+    while segments and others and segments[0] == others[0]:
+        segments, others = segments[1:], others[1:]
+    while segments and others and segments[-1] == others[-1]:
+        segments, others = segments[:-1], others[:-1]
+    return segments, others
+
+
+def _path_segments(url: str) -> list[str]:
+    """A URL's lower-cased path segments (no query, no fragment); never raises."""
+    path = url.lower().partition("://")[2].partition("/")[2]
+    return [segment for segment in path.partition("#")[0].partition("?")[0].split("/") if segment]
+
+
 def file_name_of(url: str) -> str:
     """The last segment of a URL's (or a relative path's) path, without query and fragment."""
     return url.partition("#")[0].partition("?")[0].rpartition("/")[2]

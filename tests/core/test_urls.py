@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.urls import directory_of, document_stem_of, host_of, normalize_url, site_of
+from dedup_filter.urls import (
+    differing_segments,
+    directory_of,
+    document_stem_of,
+    host_of,
+    normalize_url,
+    site_of,
+)
 
 
 @pytest.mark.parametrize(
@@ -69,7 +76,21 @@ def test_a_document_stem_is_the_last_segment_without_its_extension(url, stem):
     assert document_stem_of(url) == stem
 
 
+@pytest.mark.parametrize(
+    ("directory", "other", "segments"),
+    [
+        ("http://a.test/v2/docs/13/dev/", "http://b.test/v2/docs/14/dev/", (["13"], ["14"])),
+        ("http://a.test/pub/llvm/docs/", "http://a.test/16/", (["pub", "llvm", "docs"], ["16"])),
+        ("http://a.test/Docs/", "http://b.test/docs/", ([], [])),  # lower-cased, nothing apart
+        ("http://a.test/", "http://b.test/x/y/", ([], ["x", "y"])),
+    ],
+)
+def test_differing_segments_leave_out_what_both_paths_hold_at_each_end(directory, other, segments):
+    assert differing_segments(directory, other) == segments
+
+
 @pytest.mark.parametrize("url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"])
 def test_malformed_urls_never_raise(url):
     assert isinstance(normalize_url(url) + site_of(url) + directory_of(url) + host_of(url), str)
     assert isinstance(document_stem_of(url), str)
+    assert isinstance(differing_segments(url, "http://h.example/a/"), tuple)

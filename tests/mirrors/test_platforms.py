@@ -29,6 +29,7 @@ ARM64 = ORIGIN + "releases/bookworm/arm64/"
         ("http://a.test/guide-s390x/", "http://b.test/docs/guide-ppc64el/", True),
         ("http://a.test/linux/amd64/", "http://a.test/linux/i386/", True),  # the system agrees
         ("http://a.test/docs/macos/", "http://a.test/docs/win64/", True),
+        ("http://a.test/amd64/x86/", "http://a.test/arm64/x86/", True),  # a section both hold
         # names of one platform
         ("http://a.test/amd64/", "http://b.test/pub/x86_64/", False),
         ("http://a.test/dist-x86-64/", "http://b.test/x64/", False),

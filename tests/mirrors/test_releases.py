@@ -33,6 +33,9 @@ LATEST = ORIGIN + "docs/latest/"
         ("http://a.test/python3.11/", "http://b.test/python3.12/", True),
         ("http://a.test/latest/", "http://a.test/16/", True),  # which release, the name hides
         ("http://a.test/stable/", "http://a.test/latest/", True),
+        # a name both hold at one place is no release they share
+        ("http://a.test/38.0/development/", "http://a.test/39.0/development/", True),
+        ("http://a.test/v2/docs/13/", "http://b.test/v2/docs/14/", True),
         # releases that may be one: the shorter is the longer's start
         ("http://a.test/3/library/", "http://a.test/3.11/library/", False),
         ("http://a.test/16/", "http://b.test/pub/llvm-16.0.6/", False),
