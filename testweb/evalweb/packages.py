@@ -2,17 +2,21 @@
 ``dpkg -x`` into a cache outside the repository, read as HTML trees.
 
 A clean machine (CI) fetches what is missing itself; the cache survives between runs, so the
-web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache.
+web is rebuilt offline. ``DEDUP_EVAL_CACHE`` moves the cache. A package of another Debian
+release than the machine's is named ``PACKAGE@SUITE`` (``installation-guide-amd64@trixie``):
+it is found in that suite's package index on ``deb.debian.org`` and fetched from its pool.
 """
 
 from __future__ import annotations
 
+import lzma
 import os
 import posixpath
 import re
 import shutil
 import subprocess
 import tempfile
+import urllib.request
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,12 +26,15 @@ from testweb.pages import rewrite_hrefs
 _CACHE = Path(os.environ.get("DEDUP_EVAL_CACHE", "~/.cache/dedup-filter/debdocs")).expanduser()
 _MAX_PAGE_BYTES = 100_000  # sqlite's syntax-diagram pages run to 1.5 MB: the web stays light
 _SINGLE_QUOTED_HREF = re.compile(r"href='([^'\"]*)'", re.I)
+_ARCHIVE = "http://deb.debian.org/debian/"
 _OTHER_SCHEME_HREF = re.compile(r'href="(?!https?:)[a-z][a-z0-9+.-]*:[^"]*"', re.I)
 
 
 LLVM_RELEASES = ("13", "14", "15", "16")  # Debian 12 packages each as llvm-N-doc
 # the installation guide's platform editions, for the platforms web; amd64's is ``install-en``'s
 INSTALL_ARCHITECTURES = ("amd64", "arm64", "i386", "s390x")
+# the Debian releases beside this machine's (bookworm) whose amd64 guide the platforms web serves
+INSTALL_RELEASES = ("bullseye", "trixie")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,12 +99,19 @@ TREES = {
         )
         for language in ("en", "fr", "de", "es", "it")
     },
-    # the English guide for each platform, for the platforms web (``platforms.py``)
+    # the English guide for each platform, and the amd64 guide of the releases before and after,
+    # for the platforms web (``platforms.py``)
     **{
         f"install-{arch}": DocTree(
             f"installation-guide-{arch}", f"usr/share/doc/installation-guide-{arch}/en"
         )
         for arch in INSTALL_ARCHITECTURES
+    },
+    **{
+        f"install-amd64-{release}": DocTree(
+            f"installation-guide-amd64@{release}", "usr/share/doc/installation-guide-amd64/en"
+        )
+        for release in INSTALL_RELEASES
     },
     "harden-en": DocTree("harden-doc", "usr/share/doc/harden-doc/html/en-US"),
     "harden-fr": DocTree("harden-doc", "usr/share/doc/harden-doc/html/fr-FR"),
@@ -755,8 +769,36 @@ def unpacked(package: str, cache: Path = _CACHE) -> Path:
 
 
 def _download(package: str, cache: Path) -> None:
-    """``apt-get download``, after ``apt-get update`` on a machine whose package lists are empty."""
+    """``apt-get download``, after ``apt-get update`` on a machine whose package lists are empty;
+    ``PACKAGE@SUITE`` from that suite's pool."""
+    if "@" in package:
+        _download_from_suite(package, cache)
+        return
     command = ["apt-get", "download", package]
     if subprocess.run(command, cwd=cache, capture_output=True).returncode != 0:
         subprocess.run(["apt-get", "update"], check=True, capture_output=True)
         subprocess.run(command, cwd=cache, check=True, capture_output=True)
+
+
+def _download_from_suite(package: str, cache: Path) -> None:
+    """``PACKAGE@SUITE``'s ``.deb`` (an architecture-independent package: documentation is),
+    found in the suite's ``binary-all`` index, saved as ``PACKAGE@SUITE_VERSION_all.deb``."""
+    name, _, suite = package.partition("@")
+    with urllib.request.urlopen(f"{_ARCHIVE}dists/{suite}/main/binary-all/Packages.xz") as index:
+        stanzas = lzma.decompress(index.read()).decode("utf-8").split("\n\n")
+    fields = next(
+        (
+            dict(line.split(": ", 1) for line in stanza.splitlines() if ": " in line)
+            for stanza in stanzas
+            if stanza.startswith(f"Package: {name}\n")
+        ),
+        None,
+    )
+    if fields is None:
+        missing = f"{name} is not in Debian {suite}'s architecture-independent packages"
+        raise LookupError(missing)
+    target = cache / f"{package}_{fields['Version'].replace(':', '%3a')}_all.deb"
+    partial = target.with_suffix(".partial")
+    with urllib.request.urlopen(_ARCHIVE + fields["Filename"]) as deb:
+        partial.write_bytes(deb.read())
+    partial.rename(target)
