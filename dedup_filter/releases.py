@@ -21,9 +21,13 @@ words sites name a moving release by (``latest``, ``stable``, ``dev``, ...) name
 agrees only with the same word: ``/latest/`` is the newest release today, but which one the
 names do not say, and paired with ``/15/`` a rule pruned the newest release's rewritten pages
 in all three of its copies. The cost: ``/latest/`` and the release it serves are crawled both,
-each page dropped as an exact duplicate after its fetch. Only the segments that tell the two
-paths apart are read: a section both releases hold under one name (``development/``, a moving
-word) is no release they share.
+each page dropped as an exact duplicate after its fetch. Debian's suites (``oldstable``,
+``testing``) are such words, and the code names Debian and Ubuntu give their releases
+(``bullseye``, ``bookworm``, ``jammy``) name releases that agree only with themselves: Debian's
+site files its installation guide under ``/releases/bookworm/amd64/`` beside
+``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are rewritten against bookworm's. Only
+the segments that tell the two paths apart are read: a section both releases hold under one
+name (``development/``, a moving word) is no release they share.
 """
 
 from __future__ import annotations
@@ -49,8 +53,86 @@ _MOVING = frozenset(
         "nightly",
         "trunk",
         "unstable",
+        # Debian's suites
+        "oldoldstable",
+        "oldstable",
+        "testing",
+        "sid",
+        "experimental",
     }
 )
+# code names of the releases of Debian and Ubuntu, whose sites file manuals under them
+# (``/releases/bookworm/amd64/``, ``/ubuntu/jammy/``): each agrees with itself only. Debian's
+# ``bo`` is left out, a two-letter word too many paths hold
+_CODE_NAMES = frozenset(
+    {
+        # Debian
+        "buzz",
+        "rex",
+        "hamm",
+        "slink",
+        "potato",
+        "woody",
+        "sarge",
+        "etch",
+        "lenny",
+        "squeeze",
+        "wheezy",
+        "jessie",
+        "stretch",
+        "buster",
+        "bullseye",
+        "bookworm",
+        "trixie",
+        "forky",
+        "duke",
+        # Ubuntu
+        "warty",
+        "hoary",
+        "breezy",
+        "dapper",
+        "edgy",
+        "feisty",
+        "gutsy",
+        "hardy",
+        "intrepid",
+        "jaunty",
+        "karmic",
+        "lucid",
+        "maverick",
+        "natty",
+        "oneiric",
+        "precise",
+        "quantal",
+        "raring",
+        "saucy",
+        "trusty",
+        "utopic",
+        "vivid",
+        "wily",
+        "xenial",
+        "yakkety",
+        "zesty",
+        "artful",
+        "bionic",
+        "cosmic",
+        "disco",
+        "eoan",
+        "focal",
+        "groovy",
+        "hirsute",
+        "impish",
+        "jammy",
+        "kinetic",
+        "lunar",
+        "mantic",
+        "noble",
+        "oracular",
+        "plucky",
+        "questing",
+    }
+)
+_WORDS = _MOVING | _CODE_NAMES
 
 _PARTS = re.compile(r"[-_]")
 _NUMBERED = re.compile(r"v?(\d{1,8}(?:\.\d{1,8})*)(?:\.x)?")
@@ -85,7 +167,7 @@ def _releases(segments: list[str]) -> list[Release]:
 
 
 def _release(part: str) -> Release | None:
-    if part in _MOVING:
+    if part in _WORDS:
         return (part,)
     match = _NUMBERED.fullmatch(part) or _GLUED.fullmatch(part)
     return None if match is None else tuple(int(number) for number in match[1].split("."))

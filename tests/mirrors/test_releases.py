@@ -33,6 +33,12 @@ LATEST = ORIGIN + "docs/latest/"
         ("http://a.test/python3.11/", "http://b.test/python3.12/", True),
         ("http://a.test/latest/", "http://a.test/16/", True),  # which release, the name hides
         ("http://a.test/stable/", "http://a.test/latest/", True),
+        # code names, and Debian's suites
+        ("http://a.test/releases/bookworm/amd64/", "http://a.test/releases/trixie/amd64/", True),
+        ("http://a.test/ubuntu/jammy/guide/", "http://b.test/ubuntu/noble/guide/", True),
+        ("http://a.test/releases/oldstable/", "http://a.test/releases/stable/", True),
+        ("http://a.test/releases/bookworm/", "http://a.test/releases/12/", True),
+        ("http://a.test/releases/bookworm/", "http://b.test/pub/debian/bookworm/", False),
         # a name both hold at one place is no release they share
         ("http://a.test/38.0/development/", "http://a.test/39.0/development/", True),
         ("http://a.test/v2/docs/13/", "http://b.test/v2/docs/14/", True),
@@ -44,6 +50,7 @@ LATEST = ORIGIN + "docs/latest/"
         # a side that names none: a copy filed anywhere
         ("http://a.test/latest/", "http://b.test/pub/docs/", False),
         ("http://a.test/14/", "http://b.test/mirror/", False),
+        ("http://a.test/releases/trixie/", "http://b.test/pub/debian-docs/", False),
         # digits glued to a name without a dot name no release
         ("http://a.test/html5/", "http://a.test/html4/", False),
         ("http://a.test/ch01/", "http://a.test/ch02/", False),
