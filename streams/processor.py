@@ -26,6 +26,7 @@ from dedup_filter import Decision, DedupFilter, IndexStoreError
 from dedup_filter.decision import Reason
 from dedup_filter.isolation import Failed, guarded, isolated
 from dedup_filter.prepare import PreparedPage
+from dedup_filter.statuses import REDIRECT_STATUSES
 
 from .config import StreamConfig
 from .delivery import Backoff, deliver
@@ -422,15 +423,21 @@ class Processor:
         return outputs
 
     def _landings(self, decisions: list[Decision]) -> list[Decision]:
-        """The frontier's checks of where the URLs a learnt redirect rule dropped land, not held
-        yet (``crawl_instead``). A probe's page that another drop names to crawl instead came in
-        as a page, and the frontier followed its links already."""
+        """The frontier's checks of the URLs that lead where dropped URLs would have (their
+        ``crawl_instead``): where a learnt redirect rule sends them, not held yet, and the
+        canonical URL of an alias dropped because that URL redirects (its probe, fetched
+        without following, reached no page; the fleet follows it from there, as it would have
+        from the alias). A probe's page that another drop names to crawl instead came in as a
+        page, and the frontier followed its links already."""
         wanted = [
             decision.evidence["crawl_instead"]
             for decision in decisions
             if decision.dropped
-            and "redirect_rule" in decision.evidence
             and decision.evidence.get("crawl_instead")
+            and (
+                "redirect_rule" in decision.evidence
+                or decision.evidence.get("status") in REDIRECT_STATUSES
+            )
         ]
         return self._frontier.check(wanted) if wanted else []
 

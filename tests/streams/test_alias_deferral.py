@@ -44,3 +44,19 @@ def test_an_alias_whose_canonical_url_is_missing_is_forwarded(
     missing = page(f"{SITE}/gone.html", "", status=404)
     processor.process(batch(PAGES, [missing], first_offset=4), threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [alias]
+
+
+def test_an_alias_whose_canonical_url_redirects_is_dropped_and_the_canonical_url_forwarded(
+    make_processor, producer, batch, page, stdlib_page
+):
+    """The probe of the canonical URL answered 301 without following it: the alias would be
+    sent on alike, so it is dropped, and the canonical URL is forwarded for the fleet to follow
+    where it leads (forwarded before, the alias itself was fetched to the same end)."""
+    processor = make_processor(producer=producer)
+    _learn_sessions(processor, batch, page, stdlib_page)
+    alias = f"{SITE}/moved.html?sessionid=Q".encode()
+    processor.process(batch(URLS, [alias]), threading.Event())
+    moved = page(f"{SITE}/moved.html", "", status=301, headers={"Location": f"{SITE}/new.html"})
+    processor.process(batch(PAGES, [moved], first_offset=4), threading.Event())
+    assert [value for _, value, _ in producer.on("urls.keep")] == [f"{SITE}/moved.html".encode()]
+    assert not processor.dedup.any_deferred()
