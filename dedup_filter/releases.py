@@ -64,74 +64,19 @@ _MOVING = frozenset(
 # code names of the releases of Debian and Ubuntu, whose sites file manuals under them
 # (``/releases/bookworm/amd64/``, ``/ubuntu/jammy/``): each agrees with itself only. Debian's
 # ``bo`` is left out, a two-letter word too many paths hold
-_CODE_NAMES = frozenset(
-    {
-        # Debian
-        "buzz",
-        "rex",
-        "hamm",
-        "slink",
-        "potato",
-        "woody",
-        "sarge",
-        "etch",
-        "lenny",
-        "squeeze",
-        "wheezy",
-        "jessie",
-        "stretch",
-        "buster",
-        "bullseye",
-        "bookworm",
-        "trixie",
-        "forky",
-        "duke",
-        # Ubuntu
-        "warty",
-        "hoary",
-        "breezy",
-        "dapper",
-        "edgy",
-        "feisty",
-        "gutsy",
-        "hardy",
-        "intrepid",
-        "jaunty",
-        "karmic",
-        "lucid",
-        "maverick",
-        "natty",
-        "oneiric",
-        "precise",
-        "quantal",
-        "raring",
-        "saucy",
-        "trusty",
-        "utopic",
-        "vivid",
-        "wily",
-        "xenial",
-        "yakkety",
-        "zesty",
-        "artful",
-        "bionic",
-        "cosmic",
-        "disco",
-        "eoan",
-        "focal",
-        "groovy",
-        "hirsute",
-        "impish",
-        "jammy",
-        "kinetic",
-        "lunar",
-        "mantic",
-        "noble",
-        "oracular",
-        "plucky",
-        "questing",
-    }
-)
+# fmt: off
+_CODE_NAMES = frozenset({
+    # Debian
+    "buzz", "rex", "hamm", "slink", "potato", "woody", "sarge", "etch", "lenny", "squeeze",
+    "wheezy", "jessie", "stretch", "buster", "bullseye", "bookworm", "trixie", "forky", "duke",
+    # Ubuntu
+    "warty", "hoary", "breezy", "dapper", "edgy", "feisty", "gutsy", "hardy", "intrepid",
+    "jaunty", "karmic", "lucid", "maverick", "natty", "oneiric", "precise", "quantal", "raring",
+    "saucy", "trusty", "utopic", "vivid", "wily", "xenial", "yakkety", "zesty", "artful",
+    "bionic", "cosmic", "disco", "eoan", "focal", "groovy", "hirsute", "impish", "jammy",
+    "kinetic", "lunar", "mantic", "noble", "oracular", "plucky", "questing",
+})
+# fmt: on
 _WORDS = _MOVING | _CODE_NAMES
 
 _PARTS = re.compile(r"[-_]")
