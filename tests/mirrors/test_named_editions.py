@@ -10,10 +10,13 @@ import pytest
 from .conftest import (
     ENGLISH,
     GERMAN,
+    MIRROR,
     ORIGIN,
     OnlineCrawl,
     assert_editions_kept_apart,
     breadth_first,
+    copy_tree,
+    docs_tree,
     two_editions,
     two_tree_orders,
 )
@@ -58,3 +61,25 @@ def test_without_the_names_the_edition_is_taken_for_a_mirror(
     )
     assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(edition_base, base)]
     assert any(url not in crawl.fetched for url in own)
+
+
+@pytest.mark.parametrize(
+    ("base", "edition_base", "copy_base"),
+    [
+        # ``/latest/`` pairs with no numbered release, but a copy filed without one mirrors it
+        (ORIGIN + "docs/latest/", ORIGIN + "docs/13/", MIRROR + "pub/docs/"),
+        # a copy filed under ``/pub/linux/`` names a platform of another kind
+        (ORIGIN + "releases/bookworm/amd64/", None, MIRROR + "pub/linux/install/"),
+    ],
+)
+def test_a_copy_filed_under_no_edition_of_the_kind_is_still_a_mirror(
+    open_filter, corpus, modules, base, edition_base, copy_base
+):
+    manual = docs_tree(corpus, base, modules[:24], "Manual")
+    edition = copy_tree(manual, base, edition_base) if edition_base else {}
+    copy = copy_tree(manual, base, copy_base)
+    pages = manual | edition | copy
+    dedup = open_filter()
+    urls = breadth_first(pages, base) + breadth_first(edition, edition_base or base)
+    OnlineCrawl(dedup, pages).visit(urls + breadth_first(copy, MIRROR))
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(copy_base, base)]

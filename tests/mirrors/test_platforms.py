@@ -1,24 +1,11 @@
-"""Platforms named in their URLs are never paired: most pages of a manual's platform editions
-are the same text, and a rule between them would prune each platform's own pages with the
-copies."""
+"""The platforms a directory URL names, and when two name different ones of one kind (what that
+prevents: ``test_named_editions``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from dedup_filter.platforms import platform_editions
-
-from .conftest import (
-    MIRROR,
-    ORIGIN,
-    OnlineCrawl,
-    breadth_first,
-    copy_tree,
-    docs_tree,
-)
-
-AMD64 = ORIGIN + "releases/bookworm/amd64/"
-ARM64 = ORIGIN + "releases/bookworm/arm64/"
 
 
 @pytest.mark.parametrize(
@@ -47,18 +34,3 @@ ARM64 = ORIGIN + "releases/bookworm/arm64/"
 def test_platform_editions_by_name(directory, other, editions):
     assert platform_editions(directory, other) is editions
     assert platform_editions(other, directory) is editions
-
-
-def test_a_copy_of_one_platform_edition_filed_under_a_system_is_still_a_mirror(
-    open_filter, corpus, modules
-):
-    """A mirror filing the amd64 edition under ``/pub/linux/`` names a platform of another kind:
-    it is paired as any copy is."""
-    amd64 = docs_tree(corpus, AMD64, modules[:24], "Manual")
-    copy = copy_tree(amd64, AMD64, MIRROR + "pub/linux/install/")
-    pages = amd64 | copy
-    dedup = open_filter()
-    OnlineCrawl(dedup, pages).visit(breadth_first(pages, AMD64) + breadth_first(copy, MIRROR))
-    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [
-        (MIRROR + "pub/linux/install/", AMD64)
-    ]

@@ -1,25 +1,11 @@
-"""Releases named in their URLs are never paired: most pages of one release carry over to the
-next, and a rule between them would prune the rewritten ones (a release's notes) with the
-copies."""
+"""The releases a directory URL names, and when two name different ones (what that prevents:
+``test_named_editions``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from dedup_filter.releases import release_editions
-
-from .conftest import (
-    MIRROR,
-    ORIGIN,
-    OnlineCrawl,
-    breadth_first,
-    copy_tree,
-    docs_tree,
-)
-
-OLDER = ORIGIN + "docs/13/"
-NEWER = ORIGIN + "docs/14/"
-LATEST = ORIGIN + "docs/latest/"
 
 
 @pytest.mark.parametrize(
@@ -59,19 +45,3 @@ LATEST = ORIGIN + "docs/latest/"
 def test_release_editions_by_name(directory, other, editions):
     assert release_editions(directory, other) is editions
     assert release_editions(other, directory) is editions
-
-
-def test_a_copy_of_the_latest_release_is_still_a_mirror(open_filter, corpus, modules):
-    """``/latest/`` pairs with no numbered release, but a copy filed under a name without one
-    is a mirror of it."""
-    latest = docs_tree(corpus, LATEST, modules[:24], "Manual")
-    older = copy_tree(latest, LATEST, OLDER)
-    copy = copy_tree(latest, LATEST, MIRROR + "pub/docs/")
-    pages = latest | older | copy
-    dedup = open_filter()
-    OnlineCrawl(dedup, pages).visit(
-        breadth_first(pages, LATEST) + breadth_first(pages, OLDER) + breadth_first(copy, MIRROR)
-    )
-    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [
-        (MIRROR + "pub/docs/", LATEST)
-    ]
