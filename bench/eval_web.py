@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in four orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout|holdout2|...|holdout19|versions|platforms]
+    python bench/eval_web.py [--scale full|small|holdout|...|holdout19|versions|platforms|pythons]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
                              [--pause-every N] [--redirects] [--pretty] [--pretty-section]
@@ -36,6 +36,7 @@ from testweb.evalweb.crawls import FILTER, PEER, UNFILTERED, crawl
 from testweb.evalweb.orders import ORDERS
 from testweb.evalweb.platforms import build_platforms_web
 from testweb.evalweb.pretty import prettified, section_prettified
+from testweb.evalweb.pythons import build_pythons_web
 from testweb.evalweb.redirects import redirected
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
@@ -57,7 +58,11 @@ HEADER = (
 )
 
 # webs of one manual's editions side by side on one site, built from packages, not a layout
-_SIDE_BY_SIDE = {"versions": build_versions_web, "platforms": build_platforms_web}
+_SIDE_BY_SIDE = {
+    "versions": build_versions_web,
+    "platforms": build_platforms_web,
+    "pythons": build_pythons_web,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

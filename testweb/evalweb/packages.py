@@ -35,6 +35,8 @@ LLVM_RELEASES = ("13", "14", "15", "16")  # Debian 12 packages each as llvm-N-do
 INSTALL_ARCHITECTURES = ("amd64", "arm64", "i386", "s390x")
 # the Debian releases beside this machine's (bookworm) whose amd64 guide the platforms web serves
 INSTALL_RELEASES = ("bullseye", "trixie")
+# Python's releases in Debian 11, 12 and 13, for the Python releases web (``pythons.py``)
+PYTHON_RELEASES = {"3.9": "bullseye", "3.11": None, "3.13": "trixie"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -653,6 +655,17 @@ TREES = {
         for language in ("en", "de")
     },
     "asymptote": DocTree("asymptote-doc", "usr/share/doc/asymptote/html"),
+    # Python's documentation in three releases, for the Python releases web (``pythons.py``): its
+    # guides, its language reference and its "What's new" pages (one per release, rewritten),
+    # the library's 300 module pages left out
+    **{
+        f"python-{release}": DocTree(
+            f"python{release}-doc" + (f"@{suite}" if suite else ""),
+            f"usr/share/doc/python{release}/html",
+            ("", "extending/", "faq/", "howto/", "reference/", "tutorial/", "using/", "whatsnew/"),
+        )
+        for release, suite in PYTHON_RELEASES.items()
+    },
     # four releases of one project's documentation, for the versions web (``versions.py``):
     # Sphinx pages that mostly carry over from one release to the next, some edited, some new,
     # the release notes rewritten every time (AMDGPU's thousands of generated pages left out)
