@@ -151,6 +151,8 @@ def _table(title: str, rows: list[Score], verbose: bool) -> None:
                 print(f"  {row.variant} newer text lost: {key}")
             for rule in row.wrong_rules:
                 print(f"  {row.variant} wrong rule: {rule}")
+            for rule in row.wrong_rules_gone:
+                print(f"  {row.variant} wrong rule gone by the end: {rule}")
             for boundary in row.boundaries_missed if row.variant == FILTER else ():
                 print(f"  {row.variant} boundary not found: {boundary}")
             if row.alias_kinds:
@@ -217,6 +219,7 @@ def _worst(rows: list[Score]) -> Score:
             (row.trap_rules for row in rows if row.trap_rules is not None), default=None
         ),
         wrong_rules=[],
+        wrong_rules_gone=[],
         boundaries_missed=[],
         alias_kinds={},
         traps_missed=[],

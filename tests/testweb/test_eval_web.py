@@ -310,6 +310,31 @@ def test_the_scorer_counts_an_origin_pruned_where_the_log_drops_its_urls(web: Ev
     assert pruned == [0, 1]
 
 
+def test_the_scorer_names_a_wrong_rule_that_pruned_and_was_gone_by_the_end(web: EvalWeb) -> None:
+    """The listing at a crawl's end shows the rules left: one turned or revoked after it pruned
+    is read from the drops under it, and named when it is wrong."""
+    replica = web.truth.replicas[0]
+    elsewhere = next(other for other in web.truth.replicas if other.group != replica.group)
+    wrong = {"mirror": replica.copy, "origin": elsewhere.source}  # copies of other packages
+    right = {"mirror": replica.copy, "origin": replica.source}
+    page = sorted(url for url in web.pages if url.startswith(replica.copy))[1]
+    drops = [
+        {
+            "url": page,
+            "action": "drop",
+            "reason": "mirrored_directory",
+            "duplicate_of": None,
+            "evidence": {"mirror_rule": rule},
+        }
+        for rule in (wrong, right)
+    ]
+    record = replace(_record(FILTER, []), decisions=drops, rules=[])
+    result = score(web.truth, web.pages, _record(UNFILTERED, [page]), record)
+    assert result.wrong_rules_gone == [f"{wrong['mirror']} -> {wrong['origin']} (1 pruned)"]
+    still = replace(record, rules=[{"kind": "mirror"} | wrong])
+    assert score(web.truth, web.pages, _record(UNFILTERED, [page]), still).wrong_rules_gone == []
+
+
 def _record(variant: str, urls: list[str]) -> CrawlRecord:
     requests = [LoggedRequest("GET", url, 200, 0, False, 0.0) for url in urls]
     return CrawlRecord(variant, "breadth_first", requests, [], [], False, 0.0)

@@ -8,7 +8,10 @@ listings (decision log, rules): never from the filter's internals.
   its origin's content key, so a crawl that fetched only the older text counts nothing lost;
   these are the keys whose newer text (the origin's page and its faithful copies) the
   unfiltered crawl fetched and the crawl did not;
-- *rules right*: mirror rules whose two directories hold copies of one directory of a package;
+- *rules right*: mirror rules whose two directories hold copies of one directory of a package,
+  in the filter's listing at the crawl's end; *wrong rules gone*: those the decision log shows
+  pruning (``mirrored_directory`` drops under them) that are wrong and no longer listed (turned
+  or revoked after they pruned: the platforms web's release rules pruned 11 pages so);
 - *origins pruned*: package directories (no copy of anything) whose URLs a true mirror rule
   dropped, as the decision log shows (an origin taken for the copy of its copy, a copier's
   victim, or an origin whose copy was crawled first);
@@ -26,6 +29,7 @@ listings (decision log, rules): never from the filter's internals.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +70,7 @@ class Score:
     aliases_first: int = 0
     traps_missed: list[str] = field(default_factory=list)
     newer_lost: list[str] = field(default_factory=list)  # content keys
+    wrong_rules_gone: list[str] = field(default_factory=list)  # "mirror -> origin (N pruned)"
 
     @property
     def saved(self) -> float:
@@ -134,6 +139,7 @@ def score(
         aliases_fetched=len(aliases & set(fetched)),
         trap_rules=_trap_rules(truth, record.rules) if record.lists_url_rules else None,
         wrong_rules=wrong,
+        wrong_rules_gone=_wrong_rules_gone(truth, mirror_rules, record.decisions),
         boundaries_missed=missed,
         alias_kinds=_by_kind(truth, aliases, set(fetched)),
         aliases_first=len(aliases & _firsts(truth, fetched)),
@@ -218,6 +224,27 @@ def _pruned_package_directories(
         if side is not None and canonical_directory(truth, side) == side:
             pruned.add(side)
     return pruned
+
+
+def _wrong_rules_gone(
+    truth: GroundTruth, listed: list[Mapping[str, Any]], decisions: list[Mapping[str, Any]]
+) -> list[str]:
+    """Wrong rules that pruned URLs (``mirrored_directory`` drops under them) and are gone from
+    the listing at the crawl's end, with the URLs each pruned."""
+    still = {(rule["mirror"], rule["origin"]) for rule in listed}
+    pruned: Counter[tuple[str, str]] = Counter()
+    for decision in decisions:
+        rule = decision.get("evidence", {}).get("mirror_rule")
+        if decision["reason"] != "mirrored_directory" or not isinstance(rule, Mapping):
+            continue
+        pair = (rule.get("mirror"), rule.get("origin"))
+        if None not in pair and pair not in still:
+            pruned[pair] += 1
+    return [
+        f"{mirror} -> {origin} ({count} pruned)"
+        for (mirror, origin), count in sorted(pruned.items())
+        if not _true_rule(truth, {"mirror": mirror, "origin": origin})
+    ]
 
 
 def _true_rule(truth: GroundTruth, rule: Mapping[str, Any]) -> bool:
