@@ -15,7 +15,6 @@ from typing import Any
 
 from dedup_filter.config import MirrorConfig
 from dedup_filter.features.simhash import agreement
-from dedup_filter.languages import language_editions
 from dedup_filter.mirrors.boundary import Widening, parent_pair, twins, widen
 from dedup_filter.mirrors.deferrals import lacks_directory
 from dedup_filter.mirrors.directories import (
@@ -30,6 +29,7 @@ from dedup_filter.mirrors.directories import (
     usable_directory,
 )
 from dedup_filter.mirrors.listings import listing, listing_hash
+from dedup_filter.mirrors.named_editions import named_editions
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import absences_before, held_before
 from dedup_filter.mirrors.probes import (
@@ -66,8 +66,6 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
-from dedup_filter.platforms import platform_editions
-from dedup_filter.releases import release_editions
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,14 +402,8 @@ class CandidateUpdate:
         )
 
     def _editions(self, pair: DirectoryPair) -> bool:
-        """Whether the pair's directories name different languages (``languages.py``),
-        different releases (``releases.py``) or different platforms (``platforms.py``)."""
-        config, mirror, origin = self.config, pair.mirror, pair.origin
-        return (
-            (config.language_editions_apart and language_editions(mirror, origin))
-            or (config.release_editions_apart and release_editions(mirror, origin))
-            or (config.platform_editions_apart and platform_editions(mirror, origin))
-        )
+        """Whether the pair's directories name different editions (``named_editions.py``)."""
+        return named_editions(pair.mirror, pair.origin, self.config) is not None
 
     def _rejected(self, pair: DirectoryPair) -> bool:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))

@@ -17,8 +17,8 @@ from typing import Any
 
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
-from dedup_filter.languages import language_editions
 from dedup_filter.mirrors.directories import Placement
+from dedup_filter.mirrors.named_editions import named_editions
 from dedup_filter.mirrors.records import (
     DROPPED_AS_MIRROR,
     KEPT_AS_CANDIDATE,
@@ -30,8 +30,6 @@ from dedup_filter.mirrors.records import (
     DirEntry,
     Rule,
 )
-from dedup_filter.platforms import platform_editions
-from dedup_filter.releases import release_editions
 
 
 def _nothing() -> None:
@@ -120,8 +118,8 @@ def final_decision(
 
 def summary(candidate: Candidate) -> dict[str, Any]:
     """A candidate as decisions and the ``mirrors`` command show it; a pair rejected before any
-    sample for naming different languages or releases says so (``languages.py``,
-    ``releases.py``: no other rejection comes without samples)."""
+    sample for naming different editions says which (``named_editions.py``: no other rejection
+    comes without samples)."""
     shown = {
         "mirror": candidate.mirror,
         "origin": candidate.origin,
@@ -129,15 +127,7 @@ def summary(candidate: Candidate) -> dict[str, Any]:
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
     } | candidate.bare_names_shown
     if candidate.state == REJECTED and not candidate.samples:
-        named = _named_editions(candidate.mirror, candidate.origin)
+        named = named_editions(candidate.mirror, candidate.origin)
         if named is not None:
             shown["rejected_for"] = named
     return shown
-
-
-def _named_editions(mirror: str, origin: str) -> str | None:
-    if language_editions(mirror, origin):
-        return "language_editions"
-    if release_editions(mirror, origin):
-        return "release_editions"
-    return "platform_editions" if platform_editions(mirror, origin) else None

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from testweb.copies import site_url
+
+from .builder import EvalWeb
 from .hosts import HostsBuilder
 from .packages import read_tree
 from .shingles import NEAR, jaccard, page_words, word_shingles
@@ -44,6 +47,23 @@ def place_editions(
                 earlier.remove(key)
             earlier.append(key)
             web.put(host, directory + path, body, key, kind)
+
+
+def served(
+    web: HostsBuilder,
+    host: str,
+    title: str,
+    links: list[tuple[str, str]],
+    mirror: tuple[str, str],
+    mirror_label: str,
+) -> EvalWeb:
+    """The web of editions on ``host`` once its copies are made: its front page linking
+    ``links`` (path, label), the mirror host's linking its copy in ``mirror`` (host, directory),
+    autoindex pages; crawled from the mirror host first."""
+    web.front_page(host, title, links)
+    web.front_page(mirror[0], "Mirrored documentation", [(mirror[1] + "index.html", mirror_label)])
+    web.list_directories()
+    return EvalWeb(web.pages(), [site_url(mirror[0], ""), site_url(host, "")], web.truth)
 
 
 def _unnumbered_shingles(body: str) -> set[str]:

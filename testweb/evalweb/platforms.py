@@ -16,10 +16,8 @@ beside the editions: a mirror host files a copy of bookworm's amd64 edition unde
 
 from __future__ import annotations
 
-from testweb.copies import site_url
-
 from .builder import EvalWeb
-from .editions import place_editions
+from .editions import place_editions, served
 from .hosts import HostsBuilder
 from .packages import INSTALL_ARCHITECTURES, INSTALL_RELEASES
 
@@ -36,7 +34,4 @@ def build_platforms_web() -> EvalWeb:
     place_editions(web, HOST, editions, "edition_shared")
     web.copy((HOST, f"releases/{RELEASE}/amd64/"), MIRROR, "renamed_subdirectory", "install")
     links = [(f"{directory}index.html", directory) for directory, _ in editions]
-    web.front_page(HOST, "Debian installation guides", links)
-    web.front_page(MIRROR[0], "Mirrored documentation", [(MIRROR[1] + "index.html", "amd64")])
-    web.list_directories()
-    return EvalWeb(web.pages(), [site_url(MIRROR[0], ""), site_url(HOST, "")], web.truth)
+    return served(web, HOST, "Debian installation guides", links, MIRROR, "amd64")

@@ -13,10 +13,8 @@ read from the real texts (``editions.place_editions``).
 
 from __future__ import annotations
 
-from testweb.copies import site_url
-
 from .builder import EvalWeb
-from .editions import place_editions
+from .editions import place_editions, served
 from .hosts import HostsBuilder
 from .packages import PYTHON_RELEASES
 
@@ -28,11 +26,9 @@ def build_pythons_web() -> EvalWeb:
     web = HostsBuilder()
     releases = [(f"{release}/", f"python-{release}") for release in PYTHON_RELEASES]
     place_editions(web, HOST, releases, "release_carried_over")
-    newest, middle = list(PYTHON_RELEASES)[-1], list(PYTHON_RELEASES)[1]
+    _, middle, newest = PYTHON_RELEASES
     web.copy((HOST, f"{newest}/"), (HOST, "3/"), "major_alias", "python")
     web.copy((HOST, f"{middle}/"), MIRROR, "renamed_subdirectory", "python")
-    links = [(f"{release}/index.html", f"Python {release}") for release in PYTHON_RELEASES]
-    web.front_page(HOST, "Python documentation", [("3/index.html", "Python 3"), *links])
-    web.front_page(MIRROR[0], "Mirrored documentation", [(MIRROR[1] + "index.html", "Python")])
-    web.list_directories()
-    return EvalWeb(web.pages(), [site_url(MIRROR[0], ""), site_url(HOST, "")], web.truth)
+    links = [("3/index.html", "Python 3")]
+    links += [(f"{release}/index.html", f"Python {release}") for release in PYTHON_RELEASES]
+    return served(web, HOST, "Python documentation", links, MIRROR, "Python")

@@ -30,7 +30,7 @@ listings (decision log, rules): never from the filter's internals.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,10 +213,7 @@ def _pruned_package_directories(
         if _true_rule(truth, rule)
     }
     pruned = set()
-    for decision in decisions:
-        rule = decision.get("evidence", {}).get("mirror_rule")
-        if decision["reason"] != "mirrored_directory" or not isinstance(rule, Mapping):
-            continue
+    for decision, rule in _pruned_under_rules(decisions):
         if rule.get("mirror") not in sides:
             continue
         under = [side for side in sides[rule["mirror"]] if decision["url"].startswith(side)]
@@ -233,10 +230,7 @@ def _wrong_rules_gone(
     the listing at the crawl's end, with the URLs each pruned."""
     still = {(rule["mirror"], rule["origin"]) for rule in listed}
     pruned: Counter[tuple[str, str]] = Counter()
-    for decision in decisions:
-        rule = decision.get("evidence", {}).get("mirror_rule")
-        if decision["reason"] != "mirrored_directory" or not isinstance(rule, Mapping):
-            continue
+    for _, rule in _pruned_under_rules(decisions):
         pair = (rule.get("mirror"), rule.get("origin"))
         if None not in pair and pair not in still:
             pruned[pair] += 1
@@ -245,6 +239,16 @@ def _wrong_rules_gone(
         for (mirror, origin), count in sorted(pruned.items())
         if not _true_rule(truth, {"mirror": mirror, "origin": origin})
     ]
+
+
+def _pruned_under_rules(
+    decisions: list[Mapping[str, Any]],
+) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """The decision log's ``mirrored_directory`` drops that name their rule whole, with it."""
+    for decision in decisions:
+        rule = decision.get("evidence", {}).get("mirror_rule")
+        if decision["reason"] == "mirrored_directory" and isinstance(rule, Mapping):
+            yield decision, rule
 
 
 def _true_rule(truth: GroundTruth, rule: Mapping[str, Any]) -> bool:

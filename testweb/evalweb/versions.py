@@ -14,10 +14,8 @@ does, and a mirror host files a copy of it deeper.
 
 from __future__ import annotations
 
-from testweb.copies import site_url
-
 from .builder import EvalWeb
-from .editions import place_editions
+from .editions import place_editions, served
 from .hosts import HostsBuilder
 from .packages import LLVM_RELEASES
 
@@ -33,7 +31,5 @@ def build_versions_web() -> EvalWeb:
     web.copy((HOST, f"{newest}/"), (HOST, "latest/"), "latest_release", "llvm")
     web.copy((HOST, f"{newest}/"), MIRROR, "renamed_subdirectory", "llvm")
     links = [(f"{release}/index.html", f"LLVM {release}") for release in LLVM_RELEASES]
-    web.front_page(HOST, "LLVM documentation", [*links, ("latest/index.html", "Latest")])
-    web.front_page(MIRROR[0], "Mirrored documentation", [(MIRROR[1] + "index.html", "LLVM")])
-    web.list_directories()
-    return EvalWeb(web.pages(), [site_url(MIRROR[0], ""), site_url(HOST, "")], web.truth)
+    links.append(("latest/index.html", "Latest"))
+    return served(web, HOST, "LLVM documentation", links, MIRROR, "LLVM")
