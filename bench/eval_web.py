@@ -1,7 +1,8 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in four orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout|...|holdout19|versions|platforms|pythons]
+    python bench/eval_web.py [--scale full|small|holdout|...|holdout19|versions|platforms|pythons
+                                      |retemplated]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
                              [--pause-every N] [--redirects] [--pretty] [--pretty-section]
@@ -38,6 +39,7 @@ from testweb.evalweb.platforms import build_platforms_web
 from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.pythons import build_pythons_web
 from testweb.evalweb.redirects import redirected
+from testweb.evalweb.retemplated import build_retemplated_web
 from testweb.evalweb.scorer import Score, score
 from testweb.evalweb.truth import GroundTruth
 from testweb.evalweb.versions import build_versions_web
@@ -57,11 +59,13 @@ HEADER = (
     "trap rules",
 )
 
-# webs of one manual's editions side by side on one site, built from packages, not a layout
+# webs built from packages, not a layout: one manual's editions side by side on one site, or
+# manuals copied into other sites' layouts
 _SIDE_BY_SIDE = {
     "versions": build_versions_web,
     "platforms": build_platforms_web,
     "pythons": build_pythons_web,
+    "retemplated": build_retemplated_web,
 }
 
 

@@ -217,6 +217,7 @@ class MirrorConfig:
     max_depth: int = 12
     listing_min_links: int = 4
     listing_min_agreement: float = 0.85
+    listing_min_resemblance: float = 0.75
     # two directories whose URLs name different languages (``en/``, ``manual-de/``, none,
     # ``de.docs.example.org``) are never paired: a partial translation's untranslated pages
     # would confirm it (languages.py)
@@ -282,6 +283,11 @@ class MirrorConfig:
             0.0 <= self.listing_min_agreement <= 1.0,
             "mirror.listing_min_agreement",
             "must lie in [0, 1]",
+        )
+        _require(
+            0.0 < self.listing_min_resemblance <= 1.0,
+            "mirror.listing_min_resemblance",
+            "must lie in (0, 1]",
         )
         _require(
             0.0 < self.soft404_resemblance <= 1.0,

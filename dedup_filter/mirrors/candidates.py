@@ -9,6 +9,7 @@ pair; every change happens in the caller's write transaction.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,7 +29,7 @@ from dedup_filter.mirrors.directories import (
     placements,
     usable_directory,
 )
-from dedup_filter.mirrors.listings import listing, listing_hash
+from dedup_filter.mirrors.listings import LISTING_KEYS, listing, listing_keys
 from dedup_filter.mirrors.named_editions import named_editions
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import absences_before, held_before
@@ -114,7 +115,8 @@ def listing_pair(
     min_agreement: int,
 ) -> Pair | None:
     """Record the listing of an index page indexed under its own URL, and pair its directory
-    with another whose index page lists the same entries and whose text is close (at least
+    with another whose index page lists mostly the same entries (at least
+    ``listing_min_resemblance`` of them, estimated) and whose text is close (at least
     ``min_agreement`` simhash bits agree: a banner or a header added, not another site's home
     page over the same theme's pages). None when a rule prunes either side, or the listing is too
     short, or the text too small, to tell directories apart."""
@@ -128,14 +130,15 @@ def listing_pair(
     entries = listing(place.directory, links, index_pages)
     if len(entries) < config.listing_min_links:
         return None
-    key = listing_hash(entries)
-    # the index pages recorded with this listing
+    keys = listing_keys(entries)
+    # the index pages recorded with a listing that resembles this one
     strip = orientation.sessions.strip
-    alike = [(strip(other), simhash) for other, simhash in store.listed_alike(key)]
+    shared = math.ceil(config.listing_min_resemblance * LISTING_KEYS)
+    alike = [(strip(other), simhash) for other, simhash in store.listed_alike(keys, shared)]
     if url not in (other for other, _ in alike):
         page_id = store.view.page_id_for_url(fingerprint.url)
         if page_id is not None:
-            store.put_listing(key, place.directory, page_id)
+            store.put_listing(keys, place.directory, page_id)
     for other, simhash in alike:
         if not (fingerprint.has_features and simhash):
             continue

@@ -1,23 +1,30 @@
 """An index page's listing: the documents and subdirectories of its directory that it links.
 
 Two index pages whose text differs (a mirror's banner, its own header or footer, a server
-signature) but which list the same entries are as good a hint of a replicated directory as two
-duplicate index pages: the listing is what a copy keeps. Invariant: a listing is a set of
+signature) but which list mostly the same entries are as good a hint of a replicated directory as
+two duplicate index pages: the listing is what a copy keeps (a copy in another site's layout
+keeps the listing of the page's own content, without the theme's links to its index and search
+pages). Invariant: a listing is a set of
 relative paths (``relative_key``) of the directory's own documents and immediate subdirectories, an
 index page of a subdirectory under any of its names reduced to the subdirectory
 (``library/index.html`` and ``library/`` are one entry); queries, the page itself, deeper links
-and links leaving the directory are left out; it is keyed by a hash of the sorted set.
+and links leaving the directory are left out; it is recorded under min-hash values of the set
+(``listing_keys``), which listings that mostly agree share.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
-from dedup_filter.features.hashing import hash64
+import numpy as np
+
+from dedup_filter.features.hashing import U64, hash64, seeded_constants
 from dedup_filter.mirrors.directories import IndexPages, relative_key
 
 _LISTING_SEED = 0x1157
+LISTING_KEYS = 16  # min-hash values a listing is recorded under
 _BARE_AT_LEAST = 3
 _FILE_EXTENSION = re.compile(r"[a-z][a-z0-9]{0,4}")  # lower case: ``class.Rect`` is a page's
 
@@ -97,5 +104,21 @@ def _under(directory: str, links: Iterable[str]) -> Iterator[str]:
             yield lowered[len(prefix) :]
 
 
-def listing_hash(entries: frozenset[str]) -> int:
-    return hash64("\n".join(sorted(entries)), _LISTING_SEED)
+def listing_keys(entries: frozenset[str]) -> tuple[int, ...]:
+    """``LISTING_KEYS`` min-hash values of a listing's entries: two listings agree on each with
+    the probability of their resemblance (Jaccard), so a copy that keeps most of a listing is
+    found beside it although a theme's links (``genindex.html``, ``search.html``) left."""
+    hashes = np.fromiter(
+        (hash64(entry, _LISTING_SEED) for entry in sorted(entries)), np.uint64, len(entries)
+    )
+    multipliers, offsets = _permutations()
+    with np.errstate(over="ignore"):  # arithmetic modulo 2^64
+        permuted = hashes[None, :] * multipliers[:, None] + offsets[:, None]
+    return tuple(int(value) for value in permuted.min(axis=1))
+
+
+@functools.cache
+def _permutations() -> tuple[U64, U64]:
+    """Odd multipliers and offsets of the listing keys' hash permutations."""
+    multipliers = seeded_constants(_LISTING_SEED, LISTING_KEYS, "listing multipliers")
+    return multipliers | np.uint64(1), seeded_constants(_LISTING_SEED, LISTING_KEYS, "offsets")

@@ -14,8 +14,9 @@ Tables:
                                               of the two tables at most
     links       H(url) -> page id             (URL mode: URLs that fetched pages link to; the id
                                               of the indexed page that linked it last)
-                "L" H(listing) directory -> page id  (the index page of ``directory`` lists these
-                                              relative paths: ``listings.py``)
+                "L" K directory -> page id    (the index page of ``directory`` lists relative
+                                              paths whose min-hash values K are: one row for
+                                              each of the 16, ``listings.listing_keys``)
     candidates  "c" mirror NUL origin -> Candidate ; "o" origin NUL mirror -> ""
     rules       "r" mirror -> Rule ; "o" origin NUL mirror -> "" ; "a" mirror -> Rule (a rule a
                                               wider one absorbed: listed, never applied) ;
@@ -31,6 +32,7 @@ from __future__ import annotations
 import functools
 import heapq
 import struct
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TypeVar
@@ -303,17 +305,21 @@ class MirrorStore:
         return self.view.get("links", url_hash(url)) is not None
 
     # listings of index pages (rows of the links table, tied to the index page like links)
-    def put_listing(self, listing_key: int, directory: str, page_id: int) -> None:
-        self.view.put(
-            "links", _listing_prefix(listing_key) + directory_name(directory), encode_id(page_id)
-        )
+    def put_listing(self, listing_keys: Iterable[int], directory: str, page_id: int) -> None:
+        name, value = directory_name(directory), encode_id(page_id)
+        for key in listing_keys:
+            self.view.put("links", _listing_prefix(key) + name, value)
 
-    def listed_alike(self, listing_key: int) -> list[tuple[str, bytes]]:
-        """The URL and simhash of each indexed index page recorded with this listing, by
-        directory name."""
+    def listed_alike(self, listing_keys: Iterable[int], min_shared: int) -> list[tuple[str, bytes]]:
+        """The URL and simhash of each indexed index page recorded under at least
+        ``min_shared`` of these listing keys (``listings.listing_keys``)."""
+        shared = Counter(
+            decode_id(value)
+            for key in listing_keys
+            for _, value in self.view.scan("links", _listing_prefix(key))
+        )
         records = (
-            self.view.page(decode_id(value))
-            for _, value in self.view.scan("links", _listing_prefix(listing_key))
+            self.view.page(page_id) for page_id, count in shared.items() if count >= min_shared
         )
         return [(record.url, record.simhash) for record in records if record is not None]
 

@@ -21,6 +21,7 @@ from testweb.evalweb.crawls import FILTER, UNFILTERED, CrawlRecord, crawl
 from testweb.evalweb.packages import unbroken
 from testweb.evalweb.pretty import prettified, section_prettified
 from testweb.evalweb.redirects import redirected
+from testweb.evalweb.retemplated import READER, build_retemplated_web
 from testweb.evalweb.scorer import Score, canonical_directory, score
 from testweb.evalweb.shingles import jaccard, near_pairs, page_shingles
 from testweb.evalweb.truth import OWN_PAGES, GroundTruth
@@ -522,3 +523,38 @@ def test_a_web_with_a_pretty_section_renames_that_section_of_the_origin_alone() 
     assert any(url.endswith(".html") for url in kept)
     assert sorted(served.truth.contents.values()) == sorted(web.truth.contents.values())
     assert _reached(served, origin) == _reached(web, origin)
+
+
+@pytest.fixture(scope="module")
+def retemplated() -> EvalWeb:
+    return build_retemplated_web()
+
+
+def test_a_copy_in_another_layout_keeps_the_pages_content_without_its_theme(
+    retemplated: EvalWeb,
+) -> None:
+    """``bench/eval_web.py --scale retemplated``: a reader site's copy holds the page's own
+    content in the site's layout, filed as the source page's document; the source's theme
+    (its sidebar, its footer) is gone."""
+    source = "http://docs.pyproj.test/babel/dates.html"
+    copy = source.replace("docs.pyproj.test", READER)
+    original, copied = (retemplated.pages[url].decode() for url in (source, copy))
+    assert "Quick search" in original
+    assert "Quick search" not in copied
+    assert "DevDocs Reader" in copied
+    assert "DevDocs Reader" not in original
+    assert retemplated.truth.contents[copy] == retemplated.truth.contents[source]
+    assert jaccard(page_shingles(original.encode()), page_shingles(copied.encode())) > 0.8
+    kinds = {replica.kind for replica in retemplated.truth.replicas}
+    assert kinds == {"retemplated", "retemplated_toc"}
+
+
+def test_a_crawl_of_copies_in_other_layouts_loses_nothing_and_rules_one(
+    retemplated: EvalWeb, tmp_path: Path
+) -> None:
+    """The reader site's copies are crawled before their source; their index pages list most
+    of the source's entries (the theme's index and search pages gone), which pairs them."""
+    filtered, result = _crawled_losing_nothing(retemplated, tmp_path)
+    mirrors = {rule["mirror"] for rule in filtered.rules if rule["kind"] == "mirror"}
+    assert {url for url in mirrors if url.startswith(f"http://{READER}/")}
+    assert result.saved > 0.3

@@ -1,5 +1,5 @@
 """What real webs do to a page besides copying it: listings, banners, stamps, edits, session ids,
-print views, code editions.
+print views, code editions, another site's layout.
 
 Each function takes a page's HTML and returns another page's HTML; ``builder`` decides which
 host gets which and records in the ground truth whether the result still shares the page's
@@ -14,6 +14,8 @@ import posixpath
 import re
 from random import Random
 
+from selectolax.lexbor import LexborHTMLParser
+
 from testweb.pages import rewrite_hrefs
 
 SORT_VIEWS = ("C=N;O=D", "C=M;O=A", "C=S;O=A", "C=D;O=A")  # Apache autoindex column sorts
@@ -21,6 +23,8 @@ _BODY_OPEN = re.compile(r"<body[^>]*>", re.I)
 _BODY_CLOSE = re.compile(r"</body>", re.I)
 _PARAGRAPH = re.compile(r"<p>[^<]{150,1500}</p>")
 _PRE = re.compile(r"(<pre[^>]*>)(.*?)(</pre>)", re.S | re.I)
+# where a documentation theme puts a page's own content (Sphinx, MkDocs, HTML5, many others)
+_MAIN_CONTENT = ('[role="main"]', "main", "div.body", "div#content", "article")
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S | re.I)
 _SORT_KEYS = {
     "N": lambda entry: entry[0],
@@ -125,6 +129,25 @@ def code_edition(body: str, replacements: dict[str, str]) -> str:
         return match.group(1) + code + match.group(3)
 
     return _PRE.sub(recode, body)
+
+
+def in_layout(body: str, site: str, navigation: str) -> str:
+    """The page's main content (what a theme marks as such, else its whole body) in another
+    site's layout, as a reader site or a re-themed mirror serves a manual: the original's
+    navigation, sidebars and footer gone, the site's header, ``navigation`` (HTML) and footer
+    around it, the site's name in the title."""
+    tree = LexborHTMLParser(body)
+    main = next(filter(None, map(tree.css_first, _MAIN_CONTENT)), None) or tree.body
+    content = main.html if main is not None else ""
+    title = html.escape(f"{html.unescape(title_of(body))} | {site}")
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title></head>\n'
+        f'<body>\n<header class="site"><a href="/">{html.escape(site)}</a>: the manuals you use, '
+        f"in one place, offline and searchable.</header>\n{navigation}\n"
+        f'<main class="page">{content}</main>\n<footer class="site">Served by '
+        f"{html.escape(site)}. Content under the licence of its authors; layout and search by "
+        "the site's volunteers.</footer>\n</body></html>\n"
+    )
 
 
 def title_of(body: str) -> str:

@@ -655,6 +655,18 @@ TREES = {
         for language in ("en", "de")
     },
     "asymptote": DocTree("asymptote-doc", "usr/share/doc/asymptote/html"),
+    # the sixty-second session's, packages never used before, for the web of manuals copied into
+    # other sites' layouts (``retemplated.py``): Requests (Sphinx, nested), Babel, Jinja and attrs
+    "requests": DocTree(
+        "python-requests-doc",
+        "usr/share/doc/python-requests-doc/html",
+        ("", "community/", "dev/", "user/"),
+    ),
+    "babel": DocTree(
+        "python-babel-doc", "usr/share/doc/python-babel-doc/html", ("", "api/", "api/messages/")
+    ),
+    "jinja": DocTree("python-jinja2-doc", "usr/share/doc/python-jinja2-doc/html"),
+    "attrs": DocTree("python-attr-doc", "usr/share/doc/python-attr-doc/html"),
     # Python's documentation in three releases, for the Python releases web (``pythons.py``): its
     # guides, its language reference and its "What's new" pages (one per release, rewritten),
     # the library's 300 module pages left out
