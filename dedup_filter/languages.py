@@ -24,7 +24,8 @@ after its fetch. A copy that adds or drops a tag (``/pub/docs/`` copying ``/de/d
 for an edition: its pages cost a fetch each, never a page.
 
 A tag is an ISO 639-1 code as a ``-``/``_``/``.``-separated part of a path segment (``de/``,
-``manual-de/``, ``pt-br/``, ``zh_Hans/``) or of a subdomain's label (``de.docs.example.org``,
+``manual-de/``, ``pt-br/``, ``zh_Hans/``; leading a longer name, only a widely served language's
+code: ``en-docs/``, not ``st-docs/``) or of a subdomain's label (``de.docs.example.org``,
 ``ja.react.dev``: not the domain's own name nor its suffix, ``example.de``), or a language's name
 in English or in itself (``german/``, ``handbuch-deutsch/``: the same tag as ``de``), but for
 codes that are also words in path names (``how-to``, ``io``). Translations served from language
@@ -90,6 +91,14 @@ _NAMES = {
     "magyar": "hu",
 }
 _LANGUAGES = {code: code for code in _ISO_639_1} | _NAMES
+# the languages sites most often serve editions in: a code of theirs leads a name as a tag
+# (``en-docs``, ``de-handbuch``); another's there is read only before a region or a script
+_WIDELY_SERVED = frozenset(
+    {"ar", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fr", "hu", "it", "ja", "ko", "nl"}
+    | {"no", "pl", "pt", "ro", "ru", "sv", "tr", "uk", "zh"}
+)
+_REGION = re.compile(r"[a-z]{2}|\d{3}")  # ``br`` of ``pt-br``, ``419`` of ``es-419``
+_SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "grek", "hebr", "jpan"})
 _PARTS = re.compile(r"[-_.]")
 # second-level labels of country suffixes (``example.co.uk``): part of the suffix, not a name
 _SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "go", "gov", "ne", "net", "or", "org"})
@@ -126,8 +135,27 @@ def _tags(directory: str) -> frozenset[str]:
 def _languages_in(segment: str) -> list[str]:
     """The languages a lower-cased segment or label names: its ``-``/``_``/``.``-separated parts
     that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_hans``,
-    ``german``)."""
-    return [_LANGUAGES[part] for part in _PARTS.split(segment) if part in _LANGUAGES]
+    ``german``); a code that leads a longer name only when it is a widely served language's or
+    a region or script follows it alone (``en-docs``, ``st-za``; not ``st-docs``)."""
+    parts = _PARTS.split(segment)
+    return [
+        _LANGUAGES[part]
+        for number, part in enumerate(parts)
+        if part in _LANGUAGES and (number > 0 or _leads_a_tag(parts))
+    ]
+
+
+def _leads_a_tag(parts: list[str]) -> bool:
+    """Whether a segment's first part, a language's code or name, names its language: alone,
+    as a language's name, as a widely served language's code, or followed by a region or a
+    script alone (``pt-br``, ``zh-hans``). A rarer language's code before a word is mostly an
+    abbreviation (``st-docs`` for setuptools, ``gl-matrix``, ``ha-cluster``, ``kv-store``): read
+    as one, the twentieth holdout web's copy of a copy filed under ``st-docs/`` was never paired
+    with the manual it copies."""
+    first, rest = parts[0], parts[1:]
+    if not rest or first in _NAMES or first in _WIDELY_SERVED:
+        return True
+    return len(rest) == 1 and (_REGION.fullmatch(rest[0]) is not None or rest[0] in _SCRIPTS)
 
 
 def _subdomain(host: str) -> list[str]:

@@ -49,6 +49,13 @@ from .conftest import (
         # codes that are words in path names name no language
         ("http://a.test/how-to/", "http://b.test/docs/", False),
         ("http://a.test/io/en/", "http://b.test/en/", False),
+        # a rare language's code leading a longer name is an abbreviation, a common one's a tag
+        ("http://a.test/st-docs/", "http://b.test/", False),
+        ("http://a.test/gl-matrix/", "http://b.test/pub/gl-matrix/", False),
+        ("http://a.test/ha-cluster/docs/", "http://b.test/docs/", False),
+        ("http://a.test/en-docs/", "http://a.test/de-docs/", True),
+        ("http://a.test/st-za/", "http://a.test/en-za/", True),
+        ("http://a.test/guide-st/", "http://a.test/guide/", True),
     ],
 )
 def test_language_editions_by_name(directory, other, editions):

@@ -372,6 +372,21 @@ NINETEENTH = Hosts(
 )
 
 
+TWENTIETH = Hosts(
+    ("setuptools.pypa.test", "ftp.pkg-archive.test", "setuptools.edge.test"),
+    ("pub/python/setuptools/65/", "st-docs/"),
+    "lxml.project.test",
+    "lxml.oldmirror.test",
+    "lxml.reader.test",
+    "xml-api-notes.test",
+    "live.guides.test",
+    "live.partner.test",
+    "handbooks.univ.test",
+    "notices.gsk.test",
+    "lsid=9e2b7c4d18",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -733,6 +748,24 @@ LAYOUTS = {
         80,
         ("38.0.4", "38.0.3"),
         NINETEENTH,
+    ),
+    # the sixty-second session's, packages never used before: setuptools' documentation is the
+    # chain (Sphinx, four sections), lxml's the stale manual (4.9.2 against 4.9.1; the copier
+    # takes its API reference, ``apidoc/``), live-manual's Spanish (with a code edition), Italian
+    # and Brazilian Portuguese editions the guides (22 pages each, named by their language), the
+    # Debian project history's Italian and Japanese editions the portal's manual, GSK's
+    # reference (gi-docgen, one short page a class or method from one template) the notes
+    "holdout20": Layout(
+        "setuptools",
+        "lxml",
+        "apidoc/",
+        ("live-es", "live-it", "live-pt_BR"),
+        ("history-it", "history-ja"),
+        "gsk",
+        40,
+        80,
+        ("4.9.2", "4.9.1"),
+        TWENTIETH,
     ),
 }
 

@@ -146,7 +146,7 @@ TREES = {
         f"history-{language}": DocTree(
             "debian-history", "usr/share/doc/debian-history/docs", suffix=f".{language}.html"
         )
-        for language in ("en", "fr", "de", "es")
+        for language in ("en", "fr", "de", "es", "it", "ja")
     },
     # the fifth holdout's trees (twenty-fourth session): Sphinx pages whose navigation every
     # page repeats (Python's library reference as the chain; its howtos, tutorial and C API as
@@ -179,7 +179,7 @@ TREES = {
             "usr/share/doc/live-manual/html/live-manual",
             suffix=f".{language}.html",
         )
-        for language in ("en", "fr", "de")
+        for language in ("en", "fr", "de", "es", "it", "pt_BR")
     },
     **{
         f"dia-{language}": DocTree("dia-common", f"usr/share/doc/dia/html/{language}")
@@ -655,6 +655,18 @@ TREES = {
         for language in ("en", "de")
     },
     "asymptote": DocTree("asymptote-doc", "usr/share/doc/asymptote/html"),
+    # the sixty-second session's, packages never used before, for the twentieth holdout:
+    # setuptools' documentation (Sphinx, four sections), lxml's (its site's pages and its API
+    # reference in ``apidoc/``), GSK's reference (gi-docgen: a short page a class, constructor
+    # or method, from one template); live-manual's Spanish, Italian and Brazilian Portuguese
+    # editions and the project history's Italian and Japanese ones read from packages used before
+    "setuptools": DocTree(
+        "python-setuptools-doc",
+        "usr/share/doc/python-setuptools-doc/html",
+        ("", "deprecated/", "deprecated/distutils/", "development/", "userguide/"),
+    ),
+    "lxml": DocTree("python-lxml-doc", "usr/share/doc/python-lxml/html", ("", "apidoc/")),
+    "gsk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gsk4"),
     # the sixty-second session's, packages never used before, for the web of manuals copied into
     # other sites' layouts (``retemplated.py``): Requests (Sphinx, nested), Babel, Jinja and attrs
     "requests": DocTree(
