@@ -387,6 +387,20 @@ TWENTIETH = Hosts(
 )
 
 
+TWENTY_FIRST = Hosts(
+    ("docs.scrapy.test", "mirror.crawl-tools.test", "scrapy.cdn.test"),
+    ("pub/python/scrapy/2.8/", "scrapy-docs/"),
+    "celery.project.test",
+    "celery.oldmirror.test",
+    "celery.reader.test",
+    "task-queue-notes.test",
+    "live-i18n.guides.test",
+    "live-i18n.partner.test",
+    "library.tech.test",
+    "notices.pandas.test",
+    "jsid=4f8a2c6e91",
+)
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -766,6 +780,23 @@ LAYOUTS = {
         80,
         ("4.9.2", "4.9.1"),
         TWENTIETH,
+    ),
+    # the sixty-second session's too, packages never used before: Scrapy's documentation is the
+    # chain, Celery's the stale manual (5.2.6 against 5.2.5; the copier takes its user guide),
+    # live-manual's Catalan (with a code edition), Polish and Romanian editions the guides, the
+    # project history's Korean and Lithuanian editions the portal's manual, pandas' API
+    # reference (a page a function or method, from one template) the notes
+    "holdout21": Layout(
+        "scrapy",
+        "celery",
+        "userguide/",
+        ("live-ca", "live-pl", "live-ro"),
+        ("history-ko", "history-lt"),
+        "pandas-api",
+        40,
+        80,
+        ("5.2.6", "5.2.5"),
+        TWENTY_FIRST,
     ),
 }
 

@@ -146,7 +146,7 @@ TREES = {
         f"history-{language}": DocTree(
             "debian-history", "usr/share/doc/debian-history/docs", suffix=f".{language}.html"
         )
-        for language in ("en", "fr", "de", "es", "it", "ja")
+        for language in ("en", "fr", "de", "es", "it", "ja", "ko", "lt")
     },
     # the fifth holdout's trees (twenty-fourth session): Sphinx pages whose navigation every
     # page repeats (Python's library reference as the chain; its howtos, tutorial and C API as
@@ -179,7 +179,7 @@ TREES = {
             "usr/share/doc/live-manual/html/live-manual",
             suffix=f".{language}.html",
         )
-        for language in ("en", "fr", "de", "es", "it", "pt_BR")
+        for language in ("en", "fr", "de", "es", "it", "pt_BR", "ca", "pl", "ro")
     },
     **{
         f"dia-{language}": DocTree("dia-common", f"usr/share/doc/dia/html/{language}")
@@ -667,6 +667,19 @@ TREES = {
     ),
     "lxml": DocTree("python-lxml-doc", "usr/share/doc/python-lxml/html", ("", "apidoc/")),
     "gsk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gsk4"),
+    # and for the twenty-first: Scrapy's documentation (Sphinx), Celery's (its user guide and
+    # its API reference, a page a module), pandas' API reference (a page a function or method,
+    # from one template); live-manual's Catalan, Polish and Romanian editions and the project
+    # history's Korean and Lithuanian ones read from packages used before
+    "scrapy": DocTree(
+        "python-scrapy-doc", "usr/share/doc/python-scrapy-doc/html", ("", "intro/", "topics/")
+    ),
+    "celery": DocTree(
+        "python-celery-doc",
+        "usr/share/doc/python-celery-doc/html",
+        ("", "getting-started/", "userguide/", "reference/"),
+    ),
+    "pandas-api": DocTree("python-pandas-doc", "usr/share/doc/python-pandas-doc/html/reference/api"),
     # the sixty-second session's, packages never used before, for the web of manuals copied into
     # other sites' layouts (``retemplated.py``): Requests (Sphinx, nested), Babel, Jinja and attrs
     "requests": DocTree(
