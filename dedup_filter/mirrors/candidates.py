@@ -133,19 +133,34 @@ def listing_pair(
     keys = listing_keys(entries)
     # the index pages recorded with a listing that resembles this one
     strip = orientation.sessions.strip
-    shared = math.ceil(config.listing_min_resemblance * LISTING_KEYS)
-    alike = [(strip(other), simhash) for other, simhash in store.listed_alike(keys, shared)]
-    if url not in (other for other, _ in alike):
+    least = math.ceil(config.listing_min_resemblance * LISTING_KEYS)
+    alike = [
+        (strip(other), simhash, shared)
+        for other, simhash, shared in store.listed_alike(keys, least)
+    ]
+    if url not in (other for other, _, _ in alike):
         page_id = store.view.page_id_for_url(fingerprint.url)
         if page_id is not None:
             store.put_listing(keys, place.directory, page_id)
-    for other, simhash in alike:
-        if not (fingerprint.has_features and simhash):
-            continue
-        if agreement(fingerprint.simhash, simhash) < min_agreement:
+    if not fingerprint.has_features:
+        return None
+    # the closest listing first, then the closest text: a manual's editions side by side list
+    # nearly what each other lists, and a pair opened with one of them is opened for good
+    ranked = sorted(
+        (
+            (shared, agreement(fingerprint.simhash, simhash), other)
+            for other, simhash, shared in alike
+            if simhash
+        ),
+        reverse=True,
+    )
+    for _, agreeing, other in ranked:
+        if agreeing < min_agreement:
             continue
         pair = index_pair(url, other, index_pages, orientation)
-        if pair is not None and not ruled(store, (url, pair.mirror.url), config.max_depth):
+        if pair is None or ruled(store, (url, pair.mirror.url), config.max_depth):
+            continue
+        if named_editions(pair.mirror.directory, pair.origin.directory, config) is None:
             return pair
     return None
 

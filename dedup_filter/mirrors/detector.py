@@ -57,6 +57,7 @@ from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.listings import names_bare
+from dedup_filter.mirrors.named_editions import named_editions
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
@@ -176,8 +177,12 @@ class MirrorDetector:
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = sessions.strip(checked.original_url)
             documents = document_pair(orientation, page.url, original)
-        if stance is Stance.ORIGIN:
-            checked.index_anyway()  # an original met second is indexed although it duplicates
+        if stance is Stance.ORIGIN or self._edition_of(pair):
+            # an original met second is indexed although it duplicates, as is an index page of
+            # its own edition: a copy of it met later is matched with it, not with the edition
+            # it resembles (a mirror's copy of Debian's amd64 guide whose index page came after
+            # amd64's, itself taken for a near-duplicate of i386's, was paired with i386 alone)
+            checked.index_anyway()
         representative = checked.representative
         outstanding = store.probes_for(page.url)
         # the sides whose answer for a page they lack this is: no document of theirs
@@ -708,6 +713,12 @@ class MirrorDetector:
             elif later < 0 and not current.mirror_older:
                 older.append(mark_older(store, current).mirror)
         return turned, older
+
+    def _edition_of(self, pair: Pair | None) -> bool:
+        """Whether the pair's directories are editions named apart (``named_editions.py``)."""
+        if pair is None:
+            return False
+        return named_editions(pair.mirror.directory, pair.origin.directory, self.config) is not None
 
     @staticmethod
     def _edition_pair(

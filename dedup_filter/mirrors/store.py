@@ -310,18 +310,22 @@ class MirrorStore:
         for key in listing_keys:
             self.view.put("links", _listing_prefix(key) + name, value)
 
-    def listed_alike(self, listing_keys: Iterable[int], min_shared: int) -> list[tuple[str, bytes]]:
+    def listed_alike(
+        self, listing_keys: Iterable[int], min_shared: int
+    ) -> list[tuple[str, bytes, int]]:
         """The URL and simhash of each indexed index page recorded under at least
-        ``min_shared`` of these listing keys (``listings.listing_keys``)."""
+        ``min_shared`` of these listing keys (``listings.listing_keys``), with how many."""
         shared = Counter(
             decode_id(value)
             for key in listing_keys
             for _, value in self.view.scan("links", _listing_prefix(key))
         )
         records = (
-            self.view.page(page_id) for page_id, count in shared.items() if count >= min_shared
+            (self.view.page(page_id), count)
+            for page_id, count in shared.items()
+            if count >= min_shared
         )
-        return [(record.url, record.simhash) for record in records if record is not None]
+        return [(record.url, record.simhash, count) for record, count in records if record]
 
     # candidates
     def candidate(self, reference: bytes) -> Candidate | None:

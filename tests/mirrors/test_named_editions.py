@@ -83,3 +83,29 @@ def test_a_copy_filed_under_no_edition_of_the_kind_is_still_a_mirror(
     urls = breadth_first(pages, base) + breadth_first(edition, edition_base or base)
     OnlineCrawl(dedup, pages).visit(urls + breadth_first(copy, MIRROR))
     assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(copy_base, base)]
+
+
+def test_a_copy_of_an_edition_met_after_its_look_alike_pairs_with_that_edition(
+    open_filter, corpus, modules, stdlib_page
+):
+    """An edition's index page that resembles another edition's (met first) is held as its
+    own, so the index page of a copy of it met later is matched with it, not with the edition
+    it resembles, and its pair opened at once (the platforms web: a mirror's amd64 guide paired
+    with i386 alone, rejected, and fetched whole, in one order of each of three runs)."""
+    base, edition_base, _ = EDITIONS["platform"]
+    pages, _ = two_editions(corpus, modules, stdlib_page, base, edition_base)
+    pages[edition_base] = pages[edition_base].replace(
+        b"</body>", b"<p>This edition is for 64-bit ARM machines.</p></body>"
+    )
+    copy_base = MIRROR + "doc/install-guide/amd64/"
+    manual = {url: body for url, body in pages.items() if url.startswith(base)}
+    pages |= copy_tree(manual, base, copy_base)
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [edition_base, base, *breadth_first(pages, copy_base), *breadth_first(pages, base)]
+    )
+    assert crawl.decisions[base].evidence["mirror"]["rejected_for"] == "platform_editions"
+    copied = crawl.decisions[copy_base]
+    assert copied.duplicate_of == base
+    assert copied.evidence["mirror"]["origin"] == base
+    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(copy_base, base)]
