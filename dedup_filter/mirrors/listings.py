@@ -107,7 +107,10 @@ def _under(directory: str, links: Iterable[str]) -> Iterator[str]:
 def listing_keys(entries: frozenset[str]) -> tuple[int, ...]:
     """``LISTING_KEYS`` min-hash values of a listing's entries: two listings agree on each with
     the probability of their resemblance (Jaccard), so a copy that keeps most of a listing is
-    found beside it although a theme's links (``genindex.html``, ``search.html``) left."""
+    found beside it although a theme's links (``genindex.html``, ``search.html``) left. An
+    empty listing has none."""
+    if not entries:
+        return ()
     hashes = np.fromiter(
         (hash64(entry, _LISTING_SEED) for entry in sorted(entries)), np.uint64, len(entries)
     )

@@ -49,6 +49,18 @@ def test_a_subdirectory_linked_by_either_name_is_one_entry():
     assert listing_keys(by_name) == listing_keys(by_slash)
 
 
+def test_listings_agree_on_their_keys_as_much_as_on_their_entries():
+    """Each of a listing's keys is the least of its entries under one permutation: equal
+    listings share all, disjoint ones none, and an empty listing has none."""
+    entries = frozenset(f"page{number}.html" for number in range(14))
+    keys = listing_keys(entries)
+    assert len(keys) == 16
+    assert listing_keys(frozenset(sorted(entries, reverse=True))) == keys
+    other = frozenset(f"other{number}.html" for number in range(14))
+    assert not set(listing_keys(other)) & set(keys)
+    assert listing_keys(frozenset()) == ()
+
+
 def bannered(pages: dict[str, bytes]) -> dict[str, bytes]:
     """The copy with a mirror banner on its top index page (no near-duplicate of the origin's)."""
     return pages | {MIRROR: pages[MIRROR].replace(b"<body>", b"<body>" + BANNER.encode())}
