@@ -20,7 +20,7 @@ from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
-from dedup_filter.matching import Match, duplicates, find_exact, find_near
+from dedup_filter.matching import LookAlikes, Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
 from dedup_filter.mirrors.links import links_beyond_twin, page_links, resolve_links
 from dedup_filter.mirrors.records import DirEntry
@@ -476,7 +476,8 @@ class DedupFilter:
             view.touch_page(own, now)
             decision, representative = _unchanged(fingerprint, own, first)
             return CheckedPage(decision, representative, fingerprint, page.links())
-        if match := self._match(view, fingerprint, own_id, first):
+        match = self._match(view, fingerprint, own_id, first)
+        if isinstance(match, Match):
             original = match.original
             # the original counts as seen now: gc must not remove a page whose copies are still
             # met, or the next copy would be judged unique
@@ -491,7 +492,10 @@ class DedupFilter:
             )
         page_id = self._put(view, fingerprint, own_id, now)
         reason = Reason.CHANGED if own is not None else Reason.UNIQUE
-        return CheckedPage(_kept_page(fingerprint, reason), page_id, fingerprint, page.links())
+        kept = _kept_page(fingerprint, reason)
+        if isinstance(match, LookAlikes):
+            kept.evidence["look_alikes"] = match.evidence
+        return CheckedPage(kept, page_id, fingerprint, page.links())
 
     def _match(
         self,
@@ -499,7 +503,7 @@ class DedupFilter:
         fingerprint: Fingerprint,
         own_id: int | None,
         first: PageRecord | None,
-    ) -> Match | None:
+    ) -> Match | LookAlikes | None:
         if first is not None and (match := duplicates(fingerprint, first, self.config)):
             return match  # a replay names the page it duplicated the first time
         exact = find_exact(view, fingerprint, own_id)

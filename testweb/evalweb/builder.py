@@ -401,6 +401,20 @@ TWENTY_FIRST = Hosts(
     "jsid=4f8a2c6e91",
 )
 
+TWENTY_SECOND = Hosts(
+    ("www.tornadoweb.test", "ftp.webdev-mirror.test", "tornado.cdn.test"),
+    ("pub/python/tornado/6.2/", "tornado-docs/"),
+    "aiohttp.project.test",
+    "aiohttp.oldmirror.test",
+    "aiohttp.reader.test",
+    "async-notes.test",
+    "apt-i18n.guides.test",
+    "apt-i18n.partner.test",
+    "library.campus.test",
+    "notices.gdk.test",
+    "asid=7c3e5a9b20",
+)
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -797,6 +811,22 @@ LAYOUTS = {
         80,
         ("5.2.6", "5.2.5"),
         TWENTY_FIRST,
+    ),
+    # and another: Tornado's documentation is the chain (with its release notes, a page a
+    # release), aiohttp's the stale manual (one flat directory: the copier takes it whole),
+    # APT's user guide in Italian (with a code edition), Dutch and Polish the guides, its
+    # offline guide in Portuguese and Japanese the portal's manual, GDK's reference the notes
+    "holdout22": Layout(
+        "tornado",
+        "aiohttp",
+        "",
+        ("apt-guide-it", "apt-guide-nl", "apt-guide-pl"),
+        ("apt-offline-pt", "apt-offline-ja"),
+        "gdk",
+        40,
+        80,
+        ("3.8.4", "3.8.3"),
+        TWENTY_SECOND,
     ),
 }
 

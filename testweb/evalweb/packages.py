@@ -648,7 +648,7 @@ TREES = {
     ),
     **{
         f"apt-guide-{language}": DocTree("apt-doc", f"usr/share/doc/apt-doc/guide.{language}.html")
-        for language in ("fr", "de", "es")
+        for language in ("fr", "de", "es", "it", "nl", "pl")
     },
     **{
         f"puzzles-{language}": DocTree("sgt-puzzles", f"usr/share/sgt-puzzles/help/{language}")
@@ -680,6 +680,21 @@ TREES = {
         ("", "getting-started/", "userguide/", "reference/"),
     ),
     "pandas-api": DocTree("python-pandas-doc", "usr/share/doc/python-pandas-doc/html/reference/api"),
+    # and for the twenty-second: Tornado's documentation (Sphinx; its release notes, one short
+    # page a release), aiohttp's (Sphinx, one flat directory), GDK's reference (gi-docgen);
+    # APT's user guide in Italian, Dutch and Polish and its offline guide in Portuguese and
+    # Japanese read from a package used before
+    "tornado": DocTree(
+        "python-tornado-doc", "usr/share/doc/python-tornado-doc/html", ("", "guide/", "releases/")
+    ),
+    "aiohttp": DocTree("python-aiohttp-doc", "usr/share/doc/python-aiohttp-doc/html"),
+    "gdk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gdk4"),
+    **{
+        f"apt-offline-{language}": DocTree(
+            "apt-doc", f"usr/share/doc/apt-doc/offline.{language}.html"
+        )
+        for language in ("pt", "ja")
+    },
     # the sixty-second session's, packages never used before, for the web of manuals copied into
     # other sites' layouts (``retemplated.py``): Requests (Sphinx, nested), Babel, Jinja and attrs
     "requests": DocTree(
