@@ -679,7 +679,9 @@ TREES = {
         "usr/share/doc/python-celery-doc/html",
         ("", "getting-started/", "userguide/", "reference/"),
     ),
-    "pandas-api": DocTree("python-pandas-doc", "usr/share/doc/python-pandas-doc/html/reference/api"),
+    "pandas-api": DocTree(
+        "python-pandas-doc", "usr/share/doc/python-pandas-doc/html/reference/api"
+    ),
     # and for the twenty-second: Tornado's documentation (Sphinx; its release notes, one short
     # page a release), aiohttp's (Sphinx, one flat directory), GDK's reference (gi-docgen);
     # APT's user guide in Italian, Dutch and Polish and its offline guide in Portuguese and
