@@ -12,7 +12,8 @@ cannot tell one guide's C and Java editions (same prose, other code) or one temp
 pages for two functions from copies; shingles can, unless the code is a small part of the page
 (a guide whose commands were rewritten for another package manager: 0.89-0.97 of its shingles
 shared), so two pages whose code blocks (``<pre>``) both hold words, other words, are never
-near-duplicates.
+near-duplicates. And the page must stand out as its match's copy among the other documents it
+resembles (``_rival``): pages of one template resemble each other about equally.
 A page never matches its own record (same page id), which makes re-processing idempotent.
 """
 
