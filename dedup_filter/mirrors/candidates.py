@@ -84,6 +84,10 @@ class Pair:
     def reference(self) -> bytes:
         return pair_reference(self.mirror.directory, self.origin.directory)
 
+    def names_editions(self, config: MirrorConfig) -> bool:
+        """Whether the two directories are editions named apart (``named_editions.py``)."""
+        return named_editions(self.mirror.directory, self.origin.directory, config) is not None
+
 
 def index_pair(
     url: str, original_url: str, index_pages: IndexPages, orientation: Orientation
@@ -160,7 +164,7 @@ def listing_pair(
         pair = index_pair(url, other, index_pages, orientation)
         if pair is None or ruled(store, (url, pair.mirror.url), config.max_depth):
             continue
-        if named_editions(pair.mirror.directory, pair.origin.directory, config) is None:
+        if not pair.names_editions(config):
             return pair
     return None
 

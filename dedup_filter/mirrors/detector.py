@@ -57,7 +57,6 @@ from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.listings import names_bare
-from dedup_filter.mirrors.named_editions import named_editions
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
@@ -177,7 +176,7 @@ class MirrorDetector:
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = sessions.strip(checked.original_url)
             documents = document_pair(orientation, page.url, original)
-        if stance is Stance.ORIGIN or self._edition_of(pair):
+        if stance is Stance.ORIGIN or (pair is not None and pair.names_editions(self.config)):
             # an original met second is indexed although it duplicates, as is an index page of
             # its own edition: a copy of it met later is matched with it, not with the edition
             # it resembles (a mirror's copy of Debian's amd64 guide whose index page came after
@@ -713,12 +712,6 @@ class MirrorDetector:
             elif later < 0 and not current.mirror_older:
                 older.append(mark_older(store, current).mirror)
         return turned, older
-
-    def _edition_of(self, pair: Pair | None) -> bool:
-        """Whether the pair's directories are editions named apart (``named_editions.py``)."""
-        if pair is None:
-            return False
-        return named_editions(pair.mirror.directory, pair.origin.directory, self.config) is not None
 
     @staticmethod
     def _edition_pair(

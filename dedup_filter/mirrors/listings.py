@@ -18,9 +18,8 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 
-import numpy as np
-
-from dedup_filter.features.hashing import U64, hash64, seeded_constants
+from dedup_filter.features.hashing import token_hashes
+from dedup_filter.features.minhash import MinHasher
 from dedup_filter.mirrors.directories import IndexPages, relative_key
 
 _LISTING_SEED = 0x1157
@@ -111,17 +110,10 @@ def listing_keys(entries: frozenset[str]) -> tuple[int, ...]:
     empty listing has none."""
     if not entries:
         return ()
-    hashes = np.fromiter(
-        (hash64(entry, _LISTING_SEED) for entry in sorted(entries)), np.uint64, len(entries)
-    )
-    multipliers, offsets = _permutations()
-    with np.errstate(over="ignore"):  # arithmetic modulo 2^64
-        permuted = hashes[None, :] * multipliers[:, None] + offsets[:, None]
-    return tuple(int(value) for value in permuted.min(axis=1))
+    signature = _min_hasher().signature(token_hashes(sorted(entries), _LISTING_SEED))
+    return tuple(int(value) for value in signature)
 
 
 @functools.cache
-def _permutations() -> tuple[U64, U64]:
-    """Odd multipliers and offsets of the listing keys' hash permutations."""
-    multipliers = seeded_constants(_LISTING_SEED, LISTING_KEYS, "listing multipliers")
-    return multipliers | np.uint64(1), seeded_constants(_LISTING_SEED, LISTING_KEYS, "offsets")
+def _min_hasher() -> MinHasher:
+    return MinHasher(LISTING_KEYS, _LISTING_SEED)

@@ -48,9 +48,7 @@ def test_a_url_the_crawl_was_redirected_from_answers_with_its_status(make_crawle
     once (``crawl_failure``), a probe of it is reported failed unfetched, and, the crawl having
     followed it, a second request of it would only land there again (``answered``)."""
     crawler = make_crawler()
-    crawler.engine = _NoDownloads()
-    failed: list[tuple[str, int | None, str | None]] = []
-    prober = Prober(crawler, None, lambda *failure: failed.append(failure), 8)
+    prober, failed = _reporting_failures(crawler)
     moved, landed = "http://docs.test/guide", "http://docs.test/guide/"
     prober.crawl_request_sent(Request(moved))
     assert prober.crawl_failure(moved) is None
@@ -75,9 +73,7 @@ def test_a_page_whose_meta_refresh_the_crawl_followed_answers_as_a_temporary_red
     refresh to another node were fetched a second time as probes (8-15 a crawl). Being no
     permanent redirect, the page is no answer a repeat may rely on."""
     crawler = make_crawler()
-    crawler.engine = _NoDownloads()
-    failed: list[tuple[str, int | None, str | None]] = []
-    prober = Prober(crawler, None, lambda *failure: failed.append(failure), 8)
+    prober, failed = _reporting_failures(crawler)
     node, target = "http://docs.test/news/tex/tex.html", "http://docs.test/news/tex/frames.html"
     prober.crawl_request_sent(Request(node))
     refreshed = Request(
@@ -171,6 +167,13 @@ class _Downloads:
     async def download_async(self, request):
         self.urls.append(request.url)
         return html_response(request.url, "<p>The guide</p>")
+
+
+def _reporting_failures(crawler) -> tuple[Prober, list[tuple[str, int | None, str | None]]]:
+    """A prober that fetches nothing, and the probes it reports failed (url, status, location)."""
+    crawler.engine = _NoDownloads()
+    failed: list[tuple[str, int | None, str | None]] = []
+    return Prober(crawler, None, lambda *failure: failed.append(failure), 8), failed
 
 
 class _NoDownloads:
