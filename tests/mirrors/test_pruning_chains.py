@@ -372,6 +372,39 @@ def test_a_host_held_first_beside_its_origin_drops_a_page_the_origins_archive_cr
     assert decision.duplicate_of == ORIGIN + ARCHIVE + PAGE
 
 
+@pytest.mark.parametrize(
+    ("copy_rule", "dropped"),
+    [
+        ({"mirror_held_first": True, "side_by_side": True}, True),
+        ({"mirror_held_first": True}, True),
+        ({"mirror_held_first": False}, False),  # the origin host held first: never pruned for it
+    ],
+)
+def test_an_origins_archive_held_first_drops_a_page_the_copys_archive_crawled(
+    tmp_path, stdlib_page, copy_rule, dropped
+):
+    """Inside the origin host, its renamed archive of the guide held before the guide keeps its
+    pages (``crawled_first``) for that pair; but the whole host is a copy's origin, and the copy,
+    held before it, crawled the archive's page: the origin's archive page is dropped for it (the
+    eighth holdout web, breadth first: 680 pages of a partner's archive fetched so)."""
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, **copy_rule))
+        archive = Rule(ORIGIN + ARCHIVE, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0)
+        store.put_rule(replace(archive, mirror_held_first=True))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        page = stdlib_page("fractions")
+        decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, ORIGIN + ARCHIVE + PAGE, page)
+    if dropped:
+        assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
+        assert decision.duplicate_of == COPY + ARCHIVE + PAGE
+    else:
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
+
+
 EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
 
 
