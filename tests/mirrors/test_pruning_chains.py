@@ -397,7 +397,9 @@ def test_an_origins_archive_held_first_drops_a_page_the_copys_archive_crawled(
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
         page = stdlib_page("fractions")
-        decision = _crawled_then_checked(dedup, COPY + ARCHIVE + PAGE, ORIGIN + ARCHIVE + PAGE, page)
+        decision = _crawled_then_checked(
+            dedup, COPY + ARCHIVE + PAGE, ORIGIN + ARCHIVE + PAGE, page
+        )
     if dropped:
         assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
         assert decision.duplicate_of == COPY + ARCHIVE + PAGE
