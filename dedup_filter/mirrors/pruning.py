@@ -154,17 +154,7 @@ class UrlPruner:
                 evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
                 return Decision(url, "keep", Reason.LISTING, evidence=evidence)
             if not rule.prunes_mirror:  # held first, and nothing else names it the copy
-                held = None
-                if rule.prunes_mirror_beside and not index:
-                    held = self._beside_origin(store, url, rule, counterpart)
-                if held is None and not index:
-                    held = self._copy_held_before(store, url, rule, counterpart)
-                if held is None and not index:
-                    held = self._pruned_as_origin(store, url, places)
-                if held is not None:
-                    return held
-                evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
-                return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
+                return self._held_first(store, url, rule, counterpart, places, index)
             if not rule.drops_mirror_urls:
                 # its origin lacks pages it holds (``origin_lacks``): another copy may stand
                 sibling = None if index else self._kept_sibling(store, rule)
@@ -242,6 +232,33 @@ class UrlPruner:
             return prose
         evidence = {"mirror_rule": rule.mirror, "counterpart": copy, "revoked_partner": revoked}
         return Decision(url, "keep", Reason.COUNTERPART_PRUNED, evidence=evidence)
+
+    def _held_first(
+        self,
+        store: MirrorStore,
+        url: str,
+        rule: Rule,
+        counterpart: str,
+        places: list[Placement],
+        index: bool,
+    ) -> Decision:
+        """``url`` on the mirror side of ``rule``, held first: fetched (``crawled_first``) unless
+        a page the crawl fetched stands for it: its origin's beside it (``_beside_origin``),
+        another copy's held before it (``_copy_held_before``), a wider rule's mirror's
+        (``_pruned_as_origin``), or its edition's, where the two editions' prose is the same
+        (``_beside_edition``). An index page is always fetched."""
+        if not index:
+            beside = rule.prunes_mirror_beside
+            held = (
+                (self._beside_origin(store, url, rule, counterpart) if beside else None)
+                or self._copy_held_before(store, url, rule, counterpart)
+                or self._pruned_as_origin(store, url, places)
+                or self._beside_edition(store, url, places, index)
+            )
+            if held is not None:
+                return held
+        evidence = {"mirror_rule": rule.mirror, "counterpart": counterpart}
+        return Decision(url, "keep", Reason.CRAWLED_FIRST, evidence=evidence)
 
     def _pruned_as_origin(
         self, store: MirrorStore, url: str, places: list[Placement]

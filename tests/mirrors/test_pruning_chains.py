@@ -407,6 +407,32 @@ def test_an_origins_archive_held_first_drops_a_page_the_copys_archive_crawled(
         assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
+def test_a_guide_held_first_drops_a_prose_page_its_edition_crawled(tmp_path, stdlib_page):
+    """The origin host held first (its copy host's rule keeps it, ``crawled_first``); its
+    guide's pair with the guide's rpm edition was revoked for its code. A prose page the
+    edition's side crawled stands for the guide's (the holdout web, round robin: 70 of the
+    guide's pages fetched after their rpm twins)."""
+    edition = ORIGIN + "guide-rpm/"
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(ORIGIN, COPY, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True))
+        store.put_revoked(Rule(ORIGIN + GUIDE, edition, "", "", 0.0, "content", 3, 3, 0))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        for side in (edition, ORIGIN + GUIDE):  # the same prose in both editions
+            dedup.check_page(side + "about.html", stdlib_page("abc").encode())
+        decision = _crawled_then_checked(
+            dedup, edition + PAGE, ORIGIN + GUIDE + PAGE, stdlib_page("fractions")
+        )
+    assert (decision.action, decision.reason, decision.duplicate_of) == (
+        "drop",
+        "edition_prose",
+        edition + PAGE,
+    )
+
+
 EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
 
 
