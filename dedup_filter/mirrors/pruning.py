@@ -246,14 +246,16 @@ class UrlPruner:
         a page the crawl fetched stands for it: its origin's beside it (``_beside_origin``),
         another copy's held before it (``_copy_held_before``), a wider rule's mirror's
         (``_pruned_as_origin``), or its edition's, where the two editions' prose is the same
-        (``_beside_edition``). An index page is always fetched."""
+        (``_beside_edition``; on the mirror side too where the origin's editions were paired:
+        a partner host held first fetched both editions of its guide whole, 58 pages twice, on
+        the holdout web in random order). An index page is always fetched."""
         if not index:
             beside = rule.prunes_mirror_beside
             held = (
                 (self._beside_origin(store, url, rule, counterpart) if beside else None)
                 or self._copy_held_before(store, url, rule, counterpart)
                 or self._pruned_as_origin(store, url, places)
-                or self._beside_edition(store, url, places, index)
+                or self._beside_edition(store, url, places, index, (rule, counterpart))
             )
             if held is not None:
                 return held
@@ -392,7 +394,12 @@ class UrlPruner:
         return decision.duplicate_of if decision is not None and decision.dropped else None
 
     def _beside_edition(
-        self, store: MirrorStore, url: str, places: list[Placement], index: bool
+        self,
+        store: MirrorStore,
+        url: str,
+        places: list[Placement],
+        index: bool,
+        through: tuple[Rule, str] | None = None,
     ) -> Decision | None:
         """``url`` on a side of a pair revoked for its code (an edition of a guide:
         ``MirrorStore.revoked_partners``): dropped where the other side holds its counterpart as a
@@ -400,16 +407,20 @@ class UrlPruner:
         their code (their prose samples matched when the rule was made), and the pages with code
         blocks are fetched back (``code_checks``); without this, the pages fetched back led the
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
-        the other edition's. Never an index page, a protected or a held URL (``places``: the
-        URL's, ``index``: whether it names an index page)."""
+        the other edition's. ``through``: a rule whose mirror side holds ``url`` (with its
+        counterpart), whose origin's pairs of editions are its mirror's too. Never an
+        index page, a protected or a held URL (``places``: the URL's, ``index``: whether it
+        names an index page)."""
         if index or not places or not places[-1].is_own or not store.has_revoked():
             return None
         if self.protection.covers(url):
             return None
-        for place, other in _revoked_over(store, places):
-            counterpart = other + place.relative
+        for directory, other, relative in _edition_pairs(
+            store, places, through, self.config.max_depth
+        ):
+            counterpart = other + relative
             held = self._crawled_page(store, counterpart)
-            if held is None or held.code or not self._prose_alike(store, place.directory, other):
+            if held is None or held.code or not self._prose_alike(store, directory, other):
                 continue
             if store.view.page_id_for_url(self._sessions.of(store).strip(url)) is not None:
                 return None
@@ -1109,6 +1120,25 @@ def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple
     for place in places:
         for other in store.revoked_partners(place.directory):
             yield place, other
+
+
+def _edition_pairs(
+    store: MirrorStore, places: list[Placement], through: tuple[Rule, str] | None, max_depth: int
+) -> Iterator[tuple[str, str, str]]:
+    """The pairs of editions over ``places`` (a URL's) as (its directory, the edition's
+    directory, the URL's path below them): those revoked for their code, then, ``through`` a
+    rule holding the URL on its mirror side (with its counterpart), the origin's pairs inside
+    that origin, moved onto the mirror (a whole copy of a site copies its editions)."""
+    for place, other in _revoked_over(store, places):
+        yield place.directory, other, place.relative
+    if through is None:
+        return
+    rule, counterpart = through
+    origin = rule.origin.lower()
+    for place, other in _revoked_over(store, placements(counterpart, max_depth)):
+        if place.directory_key.startswith(origin) and other.lower().startswith(origin):
+            directory = rule.mirror + place.directory[len(origin) :]
+            yield directory, rule.mirror + other[len(origin) :], place.relative
 
 
 def _rule_named(decision: Decision) -> bytes:

@@ -433,6 +433,34 @@ def test_a_guide_held_first_drops_a_prose_page_its_edition_crawled(tmp_path, std
     )
 
 
+def test_a_copy_held_first_drops_a_prose_page_its_edition_crawled_where_the_origin_paired_them(
+    tmp_path, stdlib_page
+):
+    """A copy host held first copies the origin's guide and its rpm edition, whose pair was
+    revoked for code on the origin: the copy's editions are editions too. A prose page the
+    copy's edition crawled stands for the copy's guide page (the holdout web, random order: a
+    partner host held first fetched both editions whole, 58 pages twice)."""
+    edition = "guide-rpm/"
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(COPY, ORIGIN, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True))
+        store.put_revoked(Rule(ORIGIN + GUIDE, ORIGIN + edition, "", "", 0.0, "content", 3, 3, 0))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        for side in (edition, GUIDE):  # the same prose in the copy's two editions
+            dedup.check_page(COPY + side + "about.html", stdlib_page("abc").encode())
+        decision = _crawled_then_checked(
+            dedup, COPY + edition + PAGE, COPY + GUIDE + PAGE, stdlib_page("fractions")
+        )
+    assert (decision.action, decision.reason, decision.duplicate_of) == (
+        "drop",
+        "edition_prose",
+        COPY + edition + PAGE,
+    )
+
+
 EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
 
 
