@@ -64,6 +64,22 @@ def _crawled_then_checked(dedup, crawled: str, checked: str, page) -> object:
     return dedup.check_url(checked)
 
 
+def _prose_checked(dedup, edition: str, guide: str, stdlib_page) -> object:
+    """The guide's page checked once its edition's was crawled, both editions holding one
+    prose page alike (the evidence that their prose is the same)."""
+    for side in (edition, guide):
+        dedup.check_page(side + "about.html", stdlib_page("abc").encode())
+    return _crawled_then_checked(dedup, edition + PAGE, guide + PAGE, stdlib_page("fractions"))
+
+
+def _dropped_as_prose_of(decision, page: str) -> bool:
+    return (decision.action, decision.reason, decision.duplicate_of) == (
+        "drop",
+        "edition_prose",
+        page,
+    )
+
+
 @pytest.mark.parametrize(("crawled", "checked"), [(GUIDE, ARCHIVE), (ARCHIVE, GUIDE)])
 def test_a_copy_held_first_drops_a_page_whose_twin_it_crawled(
     tmp_path, stdlib_page, crawled, checked
@@ -333,17 +349,9 @@ def test_an_origin_page_of_an_editions_prose_is_dropped_for_the_edition_and_the_
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
-        for side in (edition, ORIGIN + GUIDE):  # the same prose in both editions
-            dedup.check_page(side + "about.html", stdlib_page("abc").encode())
-        prose = _crawled_then_checked(
-            dedup, edition + PAGE, ORIGIN + GUIDE + PAGE, stdlib_page("fractions")
-        )
+        prose = _prose_checked(dedup, edition, ORIGIN + GUIDE, stdlib_page)
         mirrored = dedup.check_url(MIRROR_HOST + GUIDE + PAGE)
-    assert (prose.action, prose.reason, prose.duplicate_of) == (
-        "drop",
-        "edition_prose",
-        edition + PAGE,
-    )
+    assert _dropped_as_prose_of(prose, edition + PAGE)
     assert (mirrored.action, mirrored.duplicate_of) == ("drop", edition + PAGE)
     assert mirrored.evidence["counterpart_dropped_for"] == edition + PAGE
 
@@ -421,16 +429,8 @@ def test_a_guide_held_first_drops_a_prose_page_its_edition_crawled(tmp_path, std
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
-        for side in (edition, ORIGIN + GUIDE):  # the same prose in both editions
-            dedup.check_page(side + "about.html", stdlib_page("abc").encode())
-        decision = _crawled_then_checked(
-            dedup, edition + PAGE, ORIGIN + GUIDE + PAGE, stdlib_page("fractions")
-        )
-    assert (decision.action, decision.reason, decision.duplicate_of) == (
-        "drop",
-        "edition_prose",
-        edition + PAGE,
-    )
+        decision = _prose_checked(dedup, edition, ORIGIN + GUIDE, stdlib_page)
+    assert _dropped_as_prose_of(decision, edition + PAGE)
 
 
 def test_a_copy_held_first_drops_a_prose_page_its_edition_crawled_where_the_origin_paired_them(
@@ -449,16 +449,8 @@ def test_a_copy_held_first_drops_a_prose_page_its_edition_crawled_where_the_orig
 
     with DedupFilter.open(tmp_path / "index") as dedup:
         dedup.index.transact(rules)
-        for side in (edition, GUIDE):  # the same prose in the copy's two editions
-            dedup.check_page(COPY + side + "about.html", stdlib_page("abc").encode())
-        decision = _crawled_then_checked(
-            dedup, COPY + edition + PAGE, COPY + GUIDE + PAGE, stdlib_page("fractions")
-        )
-    assert (decision.action, decision.reason, decision.duplicate_of) == (
-        "drop",
-        "edition_prose",
-        COPY + edition + PAGE,
-    )
+        decision = _prose_checked(dedup, COPY + edition, COPY + GUIDE, stdlib_page)
+    assert _dropped_as_prose_of(decision, COPY + edition + PAGE)
 
 
 EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
