@@ -407,10 +407,11 @@ class UrlPruner:
         their code (their prose samples matched when the rule was made), and the pages with code
         blocks are fetched back (``code_checks``); without this, the pages fetched back led the
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
-        the other edition's. ``through``: a rule whose mirror side holds ``url`` (with its
-        counterpart), whose origin's pairs of editions are its mirror's too. Never an
-        index page, a protected or a held URL (``places``: the URL's, ``index``: whether it
-        names an index page)."""
+        the other edition's. ``through``: a rule whose mirror side, held first, holds ``url``
+        (with its counterpart), whose origin's pairs of editions are its mirror's too; such a
+        side gives way to its own site's editions only (a side held first is never pruned for
+        another site's copy). Never an index page, a protected or a held URL (``places``: the
+        URL's, ``index``: whether it names an index page)."""
         if index or not places or not places[-1].is_own or not store.has_revoked():
             return None
         if self.protection.covers(url):
@@ -418,6 +419,8 @@ class UrlPruner:
         for directory, other, relative in _edition_pairs(
             store, places, through, self.config.max_depth
         ):
+            if through is not None and authority(other.lower()) != authority(url.lower()):
+                continue
             counterpart = other + relative
             held = self._crawled_page(store, counterpart)
             if held is None or held.code or not self._prose_alike(store, directory, other):

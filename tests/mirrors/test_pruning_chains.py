@@ -433,6 +433,22 @@ def test_a_guide_held_first_drops_a_prose_page_its_edition_crawled(tmp_path, std
     assert _dropped_as_prose_of(decision, edition + PAGE)
 
 
+def test_a_guide_held_first_is_never_pruned_for_another_sites_edition(tmp_path, stdlib_page):
+    """The same, the guide's pair with another site's edition of it (a library's, its code
+    rewritten) revoked: the guide, held first, is fetched (a side held first is never pruned for
+    another site's copy)."""
+
+    def rules(view) -> None:
+        store = MirrorStore(view)
+        store.put_rule(Rule(ORIGIN, COPY, "", "", 0.0, "content", 3, 3, 0, mirror_held_first=True))
+        store.put_revoked(Rule(LIBRARY, ORIGIN + GUIDE, "", "", 0.0, "content", 3, 3, 0))
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.index.transact(rules)
+        decision = _prose_checked(dedup, LIBRARY, ORIGIN + GUIDE, stdlib_page)
+    assert (decision.action, decision.reason) == ("keep", "crawled_first")
+
+
 def test_a_copy_held_first_drops_a_prose_page_its_edition_crawled_where_the_origin_paired_them(
     tmp_path, stdlib_page
 ):
