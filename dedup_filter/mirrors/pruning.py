@@ -273,11 +273,10 @@ class UrlPruner:
         project host's archive, held before the whole partner host, had been. It waits only
         for that mirror's answer for a page it lacks (a copy's soft-404 page is no copy). None
         otherwise: the side held first is fetched."""
-        for rule, place in rules_with_origin_over(store, places):
-            if rule.prunes_origin:
-                decision = self._against_copy(store, url, rule, place)
-                if decision.dropped or "awaiting_absent_answer_of" in decision.evidence:
-                    return decision
+        for rule, place in _origins_pruned_over(store, places):
+            decision = self._against_copy(store, url, rule, place)
+            if decision.dropped or "awaiting_absent_answer_of" in decision.evidence:
+                return decision
         return None
 
     def _kept_sibling(self, store: MirrorStore, rule: Rule) -> Rule | None:
@@ -408,10 +407,8 @@ class UrlPruner:
         blocks are fetched back (``code_checks``); without this, the pages fetched back led the
         crawl through the rest of the edition, on the holdout web 76 of 83 pages identical to
         the other edition's. ``through``: a rule whose mirror side, held first, holds ``url``
-        (with its counterpart), whose origin's pairs of editions are its mirror's too; such a
-        side gives way to its own site's editions only (a side held first is never pruned for
-        another site's copy). Never an index page, a protected or a held URL (``places``: the
-        URL's, ``index``: whether it names an index page)."""
+        (with its counterpart): see ``_edition_pairs``. Never an index page, a protected or a
+        held URL (``places``: the URL's, ``index``: whether it names an index page)."""
         if index or not places or not places[-1].is_own or not store.has_revoked():
             return None
         if self.protection.covers(url):
@@ -419,8 +416,6 @@ class UrlPruner:
         for directory, other, relative in _edition_pairs(
             store, places, through, self.config.max_depth
         ):
-            if through is not None and authority(other.lower()) != authority(url.lower()):
-                continue
             counterpart = other + relative
             held = self._crawled_page(store, counterpart)
             if held is None or held.code or not self._prose_alike(store, directory, other):
@@ -1129,11 +1124,15 @@ def _edition_pairs(
     store: MirrorStore, places: list[Placement], through: tuple[Rule, str] | None, max_depth: int
 ) -> Iterator[tuple[str, str, str]]:
     """The pairs of editions over ``places`` (a URL's) as (its directory, the edition's
-    directory, the URL's path below them): those revoked for their code, then, ``through`` a
-    rule holding the URL on its mirror side (with its counterpart), the origin's pairs inside
-    that origin, moved onto the mirror (a whole copy of a site copies its editions)."""
+    directory, the URL's path below them): those revoked for their code. ``through`` a rule
+    holding the URL on its mirror side, held first (with its counterpart): only those on the
+    URL's own site (a side held first is never pruned for another site's copy), then the
+    origin's pairs inside that origin, moved onto the mirror (a whole copy of a site copies its
+    editions)."""
+    own_site = authority(places[-1].directory_key) if through is not None else None
     for place, other in _revoked_over(store, places):
-        yield place.directory, other, place.relative
+        if own_site is None or authority(other.lower()) == own_site:
+            yield place.directory, other, place.relative
     if through is None:
         return
     rule, counterpart = through
