@@ -415,6 +415,21 @@ TWENTY_SECOND = Hosts(
     "asid=7c3e5a9b20",
 )
 
+TWENTY_THIRD = Hosts(
+    ("docs.sympy.test", "ftp.math-mirror.test", "sympy.cdn.test"),
+    ("pub/python/sympy/1.11/", "sympy-docs/"),
+    "kombu.project.test",
+    "kombu.oldmirror.test",
+    "kombu.reader.test",
+    "messaging-notes.test",
+    "lily-i18n.guides.test",
+    "lily-i18n.partner.test",
+    "library.music.test",
+    "notices.pango.test",
+    "visit=5b2e8d0c47",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -827,6 +842,23 @@ LAYOUTS = {
         80,
         ("3.8.4", "3.8.3"),
         TWENTY_SECOND,
+    ),
+    # the sixty-fourth session's, packages never used before: SymPy's documentation (Sphinx,
+    # nested five deep) is the chain, Kombu's the stale manual (5.2.4 against 5.2.3; the copier
+    # takes its user guide), LilyPond's learning manual in Spanish (with a code edition),
+    # Italian and Japanese the guides, its usage manual in Spanish and Italian the portal's
+    # manual, Pango's reference (a page a symbol) the notes; the session id is named ``visit``
+    "holdout23": Layout(
+        "sympy",
+        "kombu",
+        "userguide/",
+        ("lilypond-es", "lilypond-it", "lilypond-ja"),
+        ("lilypond-usage-es", "lilypond-usage-it"),
+        "pango",
+        40,
+        80,
+        ("5.2.4", "5.2.3"),
+        TWENTY_THIRD,
     ),
 }
 

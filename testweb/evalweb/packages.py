@@ -691,6 +691,41 @@ TREES = {
     ),
     "aiohttp": DocTree("python-aiohttp-doc", "usr/share/doc/python-aiohttp-doc/html"),
     "gdk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gdk4"),
+    # and for the twenty-third (sixty-fourth session), packages never used before: SymPy's
+    # documentation (Sphinx, nested five deep), Kombu's (its user guide and a page a module),
+    # Pango's reference (gi-docgen), LilyPond's learning manual in Spanish, Italian and Japanese
+    # and its usage manual in Spanish and Italian
+    "sympy": DocTree(
+        "python-sympy-doc",
+        "usr/share/doc/python-sympy-doc/html",
+        (
+            "",
+            "tutorial/",
+            "tutorials/intro-tutorial/",
+            "guides/",
+            "explanation/",
+            "modules/",
+            "modules/combinatorics/",
+            "modules/geometry/",
+            "modules/matrices/",
+            "modules/physics/",
+            "modules/physics/mechanics/",
+            "modules/physics/mechanics/api/",
+            "modules/physics/quantum/",
+            "modules/physics/units/",
+            "modules/polys/",
+            "modules/solvers/",
+            "modules/utilities/",
+        ),
+    ),
+    "kombu": DocTree(
+        "python-kombu-doc",
+        "usr/share/doc/python-kombu-doc/html",
+        ("", "userguide/", "reference/"),
+    ),
+    "pango": DocTree("libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference/Pango"),
+    **{f"lilypond-{language}": _lilypond("learning", language) for language in ("es", "it", "ja")},
+    **{f"lilypond-usage-{language}": _lilypond("usage", language) for language in ("es", "it")},
     **{
         f"apt-offline-{language}": DocTree(
             "apt-doc", f"usr/share/doc/apt-doc/offline.{language}.html"
