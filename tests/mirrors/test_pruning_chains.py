@@ -472,13 +472,15 @@ def test_a_copy_held_first_drops_a_prose_page_its_edition_crawled_where_the_orig
 EDITION = "guide-rpm/"  # beside the guide: its edition for another package format
 
 
-def _copy_with_an_edition_rule(view) -> None:
+def _copy_with_an_edition_rule(view, code_probes: int = 0) -> None:
     """The copy held first of the origin host, whose guide a rule took for a copy of its rpm
-    edition beside it (every sample prose: the code was never compared)."""
+    edition beside it (every sample prose: the code was never compared, or ``code_probes``
+    coded pages were)."""
     store = MirrorStore(view)
     copy = Rule(COPY, ORIGIN, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
     store.put_rule(copy)
-    store.put_rule(Rule(ORIGIN + GUIDE, ORIGIN + EDITION, "", "", 0.0, "content", 3, 3, 0))
+    edition = Rule(ORIGIN + GUIDE, ORIGIN + EDITION, "", "", 0.0, "content", 3, 3, 0)
+    store.put_rule(replace(edition, code_probes=code_probes))
 
 
 @pytest.mark.parametrize("coded", [False, True], ids=["prose", "code_blocks"])
@@ -504,6 +506,29 @@ def test_a_twin_with_code_blocks_between_sibling_directories_stands_for_no_page(
     else:
         assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
         assert decision.evidence["copy_rule"] == ORIGIN + GUIDE
+
+
+@pytest.mark.parametrize(("code_probes", "dropped"), [(63, False), (64, True)])
+def test_a_coded_twin_stands_for_its_edition_page_once_the_pair_spent_its_code_budget(
+    tmp_path, stdlib_page, code_probes, dropped
+):
+    """The same pair after it compared its sides' code on as many coded pages as a pair of
+    siblings does (``mirror.code_samples_siblings``, 64) and stands: the copy's coded guide
+    page stands for its edition page, as the pair's own coded pages do for each other; one
+    page short of the budget it does not."""
+    page = stdlib_page("fractions").replace("</body>", "<pre>lilypond score.ly</pre></body>", 1)
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
+        dedup.index.transact(lambda view: _copy_with_an_edition_rule(view, code_probes))
+        dedup.check_page(COPY + GUIDE + PAGE, page.encode())
+        for absent in dedup.check_url(COPY + EDITION + PAGE).probes:
+            dedup.probe_failed(absent, 404)
+        decision = dedup.check_url(COPY + EDITION + PAGE)
+    if dropped:
+        assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
+        assert decision.evidence["copy_rule"] == ORIGIN + GUIDE
+    else:
+        assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
 def test_a_page_an_editions_side_lacks_is_fetched_on_the_other_side(tmp_path, stdlib_page):
