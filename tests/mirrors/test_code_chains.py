@@ -108,6 +108,28 @@ def test_the_renamed_copy_with_the_same_code_stays(tmp_index):
     assert tmp_index.transact(settle) == sorted([KEPT, GUIDE])
 
 
+@pytest.mark.parametrize("copy_code", [RPM_CODE, DEB_CODE], ids=["same_code", "other_code"])
+def test_the_renamed_copy_is_compared_with_its_copy_held_first_instead_of_probed(
+    tmp_index, copy_code
+):
+    """The kept host's own page at the renamed copy's path (``KEPT + "guide/"``), held before the
+    edition page arrives, stands for the pruned host's page: compared, never probed (that
+    probe fetches a page the kept host holds), counted as a comparison against the rule's
+    budget; other code revokes the rule as the page's own would."""
+
+    def settle(view):
+        store = MirrorStore(view)
+        _rules(store)
+        _arrive(store, 1, KEPT + "guide/" + PAGE, copy_code)
+        probes = _arrive(store, 2, KEPT + "guide-rpm/" + PAGE, RPM_CODE).probes
+        rule = store.rule(GUIDE)
+        return probes, rule.code_probes if rule is not None else None
+
+    probes, compared = tmp_index.transact(settle)
+    assert GUIDE + PAGE not in probes
+    assert compared == (1 if copy_code == RPM_CODE else None)
+
+
 def test_a_rule_between_siblings_compares_more_coded_pages_than_other_rules(tmp_index):
     """Six coded pairs compared already: a rule across hosts, or within one host between
     directories of different parents (a renamed archive), asks for no more; a rule between
