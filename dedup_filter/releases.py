@@ -14,20 +14,22 @@ judged one by one: a page that carried over is still dropped as a near-duplicate
 fetch, so the cost is those fetches, never a page.
 
 A side that names no release is paired as any directory is: a mirror filing a copy under
-``/pub/llvm/docs/``. A release is a ``-``/``_``-separated part of a segment made of numbers
-joined by dots (``13``, ``2.1``, ``v2.1``, ``2.1.x``, ``otp-25``) or a name with a dotted number
-glued to it (``python3.11``); other glued digits (``html5``, ``utf8``, ``ch01``) name none. The
-words sites name a moving release by (``latest``, ``stable``, ``dev``, ...) name a release that
-agrees only with the same word: ``/latest/`` is the newest release today, but which one the
-names do not say, and paired with ``/15/`` a rule pruned the newest release's rewritten pages
-in all three of its copies. The cost: ``/latest/`` and the release it serves are crawled both,
-each page dropped as an exact duplicate after its fetch. Debian's suites (``oldstable``,
-``testing``) are such words, and the code names Debian and Ubuntu give their releases
-(``bullseye``, ``bookworm``, ``jammy``) name releases that agree only with themselves: Debian's
-site files its installation guide under ``/releases/bookworm/amd64/`` beside
-``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are rewritten against bookworm's. Only
-the segments that tell the two paths apart are read: a section both releases hold under one
-name (``development/``, a moving word) is no release they share.
+``/pub/llvm/docs/``, unless the two index pages name different releases (the copy is of another
+release: ``release_named_by_one``, ``CandidateSet._confirm``). A release is a
+``-``/``_``-separated part of a segment made of numbers joined by dots (``13``, ``2.1``,
+``v2.1``, ``2.1.x``, ``otp-25``) or a name with a dotted number glued to it (``python3.11``);
+other glued digits (``html5``, ``utf8``, ``ch01``) name none. The words sites name a moving
+release by (``latest``, ``stable``, ``dev``, ...) name a release that agrees only with the same
+word: ``/latest/`` is the newest release today, but which one the names do not say, and paired
+with ``/15/`` a rule pruned the newest release's rewritten pages in all three of its copies. The
+cost: ``/latest/`` and the release it serves are crawled both, each page dropped as an exact
+duplicate after its fetch. Debian's suites (``oldstable``, ``testing``) are such words, and the
+code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``, ``jammy``) name
+releases that agree only with themselves: Debian's site files its installation guide under
+``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are
+rewritten against bookworm's. Only the segments that tell the two paths apart are read: a
+section both releases hold under one name (``development/``, a moving word) is no release they
+share.
 """
 
 from __future__ import annotations
@@ -93,6 +95,13 @@ def release_editions(directory: str, other: str) -> bool:
     return bool(releases and other_releases) and not any(
         _agree(release, another) for release in releases for another in other_releases
     )
+
+
+def release_named_by_one(directory: str, other: str) -> bool:
+    """Whether one of two directory URLs names a release in the segments that tell their paths
+    apart and the other names none (``/15/`` against ``/pub/llvm/docs/``)."""
+    segments, others = differing_segments(directory, other)
+    return bool(_releases(segments)) != bool(_releases(others))
 
 
 def _agree(release: Release, other: Release) -> bool:

@@ -67,6 +67,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
+from dedup_filter.releases import release_named_by_one
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +428,19 @@ class CandidateUpdate:
         """Whether the pair's directories name different editions (``named_editions.py``)."""
         return named_editions(pair.mirror, pair.origin, self.config) is not None
 
+    def _other_release(self, pair: DirectoryPair) -> bool:
+        """Whether one side's path names a release, the other's none, and their index pages
+        name different releases (``Orientation.later_side``): the side naming none holds a copy
+        of another release, not of this one, and a rule either way prunes one release for
+        another, whose rewritten pages (its release notes) are content no other URL may hold.
+        On the versions web a mirror of LLVM 16's documentation, paired with ``/15/`` before
+        ``/16/``'s index page was held, was ruled a copy of 15 in two orders of three runs.
+        The cost: a stale copy filed under its release's name beside an origin naming none
+        (``/mirror/git-2.39.2/`` of ``/docs/``) is crawled whole."""
+        if not release_named_by_one(pair.mirror, pair.origin):
+            return False
+        return self._orientation().later_side(pair.mirror, pair.origin) != 0
+
     def _rejected(self, pair: DirectoryPair) -> bool:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))
         return known is not None and known.state == REJECTED
@@ -443,6 +457,9 @@ class CandidateUpdate:
             candidate = self._reoriented(candidate)
         paired = candidate
         collapsed, through = collapse_origin(self.store, paired, max_depth)
+        if self._other_release(collapsed):
+            self._reject(candidate)
+            return
         if through and self._editions(collapsed):
             self._reject(candidate)  # an edition's copy collapsed onto another edition
             return

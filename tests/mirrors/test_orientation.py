@@ -467,3 +467,32 @@ def test_a_copier_lacking_the_first_samples_answered_is_turned_the_copy(
     crawl.answer(absent + [url for url in probes if url in pages])
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copier, VICTIM)]
     assert lost(crawl, VICTIM) == []
+
+
+
+RELEASE_15, UNNAMED_COPY = "http://docs.release.test/15/", "http://mirror.release.test/pub/docs/"
+
+
+@pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
+@pytest.mark.parametrize(("copied", "paired"), [("16.0.6", False), ("15.0.7", True)])
+def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_names_a_release(
+    open_filter, corpus, modules, order, copied, paired
+):
+    """A mirror files a copy of release 16 under a path naming none; release 15's directory
+    names its release, and 16 rewrote one of its pages (its release notes). The index pages name
+    different releases: no rule either way (one could prune a release's rewritten page for the
+    other's), nothing of either lost. A copy of 15 itself is paired as ever."""
+    dedup = open_filter()
+    tree = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
+    release = naming_release(tree, "15.0.7")
+    copy = naming_release(copy_tree(tree, RELEASE_15, UNNAMED_COPY), copied)
+    if not paired:
+        notes = UNNAMED_COPY + f"{modules[0]}.html"
+        copy[notes] = naming_release({notes: corpus[modules[-1]].encode()}, copied)[notes]
+    pages = release | copy
+    urls = two_tree_orders(pages, {"stale": UNNAMED_COPY, "newer": RELEASE_15})[order]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert bool(sides & {(UNNAMED_COPY, RELEASE_15), (RELEASE_15, UNNAMED_COPY)}) == paired
+    assert lost(crawl, RELEASE_15) == []
+    assert lost(crawl, UNNAMED_COPY) == []
