@@ -430,6 +430,21 @@ TWENTY_THIRD = Hosts(
 )
 
 
+TWENTY_FOURTH = Hosts(
+    ("wiki.libsdl.test", "mirror.gamedev.test", "sdl.cdn.test"),
+    ("pub/sdl/2.26/", "sdl-docs/"),
+    "hypothesis.project.test",
+    "hypothesis.oldmirror.test",
+    "hypothesis.reader.test",
+    "testing-notes.test",
+    "lily-web.guides.test",
+    "lily-web.partner.test",
+    "library.conservatory.test",
+    "notices.cairo.test",
+    "ticket=9a1c4e7f30",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -859,6 +874,23 @@ LAYOUTS = {
         80,
         ("5.2.4", "5.2.3"),
         TWENTY_THIRD,
+    ),
+    # and another: SDL2's Doxygen reference is the chain, Hypothesis' documentation the stale
+    # manual (6.67.1 against 6.67.0; one flat directory, the copier takes it whole), LilyPond's
+    # web pages in Spanish (with a code edition), Italian and Japanese the guides, its essay in
+    # Spanish and Italian the portal's manual, cairo's reference the notes; the session id is
+    # named ``ticket``
+    "holdout24": Layout(
+        "sdl2",
+        "hypothesis",
+        "",
+        ("lilypond-web-es", "lilypond-web-it", "lilypond-web-ja"),
+        ("lilypond-essay-es", "lilypond-essay-it"),
+        "cairo",
+        40,
+        80,
+        ("6.67.1", "6.67.0"),
+        TWENTY_FOURTH,
     ),
 }
 

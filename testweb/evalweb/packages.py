@@ -726,6 +726,18 @@ TREES = {
     "pango": DocTree("libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference/Pango"),
     **{f"lilypond-{language}": _lilypond("learning", language) for language in ("es", "it", "ja")},
     **{f"lilypond-usage-{language}": _lilypond("usage", language) for language in ("es", "it")},
+    # and for the twenty-fourth, packages never used before: SDL2's Doxygen reference (a page a
+    # header or structure, one directory), Hypothesis' documentation (Sphinx, one directory),
+    # cairo's gtk-doc reference (a page a section); LilyPond's web pages in Spanish, Italian and
+    # Japanese and its essay in Spanish and Italian read from packages used before
+    "sdl2": DocTree("libsdl2-doc", "usr/share/doc/libsdl2-doc/html"),
+    "hypothesis": DocTree("python-hypothesis-doc", "usr/share/doc/python-hypothesis-doc/html"),
+    "cairo": DocTree("libcairo2-doc", "usr/share/gtk-doc/html/cairo"),
+    **{
+        f"lilypond-{manual}-{language}": _lilypond(manual, language)
+        for manual, languages in (("web", ("es", "it", "ja")), ("essay", ("es", "it")))
+        for language in languages
+    },
     **{
         f"apt-offline-{language}": DocTree(
             "apt-doc", f"usr/share/doc/apt-doc/offline.{language}.html"
