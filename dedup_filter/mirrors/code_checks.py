@@ -221,23 +221,11 @@ def _probe(
     store: MirrorStore, rule: Rule, url: str, check: CodeCheck, counted: bool = False
 ) -> None:
     """Ask for ``url``, a page of ``rule``'s sides, to compare its code (``counted`` against the
-    rule's budget), tallied as asked (``code_compared``: none may be in flight)."""
-    reference = directory_name(rule.mirror)
-    store.add_probe(url, CODE_PROBE, reference)
-    Deferrals(store.view).count_probe(reference, CODE_PROBE, "asked")
+    rule's budget)."""
+    store.add_probe(url, CODE_PROBE, directory_name(rule.mirror))
     check.probes.append(url)
     if counted:
         store.put_rule(replace(rule, code_probes=rule.code_probes + 1))
-
-
-def code_compared(store: MirrorStore, rule: Rule, budget: CodeBudget) -> bool:
-    """Whether ``rule`` spent its code budget and stands, every probe it asked answered: as
-    many coded pages of its sides compared as it compares before it drops its own coded pages
-    unseen, and none apart (that revokes it). A probe still in flight may yet revoke it."""
-    if not rule.code_probes >= budget.of(rule) > 0:
-        return False
-    tally = Deferrals(store.view).tally(directory_name(rule.mirror), CODE_PROBE)
-    return tally.in_flight == 0
 
 
 def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
