@@ -531,6 +531,30 @@ def test_a_coded_twin_stands_for_its_edition_page_once_the_pair_spent_its_code_b
         assert (decision.action, decision.reason) == ("keep", "crawled_first")
 
 
+def test_a_coded_twin_dropped_before_its_pair_is_revoked_is_fetched_back_on_the_pairs_side(
+    tmp_path, stdlib_page
+):
+    """A pair that spent its code budget may still be revoked by a probe's answer in flight:
+    the copy's edition page dropped for its coded twin meanwhile is then asked for again, as
+    its counterpart on the pair's own side (``code_checks._fetch_back``), so it costs no
+    content."""
+
+    def coded(name: str, code: str) -> bytes:
+        return stdlib_page(name).replace("</body>", f"<pre>{code}</pre></body>", 1).encode()
+
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
+        dedup.index.transact(lambda view: _copy_with_an_edition_rule(view, 64))
+        dedup.check_page(COPY + GUIDE + PAGE, coded("fractions", "lilypond score.ly"))
+        for absent in dedup.check_url(COPY + EDITION + PAGE).probes:
+            dedup.probe_failed(absent, 404)
+        assert dedup.check_url(COPY + EDITION + PAGE).duplicate_of == COPY + GUIDE + PAGE
+        dedup.check_page(COPY + GUIDE + "other.html", coded("abc", "dpkg --install x.deb"))
+        revoking = dedup.check_page(COPY + EDITION + "other.html", coded("abc", "rpm -i x.rpm"))
+    assert "mirrors_revoked" in revoking.evidence
+    assert ORIGIN + EDITION + PAGE in revoking.evidence["fetch_back"]
+
+
 def test_a_page_an_editions_side_lacks_is_fetched_on_the_other_side(tmp_path, stdlib_page):
     """A library's copy of a guide was paired with the guide's rpm edition, and revoked for its
     code: the edition's prose pages are dropped for the library's (``_beside_edition``). A page
