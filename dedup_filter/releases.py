@@ -90,8 +90,7 @@ def release_editions(directory: str, other: str) -> bool:
     """Whether two directory URLs name different releases: both name one in the segments that
     tell their paths apart (``urls.differing_segments``), and none of one agrees with one of
     the other."""
-    segments, others = differing_segments(directory, other)
-    releases, other_releases = _releases(segments), _releases(others)
+    releases, other_releases = _told_apart(directory, other)
     return bool(releases and other_releases) and not any(
         _agree(release, another) for release in releases for another in other_releases
     )
@@ -100,8 +99,15 @@ def release_editions(directory: str, other: str) -> bool:
 def release_named_by_one(directory: str, other: str) -> bool:
     """Whether one of two directory URLs names a release in the segments that tell their paths
     apart and the other names none (``/15/`` against ``/pub/llvm/docs/``)."""
+    releases, other_releases = _told_apart(directory, other)
+    return bool(releases) != bool(other_releases)
+
+
+def _told_apart(directory: str, other: str) -> tuple[list[Release], list[Release]]:
+    """The releases each of two directory URLs names in the segments that tell their paths
+    apart (``urls.differing_segments``)."""
     segments, others = differing_segments(directory, other)
-    return bool(_releases(segments)) != bool(_releases(others))
+    return _releases(segments), _releases(others)
 
 
 def _agree(release: Release, other: Release) -> bool:

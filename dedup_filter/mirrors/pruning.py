@@ -542,11 +542,15 @@ class UrlPruner:
                 # never both of two copies wait, and only for a page the crawl will fetch
                 if held_before(store, holder, part) and self._crawled_whole(store, page, other):
                     awaited = page, holder, other
-            if crawled is None or (crawled.code and editions and not self._code_compared(other)):
+            coded = crawled is not None and crawled.code and editions
+            if crawled is None or (coded and not self._code_budget.spent(other)):
                 # editions of a guide lie side by side and differ in their code alone, and a
                 # third site's copy across a pair may be of either: a coded page under a pair
                 # confirmed on prose was never shown a copy of this page (first holdout web, run
-                # t3: seven coded rpm pages lost so)
+                # t3: seven coded rpm pages lost so), unless the pair compared its code up to
+                # its budget (twenty-third holdout web, depth first: a guide and its edition,
+                # paired after 64 coded pages compared alike, were both fetched whole on the
+                # host held before the copy holding the pair, 102 fetches)
                 continue
             if third_site and self._met_later(store, holder, copy.copied, rule):
                 continue
@@ -558,20 +562,6 @@ class UrlPruner:
             # fetches); a page that copy lacks answers the wait (a 404), and the URL is fetched
             return self._for_copy(store, url, rule, *awaited)
         return None
-
-    def _code_compared(self, rule: Rule) -> bool:
-        """Whether ``rule`` spent its code budget (``code_checks``) and stands: as many coded
-        pages of its sides compared as it compares before it drops its own coded pages unseen,
-        and none apart (that revokes it). Its pair's coded pages then stand for each other
-        beside a copy of the pair held first as its own do: on the twenty-third holdout web
-        (depth first) a partner host's Spanish guide and its edition, paired after 64 coded
-        pages compared alike, were both fetched whole on the project host held before it
-        (102 fetches). Probes still in flight do not hold it back: an answer that revokes the
-        pair fetches back, on its own sides, the counterparts of the coded pages held for them
-        on the copy (``code_checks._fetch_back``), so a twin dropped meanwhile costs no content;
-        waiting for every answer kept the copy's edition pages coming while the probes streamed
-        (holdout23, random order: 46 more fetched, a trial reverted)."""
-        return rule.code_probes >= self._code_budget.of(rule) > 0
 
     def _crawled_whole(self, store: MirrorStore, page: str, rule: Rule) -> bool:
         """Whether the crawl fetches ``page`` as itself: it lies on ``rule``'s mirror side, held

@@ -64,6 +64,11 @@ def _crawled_then_checked(dedup, crawled: str, checked: str, page) -> object:
     return dedup.check_url(checked)
 
 
+def _coded(stdlib_page, name: str, code: str) -> str:
+    """The standard-library page ``name`` with a code block holding ``code``."""
+    return stdlib_page(name).replace("</body>", f"<pre>{code}</pre></body>", 1)
+
+
 def _prose_checked(dedup, edition: str, guide: str, stdlib_page) -> object:
     """The guide's page checked once its edition's was crawled, both editions holding one
     prose page alike (the evidence that their prose is the same)."""
@@ -490,9 +495,11 @@ def test_a_twin_with_code_blocks_between_sibling_directories_stands_for_no_page(
     """The copy's guide page, crawled, is the twin of its edition page under the rule between
     the origin's sibling directories: it stands for it when it is prose, and not when it has
     code blocks (editions differ there; the edition's page is fetched)."""
-    page = stdlib_page("fractions")
-    if coded:
-        page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
+    page = (
+        _coded(stdlib_page, "fractions", "rpm --install guide.rpm")
+        if coded
+        else stdlib_page("fractions")
+    )
     with DedupFilter.open(tmp_path / "index") as dedup:
         _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
         dedup.index.transact(_copy_with_an_edition_rule)
@@ -516,14 +523,11 @@ def test_a_coded_twin_stands_for_its_edition_page_once_the_pair_spent_its_code_b
     siblings does (``mirror.code_samples_siblings``, 64) and stands: the copy's coded guide
     page stands for its edition page, as the pair's own coded pages do for each other; one
     page short of the budget it does not."""
-    page = stdlib_page("fractions").replace("</body>", "<pre>lilypond score.ly</pre></body>", 1)
+    page = _coded(stdlib_page, "fractions", "lilypond score.ly")
     with DedupFilter.open(tmp_path / "index") as dedup:
         _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
         dedup.index.transact(lambda view: _copy_with_an_edition_rule(view, code_probes))
-        dedup.check_page(COPY + GUIDE + PAGE, page.encode())
-        for absent in dedup.check_url(COPY + EDITION + PAGE).probes:
-            dedup.probe_failed(absent, 404)
-        decision = dedup.check_url(COPY + EDITION + PAGE)
+        decision = _crawled_then_checked(dedup, COPY + GUIDE + PAGE, COPY + EDITION + PAGE, page)
     if dropped:
         assert (decision.action, decision.duplicate_of) == ("drop", COPY + GUIDE + PAGE)
         assert decision.evidence["copy_rule"] == ORIGIN + GUIDE
@@ -538,19 +542,15 @@ def test_a_coded_twin_dropped_before_its_pair_is_revoked_is_fetched_back_on_the_
     the copy's edition page dropped for its coded twin meanwhile is then asked for again, as
     its counterpart on the pair's own side (``code_checks._fetch_back``), so it costs no
     content."""
-
-    def coded(name: str, code: str) -> bytes:
-        return stdlib_page(name).replace("</body>", f"<pre>{code}</pre></body>", 1).encode()
-
+    page = _coded(stdlib_page, "fractions", "lilypond score.ly")
     with DedupFilter.open(tmp_path / "index") as dedup:
         _held(dedup, [COPY + "a.html", COPY + "b.html"], stdlib_page)  # before the rules came
         dedup.index.transact(lambda view: _copy_with_an_edition_rule(view, 64))
-        dedup.check_page(COPY + GUIDE + PAGE, coded("fractions", "lilypond score.ly"))
-        for absent in dedup.check_url(COPY + EDITION + PAGE).probes:
-            dedup.probe_failed(absent, 404)
-        assert dedup.check_url(COPY + EDITION + PAGE).duplicate_of == COPY + GUIDE + PAGE
-        dedup.check_page(COPY + GUIDE + "other.html", coded("abc", "dpkg --install x.deb"))
-        revoking = dedup.check_page(COPY + EDITION + "other.html", coded("abc", "rpm -i x.rpm"))
+        twin = _crawled_then_checked(dedup, COPY + GUIDE + PAGE, COPY + EDITION + PAGE, page)
+        assert twin.duplicate_of == COPY + GUIDE + PAGE
+        guide, edition = (_coded(stdlib_page, "abc", code) for code in ("dpkg -i x", "rpm -i x"))
+        dedup.check_page(COPY + GUIDE + "other.html", guide.encode())
+        revoking = dedup.check_page(COPY + EDITION + "other.html", edition.encode())
     assert "mirrors_revoked" in revoking.evidence
     assert ORIGIN + EDITION + PAGE in revoking.evidence["fetch_back"]
 
@@ -634,9 +634,11 @@ def test_a_third_sites_copy_of_the_counterparts_side_stands_for_the_page(
     edition page where the library was not met after the copy's edition and the page is prose
     (eighth holdout web, breadth first: 523 of the edition's pages fetched after the library's
     copies of them)."""
-    page = stdlib_page("fractions")
-    if coded:
-        page = page.replace("</body>", "<pre>rpm --install guide.rpm</pre></body>", 1)
+    page = (
+        _coded(stdlib_page, "fractions", "rpm --install guide.rpm")
+        if coded
+        else stdlib_page("fractions")
+    )
     with DedupFilter.open(tmp_path / "index") as dedup:
         _held(dedup, first, stdlib_page)
         dedup.index.transact(_edition_paired_with_the_library)

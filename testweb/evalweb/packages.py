@@ -260,7 +260,11 @@ TREES = {
         ),
     ),
     "glibmm": DocTree("libglibmm-2.4-doc", "usr/share/doc/libglibmm-2.4-doc/reference/html"),
-    **{f"lilypond-{language}": _lilypond("learning", language) for language in ("en", "de", "fr")},
+    # (Spanish, Italian and Japanese for the twenty-third holdout)
+    **{
+        f"lilypond-{language}": _lilypond("learning", language)
+        for language in ("en", "de", "fr", "es", "it", "ja")
+    },
     **{
         f"gnucash-help-{language}": DocTree(
             "gnucash-docs", f"usr/share/doc/gnucash-docs/gnucash-help-{language}"
@@ -437,10 +441,17 @@ TREES = {
         ),
     ),
     "wireshark": DocTree("wireshark-doc", "usr/share/doc/wireshark/wsug_html_chunked"),
+    # (with the Spanish and Italian usage manual for the twenty-third holdout, the web pages and
+    # the essay for the twenty-fourth)
     **{
         f"lilypond-{manual}-{language}": _lilypond(manual, language)
-        for manual in ("usage", "extending")
-        for language in ("en", "fr", "de")
+        for manual, languages in (
+            ("usage", ("en", "fr", "de", "es", "it")),
+            ("extending", ("en", "fr", "de")),
+            ("web", ("es", "it", "ja")),
+            ("essay", ("es", "it")),
+        )
+        for language in languages
     },
     "grass": DocTree("grass-doc", "usr/share/doc/grass-doc/html"),
     # the fourteenth holdout's (fifty-second session), packages never used before: Exim's
@@ -693,8 +704,8 @@ TREES = {
     "gdk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gdk4"),
     # and for the twenty-third (sixty-fourth session), packages never used before: SymPy's
     # documentation (Sphinx, nested five deep), Kombu's (its user guide and a page a module),
-    # Pango's reference (gi-docgen), LilyPond's learning manual in Spanish, Italian and Japanese
-    # and its usage manual in Spanish and Italian
+    # Pango's reference (gi-docgen); LilyPond's learning manual in Spanish, Italian and Japanese
+    # and its usage manual in Spanish and Italian are read with its other manuals, above
     "sympy": DocTree(
         "python-sympy-doc",
         "usr/share/doc/python-sympy-doc/html",
@@ -724,20 +735,13 @@ TREES = {
         ("", "userguide/", "reference/"),
     ),
     "pango": DocTree("libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference/Pango"),
-    **{f"lilypond-{language}": _lilypond("learning", language) for language in ("es", "it", "ja")},
-    **{f"lilypond-usage-{language}": _lilypond("usage", language) for language in ("es", "it")},
     # and for the twenty-fourth, packages never used before: SDL2's Doxygen reference (a page a
     # header or structure, one directory), Hypothesis' documentation (Sphinx, one directory),
     # cairo's gtk-doc reference (a page a section); LilyPond's web pages in Spanish, Italian and
-    # Japanese and its essay in Spanish and Italian read from packages used before
+    # Japanese and its essay in Spanish and Italian are read with its other manuals, above
     "sdl2": DocTree("libsdl2-doc", "usr/share/doc/libsdl2-doc/html"),
     "hypothesis": DocTree("python-hypothesis-doc", "usr/share/doc/python-hypothesis-doc/html"),
     "cairo": DocTree("libcairo2-doc", "usr/share/gtk-doc/html/cairo"),
-    **{
-        f"lilypond-{manual}-{language}": _lilypond(manual, language)
-        for manual, languages in (("web", ("es", "it", "ja")), ("essay", ("es", "it")))
-        for language in languages
-    },
     **{
         f"apt-offline-{language}": DocTree(
             "apt-doc", f"usr/share/doc/apt-doc/offline.{language}.html"
