@@ -1014,7 +1014,8 @@ def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> list[str]:
     if layout.identical_pages:
         _identical_pages_shared(web, origin)
     web.copy((origin, ""), (mirror, filed), "renamed_subdirectory", "chain")
-    lacking = _lacking(web.hosts[mirror], filed, 0.3, rng)
+    entry = TREES[layout.chain].entry
+    lacking = _lacking(web.hosts[mirror], filed, 0.3, rng, entry)
     web.copy(
         (mirror, filed),
         (fast, refiled),
@@ -1023,9 +1024,7 @@ def _chain(web: HostsBuilder, layout: Layout, rng: Random) -> list[str]:
         _without(lacking, filed, refiled),
     )
     for host, directory in ((origin, ""), (mirror, filed), (fast, refiled)):
-        web.front_page(
-            host, f"{layout.chain} at {host}", [(directory + "index.html", "The manual")]
-        )
+        web.front_page(host, f"{layout.chain} at {host}", [(directory + entry, "The manual")])
     return sorted(refiled + path[len(filed) :] for path in lacking)
 
 
@@ -1206,13 +1205,14 @@ def _link_items(links: list[tuple[str, str]]) -> str:
     )
 
 
-def _lacking(pages: dict[str, str], directory: str, share: float, rng: Random) -> list[str]:
-    """A share of the pages under ``directory`` (never its index page), picked by ``rng``."""
-    candidates = sorted(
-        path
-        for path in pages
-        if path.startswith(directory) and path != directory + "index.html" and "?" not in path
-    )
+def _lacking(
+    pages: dict[str, str], directory: str, share: float, rng: Random, entry: str = "index.html"
+) -> list[str]:
+    """A share of the pages under ``directory`` (never its index page nor the ``entry`` its front
+    page links), picked by ``rng``."""
+    kept = {directory + "index.html", directory + entry}
+    under = (path for path in pages if path.startswith(directory) and "?" not in path)
+    candidates = sorted(path for path in under if path not in kept)
     return rng.sample(candidates, int(len(candidates) * share))
 
 

@@ -45,8 +45,11 @@ class DocTree:
 
     package: str
     directory: str  # inside the unpacked package
-    subdirectories: tuple[str, ...] = ("",)
+    subdirectories: tuple[str, ...] = ("",)  # glob patterns allowed: Doxygen's "d?/d??/"
     suffix: str = ".html"
+    # the page a reader starts from: the index page, unless it links nothing (Doxygen's tree
+    # view writes its menu in JavaScript)
+    entry: str = "index.html"
     # the tree a page installed as a symbolic link out of this one copies: a translation's
     # untranslated pages (Debian installs them as links to the English edition's)
     fallback: str | None = None
@@ -736,10 +739,13 @@ TREES = {
     ),
     "pango": DocTree("libpango1.0-doc", "usr/share/doc/libpango1.0-doc/reference/Pango"),
     # and for the twenty-fourth, packages never used before: SDL2's Doxygen reference (a page a
-    # header or structure, one directory), Hypothesis' documentation (Sphinx, one directory),
+    # header or structure, filed in 208 hashed directories of one or two pages; its index page
+    # links nothing), Hypothesis' documentation (Sphinx, one directory),
     # cairo's gtk-doc reference (a page a section); LilyPond's web pages in Spanish, Italian and
     # Japanese and its essay in Spanish and Italian are read with its other manuals, above
-    "sdl2": DocTree("libsdl2-doc", "usr/share/doc/libsdl2-doc/html"),
+    "sdl2": DocTree(
+        "libsdl2-doc", "usr/share/doc/libsdl2-doc/html", ("", "d?/d??/"), entry="annotated.html"
+    ),
     "hypothesis": DocTree("python-hypothesis-doc", "usr/share/doc/python-hypothesis-doc/html"),
     "cairo": DocTree("libcairo2-doc", "usr/share/gtk-doc/html/cairo"),
     **{
@@ -805,7 +811,7 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
     top = unpacked(tree.package, cache) / tree.directory
     pages = {}
     for subdirectory in tree.subdirectories:
-        for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
+        for file in sorted(top.glob(subdirectory + "*" + tree.suffix)):
             if file.is_file() and file.stat().st_size <= _MAX_PAGE_BYTES:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
                 text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
@@ -848,7 +854,7 @@ def _links(tree: DocTree, into: DocTree, cache: Path) -> dict[str, str]:
     into_top = (unpacked(into.package, cache) / into.directory).resolve()
     links = {}
     for subdirectory in tree.subdirectories:
-        for file in sorted((top / subdirectory).glob("*" + tree.suffix)):
+        for file in sorted(top.glob(subdirectory + "*" + tree.suffix)):
             target = file.resolve()
             if file.is_symlink() and target.is_relative_to(into_top):
                 links[file.relative_to(top).as_posix()] = target.relative_to(into_top).as_posix()
