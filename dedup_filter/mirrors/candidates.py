@@ -233,7 +233,11 @@ class CandidateUpdate:
             mirror, origin = pair.mirror, pair.origin
             links = self.arrival.links if self.arrival is not None else ()
             directories = (mirror.directory, origin.directory)
-            closed = pair.listed and self._sampler.listing_closed(directories, links)
+            closed = (
+                self._sampler.listing_closed(directories, links)
+                if pair.listed
+                else all(map(self.store.lists_few, directories))
+            )
             candidate = Candidate(
                 mirror.directory,
                 origin.directory,

@@ -537,6 +537,7 @@ class MirrorDetector:
             own_index = place.is_own and not key
             hosts = _linked_hosts(page.url, links) if own_index else ()
             bare = own_index and names_bare(place.directory, links, self._index_pages)
+            few = own_index and self._sampler.listing_closed((place.directory,), links)
             releases = fingerprint.releases if own_index else ()
             under_another = own_index and not held_under(record, place.directory_key)
             met = store.view.next_page_id() if under_another else 0  # when the crawl met it
@@ -550,6 +551,7 @@ class MirrorDetector:
                 releases,
                 met,
                 bare,
+                few,
             )
             store.put_entry(place.directory_key, key, entry, record)
 

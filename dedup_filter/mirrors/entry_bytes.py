@@ -18,7 +18,8 @@ an index page's with the release numbers it names after that length (``varint(co
 as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier), and an
 index page standing under another side's page with ``varint(met)`` after its releases (the page
 id the crawl had reached when it met the page; an entry without it ends at its releases). The
-role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare.
+role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare, and
+``_LISTS_FEW`` for one that lists a small closed world.
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -39,6 +40,7 @@ from dedup_filter.mirrors.records import ORDINARY, DirEntry
 _U64 = struct.Struct(">Q")
 _OWN, _TAIL = 1, 2
 _BARE_NAMES = 0x80  # a bit of the role's byte (roles are small numbers)
+_LISTS_FEW = 0x40  # another
 
 
 def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> bytes:
@@ -65,6 +67,7 @@ def told_by_record(
         record is not None
         and entry.role == ORDINARY
         and not entry.bare_names
+        and not entry.lists_few
         and not entry.linked_hosts
         and not entry.releases
         and record.exact == entry.exact
@@ -106,9 +109,10 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     if offset >= len(data):
         return DirEntry(representative, exact, relative)
     role, hosts, length, releases, met = _trailer_fields(data[offset:])
-    bare = bool(role & _BARE_NAMES)
+    bare, few = bool(role & _BARE_NAMES), bool(role & _LISTS_FEW)
+    own_role = role & ~(_BARE_NAMES | _LISTS_FEW)
     return DirEntry(
-        representative, exact, relative, role & ~_BARE_NAMES, hosts, length, releases, met, bare
+        representative, exact, relative, own_role, hosts, length, releases, met, bare, few
     )
 
 
@@ -119,11 +123,12 @@ def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
 
 
 def _trailer(entry: DirEntry, length: int) -> bytes:
-    extras = entry.linked_hosts or length or entry.releases or entry.met or entry.bare_names
+    flags = (_BARE_NAMES if entry.bare_names else 0) | (_LISTS_FEW if entry.lists_few else 0)
+    extras = entry.linked_hosts or length or entry.releases or entry.met or flags
     if entry.role == ORDINARY and not extras:
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
-    role = entry.role | (_BARE_NAMES if entry.bare_names else 0)
+    role = entry.role | flags
     trailer = bytes([role]) + encode_varint(len(entry.linked_hosts)) + hosts
     if not entry.releases and not entry.met:
         return trailer + (encode_varint(length) if length else b"")

@@ -81,6 +81,10 @@ class DirEntry:
     # an index page under its own directory that names its documents bare, ``intro`` for
     # ``intro.html`` (``listings.names_bare``): how its side is asked for them
     bare_names: bool = False
+    # an index page under its own directory that lists a small closed world: a few documents
+    # and nothing else (``CoordinateSampler.listing_closed``), so a pair of its directory found
+    # from documents is judged on those (a generated tree's directories of one or two pages)
+    lists_few: bool = False
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""

@@ -143,6 +143,12 @@ class MirrorStore:
         index = self.entry(directory.lower(), "")
         return index is not None and index.bare_names
 
+    def lists_few(self, directory: str) -> bool:
+        """Whether the directory's held index page lists a small closed world
+        (``DirEntry.lists_few``)."""
+        index = self.entry(directory.lower(), "")
+        return index is not None and index.lists_few
+
     # how each side of a pair names its pages where a path lies
     def on_origin(self, pair: DirectoryPair, relative: str) -> str:
         """``relative`` under ``pair``'s origin, as the origin names its pages there."""

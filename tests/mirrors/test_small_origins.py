@@ -76,3 +76,38 @@ def test_a_main_page_that_lists_no_document_is_no_small_origin(open_filter, corp
     crawl.visit([f"{ORIGIN}classes.html", f"{MIRROR}classes.html"])
     assert dedup.mirror_rules() == []
     assert crawl.pruned == {}
+
+
+def _hashed_directory(corpus, top: str, title: str, listed: list[str]) -> dict[str, bytes]:
+    """A directory of two documents under a listing of ``listed`` that names its own path (a
+    server's autoindex), so the two sides' listings neither duplicate nor pair."""
+    directory = f"{top}d0/d15/"
+    listing = table_of_contents(f"Index of {title}", [(f"{name}.html", name) for name in listed])
+    documents = {f"{directory}{name}.html": corpus[name].encode() for name in NAMES}
+    return {directory: listing} | documents
+
+
+def test_a_pair_of_small_directories_found_from_documents_is_confirmed_on_all_of_them(
+    open_filter, corpus
+):
+    """Doxygen files its pages in hashed directories of one or two documents each: a pair of
+    them found from documents could never draw the samples it waited for, and the twenty-fourth
+    holdout web's copies of SDL2's reference were crawled whole, 933 pages twice."""
+    dedup = open_filter()
+    origin = _hashed_directory(corpus, ORIGIN, "/d0/d15/ on the origin", NAMES)
+    mirror = _hashed_directory(corpus, MIRROR, "/pub/copy/d0/d15/ on the mirror", NAMES)
+    OnlineCrawl(dedup, origin | mirror).visit([*origin, *mirror])
+    [rule] = dedup.mirror_rules()
+    assert (rule["mirror"], rule["origin"]) == (f"{MIRROR}d0/d15/", f"{ORIGIN}d0/d15/")
+    assert (rule["samples"], rule["matches"]) == (2, 2)
+
+
+def test_a_pair_found_from_documents_under_a_listing_of_more_waits_for_more(open_filter, corpus):
+    """The origin's listing names as many documents as a pair samples: the two fetched on each
+    side are not all there is."""
+    dedup = open_filter()
+    listed = [*NAMES, "heapq", "textwrap"]
+    origin = _hashed_directory(corpus, ORIGIN, "/d0/d15/ on the origin", listed)
+    mirror = _hashed_directory(corpus, MIRROR, "/pub/copy/d0/d15/ on the mirror", NAMES)
+    OnlineCrawl(dedup, origin | mirror).visit([*origin, *mirror])
+    assert dedup.mirror_rules() == []
