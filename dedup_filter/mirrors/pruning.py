@@ -685,6 +685,10 @@ class UrlPruner:
                 evidence["mirror_rule"] = self._describe(store, rule)
                 evidence["counterpart_dropped_for"] = twin
                 return Decision(url, "drop", Reason.MIRRORED_DIRECTORY, twin, evidence)
+            awaited = self._twin_awaited(store, url, rule)
+            if awaited is not None:  # a page the crawl fetches: not probed (``defer``)
+                evidence["awaiting_crawl_of"] = awaited
+                return Decision(url, "defer", Reason.COUNTERPART_PENDING, awaited, evidence)
         # a copier's page not held is never probed where its victim is crawled whole: the
         # victim's page comes either way, and the copier may lack this one (a 404 fetched)
         sibling = self._kept_beside_copier(store, rule) if probed and kept == rule.origin else None
@@ -782,21 +786,32 @@ class UrlPruner:
         self, store: MirrorStore, url: str, rule: Rule, level: str, faithful: bool = False
     ) -> PageRecord | None:
         """The page at ``url``'s place on another mirror of ``rule``'s origin that the crawl
-        fetched as itself, where the directory at ``level``'s place there (``level``: ``url``'s
-        directory or an ancestor, on ``rule``'s mirror side) names the very releases ``level``
-        names. The two sides are copies of one origin by their rules' samples, of one release:
-        ``url`` is a copy of that page. On the first holdout web (round robin, run r7) the
-        project, its session-id copy and a copier were all ruled mirrors of the stale copy
-        (``level``: the project's directory naming the later release), and each was fetched
-        whole. ``faithful``: only under a ``Rule.faithful`` rule. Never a page of a side a
-        name, a session id or a pin calls a copy for ``url`` on a side nothing does: a copy made
-        before its origin gained pages names the same release and links none of them (on the
-        tenth holdout web, random order, the project's page was dropped for its session-id
-        copy's, and the page the project gained, linked only from it, was lost). None
-        otherwise, or when ``url`` is no mirror side's."""
+        fetched as itself (``_sibling_twins``). The two sides are copies of one origin by their
+        rules' samples, of one release: ``url`` is a copy of that page. On the first holdout web
+        (round robin, run r7) the project, its session-id copy and a copier were all ruled
+        mirrors of the stale copy (``level``: the project's directory naming the later
+        release), and each was fetched whole. None otherwise, or when ``url`` is no mirror
+        side's."""
+        held = (
+            self._crawled_page(store, twin)
+            for _, twin in self._sibling_twins(store, url, rule, level, faithful)
+        )
+        return next((page for page in held if page is not None), None)
+
+    def _sibling_twins(
+        self, store: MirrorStore, url: str, rule: Rule, level: str, faithful: bool
+    ) -> Iterator[tuple[Rule, str]]:
+        """The other mirrors of ``rule``'s origin whose page at ``url``'s place may stand for
+        it, each with that page's URL: where the directory at ``level``'s place there
+        (``level``: ``url``'s directory or an ancestor, on ``rule``'s mirror side) names the
+        very releases ``level`` names. ``faithful``: only under ``Rule.faithful`` rules. Never a
+        side a name, a session id or a pin calls a copy for ``url`` on a side nothing does: a
+        copy made before its origin gained pages names the same release and links none of them
+        (on the tenth holdout web, random order, the project's page was dropped for its
+        session-id copy's, and the page the project gained, linked only from it, was lost)."""
         stripped = self._sessions.of(store).strip(url)  # a session copy's ids are no path
         if not stripped.lower().startswith(rule.mirror.lower()):
-            return None
+            return
         releases = store.releases(level)
         relative, below = stripped[len(rule.mirror) :], level[len(rule.mirror) :]
         for other in store.rules_with_origin_at(rule.origin):
@@ -806,10 +821,8 @@ class UrlPruner:
                 continue
             if other.copy_named and not rule.copy_named:
                 continue  # a named copy stands for no page of a side nothing names a copy
-            held = self._crawled_page(store, other.mirror + relative)
-            if held is not None and store.releases(other.mirror + below) == releases:
-                return held
-        return None
+            if store.releases(other.mirror + below) == releases:
+                yield other, other.mirror + relative
 
     def _twin_beside_absent(self, store: MirrorStore, url: str, rule: Rule) -> str | None:
         """``url``'s twin on another mirror of ``rule``'s origin (``_sibling_twin``, releases
@@ -819,17 +832,48 @@ class UrlPruner:
         same prose), which the origin's samples cannot tell apart where it lacks the page. On
         the eighth holdout web (breadth-first) a guide's partial copy, held first, was the
         origin of the guide, of its code edition and of their copies on a banner host: each
-        page the partial copy lacks was fetched four times (400 fetches). Only between mirrors
-        whose every sample matched: a page no sample checked is taken for its twin's, and a
-        copy that altered a sampled page may have altered others. Not under a copier
-        at its host's root taken for the origin: the page fetched is what shows its mirror
-        side holds pages the copier lacks (``Rule.origin_lacks``). None otherwise."""
-        if copier_at_root(rule.origin, rule.mirror) and not rule.copy_named:
-            return None
-        if not rule.faithful:
+        page the partial copy lacks was fetched four times (400 fetches). None otherwise."""
+        if not self._twins_stand_in(rule):
             return None
         twin = self._sibling_twin(store, url, rule, rule.mirror, faithful=True)
         return None if twin is None or twin.code else twin.url
+
+    def _twin_awaited(self, store: MirrorStore, url: str, rule: Rule) -> str | None:
+        """The twin ``url`` waits for where the origin lacks its counterpart
+        (``_twin_beside_absent`` finds none held yet): its page on the first
+        (``_first_fetched``) of the origin's mirrors that may stand for it, neither held nor known
+        missing yet. The first mirror's page is fetched; the others' wait for the crawl to fetch
+        it, and are dropped for it, or fetched once it is missing or the wait is over. Released
+        together when the origin's 404 came, every mirror's page was fetched at once (on the
+        twenty-fourth holdout web, breadth first, a partial copy of SDL2's reference held first
+        was the origin of the reference and of its copy, and pages it lacks were fetched on both
+        within a few hundredths of a second). None when ``url``'s mirror is that first one."""
+        if not self._twins_stand_in(rule):
+            return None
+        deferrals = Deferrals(store.view)
+        ahead = sorted(
+            (_first_fetched(other), twin)
+            for other, twin in self._sibling_twins(store, url, rule, rule.mirror, True)
+            if _first_fetched(other) < _first_fetched(rule)
+        )
+        return next(
+            (
+                twin
+                for _, twin in ahead
+                if deferrals.absent(twin) is None and self._held_as_itself(store, twin) is None
+            ),
+            None,
+        )
+
+    @staticmethod
+    def _twins_stand_in(rule: Rule) -> bool:
+        """Whether another mirror's page may stand for a page of ``rule``'s mirror that its
+        origin lacks: only under a rule whose every sample matched (a page no sample checked is
+        taken for its twin's, and a copy that altered a sampled page may have altered others),
+        and not under a copier at its host's root taken for the origin (the page fetched is
+        what shows its mirror side holds pages the copier lacks: ``Rule.origin_lacks``)."""
+        copier = copier_at_root(rule.origin, rule.mirror) and not rule.copy_named
+        return rule.faithful and not copier
 
     def _kept_beside_copier(self, store: MirrorStore, rule: Rule) -> Rule | None:
         """The mirror kept for the others of ``rule``'s origin, a copier at its host's root
@@ -1114,6 +1158,13 @@ def _unprobed(store: MirrorStore, held: PageRecord | None) -> PageRecord | None:
 
 
 _PROSE_PAIRS_READ = 256  # documents of one edition read for ``_prose_alike``
+
+
+def _first_fetched(rule: Rule) -> tuple[bool, float, str]:
+    """Which mirror of one origin has its page fetched where the origin lacks it: one no name
+    calls a copy (a named copy's page stands for no page of such a side), then the one ruled
+    first."""
+    return rule.copy_named, rule.created_at, rule.mirror
 
 
 def _revoked_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Placement, str]]:

@@ -480,6 +480,7 @@ def test_a_document_of_a_pair_being_sampled_is_fetched_when_waiting_is_off(
 
 PARTIAL = "http://partial.test/guide/"  # shallower than the complete copies: taken for the origin
 ONE, TWO = "http://docs.one.test/pub/guide/", "http://docs.two.test/pub/guide/"
+NAMED_COPY = "http://mirror.one.test/pub/guide/"  # a host label naming a copy
 
 
 @pytest.mark.parametrize("twin", ["plain", "with_code", "other_release", "sample_mismatched"])
@@ -519,6 +520,43 @@ def test_a_page_its_partial_origin_lacks_is_fetched_once_between_its_mirrors(
         assert pruned.evidence["counterpart"] == PARTIAL + "new.html"
     else:
         assert TWO + "new.html" in crawl.fetched
+    dedup.close()
+
+
+@pytest.mark.parametrize("first", [ONE, NAMED_COPY], ids=["plain", "named_a_copy"])
+def test_a_page_its_partial_origin_lacks_checked_on_both_mirrors_at_once_is_fetched_once(
+    tmp_path, origin_tree, stdlib_page, first
+):
+    """As above, but the two copies' pages are checked before either is fetched (a concurrent
+    crawl releases both when the origin's 404 comes): one copy's page waits for the crawl to
+    fetch the other's, and is dropped for it. Both were fetched. The page fetched is that of the
+    copy ruled first, unless a name calls that one a copy (its page stands for none of a side
+    nothing names so)."""
+    dedup = DedupFilter.open(tmp_path / "index", Config.default())
+    new = stdlib_page("statistics")
+    pages = copy_tree(origin_tree, ORIGIN, PARTIAL)
+    for copy in (first, TWO):
+        pages |= copy_tree(origin_tree, ORIGIN, copy) | {copy + "new.html": new.encode()}
+    order = [*breadth_first(pages, PARTIAL), *breadth_first(pages, first)]
+    order += breadth_first(pages, TWO)
+    crawl = OnlineCrawl(dedup, pages).visit(url for url in order if not url.endswith("new.html"))
+    fetched, waits = (TWO, first) if first == NAMED_COPY else (first, TWO)
+    checks = [dedup.check_url(copy + "new.html") for copy in (first, TWO)]
+    assert all(check.deferred for check in checks)
+    assert checks[0].probes == (PARTIAL + "new.html",)
+    dedup.probe_failed(PARTIAL + "new.html", 404)
+    settled = {decision.url: decision for decision in dedup.settle_deferred(float("inf"))}
+    dedup.release_deferred(settled)
+    assert list(settled) == [fetched + "new.html"]
+    assert settled[fetched + "new.html"].reason == "counterpart_missing"
+    waiting = dedup.check_url(waits + "new.html")
+    assert (waiting.action, waiting.duplicate_of) == ("defer", fetched + "new.html")
+    assert waiting.evidence["awaiting_crawl_of"] == fetched + "new.html"
+    assert waiting.probes == ()
+    crawl.visit([fetched + "new.html"])
+    dropped = crawl.settled[waits + "new.html"]
+    assert (dropped.reason, dropped.duplicate_of) == ("mirrored_directory", fetched + "new.html")
+    assert waits + "new.html" not in crawl.fetched
     dedup.close()
 
 
