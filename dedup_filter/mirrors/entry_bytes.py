@@ -40,7 +40,7 @@ from dedup_filter.mirrors.records import ORDINARY, DirEntry
 _U64 = struct.Struct(">Q")
 _OWN, _TAIL = 1, 2
 _BARE_NAMES = 0x80  # a bit of the role's byte (roles are small numbers)
-_LISTS_FEW = 0x40  # another
+_LISTS_FEW = 0x40  # another bit of it (``DirEntry.lists_few``)
 
 
 def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> bytes:
