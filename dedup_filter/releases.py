@@ -15,7 +15,7 @@ fetch, so the cost is those fetches, never a page.
 
 A side that names no release is paired as any directory is: a mirror filing a copy under
 ``/pub/llvm/docs/``, unless the two index pages name different releases (the copy is of another
-release: ``release_named_by_one``, ``CandidateSet._confirm``). A release is a
+release: ``release_named_by_one``, ``CandidateUpdate._confirm``). A release is a
 ``-``/``_``-separated part of a segment made of numbers joined by dots (``13``, ``2.1``,
 ``v2.1``, ``2.1.x``, ``otp-25``) or a name with a dotted number glued to it (``python3.11``);
 other glued digits (``html5``, ``utf8``, ``ch01``) name none. The words sites name a moving

@@ -32,6 +32,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from dedup_filter.config import MirrorConfig
 from dedup_filter.index.page_records import PageRecord
 from dedup_filter.matching import codes_apart
 from dedup_filter.mirrors.deferrals import Deferrals
@@ -62,6 +63,11 @@ class CodeBudget:
 
     samples: int
     siblings: int
+
+    @classmethod
+    def configured(cls, config: MirrorConfig) -> CodeBudget:
+        """The budget ``mirror.code_samples`` and ``mirror.code_samples_siblings`` set."""
+        return cls(config.code_samples, config.code_samples_siblings)
 
     def of(self, rule: Rule) -> int:
         if self.samples and side_by_side(rule.mirror, rule.origin):

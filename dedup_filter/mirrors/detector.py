@@ -127,7 +127,7 @@ class MirrorDetector:
             self.config, self._index_pages, self._sessions, self.describe, self._is_answer
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
-        self._code_budget = CodeBudget(self.config.code_samples, self.config.code_samples_siblings)
+        self._code_budget = CodeBudget.configured(self.config)
         # pages each rule's sides must still record before it is weighed side by side again
         self._pages_to_wait: dict[tuple[str, str, float], float] = {}
         self._listing_agreement = math.ceil(

@@ -117,7 +117,7 @@ class UrlPruner:
         self._sessions = sessions
         self._describe = describe
         self.protection = Protection(config.protected_prefixes)
-        self._code_budget = CodeBudget(config.code_samples, config.code_samples_siblings)
+        self._code_budget = CodeBudget.configured(config)
         self._following = threading.local()  # ``active``: inside ``_dropped_for_crawled``
 
     def check(self, view: IndexView, url: str) -> Decision:
@@ -850,17 +850,16 @@ class UrlPruner:
         within a few hundredths of a second). None when ``url``'s mirror is that first one."""
         if not self._twins_stand_in(rule):
             return None
-        deferrals = Deferrals(store.view)
-        ahead = sorted(
-            (_first_fetched(other), twin)
-            for other, twin in self._sibling_twins(store, url, rule, rule.mirror, True)
-            if _first_fetched(other) < _first_fetched(rule)
-        )
+        deferrals, own = Deferrals(store.view), _first_fetched(rule)
+        siblings = self._sibling_twins(store, url, rule, rule.mirror, True)
+        ahead = sorted((_first_fetched(other), twin) for other, twin in siblings)
         return next(
             (
                 twin
-                for _, twin in ahead
-                if deferrals.absent(twin) is None and self._held_as_itself(store, twin) is None
+                for order, twin in ahead
+                if order < own
+                and deferrals.absent(twin) is None
+                and self._held_as_itself(store, twin) is None
             ),
             None,
         )

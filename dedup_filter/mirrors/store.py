@@ -137,16 +137,20 @@ class MirrorStore:
     def entry(self, directory_key: str, relative_key: str) -> DirEntry | None:
         return self.entry_by_hash(directory_key, relative_hash(relative_key))
 
+    def index_entry(self, directory: str) -> DirEntry | None:
+        """The entry of the directory's held index page (None when none is held)."""
+        return self.entry(directory.lower(), "")
+
     def bare_names(self, directory: str) -> bool:
         """Whether the directory's held index page names its documents bare
         (``DirEntry.bare_names``)."""
-        index = self.entry(directory.lower(), "")
+        index = self.index_entry(directory)
         return index is not None and index.bare_names
 
     def lists_few(self, directory: str) -> bool:
         """Whether the directory's held index page lists a small closed world
         (``DirEntry.lists_few``)."""
-        index = self.entry(directory.lower(), "")
+        index = self.index_entry(directory)
         return index is not None and index.lists_few
 
     # how each side of a pair names its pages where a path lies
@@ -191,8 +195,8 @@ class MirrorStore:
 
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names (none when it is not held)."""
-        entry = self.entry(directory.lower(), "")
-        return entry.releases if entry is not None else ()
+        index = self.index_entry(directory)
+        return index.releases if index is not None else ()
 
     def lacking(self, directory: str, entries: Iterable[tuple[int, DirEntry]]) -> Iterator[str]:
         """The URLs under ``directory`` of the ``entries`` (another directory's, with their
