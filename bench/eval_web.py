@@ -5,8 +5,8 @@ scored against the ground truth from the server's request log.
                                       |retemplated]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
-                             [--pause-every N] [--redirects] [--pretty] [--pretty-section]
-                             [--no-errback] [-v]
+                             [--pause-every N] [--redirects] [--query-blind] [--pretty]
+                             [--pretty-section] [--no-errback] [-v]
 
 Builds the web from Debian documentation packages (fetched with apt-get into
 ~/.cache/dedup-filter/debdocs when missing), serves it on loopback, and for each order crawls it
@@ -18,6 +18,9 @@ and resumes it from its ``JOBDIR``, as an operator stopping a long crawl with Ct
 ``--pretty`` serves the chain's whole copy under "pretty" URLs, ``intro`` for ``intro.html``
 (testweb/evalweb/pretty.py); ``--pretty-section`` serves so only the largest section of the
 chain's origin, below a top that names ``.html`` (a site that mixes its naming).
+``--query-blind`` serves a URL with a query that names no page as its path's page, as static
+servers and most CMSes do: a probe or a canonical URL built with a parameter the server ignores
+is answered, not refused (``testweb.site.page_served``).
 ``--no-errback``: the spider's requests carry no errback, as most spiders' (a drop then reaches no
 spider code).
 """
@@ -84,12 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         web = section_prettified(web)
     if args.redirects:
         web = redirected(web)
+    if args.query_blind:
+        web = replace(web, query_blind=True)
     workdir.mkdir(parents=True, exist_ok=True)
     truth = GroundTruth.load(web.save_truth(workdir))  # the scorer knows the web by this file only
     variants = (
         " --pretty" * args.pretty
         + " --pretty-section" * args.pretty_section
         + " --redirects" * args.redirects
+        + " --query-blind" * args.query_blind
     )
     print(f"# bench/eval_web.py --scale {args.scale}{variants}\n")
     print(
@@ -262,6 +268,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--redirects",
         action="store_true",
         help="slashless directory links, a www alias host and moved pages, answered 301",
+    )
+    parser.add_argument(
+        "--query-blind",
+        action="store_true",
+        help="servers answer a URL with a query they have no page for with its path's page",
     )
     parser.add_argument(
         "--pretty",

@@ -3,7 +3,8 @@
 A proxy client (``http_proxy=http://127.0.0.1:PORT``, honoured by Scrapy) sends absolute-URI
 requests; a direct client sends the path with a ``Host`` header. Either way the server answers from
 the web's pages and assets, 301 where the web redirects a URL, 404 for anything else (200 with
-its "not found" page on a host the web says answers soft 404s), gzip when
+its "not found" page on a host the web says answers soft 404s; a query-blind web answers a URL
+with a query it has no page for with its path's page), gzip when
 the client accepts it, and records every request (method, URL, status, body bytes sent) in a
 thread-safe log: tests read the log to know exactly what a crawler fetched. A response the client
 hung up on before it was written (a crawler cancelling its downloads as it pauses) is marked
@@ -31,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+from .site import page_served
 
 if TYPE_CHECKING:
     from .site import TestWeb
@@ -180,12 +183,12 @@ class _Handler(BaseHTTPRequestHandler):
         location = web.redirects.get(url)
         if location is not None:
             return 301, _HTML, _MOVED, location
-        page = web.pages.get(url)
-        if page is not None:
-            return 200, _HTML, page, None
         asset = web.assets.get(url)
         if asset is not None:
             return 200, *asset, None
+        page = page_served(web.pages, url, web.query_blind)
+        if page is not None:
+            return 200, _HTML, page, None
         soft_404 = web.soft_404_hosts.get(urlsplit(url).hostname or "")
         if soft_404 is not None:  # a server that sends its "not found" page with status 200
             return 200, _HTML, soft_404, None

@@ -10,6 +10,7 @@ a mirror (fetched to detect it), a near-duplicate or an exact duplicate; never t
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from random import Random
 
@@ -88,6 +89,17 @@ class LookAlikeTrap:
     ]  # relative paths of HTML pages present, with other text, under each
 
 
+def page_served(pages: Mapping[str, bytes], url: str, query_blind: bool) -> bytes | None:
+    """The page at ``url``; on a query-blind web, for a URL with a query it has no page for,
+    the page of the URL without its query: static servers and most CMSes read only the
+    parameters they know and answer the path for any other (``x.html?lang=fr`` is ``x.html``
+    where nothing serves a French edition)."""
+    page = pages.get(url)
+    if page is None and query_blind and "?" in url:
+        page = pages.get(url.partition("?")[0])
+    return page
+
+
 @dataclass
 class TestWeb:
     """The pages (URL -> body), non-HTML files, start URLs and ground truth of one built web."""
@@ -109,6 +121,8 @@ class TestWeb:
     redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
     # host -> the page it answers with status 200 for a URL it has no page for (a soft 404)
     soft_404_hosts: dict[str, bytes] = field(default_factory=dict)
+    # a URL with a query it has no page for is answered with its path's page (``page_served``)
+    query_blind: bool = False
 
     def __post_init__(self) -> None:
         self.mirrored_urls = set().union(*(mirror.mirrored_urls for mirror in self.mirrors))

@@ -8,6 +8,12 @@ A rule belongs to one host (its authority, host[:port]) and merges URLs that dif
 - ``marker``: a directory segment marking a variant: ``/print/a.html`` becomes ``/a.html``;
 - ``case``: the letter case of the path: the rule lower-cases it.
 
+An ``index`` or ``marker`` rule moves a URL to another path, which another handler may serve: a
+static server answers ``ref/?lang=fr`` with ``ref/``'s page, where the CMS serves the French
+edition as ``ref/index.html?lang=fr``. Such a rule applies to a URL without a query only (what the
+parameter rules leave of one): on the twenty-second holdout web served so, the French
+edition's index page waited for ``ref/?lang=fr`` and was dropped as a copy of the English one.
+
 Invariant: ``rewrite`` returns None when the rule does not apply, so a rule never "rewrites" a URL
 into itself, and ``inverse`` only builds a URL that ``rewrite`` maps back onto the one given.
 """
@@ -21,6 +27,8 @@ from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 DROP, IGNORE, INDEX, MARKER, CASE = range(5)
 KIND_NAMES = ("drop", "ignore", "index", "marker", "case")
 PARAMETER_KINDS = (DROP, IGNORE)
+# rules that move a URL to another path: they apply to a URL without a query only (below)
+_PATH_KINDS = (INDEX, MARKER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,8 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
         else:
             rewritten = parts.blanked(group)
         return rewritten if rewritten != parts else None
+    if key.kind in _PATH_KINDS and parts.params:
+        return None
     if key.kind == INDEX:
         if not parts.path.endswith("/" + key.name):
             return None
@@ -114,6 +124,8 @@ def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
         current = parts.value_of(key.group) if set(key.group) <= parts.names() else None
         other = next((value for value in scope.values if value != current), None)
         return parts.with_values(key.group, other) if current is not None and other else None
+    if key.kind in _PATH_KINDS and parts.params:
+        return None
     if key.kind == INDEX:
         if parts.path.endswith("/"):
             return parts.with_path(parts.path + key.name)

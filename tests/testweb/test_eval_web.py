@@ -59,7 +59,7 @@ def _crawled_losing_nothing(served: EvalWeb, workdir: Path) -> tuple[CrawlRecord
     """``served`` crawled as ``_crawled`` crawls it, and scored: no content lost, no newer text
     hidden; the filtered crawl and its score."""
     crawls = _crawled(served, workdir)
-    result = score(served.truth, served.pages, crawls[UNFILTERED], crawls[FILTER])
+    result = score(served.truth, served.served(), crawls[UNFILTERED], crawls[FILTER])
     assert result.lost == []
     assert result.newer_lost == []
     return crawls[FILTER], result
@@ -481,6 +481,20 @@ def test_a_crawl_of_the_web_served_with_redirects_loses_nothing(
     assert redirected_urls, "the crawl met no redirect"
     assert not _fetched_twice(filtered) - redirected_urls, _fetched_twice(filtered)
     assert result.saved > 0.5
+
+
+def test_a_crawl_of_the_web_served_query_blind_loses_nothing(web: EvalWeb, tmp_path: Path) -> None:
+    """The reduced evaluation with servers that answer an unknown query with the path's page
+    (``bench/eval_web.py --query-blind``): a probe built with a parameter is answered, so a
+    rule's evidence and an alias's canonical URL may come from a page the query did not select;
+    the scorer judges such URLs by what they were answered with."""
+    served = replace(web, query_blind=True)
+    page = next(url for url in web.pages if "?" not in url)
+    assert served.served()[page + "?lang=zz"] == web.pages[page]
+    assert page + "?lang=zz" not in web.served()
+    _, result = _crawled_losing_nothing(served, tmp_path)
+    assert result.saved > 0.5
+    assert result.near_precision == 1.0
 
 
 def test_a_pretty_web_serves_the_chains_copy_without_page_names_and_links_it_so(

@@ -73,6 +73,22 @@ def test_query_strings_address_distinct_pages(web, fetch):
     assert fetch(session_url.split("?")[0] + "?sid=0")[0] == 404
 
 
+def test_a_query_blind_web_answers_an_unknown_query_with_its_paths_page(web):
+    """As static servers and most CMSes do (``bench/eval_web.py --query-blind``); a query that
+    names a page still gets that page."""
+    session_url = next(url for url in web.near_duplicates if "?sid=" in url)
+    path = session_url.split("?")[0]
+    with serve(replace(web, query_blind=True)) as running:
+        proxy = urllib.request.ProxyHandler({"http": running.proxy_url})
+        opener = urllib.request.build_opener(proxy)
+        with opener.open(path + "?lang=fr", timeout=10) as response:
+            assert (response.status, response.read()) == (200, web.pages[path])
+        with opener.open(session_url, timeout=10) as response:
+            assert response.read() == web.pages[session_url]
+        with pytest.raises(urllib.error.HTTPError):
+            opener.open(ROOT + "no/such/page.html?lang=fr", timeout=10)
+
+
 def test_gzip_only_when_accepted(web, fetch):
     _, headers, body = fetch(ROOT, **{"Accept-Encoding": "gzip, deflate"})
     assert headers["Content-Encoding"] == "gzip"

@@ -185,3 +185,29 @@ def test_a_parameter_of_the_family_shown_to_select_content_is_left_in_place(lear
     assert site.rule("docs.a.test drop utm_campaign")["state"] == "dead"
     waiting = site.check("/p5.html" + NEWSLETTER)
     assert waiting.duplicate_of == f"{HOST}/p5.html?utm_campaign=archive"
+
+
+def _learn_index_pages(site: Site) -> None:
+    """Confirm ``index index.html`` (three directories answered alike with and without it)."""
+    for page in range(6, 9):
+        assert site.fetch(f"/d{page}/index.html", page).reason == "unique"
+        assert site.fetch(f"/d{page}/", page).dropped
+    assert site.rule("docs.a.test index index.html")["state"] == "confirmed"
+
+
+@pytest.mark.parametrize("held_first", ["/ref/index.html", "/ref/?lang=fr"])
+def test_a_default_document_with_a_query_waits_for_no_directory_with_that_query(site, held_first):
+    """A static server answers ``ref/?lang=fr`` with ``ref/``'s page, where the CMS serves the
+    French edition as ``ref/index.html?lang=fr``: ``index index.html``, learnt on URLs without
+    that query, says nothing of what ``lang`` selects there. On the twenty-second holdout web
+    served so, the French edition's index page waited for ``ref/?lang=fr`` and was dropped as a
+    copy of the English page it was answered with (random and depth-first orders). Held first
+    under ``ref/?lang=fr`` (the probe answered before anything of ``ref/`` was held), the
+    English page would have stood for the French edition's class."""
+    _learn_sessions(site)
+    _learn_index_pages(site)
+    assert site.fetch(held_first, 5).reason == "unique"
+    assert site.check("/ref/index.html?lang=fr").action == "keep"
+    # a query the parameter rules take away leaves a URL the path rule applies to
+    assert site.check("/d6/index.html?sessionid=S").reason == "duplicate_url"
+    assert site.check("/d7/?sessionid=S").reason == "duplicate_url"

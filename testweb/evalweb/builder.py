@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from testweb.copies import site_url
 from testweb.crawl import page_links
 from testweb.pages import directory_of
-from testweb.site import TestWeb
+from testweb.site import TestWeb, page_served
 
 from . import hazards, portal
 from .hosts import HostsBuilder, Transform
@@ -903,6 +903,9 @@ class EvalWeb:
     redirects: dict[str, str] = field(default_factory=dict)  # URL -> where a 301 sends it
     # host -> the page it answers, status 200, for any URL it has no page for (``soft_404``)
     soft_404_hosts: dict[str, bytes] = field(default_factory=dict)
+    # its servers answer a URL with a query they have no page for with its path's page
+    # (``testweb.site.page_served``; ``bench/eval_web.py --query-blind``)
+    query_blind: bool = False
 
     def test_web(self) -> TestWeb:
         """The web as ``testweb.server.serve`` takes it."""
@@ -921,13 +924,17 @@ class EvalWeb:
             originals=originals,
             redirects=self.redirects,
             soft_404_hosts=self.soft_404_hosts,
+            query_blind=self.query_blind,
         )
 
     def served(self) -> Mapping[str, bytes]:
         """What the server answers with status 200, URL by URL: the pages, and a soft-404
         host's "not found" page for any other URL of that host (what a scorer judges a drop
-        by: the filter's own probes for an absent URL are such URLs)."""
-        return _Served(self.pages, self.soft_404_hosts) if self.soft_404_hosts else self.pages
+        by: the filter's own probes for an absent URL are such URLs), and on a query-blind web
+        the path's page for a URL with a query it has no page for."""
+        if not (self.soft_404_hosts or self.query_blind):
+            return self.pages
+        return _Served(self.pages, self.soft_404_hosts, self.query_blind)
 
     def save_truth(self, directory: Path) -> Path:
         path = directory / "truth.json"
@@ -936,11 +943,13 @@ class EvalWeb:
 
 
 class _Served(Mapping[str, bytes]):
-    def __init__(self, pages: dict[str, bytes], soft_404_hosts: dict[str, bytes]) -> None:
-        self._pages, self._soft = pages, soft_404_hosts
+    def __init__(
+        self, pages: dict[str, bytes], soft_404_hosts: dict[str, bytes], query_blind: bool
+    ) -> None:
+        self._pages, self._soft, self._query_blind = pages, soft_404_hosts, query_blind
 
     def __getitem__(self, url: str) -> bytes:
-        page = self._pages.get(url)
+        page = page_served(self._pages, url, self._query_blind)
         if page is not None:
             return page
         soft = self._soft.get(urlsplit(url).hostname or "")
@@ -949,7 +958,9 @@ class _Served(Mapping[str, bytes]):
         return soft
 
     def __contains__(self, url: object) -> bool:
-        return isinstance(url, str) and (url in self._pages or self._soft_host(url))
+        if not isinstance(url, str):
+            return False
+        return page_served(self._pages, url, self._query_blind) is not None or self._soft_host(url)
 
     def _soft_host(self, url: str) -> bool:
         return (urlsplit(url).hostname or "") in self._soft
