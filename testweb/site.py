@@ -91,12 +91,18 @@ class LookAlikeTrap:
 
 def page_served(pages: Mapping[str, bytes], url: str, query_blind: bool) -> bytes | None:
     """The page at ``url``; on a query-blind web, for a URL with a query it has no page for,
-    the page of the URL without its query: static servers and most CMSes read only the
-    parameters they know and answer the path for any other (``x.html?lang=fr`` is ``x.html``
-    where nothing serves a French edition)."""
+    the page of the URL with the fewest of its last parameters left out: static servers and
+    most CMSes read only the parameters they know and ignore the others (``x.html?lang=fr`` is
+    ``x.html`` where nothing serves a French edition, ``x.html?lang=fr&sessionid=S`` the French
+    edition)."""
     page = pages.get(url)
-    if page is None and query_blind and "?" in url:
-        page = pages.get(url.partition("?")[0])
+    if page is not None or not query_blind or "?" not in url:
+        return page
+    path, _, query = url.partition("?")
+    params = query.split("&")
+    while params and page is None:
+        params.pop()
+        page = pages.get(path + "?" + "&".join(params) if params else path)
     return page
 
 
