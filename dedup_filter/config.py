@@ -450,7 +450,7 @@ class Config:
         for applied_at_lookup in _LOOKUP_ONLY_MINHASH_KEYS:
             del minhash[f"minhash.{applied_at_lookup}"]
         return minhash | {
-            "text.tokenizer": 3,  # bump whenever tokens or their hashes change for the same body
+            "text.tokenizer": 4,  # bump whenever tokens or their hashes change for the same body
             "simhash.bits": self.simhash.bits,
             "simhash.bands": self.simhash.bands,
             "simhash.seed": self.simhash.seed,

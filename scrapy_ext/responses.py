@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, TextResponse
+
+from dedup_filter.features.text import is_plain_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -94,13 +96,21 @@ def redirected_repeat(request: Request) -> Request | None:
 
 
 def is_checkable(request: Request, response: Response) -> bool:
-    """A successful GET of an HTML page: the only responses whose content is judged."""
+    """A successful GET of an HTML page or a plain-text document (an RFC, a Sphinx page's
+    ``_sources/NAME.txt``): the only responses whose content is judged. A copy's plain-text
+    files were fetched whole before, their counterparts never held."""
     return (
-        isinstance(response, HtmlResponse)
+        _is_document(response)
         and 200 <= response.status < 300
         and request.method == "GET"
         and not is_robots_txt(response.url)
     )
+
+
+def _is_document(response: Response) -> bool:
+    if isinstance(response, HtmlResponse):
+        return True
+    return isinstance(response, TextResponse) and is_plain_text(content_headers(response))
 
 
 def content_headers(response: Response) -> dict[str, str]:

@@ -1,9 +1,10 @@
 """Pages out of web archives: the response records of a WARC file (``.warc`` or ``.warc.gz``).
 
 Read with warcio (the ``warc`` extra), which undoes chunked transfer coding and content coding, so
-a body reaches the filter as a crawler would have handed it over. Only HTML answers with a 2xx
-status are pages; requests, metadata, revisits, redirects and images are passed over, as a
-crawler's filter never sees them. A record that cannot be read ends its file with a ``BadInput``.
+a body reaches the filter as a crawler would have handed it over. Only HTML and plain-text answers
+with a 2xx status are pages (as the Scrapy middleware judges them); requests, metadata, revisits,
+redirects and images are passed over, as a crawler's filter never sees them. A record that cannot
+be read ends its file with a ``BadInput``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dedup_filter.errors import DedupError
 
 from .items import BadInput, Item, PageInput
 
-_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_DOCUMENT_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
 _CHUNK_BYTES = 1 << 20
 GZIP_MAGIC = b"\x1f\x8b"
 # a gzip stream that ends early or is corrupt: gzip, zlib and EOFError each report one kind
@@ -33,7 +34,8 @@ class WarcUnavailable(DedupError):
 
 
 def warc_pages(file: Path) -> Iterator[Item]:
-    """The HTML responses of a WARC file, in record order, then what stopped the reading, if any.
+    """The HTML and plain-text responses of a WARC file, in record order, then what stopped the
+    reading, if any.
 
     Raises:
         WarcUnavailable: warcio is not installed (raised before anything is read).
@@ -75,12 +77,13 @@ def _gzip_ends_early(file: Path) -> bool:
 
 
 def _page(record: Any) -> tuple[str, bytes, dict[str, str]] | None:
-    """URL, body and Content-Type of an HTML answer with a 2xx status (None: not a page)."""
+    """URL, body and Content-Type of an HTML or plain-text answer with a 2xx status (None: not a
+    page)."""
     if record.rec_type != "response" or record.http_headers is None:
         return None
     status = record.http_headers.get_statuscode()
     content_type = record.http_headers.get_header("Content-Type") or ""
-    if not status.startswith("2") or not content_type.lower().startswith(_HTML_TYPES):
+    if not status.startswith("2") or not content_type.lower().startswith(_DOCUMENT_TYPES):
         return None
     url = record.rec_headers.get_header("WARC-Target-URI") or ""
     body = record.content_stream().read()

@@ -20,7 +20,9 @@ from dedup_filter.features.text import (
     Anchors,
     decode_body,
     html_text,
+    is_plain_text,
     lowered_token_spans,
+    plain_text,
     title_words,
     utf8_body,
 )
@@ -94,13 +96,16 @@ class Fingerprinter:
         if decoded.text is None:
             exact = hash64(body, self.config.minhash.seed)
             return Fingerprint(url, exact, 0, (), b"", "binary", truncated), NO_ANCHORS
-        page = html_text(
-            decoded.text,
-            url,
-            text_config.max_depth,
-            anchors=with_anchors,
-            utf8=utf8_body(body, decoded),
-        )
+        if is_plain_text(headers):
+            page = plain_text(decoded.text)
+        else:
+            page = html_text(
+                decoded.text,
+                url,
+                text_config.max_depth,
+                anchors=with_anchors,
+                utf8=utf8_body(body, decoded),
+            )
         seed = self.config.minhash.seed
         hashes = span_hashes(*lowered_token_spans(page.text), seed)
         title = title_words(page.title)

@@ -138,18 +138,26 @@ def _declared_encodings(body: bytes, headers: Mapping[Any, Any] | None) -> list[
 
 
 def _header_charset(headers: Mapping[Any, Any] | None) -> str | None:
-    if not headers:
-        return None
-    for key, value in headers.items():
+    match = _HEADER_CHARSET.search(_content_type(headers))
+    return match.group(1) if match else None
+
+
+def is_plain_text(headers: Mapping[Any, Any] | None) -> bool:
+    """Whether the response says its body is plain text (``text/plain``: an RFC, a README, a
+    Sphinx page's ``_sources/*.txt``), which is read as it is, not parsed as HTML."""
+    return _content_type(headers).partition(";")[0].strip().lower() == "text/plain"
+
+
+def _content_type(headers: Mapping[Any, Any] | None) -> str:
+    """The ``Content-Type`` header's value ("" without one)."""
+    for key, value in (headers or {}).items():
         name = key.decode("latin-1") if isinstance(key, bytes) else str(key)
         if name.lower() != "content-type":
             continue
         if isinstance(value, (list, tuple)):
             value = value[0] if value else b""
-        text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
-        match = _HEADER_CHARSET.search(text)
-        return match.group(1) if match else None
-    return None
+        return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return ""
 
 
 def _meta_charset(body: bytes) -> str | None:
@@ -200,6 +208,12 @@ class PageText:
     code: str  # the text of its <pre> blocks, joined ("" without one)
     truncated: bool  # not read whole: see ``html_text``
     anchors: Anchors | None  # only when asked for
+
+
+def plain_text(text: str) -> PageText:
+    """What the tokenizer reads of a plain-text document: all of it (no title, no code block,
+    no link), ``_MARK`` kept out."""
+    return PageText(text.replace(_MARK, " "), "", "", False, None)
 
 
 def html_text(

@@ -121,3 +121,20 @@ def test_without_warcio_the_command_says_what_to_install(crawl, capsys, monkeypa
     monkeypatch.setitem(sys.modules, "warcio.archiveiterator", None)  # as if not installed
     assert main(["check", str(crawl)]) == 1
     assert "pip install 'dedup-filter[warc]'" in capsys.readouterr().err
+
+
+def test_plain_text_responses_of_a_warc_file_are_checked_as_text(tmp_path, capsys):
+    """A README served ``text/plain`` is a page, read as it is (``<path>`` is a word there)."""
+    path = tmp_path / "texts.warc"
+    readme = b"Copy <path> to the mirror before the release. " * 12
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=False)
+        for url in ("http://a.example/README", "http://b.example/README"):
+            response(writer, url, readme, content_type="text/plain; charset=utf-8")
+    code, decisions, _ = check(capsys, str(path))
+    assert code == 0
+    assert [(d["reason"], d["duplicate_of"]) for d in decisions] == [
+        ("unique", None),
+        ("exact_duplicate", "http://a.example/README"),
+    ]
+    assert decisions[0]["evidence"]["tokens"] == 12 * 8

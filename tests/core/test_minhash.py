@@ -229,4 +229,4 @@ def test_golden_fingerprint_under_the_default_config():
 
 def test_golden_config_fingerprint():
     """The parameter stamp in the metadata of every index built with the defaults."""
-    assert Config.default().fingerprint() == "59a60f30d04fff3b"
+    assert Config.default().fingerprint() == "01b73e6133e7a6ca"

@@ -346,3 +346,18 @@ def test_anchors_of_an_untokenized_page_are_read_within_the_same_bounds():
 def test_a_page_given_as_its_utf8_reads_as_its_text_does(html):
     """``utf8`` spares an encoding; a private-use mark in the page is a separator either way."""
     assert html_text(html, PAGE_URL, utf8=html.encode()) == html_text(html, PAGE_URL)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "TEXT/PLAIN; charset=utf-8"])
+def test_a_plain_text_body_is_read_as_it_is_not_parsed_as_html(content_type):
+    """A README or an RFC says ``<path>`` and ``a < b``: parsed as HTML, ``<path>`` is a tag and
+    its word is lost; served ``text/plain``, every word is read. HTML is read as before."""
+    body = b"Copy <path> to the mirror when a < b &amp; c. " * 10
+    fingerprinter = Fingerprinter(Config.default())
+    url = "http://a.test/README.txt"
+    plain = fingerprinter.fingerprint(url, body, {"Content-Type": content_type})
+    html = fingerprinter.fingerprint(url, body)
+    assert plain.token_count == html.token_count + 20  # "path" and "amp" in each sentence
+    assert plain.exact != html.exact
+    same = fingerprinter.fingerprint("http://b.test/README", body, {"content-type": content_type})
+    assert same.exact == plain.exact
