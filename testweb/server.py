@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .site import TestWeb
 
 _HTML = "text/html; charset=utf-8"
+_PLAIN = "text/plain; charset=utf-8"
 _NOT_FOUND = (
     b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"
     b"<body><h1>Not Found</h1></body></html>\n"
@@ -188,7 +189,8 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, *asset, None
         page = page_served(web.pages, url, web.query_blind)
         if page is not None:
-            return 200, _HTML, page, None
+            plain = urlsplit(url).path.endswith(".txt")  # as static servers type it
+            return 200, _PLAIN if plain else _HTML, page, None
         soft_404 = web.soft_404_hosts.get(urlsplit(url).hostname or "")
         if soft_404 is not None:  # a server that sends its "not found" page with status 200
             return 200, _HTML, soft_404, None

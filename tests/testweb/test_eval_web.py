@@ -194,6 +194,17 @@ def test_a_doxygen_chain_whose_index_page_links_nothing_is_crawled_from_its_entr
     assert len(reached.intersection(documents)) > len(documents) / 2
 
 
+def test_the_sources_web_serves_the_plain_text_sources_its_pages_link() -> None:
+    """``--scale sources``: Tornado's pages link ``_sources/NAME.rst.txt`` ("Show Source"); the
+    other webs turn such links into ``#``, this one serves the files, and copies them."""
+    web = build_eval_web("sources")
+    sources = [url for url in web.pages if url.endswith(".rst.txt")]
+    linked = {link for url in web.pages for link in page_links(url, web.pages[url])}
+    assert len(sources) > 200
+    assert len(linked.intersection(sources)) > len(sources) * 0.9
+    assert {web.truth.kinds[url] for url in sources} == {"original", "copy"}
+
+
 def test_notes_read_from_a_tree_name_no_page_the_web_does_not_serve() -> None:
     """The thirteenth holdout web reads its notes from GRASS's module reference, whose pages link
     the other modules: as notes they linked 404s, 2,482 of a crawl's fetches, every one scored

@@ -100,6 +100,16 @@ def test_a_query_blind_server_ignores_the_last_parameters_it_has_no_page_for():
     assert page_served(pages, "h/y?lang=fr", True) is None
 
 
+def test_a_page_named_txt_is_served_as_plain_text(web):
+    """As static servers type it by its name: Sphinx's ``_sources/NAME.rst.txt``."""
+    url = ROOT + "_sources/intro.rst.txt"
+    with serve(replace(web, pages={**web.pages, url: b"Intro <source>"})) as running:
+        proxy = urllib.request.ProxyHandler({"http": running.proxy_url})
+        with urllib.request.build_opener(proxy).open(url, timeout=10) as response:
+            assert response.headers["Content-Type"] == "text/plain; charset=utf-8"
+            assert response.read() == b"Intro <source>"
+
+
 def test_gzip_only_when_accepted(web, fetch):
     _, headers, body = fetch(ROOT, **{"Accept-Encoding": "gzip, deflate"})
     assert headers["Content-Encoding"] == "gzip"

@@ -53,6 +53,9 @@ class DocTree:
     # the tree a page installed as a symbolic link out of this one copies: a translation's
     # untranslated pages (Debian installs them as links to the English edition's)
     fallback: str | None = None
+    # subdirectories whose plain-text files (``*.txt``) are read too, served ``text/plain``:
+    # Sphinx's ``_sources/``, which every page links as "Show Source"
+    texts: tuple[str, ...] = ()
 
 
 def _lilypond(manual: str, language: str) -> DocTree:
@@ -703,6 +706,14 @@ TREES = {
     "tornado": DocTree(
         "python-tornado-doc", "usr/share/doc/python-tornado-doc/html", ("", "guide/", "releases/")
     ),
+    # the same with the plain-text sources its pages link ("Show Source"), for the ``sources``
+    # web (sixty-sixth session)
+    "tornado-sources": DocTree(
+        "python-tornado-doc",
+        "usr/share/doc/python-tornado-doc/html",
+        ("", "guide/", "releases/"),
+        texts=("_sources/", "_sources/guide/", "_sources/releases/"),
+    ),
     "aiohttp": DocTree("python-aiohttp-doc", "usr/share/doc/python-aiohttp-doc/html"),
     "gdk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gdk4"),
     # and for the twenty-third (sixty-fourth session), packages never used before: SymPy's
@@ -816,7 +827,14 @@ def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
                 text = file.read_bytes().decode("utf-8", "surrogateescape")
                 text = _SINGLE_QUOTED_HREF.sub(r'href="\1"', text)  # as copying tools write them
                 pages[file.relative_to(top).as_posix()] = _OTHER_SCHEME_HREF.sub('href="#"', text)
-    return {path: unbroken(path, body, pages.keys()) for path, body in pages.items()}
+    texts = {
+        file.relative_to(top).as_posix(): file.read_bytes().decode("utf-8", "surrogateescape")
+        for directory in tree.texts
+        for file in sorted(top.glob(directory + "*.txt"))
+        if file.is_file() and file.stat().st_size <= _MAX_PAGE_BYTES
+    }
+    served = pages.keys() | texts.keys()
+    return {path: unbroken(path, body, served) for path, body in pages.items()} | texts
 
 
 def unbroken(path: str, body: str, served: Iterable[str]) -> str:
