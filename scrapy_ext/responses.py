@@ -97,8 +97,9 @@ def redirected_repeat(request: Request) -> Request | None:
 
 def is_checkable(request: Request, response: Response) -> bool:
     """A successful GET of an HTML page or a plain-text document (an RFC, a Sphinx page's
-    ``_sources/NAME.txt``): the only responses whose content is judged. A copy's plain-text
-    files were fetched whole before, their counterparts never held."""
+    ``_sources/NAME.txt``): the only responses whose content is judged. Before plain text was,
+    such a document was never held: a probe of one was reported as failed, and a copy of one
+    (an alias, another host's) was never dropped."""
     return (
         _is_document(response)
         and 200 <= response.status < 300

@@ -1,8 +1,8 @@
 """A real Scrapy crawl of a manual whose pages link their plain-text sources (Sphinx's
 ``_sources/NAME.txt``, served ``text/plain``) and of its whole copy: the sources are judged as
-pages, so the copy's sources, whose counterparts are held, are pruned like its pages. Before,
-only HTML responses were judged: every source of the copy was fetched, and the origin's source
-fetched again as the copy's probe."""
+pages (held, compared, the copy's pruned under its rule). Before, only HTML responses were
+judged: a source was never held, a probe of one was reported as failed, and a copy's source was
+pruned only because the crawl had fetched its counterpart (as many were fetched: none here)."""
 
 from __future__ import annotations
 
