@@ -64,6 +64,23 @@ def test_exact_and_near_duplicates_give_verdicts_and_keep_only_originals(
     assert [value for _, value, _ in producer.on("pages.keep")] == [values[0], values[3]]
 
 
+def test_a_plain_text_page_is_read_as_text(make_processor, producer, batch, page):
+    """A ``text/plain`` message (a README) is read as it is: ``<path>`` is a word there, a tag
+    in HTML, so the same body typed as HTML is another document."""
+    readme = "Copy <path> to the mirror before the release. " * 12
+    values = [
+        page("http://a.example/README", readme, content_type="text/plain"),
+        page("http://b.example/README", readme, content_type="text/plain; charset=utf-8"),
+        page("http://c.example/readme.html", readme),
+    ]
+    make_processor(producer=producer).process(batch(PAGES, values), threading.Event())
+    decided = [
+        (v["reason"], v["duplicate_of"], v["evidence"]["tokens"]) for v in verdicts(producer)
+    ]
+    assert decided[:2] == [("unique", None, 96), ("exact_duplicate", "http://a.example/README", 96)]
+    assert decided[2][2] == 84  # parsed as HTML: "<path>" is a tag
+
+
 def test_verdict_names_its_source_record(make_processor, producer, batch, page, stdlib_page):
     make_processor(producer=producer).process(
         batch(
