@@ -962,12 +962,7 @@ class _Served(Mapping[str, bytes]):
         return soft
 
     def __contains__(self, url: object) -> bool:
-        if not isinstance(url, str):
-            return False
-        return page_served(self._pages, url, self._query_blind) is not None or self._soft_host(url)
-
-    def _soft_host(self, url: str) -> bool:
-        return (urlsplit(url).hostname or "") in self._soft
+        return isinstance(url, str) and super().__contains__(url)  # ``__getitem__`` decides
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._pages)

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import urllib.request
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from testweb.pages import rewrite_hrefs
@@ -706,14 +706,6 @@ TREES = {
     "tornado": DocTree(
         "python-tornado-doc", "usr/share/doc/python-tornado-doc/html", ("", "guide/", "releases/")
     ),
-    # the same with the plain-text sources its pages link ("Show Source"), for the ``sources``
-    # web (sixty-sixth session)
-    "tornado-sources": DocTree(
-        "python-tornado-doc",
-        "usr/share/doc/python-tornado-doc/html",
-        ("", "guide/", "releases/"),
-        texts=("_sources/", "_sources/guide/", "_sources/releases/"),
-    ),
     "aiohttp": DocTree("python-aiohttp-doc", "usr/share/doc/python-aiohttp-doc/html"),
     "gdk": DocTree("libgtk-4-doc", "usr/share/doc/libgtk-4-doc/gdk4"),
     # and for the twenty-third (sixty-fourth session), packages never used before: SymPy's
@@ -809,6 +801,11 @@ TREES = {
         for release in LLVM_RELEASES
     },
 }
+# Tornado's documentation with the plain-text sources its pages link ("Show Source"), for the
+# ``sources`` web (sixty-sixth session)
+TREES["tornado-sources"] = replace(
+    TREES["tornado"], texts=("_sources/", "_sources/guide/", "_sources/releases/")
+)
 
 
 def read_tree(name: str, cache: Path = _CACHE) -> dict[str, str]:
