@@ -158,6 +158,7 @@ def test_a_partial_translation_holds_its_source_pages_and_its_own() -> None:
         "holdout22",
         "holdout23",
         "holdout24",
+        "holdout25",
     ],
 )
 def test_no_link_names_a_directory_whose_index_page_is_not_served_there(scale: str) -> None:

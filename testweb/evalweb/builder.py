@@ -445,6 +445,21 @@ TWENTY_FOURTH = Hosts(
 )
 
 
+TWENTY_FIFTH = Hosts(
+    ("mpmath.org.test", "ftp.numerics.test", "mpmath.cdn.test"),
+    ("pub/python/mpmath/1.2/", "mpmath-docs/"),
+    "psycopg.project.test",
+    "psycopg.oldmirror.test",
+    "psycopg.reader.test",
+    "database-notes.test",
+    "install.guides.test",
+    "install.partner.test",
+    "library.polytechnic.test",
+    "notices.swi.test",
+    "token=e41d7c09b2",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Which package tree plays which part, on which hosts."""
@@ -891,6 +906,23 @@ LAYOUTS = {
         80,
         ("6.67.1", "6.67.0"),
         TWENTY_FOURTH,
+    ),
+    # the sixty-seventh session's, packages never used before: mpmath's documentation is the
+    # chain, psycopg2's the stale manual (2.9.5 against 2.9.4; one flat directory, the copier
+    # takes it whole), the installation guide in Dutch (with a code edition), Portuguese and
+    # Russian the guides, in Swedish and Czech the portal's manual, SWI-Prolog's reference manual
+    # the notes; the session id is named ``token``
+    "holdout25": Layout(
+        "mpmath",
+        "psycopg2",
+        "",
+        ("install-nl", "install-pt", "install-ru"),
+        ("install-sv", "install-cs"),
+        "swi-manual",
+        40,
+        80,
+        ("2.9.5", "2.9.4"),
+        TWENTY_FIFTH,
     ),
 }
 # the twenty-second holdout's with its chain's plain-text sources served (Sphinx's ``_sources/``,

@@ -105,7 +105,7 @@ TREES = {
         f"install-{language}": DocTree(
             "installation-guide-amd64", f"usr/share/doc/installation-guide-amd64/{language}"
         )
-        for language in ("en", "fr", "de", "es", "it")
+        for language in ("en", "fr", "de", "es", "it", "nl", "pt", "ru", "sv", "cs")
     },
     # the English guide for each platform, and the amd64 guide of the releases before and after,
     # for the platforms web (``platforms.py``)
@@ -769,6 +769,13 @@ TREES = {
     ),
     "jinja": DocTree("python-jinja2-doc", "usr/share/doc/python-jinja2-doc/html"),
     "attrs": DocTree("python-attr-doc", "usr/share/doc/python-attr-doc/html"),
+    # the twenty-fifth holdout's: mpmath's documentation (Sphinx, formulas as images), psycopg2's
+    # (one flat directory), SWI-Prolog's reference manual (a page a section, its own generator)
+    "mpmath": DocTree(
+        "python-mpmath-doc", "usr/share/doc/python-mpmath-doc/html", ("", "calculus/", "functions/")
+    ),
+    "psycopg2": DocTree("python-psycopg2-doc", "usr/share/doc/python-psycopg2-doc/html"),
+    "swi-manual": DocTree("swi-prolog-doc", "usr/share/swi-prolog/doc/Manual"),
     # Python's documentation in three releases, for the Python releases web (``pythons.py``): its
     # guides, its language reference and its "What's new" pages (one per release, rewritten),
     # the library's 300 module pages left out
