@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import pydoc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,7 +12,11 @@ from pathlib import Path
 import pytest
 
 from dedup_filter import Config, DedupFilter
-from dedup_filter.index.lmdb_index import LmdbIndex
+from dedup_filter.index.lmdb_index import SAMPLE_KEY_VARIABLE, LmdbIndex
+
+# every index the tests make, in this process or a crawl's, draws its mirror samples in the plain
+# hash order: scenarios stay reproducible (tests/mirrors/test_sample_key.py tests the secret order)
+os.environ.setdefault(SAMPLE_KEY_VARIABLE, "0")
 
 # stdlib modules whose pydoc pages are a few hundred to a few thousand tokens each
 CORPUS_MODULES = (

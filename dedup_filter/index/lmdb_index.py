@@ -78,6 +78,24 @@ _POSTING_TABLES = {
     "page_entries": (0, 14),
 }
 _PLAIN_TABLES = ("meta", "pages", "hosts")
+# the index's own secret (4 random bytes in ``meta``, made when it is created): the mirror
+# detector draws its samples in an order keyed by it, which a copier cannot know
+SAMPLE_KEY = b"sample_key"
+SAMPLE_KEY_VARIABLE = "DEDUP_FILTER_SAMPLE_KEY"
+
+
+def new_sample_key() -> bytes:
+    """A new index's ``SAMPLE_KEY``: random and never zero (zero orders by the public hash),
+    unless ``DEDUP_FILTER_SAMPLE_KEY`` names one (an integer): a replay or a test that must draw
+    the same samples every time, never a crawl of a web others write."""
+    fixed = os.environ.get(SAMPLE_KEY_VARIABLE)
+    if fixed is not None:
+        return (int(fixed, 0) & 0xFFFFFFFF).to_bytes(4, "big")
+    while (key := os.urandom(4)) == bytes(4):
+        continue
+    return key
+
+
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
@@ -382,6 +400,8 @@ class LmdbIndex:
     def _stamp(self, view: IndexView) -> None:
         params = json.dumps(self.config.persisted(), sort_keys=True).encode()
         stored = view.get("meta", b"params")
+        if view.get("meta", SAMPLE_KEY) is None:  # an index made before it had one gets one
+            view.put("meta", SAMPLE_KEY, new_sample_key())
         if stored is None:
             view.put("meta", b"params", params)
             view.put("meta", b"schema", str(SCHEMA_VERSION).encode())

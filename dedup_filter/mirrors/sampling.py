@@ -6,7 +6,8 @@ order picks the same ones:
 
 * ``content`` mode: documents either directory is known to hold: fetched under the origin or
   under the mirror, or linked from an index page that arrives under either (a listing names its
-  directory's documents before the crawl fetches them), in the hash order of their relative paths.
+  directory's documents before the crawl fetches them), in an order of their relative paths
+  that the index's own secret keys (``MirrorStore.sample_key``), so no copier knows which are drawn.
   Not cheapest first: the pages both sides fetched first are those every page links (a theme's
   search, copyright and license pages), alike on unrelated sites; pages below the token floor
   never count either way, nor do pages under a rule the candidate contains. A sample's origin
@@ -22,7 +23,7 @@ order picks the same ones:
   could not be checked and is replaced by another sample; after ``max_unchecked`` unchecked
   samples, only pairs the crawl fetches on both sides anyway are added (no more probes), so a
   directory with other file names costs a bounded number of fetches.
-* ``url`` mode: documents fetched under the origin, in hash order. The relative path matches when
+* ``url`` mode: documents fetched under the origin, in that order. The relative path matches when
   the mirror demonstrably has it (a fetched page or a link to it); it mismatches when the
   mirror's listing of that directory was fetched without it.
 
@@ -35,11 +36,12 @@ documents are drawn first (``editions.py``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.hashing import hash64
 from dedup_filter.matching import Sketched, below_token_floor, resembles
 from dedup_filter.mirrors.directories import IndexPages, own_placement, placements
 from dedup_filter.mirrors.editions import (
@@ -231,7 +233,8 @@ class CoordinateSampler:
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
             known = self._known(store, candidate, taken, links, ruled)
-            added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known)]
+            order = _keyed_order(store.sample_key())
+            added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known, key=order)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
         added = [sample for sample in added if not sample.relative.lower().startswith(ruled)]
@@ -266,13 +269,16 @@ class CoordinateSampler:
             for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
                 known.setdefault(rel_hash, relative)
         if self._content:
-            for rel_hash, relative in self._listed(candidate, links):
+            for rel_hash, relative in self._listed(candidate, links, store.sample_key()):
                 if rel_hash not in taken:
                     known.setdefault(rel_hash, relative)
         return known
 
-    def _listed(self, candidate: Candidate, links: Iterable[str]) -> list[tuple[int, str]]:
-        """The documents under either directory that a listing links, the first few by hash."""
+    def _listed(
+        self, candidate: Candidate, links: Iterable[str], key: int
+    ) -> list[tuple[int, str]]:
+        """The documents under either directory that a listing links, the first few in the
+        order ``key`` gives."""
         relatives: dict[int, str] = {}
         for side in (candidate.origin, candidate.mirror):
             prefix = side.lower()
@@ -282,7 +288,8 @@ class CoordinateSampler:
                 relative = link[len(side) :]
                 if self._index_pages.names_document(relative):
                     relatives.setdefault(relative_hash(relative), relative)
-        return sorted(relatives.items())[:_POOL_SIDE]
+        order = _keyed_order(key)
+        return sorted(relatives.items(), key=lambda item: order(item[0]))[:_POOL_SIDE]
 
     def _fetched_pair(
         self, store: MirrorStore, candidate: Candidate, taken: set[int], arrived: str | None
@@ -479,3 +486,13 @@ def _listing_fetched(store: MirrorStore, url: str) -> bool:
     """Whether the index page of ``url``'s directory was fetched (and its links recorded)."""
     place = own_placement(url, max_depth=1 << 16)
     return place is not None and store.entry(place.directory_key, "") is not None
+
+
+def _keyed_order(key: int) -> Callable[[int], int]:
+    """A sort key for relative-path hashes that only the index knows (``MirrorStore.sample_key``):
+    in plain hash order a copier could compute which of a directory's documents are drawn, copy
+    those faithfully, fill the rest with its own text and pass every sample (red-team finding,
+    sixty-seventh session). Key 0, which no index is given, is the plain hash order."""
+    if not key:
+        return lambda rel_hash: rel_hash
+    return lambda rel_hash: hash64(rel_hash.to_bytes(8, "big"), key)

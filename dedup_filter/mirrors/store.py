@@ -39,7 +39,7 @@ from typing import TypeVar
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.versions import Release
-from dedup_filter.index.lmdb_index import IndexView, PageRecord, decode_id, encode_id
+from dedup_filter.index.lmdb_index import SAMPLE_KEY, IndexView, PageRecord, decode_id, encode_id
 from dedup_filter.mirrors.directories import relative_key
 from dedup_filter.mirrors.entry_bytes import (
     decode_entry,
@@ -132,6 +132,10 @@ class MirrorStore:
 
     def __init__(self, view: IndexView) -> None:
         self.view = view
+
+    def sample_key(self) -> int:
+        """The index's secret that orders the documents samples are drawn from (``SAMPLE_KEY``)."""
+        return int.from_bytes(self.view.get("meta", SAMPLE_KEY) or b"", "big")
 
     # pages under directories
     def entry(self, directory_key: str, relative_key: str) -> DirEntry | None:
