@@ -88,6 +88,11 @@ def platform_editions(directory: str, other: str) -> bool:
     )
 
 
+def names_platform(segment: str) -> bool:
+    """Whether a path segment names a platform (``windows``, ``arm64``, ``linux-x86_64``)."""
+    return bool(_platforms([segment.lower()]))
+
+
 def _platforms(segments: list[str]) -> dict[str, set[str]]:
     """The platforms path segments name, by kind."""
     named: dict[str, set[str]] = {}

@@ -55,6 +55,10 @@ _MOVING = frozenset(
         "nightly",
         "trunk",
         "unstable",
+        "alpha",
+        "beta",
+        "legacy",
+        "lts",
         # Debian's suites
         "oldoldstable",
         "oldstable",
@@ -101,6 +105,12 @@ def release_named_by_one(directory: str, other: str) -> bool:
     apart and the other names none (``/15/`` against ``/pub/llvm/docs/``)."""
     releases, other_releases = _told_apart(directory, other)
     return bool(releases) != bool(other_releases)
+
+
+def names_release(segment: str) -> bool:
+    """Whether a path segment names a release (``v2``, ``2.0``, ``django-4.2``, ``latest``,
+    ``bookworm``)."""
+    return bool(_releases([segment.lower()]))
 
 
 def _told_apart(directory: str, other: str) -> tuple[list[Release], list[Release]]:

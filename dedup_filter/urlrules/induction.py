@@ -11,7 +11,14 @@ an untranslated page of a partial translation is its source's copy, the translat
 (``x?part=2`` and ``x``, ``list?page=3`` and ``list?page=4``): a page that shows the same for its
 second part has one part (the server clamps the number), which says nothing of the pages that
 have several; three such items confirmed ``drop part`` on the tenth holdout web (random order)
-and 67 second halves of longer items were never fetched.
+and 67 second halves of longer items were never fetched. Nor do pairs that differ by an edition:
+a segment naming a release or a platform (``/docs/v2/x.html`` and ``/docs/x.html``,
+``/windows/x.html``: ``releases.py``, ``platforms.py``), or a parameter that chooses one
+(``x?v=2``, ``x?version=2.0``, ``x?view=sql-server-ver16``, ``x?os=windows``). Most pages of
+one edition repeat the other's, the rest are rewritten: a red team's site whose first pages
+served ``?v=2`` unchanged confirmed ``drop v``, and the five rewritten pages met after it were
+never fetched (sixty-seventh session). The cost: a cache-busting ``?v=`` on page links is never
+learnt, so those aliases are fetched, each dropped as a duplicate after.
 """
 
 from __future__ import annotations
@@ -20,12 +27,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dedup_filter.languages import language_parameter, names_language
+from dedup_filter.platforms import names_platform
+from dedup_filter.releases import names_release
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 from dedup_filter.urlrules.rewrite import CASE, DROP, IGNORE, INDEX, MARKER, RuleKey
 
 MAX_GROUP = 3  # parameters a pair may differ by and still name one rule
 # parameters that number the parts or pages of a document or a listing
 _PAGE_NUMBERS = frozenset({"page", "pg", "p", "part", "pagenum", "pageno", "start", "offset"})
+# parameters that choose an edition of a page: a release, a platform, a product's variant
+_EDITION_CHOICES = frozenset(
+    {"v", "ver", "version", "release", "view", "edition", "variant", "platform", "os", "arch"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +74,7 @@ def _parameters(first: UrlParts, second: UrlParts) -> Explanation | None:
             or (name in first.names()) != (name in second.names())
         )
     )
-    if not differing or len(differing) > MAX_GROUP or any(map(language_parameter, differing)):
+    if not differing or len(differing) > MAX_GROUP or any(map(_chooses_content, differing)):
         return None
     if any(_numbers_a_later_page(side, differing) for side in (first, second)):
         return None
@@ -95,11 +108,21 @@ def _path(first: UrlParts, second: UrlParts, documents: Iterable[str]) -> Explan
         return None
     for position in range(1, len(long_segments) - 1):
         if long_segments[:position] + long_segments[position + 1 :] == short_segments:
-            if names_language(long_segments[position]):
+            if _names_edition(long_segments[position]):
                 return None
             key = RuleKey(host, MARKER, long_segments[position])
             return Explanation(key, shorter.class_key(), (str(position - 1),))
     return None
+
+
+def _chooses_content(name: str) -> bool:
+    """Whether a parameter's name says it chooses a language or an edition of the page."""
+    return language_parameter(name) or name.lower() in _EDITION_CHOICES
+
+
+def _names_edition(segment: str) -> bool:
+    """Whether a path segment names a language, a release or a platform."""
+    return names_language(segment) or names_release(segment) or names_platform(segment)
 
 
 def _numbers_a_later_page(side: UrlParts, differing: tuple[str, ...]) -> bool:

@@ -49,6 +49,17 @@ def test_a_pair_supports_the_rule_that_explains_it(dropped, held, label, canonic
         (f"{H}/x?hl=de&sid=1", f"{H}/x?hl=fr&sid=1"),
         (f"{H}/x?uselang=ja", f"{H}/x"),
         (f"{H}/x?locale=de_DE&sid=2", f"{H}/x"),
+        # an edition: most pages of a release or a platform repeat another's, the rest do not
+        (f"{H}/docs/v2/x.html", f"{H}/docs/x.html"),
+        (f"{H}/docs/2.0/x.html", f"{H}/docs/x.html"),
+        (f"{H}/docs/latest/x.html", f"{H}/docs/x.html"),
+        (f"{H}/docs/beta/x.html", f"{H}/docs/x.html"),
+        (f"{H}/windows/x.html", f"{H}/x.html"),
+        (f"{H}/docs/linux-arm64/x.html", f"{H}/docs/x.html"),
+        (f"{H}/x?v=2", f"{H}/x"),
+        (f"{H}/x?version=2.0&sid=1", f"{H}/x?version=1.9&sid=1"),
+        (f"{H}/x?view=sql-server-ver16", f"{H}/x"),
+        (f"{H}/x?OS=windows", f"{H}/x"),
     ],
 )
 def test_pairs_no_rule_explains_support_nothing(dropped, held):

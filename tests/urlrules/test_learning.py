@@ -47,6 +47,17 @@ def test_a_learnt_parameter_needs_min_support_distinct_classes(site):
     assert site.check("/p4.html?ref=x").reason == "duplicate_url"
 
 
+@pytest.mark.parametrize("edition", ["?v=2", "?version=2.0", "?platform=linux"])
+def test_an_edition_that_repeats_the_first_pages_never_prunes_the_pages_it_rewrote(site, edition):
+    """A red team's site: the first pages' edition repeats them, a later page's is its own; no
+    rule may prune that page before its fetch (sixty-seventh session)."""
+    hold(site, range(6))
+    for page in range(4):
+        assert site.fetch(f"/p{page}.html{edition}", page).reason == "exact_duplicate"
+    assert site.check(f"/p5.html{edition}").action == "keep"
+    assert site.dedup.url_rules() == []
+
+
 def test_a_variant_marker_seen_with_one_value_merges_only_that_value(site):
     hold(site, range(5))
     for page in range(3):
