@@ -118,13 +118,13 @@ def test_a_line_inserted_into_a_short_page_is_no_counterexample_but_other_conten
 def test_a_counterexample_is_found_against_a_page_held_under_a_session_url(site):
     for page in range(4):  # every item met first under a session id
         assert site.fetch(f"/p{page}.html?sessionid=S{page}", page).reason == "unique"
-    site.fetch("/p0.html?view=full", 0)  # a short item: its full view repeats it
-    assert site.rule("docs.a.test drop view")["state"] == "open"
-    killing = site.fetch("/p1.html?view=full", 12)  # another item's full view: other content
-    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop view"]
+    site.fetch("/p0.html?show=full", 0)  # a short item: its full view repeats it
+    assert site.rule("docs.a.test drop show")["state"] == "open"
+    killing = site.fetch("/p1.html?show=full", 12)  # another item's full view: other content
+    assert killing.evidence["url_rules_killed"] == ["docs.a.test drop show"]
     for page in (2, 3):
-        site.fetch(f"/p{page}.html?view=full", page)
-    assert site.rule("docs.a.test drop view")["state"] == "dead"
+        site.fetch(f"/p{page}.html?show=full", page)
+    assert site.rule("docs.a.test drop show")["state"] == "dead"
 
 
 def test_a_probe_is_built_without_the_well_known_parameters_of_the_page(site):
