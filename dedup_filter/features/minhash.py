@@ -6,8 +6,10 @@ Broder notes is good enough in practice; the tests check the estimates against e
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -47,17 +49,17 @@ def estimated_resemblance(first: U64, second: U64) -> float:
     return float(np.mean(first == second))
 
 
-_LOWEST_BITS = {1: 0xFF, 2: 0x55, 4: 0x11, 8: 0x01}  # the lowest bit of each value in a byte
-
-
 def bbit_sketch(signature: U64, bits: int) -> bytes:
     """The lowest ``bits`` bits of every min-value, packed: Li and König's b-bit min-hash, a
     verification sketch of ceil(num_perm * bits / 8) bytes (21 for 84 values of 2 bits)."""
     return kernels.packed_low_bits(signature, bits).tobytes()
 
 
-def sketch_resemblance(first: bytes, second: bytes, bits: int, values: int) -> float:
-    """Jaccard resemblance estimated from two b-bit sketches of ``values`` min-values.
+def sketch_resemblance(
+    first: bytes, second: bytes, bits: int, values: int, left_out: Sequence[range] = ()
+) -> float:
+    """Jaccard resemblance estimated from two b-bit sketches of ``values`` min-values, the
+    values at the positions of ``left_out`` not counted.
 
     Two min-values agree with probability r; two that differ still agree in their low ``bits``
     bits with probability 2**-bits, so P(agree) = r + (1 - r) 2**-bits and r = (P - c) / (1 - c)
@@ -68,10 +70,24 @@ def sketch_resemblance(first: bytes, second: bytes, bits: int, values: int) -> f
     while shift < bits:  # fold every differing bit of a value onto the value's lowest bit
         differing |= differing >> shift
         shift *= 2
-    lowest_bits = int.from_bytes(bytes([_LOWEST_BITS[bits]]) * len(first), "big")
-    agreeing = 1 - (differing & lowest_bits).bit_count() / values  # padding agrees: zero in both
+    counted, mask = _counted_values(len(first), bits, values, tuple(left_out))
+    agreeing = 1 - (differing & mask).bit_count() / counted
     chance = 2.0**-bits
     return min(max((agreeing - chance) / (1 - chance), 0.0), 1.0)
+
+
+@functools.lru_cache(maxsize=64)
+def _counted_values(
+    length: int, bits: int, values: int, left_out: tuple[range, ...]
+) -> tuple[int, int]:
+    """How many values a sketch of ``length`` bytes counts, and the mask of their lowest bits
+    (the sketch's integer read big-endian; value i lies ``bits * (i % per_byte)`` bits up in
+    byte ``i // per_byte``). Padding is never counted: zero in both sketches, it would agree."""
+    per_byte, mask = 8 // bits, bytearray(length)
+    counted = [i for i in range(values) if not any(i in positions for positions in left_out)]
+    for i in counted:
+        mask[i // per_byte] |= 1 << (bits * (i % per_byte))
+    return len(counted), int.from_bytes(mask, "big")
 
 
 def sketch_deviation(resemblance: float, bits: int, values: int) -> float:

@@ -22,9 +22,8 @@ from dataclasses import replace
 from typing import Any
 
 from dedup_filter.config import Config
-from dedup_filter.features.minhash import sketch_resemblance
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import below_token_floor, resembles
+from dedup_filter.matching import below_token_floor, resemblance, resembles
 from dedup_filter.urlrules.aliases import (
     Rewrite,
     Rules,
@@ -66,7 +65,7 @@ def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float
     if not (first.sketch and len(first.sketch) == len(second.sketch)):
         return 0.0
     minhash = config.minhash
-    jaccard = sketch_resemblance(first.sketch, second.sketch, minhash.sketch_bits, minhash.num_perm)
+    jaccard = resemblance(first, second, config)
     sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
     return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
 

@@ -10,14 +10,16 @@ import pytest
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.matching import duplicates
+from dedup_filter.matching import duplicates, resemblance
 
 VALUES, BITS = 84, 2  # the default sketch: 84 values of 2 bits
 FEATURES = tuple(range(1 << 40, (1 << 40) + 6 * (1 << 32), 1 << 32))
 
 
 def _sketch(differing_values: int) -> bytes:
-    """A sketch whose first ``differing_values`` values differ from an all-zero sketch's."""
+    """A sketch whose last ``differing_values`` values differ from an all-zero sketch's (value i
+    lies in byte i // 4: the integer's lowest bits hold the last values, in the last groups,
+    which the tests' shared super-shingles leave unshared)."""
     bits = sum(1 << (BITS * value) for value in range(differing_values))
     return bits.to_bytes(VALUES * BITS // 8, "big")
 
@@ -25,7 +27,7 @@ def _sketch(differing_values: int) -> bytes:
 @pytest.mark.parametrize(
     ("shared", "differing", "dropped"),
     [
-        (6, 11, True),  # estimated 0.825, backed by the super-shingles
+        (2, 7, True),  # 0.833 over the 56 values beside the two shared groups
         (0, 11, False),  # 0.825 on the simhash alone: kept
         (0, 9, False),  # 0.857
         (1, 9, False),  # one feature shared: still the simhash alone
@@ -44,16 +46,31 @@ def test_a_pair_the_simhash_alone_proposes_needs_more_resemblance(shared, differ
 
 @pytest.mark.parametrize(
     ("differing", "dropped"),
-    [(11, False), (9, True)],  # estimated 0.825 and 0.857, backed by the super-shingles
+    [(8, False), (6, True)],  # 0.810 and 0.857 over the 56 values beside the two shared groups
 )
 def test_a_drop_needs_the_drop_resemblance_whatever_backs_it(differing, dropped):
     """Pages mostly one menu lie at 0.78-0.80 from each other, and an estimate over 84 values of
     2 bits strays by 0.05: a drop, final for its page, takes 0.85 (a sample takes 0.8)."""
-    match = _duplicates(Config.default(), 6, differing)
+    match = _duplicates(Config.default(), 2, differing)
     assert (match is not None) is dropped
 
 
+def test_the_groups_that_proposed_a_pair_are_no_evidence_of_its_resemblance():
+    """Two shared super-shingles make a pair a candidate: their 28 values agree because the pair
+    was chosen for them. With 9 of the other 56 values apart, counted whole the pair is
+    estimated at 0.857, which a drop takes; without them at 0.786: kept."""
+    config = Config.default()
+    assert _duplicates(config, 2, 9) is None
+    page, original = _pair(config, 2, 9)
+    assert resemblance(page, original, config) == pytest.approx(0.857, abs=0.001)
+    assert resemblance(page, original, config, proposed=True) == pytest.approx(0.786, abs=0.001)
+
+
 def _duplicates(config: Config, shared: int, differing: int):
+    return duplicates(*_pair(config, shared, differing), config)
+
+
+def _pair(config: Config, shared: int, differing: int) -> tuple[Fingerprint, PageRecord]:
     simhash = bytes(config.simhash.bits // 8)
     original = PageRecord(
         1, "http://origin.test/a.html", 1, 900, FEATURES, simhash, 0.0, sketch=_sketch(0)
@@ -62,4 +79,4 @@ def _duplicates(config: Config, shared: int, differing: int):
     page = Fingerprint(
         "http://copy.test/a.html", 2, 900, features, simhash, "utf-8", False, 0, _sketch(differing)
     )
-    return duplicates(page, original, config)
+    return page, original

@@ -1,6 +1,8 @@
 """Pages of one template that resemble each other about equally are none's copies: Tornado's
 release notes, a short page a release under a sidebar that lists every release, titled alike
-but for the release's number."""
+but for the release's number. Estimated without the super-shingle groups that proposed them
+(sixty-seventh session), none reaches the drop's bar; before, some did and were kept as look-
+alikes of two releases (``matching._rival``, tested in tests/core/test_look_alikes.py)."""
 
 from __future__ import annotations
 
@@ -27,12 +29,3 @@ def test_release_notes_under_one_sidebar_are_kept_apart(tmp_path: Path) -> None:
     finally:
         dedup.close()
     assert [decision.url for decision in decisions if decision.dropped] == []
-    look_alikes = [
-        decision.evidence["look_alikes"]
-        for decision in decisions
-        if "look_alikes" in decision.evidence
-    ]
-    assert look_alikes
-    for evidence in look_alikes:
-        nearest, rival = evidence["resemblances"]
-        assert 1 - nearest > (1 - rival) / 2
