@@ -44,7 +44,7 @@ from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
 from dedup_filter.urlrules.redirects import RedirectRules
-from dedup_filter.urlrules.rewrite import KIND_NAMES, RuleKey, rewrite
+from dedup_filter.urlrules.rewrite import CASE, KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 from dedup_filter.urlrules.witnesses import note, witnesses
 
@@ -203,7 +203,10 @@ class UrlRuleLearner:
         deferrals.settle(decision.url, 200, (duplicate and decision.duplicate_of) or "")
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
-        evidence, probes = self._support(store, decision.url, decision.duplicate_of or "", now)
+        exact = decision.reason == Reason.EXACT_DUPLICATE
+        evidence, probes = self._support(
+            store, decision.url, decision.duplicate_of or "", now, exact
+        )
         if not evidence:
             return decision
         return replace(
@@ -212,16 +215,27 @@ class UrlRuleLearner:
             probes=decision.probes + tuple(probes),
         )
 
-    def _support(self, store: UrlRuleStore, alias: str, held: str, now: float) -> Supported:
-        """Let the pair (``alias``, ``held``), pages of one content, support the rule that
-        explains it; the evidence to name in the decision (none when no rule does), and the
-        probes a candidate still thin asks on its host's long pages (``witnesses``)."""
+    def _support(
+        self, store: UrlRuleStore, alias: str, held: str, now: float, exact: bool = False
+    ) -> Supported:
+        """Let the pair (``alias``, ``held``), pages of one content (``exact``: the same text),
+        support the rule that explains it; the evidence to name in the decision (none when no
+        rule does), and the probes a candidate still thin asks on its host's long pages
+        (``witnesses``).
+
+        A ``case`` rule takes exact copies only: a server whose file names ignore case serves
+        one file's bytes under both spellings, where a wiki serves a title's redirect as its
+        target's page with a line naming the redirect. Three such redirects (``Apple_Pie`` of
+        ``Apple_pie``) confirmed a red team's ``case`` rule, which then pruned ``CAN`` for
+        ``Can`` and ``US`` for ``Us``, other articles (sixty-seventh session)."""
         verdicts = Verdicts(store, self.pages_config, now)
         explained = self._explain(store, verdicts, alias, held)
         if explained is None:
             return {}, []
         explanation, held_parts = explained
         key = explanation.key
+        if key.kind == CASE and not exact:
+            return {}, []
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
             return {}, []

@@ -85,6 +85,17 @@ def test_path_aliases_become_rules(site, held, alias, label):
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", HOST + held.format(4))
 
 
+def test_a_wiki_serving_redirects_of_other_spellings_learns_no_case_rule(site):
+    """A wiki answers ``Apple_Pie`` with ``Apple_pie``'s article and a line naming the redirect:
+    a near copy, never the same file under two spellings; ``CAN`` and ``Can`` are two articles."""
+    hold(site, range(1, 6), "/wiki/Title_{}")
+    for page in range(1, 5):
+        redirected = site.fetch(f"/wiki/TITLE_{page}", page, greeting="(Redirected from TITLE)")
+        assert redirected.reason == "near_duplicate"
+    assert site.rule("docs.a.test case") is None
+    assert site.check("/wiki/TITLE_5").action == "keep"
+
+
 def test_the_first_url_fetched_stands_for_its_class(site):
     hold(site, range(3))
     for page in range(2):
