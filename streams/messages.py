@@ -30,6 +30,10 @@ from dedup_filter.page_documents import Invalid, json_object, json_type, page_fi
 
 SCHEMA_VERSION = 1
 Headers = list[tuple[str, bytes]]
+# what an input record's key and headers may hold: its outputs (a forwarded page or URL, a dead
+# letter) carry them beside a value of up to max_message_bytes, and the producer allows 64 KiB
+# more than that for the key, the headers (the processor's own among them) and the framing
+MAX_ENVELOPE_BYTES = 32 * 1024
 _URL_HEADER = "url"
 _MAX_URL_CHARS = 8192
 
@@ -106,6 +110,23 @@ def parse_page(
     return PageMessage(url, value, {"Content-Type": content_type} if content_type else None)
 
 
+def envelope_bytes(key: bytes | None, headers: Headers) -> int:
+    """The bytes a record's key and headers take."""
+    return len(key or b"") + sum(len(name) + len(value or b"") for name, value in headers)
+
+
+def oversized_envelope(key: bytes | None, headers: Headers) -> Malformed | None:
+    """Why a record's key and headers cannot go out with its outputs (None when they can): a
+    200 KB key beside a page the producer refused, the processor stopped, and every restart
+    stopped at the same record (a red team's run on a real broker, sixty-seventh session)."""
+    size = envelope_bytes(key, headers)
+    if size <= MAX_ENVELOPE_BYTES:
+        return None
+    return Malformed(
+        f"record key and headers of {size} bytes exceed the {MAX_ENVELOPE_BYTES} an output keeps"
+    )
+
+
 def parse_url(value: bytes | None, *, max_bytes: int) -> str | Malformed:
     """A frontier URL: ``{"url": ...}`` or the bare URL as the value."""
     if value is None:
@@ -152,7 +173,9 @@ def dead_letter_record(
     source: Source,
     max_bytes: int,
 ) -> OutputRecord:
-    """The original bytes (cut to ``max_bytes``) with the error and the source in record headers."""
+    """The original bytes (cut to ``max_bytes``) with the error and the source in record headers;
+    its key and headers too, unless they take more than ``MAX_ENVELOPE_BYTES`` (then their size
+    is named instead, and the record has no key)."""
     original = value or b""
     extra = [
         ("dedup.error", error.encode("utf-8", "replace")),
@@ -160,6 +183,9 @@ def dead_letter_record(
     ]
     if len(original) > max_bytes:
         extra.append(("dedup.original_bytes", str(len(original)).encode()))
+    if oversized_envelope(key, headers) is not None:
+        extra.append(("dedup.original_envelope_bytes", str(envelope_bytes(key, headers)).encode()))
+        key, headers = None, []
     return OutputRecord(topic, key, original[:max_bytes], [*headers, *extra])
 
 

@@ -37,6 +37,7 @@ from .messages import (
     PageMessage,
     Source,
     dead_letter_record,
+    oversized_envelope,
     parse_page,
     parse_url,
     probe_record,
@@ -278,6 +279,9 @@ class Processor:
         return staged
 
     def _parse_record(self, record: Any) -> PageMessage | str | Malformed:
+        oversized = oversized_envelope(record.key, list(record.headers or ()))
+        if oversized is not None:
+            return oversized
         if record.topic == self.config.pages_in:
             return parse_page(
                 record.key,

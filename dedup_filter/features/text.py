@@ -77,8 +77,14 @@ _SNIFF_BYTES = 4096
 # page of 5 MB of "<a href=n>" would give 400,000 of them; its first links are the ones resolved
 MAX_ANCHORS = 16_000  # 8 times ``mirrors.links.MAX_LINKS``
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
-# Python's escape codecs are no web charset: they decode escapes into lone surrogates, and warn
-_NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape"})
+# Python codecs that are no web charset: the escape codecs decode escapes into lone surrogates,
+# and warn; ``punycode`` decodes in time that grows with the square of the body (a red team's
+# 1 MB page declaring it held a stream partition for 40 s: sixty-seventh session), as ``idna``
+# decodes its labels
+_NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape", "punycode", "idna"})
+# what a body in one of these holds NUL bytes for (ASCII text in UTF-16 or UTF-32): a header
+# naming one is read before NUL bytes call the body binary
+_WIDE_CODECS = ("utf-16", "utf-32")
 # codecs whose strict decoding ``str.encode("utf-8")`` undoes byte for byte (not utf-8-sig: a BOM)
 _UTF8_SUBSETS = frozenset({"utf-8", "ascii"})
 
@@ -97,16 +103,21 @@ def decode_body(
 ) -> DecodedBody:
     """Decode with the BOM, the HTTP charset, ``<meta charset>``, UTF-8, then the fallback.
 
-    A body with NUL bytes near its start (and no UTF-16 BOM) is binary: ``text`` is None. Never
-    raises, whatever charset is declared: Python's codecs fail on bad input in several ways (the
-    ``undefined`` codec, ``idna`` and ``punycode`` raise a plain ``UnicodeError``, codecs that are
-    not text encodings a ``LookupError``), and any such failure means "try the next candidate".
+    A body with NUL bytes near its start is binary (``text`` is None), unless a UTF-16 BOM or a
+    UTF-16 or UTF-32 charset in its header decodes it. Never raises, whatever charset is
+    declared: Python's codecs fail on bad input in several ways (the ``undefined`` codec raises a
+    plain ``UnicodeError``, codecs that are not text encodings a ``LookupError``), and any such
+    failure means "try the next candidate"; codecs that are no web charset are passed over.
     """
     for bom, encoding in _BOMS:
         if body.startswith(bom):
             return DecodedBody(body.decode(encoding, errors="replace"), encoding, False)
     if b"\x00" in body[:_SNIFF_BYTES]:
-        return DecodedBody(None, "binary", False)
+        wide = _header_charset(headers)
+        text = _decoded(body, wide) if wide and _is_wide(wide) else None
+        if text is None:
+            return DecodedBody(None, "binary", False)
+        return DecodedBody(text, wide or "", False)
     for encoding in [*_declared_encodings(body, headers), "utf-8", fallback]:
         text = _decoded(body, encoding)
         if text is not None:
@@ -130,6 +141,14 @@ def _decoded(body: bytes, encoding: str) -> str | None:
         return body.decode(encoding)
     except (ValueError, LookupError):  # UnicodeError is a ValueError
         return None
+
+
+def _is_wide(encoding: str) -> bool:
+    """Whether a charset names UTF-16 or UTF-32 (``utf-16le``, ``UTF-32``)."""
+    try:
+        return codecs.lookup(encoding).name.startswith(_WIDE_CODECS)
+    except LookupError:
+        return False
 
 
 def _declared_encodings(body: bytes, headers: Mapping[Any, Any] | None) -> list[str]:

@@ -161,6 +161,25 @@ def test_body_with_nul_bytes_near_the_start_is_binary():
     assert decode_body(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", None).text is None
 
 
+def test_a_utf_16_body_its_header_names_is_text_not_binary():
+    body = "<p>Caf\u00e9 au lait</p>".encode("utf-16-le")
+    decoded = decode_body(body, {"Content-Type": "text/html; charset=UTF-16LE"})
+    assert (decoded.text, decoded.encoding) == ("<p>Caf\u00e9 au lait</p>", "UTF-16LE")
+    assert decode_body(body, None).text is None
+
+
+@pytest.mark.parametrize("charset", ["punycode", "idna"])
+@pytest.mark.parametrize("where", ["header", "meta"])
+def test_codecs_that_are_no_web_charset_are_passed_over(charset, where):
+    """Python's punycode decoder takes time growing with the square of the body: a 1 MB page
+    declaring it held a stream partition for 40 s (a red team's run, sixty-seventh session)."""
+    body = b"x-" + b"a" * 2_000
+    headers = {"Content-Type": f"text/html; charset={charset}"} if where == "header" else None
+    if where == "meta":
+        body = f'<meta charset="{charset}">'.encode() + body
+    assert decode_body(body, headers).encoding == "utf-8"
+
+
 def _codec_names() -> list[str]:
     aliases = encodings.aliases.aliases
     modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}

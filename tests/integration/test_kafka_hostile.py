@@ -51,3 +51,35 @@ def test_a_partition_of_hostile_records_is_committed_to_its_end(
         "exact_duplicate",
         "exact_duplicate",  # a <meta> gives no terms
     ]
+
+
+def test_a_record_whose_key_and_headers_no_output_can_carry_is_one_dead_letter(
+    kafka, stream_config, processor_thread, stdlib_page
+):
+    """Outputs carry their input's key and headers beside a value of up to max_message_bytes: a
+    100 KB key (or headers) made them larger than the producer takes, and the processor stopped
+    at the record on every restart (a red team's run, sixty-seventh session)."""
+    html = stdlib_page("csv")
+    values = [
+        json.dumps({"url": "http://s.test/keyed", "body": html}).encode(),
+        b"not a page",
+        json.dumps({"url": "http://s.test/after", "body": stdlib_page("json")}).encode(),
+    ]
+    keys: list[bytes | None] = [b"k" * 100_000, None, None]
+    headers = [[], [("note", b"h" * 100_000)], []]
+    kafka.create_topics(stream_config)
+    with processor_thread(stream_config):
+        kafka.produce(stream_config.pages_in, values, keys, headers)
+        kafka.wait_committed(stream_config.group_id, stream_config.pages_in, len(values), 60)
+    dead = kafka.read_all(stream_config.dead_letters)
+    assert [dict(record.headers)["dedup.source"] for record in dead] == [
+        f"{stream_config.pages_in}/0/{offset}".encode() for offset in (0, 1)
+    ]
+    assert all(record.key is None for record in dead)
+    assert [dict(record.headers)["dedup.original_envelope_bytes"] for record in dead] == [
+        b"100000",
+        b"100004",
+    ]
+    assert [verdict["url"] for verdict in kafka.json_values(stream_config.verdicts)] == [
+        "http://s.test/after"
+    ]

@@ -239,3 +239,13 @@ def test_base64_bodies_round_trip_binary_bytes():
 
 def test_strict_mode_names_a_json_value_that_is_not_an_object():
     assert parse(b"[1, 2]", tolerant=False) == Malformed("expected a JSON object, not an array")
+
+
+def test_a_dead_letter_names_the_size_of_a_key_and_headers_too_large_to_carry():
+    source = Source("pages.in", 0, 7)
+    small = dead_letter_record("dead", b"k", b"v", [("h", b"x")], "bad", source, LIMIT)
+    assert (small.key, small.headers[0]) == (b"k", ("h", b"x"))
+    large = dead_letter_record("dead", b"k" * 40_000, b"v", [("h", b"x")], "bad", source, LIMIT)
+    assert large.key is None
+    assert dict(large.headers)["dedup.original_envelope_bytes"] == b"40002"
+    assert "h" not in dict(large.headers)
