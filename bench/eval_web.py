@@ -1,7 +1,7 @@
 """The evaluation web of issues 11 and 12 (testweb.evalweb): real Scrapy crawls in four orders,
 scored against the ground truth from the server's request log.
 
-    python bench/eval_web.py [--scale full|small|holdout|...|holdout24|sources|versions|platforms
+    python bench/eval_web.py [--scale full|small|holdout|...|holdout25|sources|versions|platforms
                                       |pythons|retemplated]
                              [--orders breadth_first,round_robin,random,depth_first]
                              [--seed N] [--no-peer] [--workdir DIR] [--breakdown]
