@@ -232,8 +232,8 @@ class CoordinateSampler:
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
-            known = self._known(store, candidate, taken, links, ruled)
             order = _keyed_order(store.sample_key())
+            known = self._known(store, candidate, taken, links, ruled, order)
             added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known, key=order)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
@@ -250,11 +250,12 @@ class CoordinateSampler:
         taken: set[int],
         links: Iterable[str],
         ruled: tuple[str, ...],
+        order: Callable[[int], int],
     ) -> dict[int, str]:
         """Documents (not index pages) one side is known to hold, not sampled yet and not under
-        the ``ruled`` relative paths: the first few in hash order that each side fetched (content
-        mode: either side; URL mode: the origin) and that the arriving listing names;
-        relative-path hash -> relative path."""
+        the ``ruled`` relative paths: the first few in the plain hash order that each side
+        fetched (content mode: either side; URL mode: the origin), and the first few in ``order``
+        that the arriving listing names; relative-path hash -> relative path."""
         known: dict[int, str] = {}
         sides = (candidate.origin, candidate.mirror) if self._content else (candidate.origin,)
         for side in sides:
@@ -269,16 +270,16 @@ class CoordinateSampler:
             for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
                 known.setdefault(rel_hash, relative)
         if self._content:
-            for rel_hash, relative in self._listed(candidate, links, store.sample_key()):
+            for rel_hash, relative in self._listed(candidate, links, order):
                 if rel_hash not in taken:
                     known.setdefault(rel_hash, relative)
         return known
 
     def _listed(
-        self, candidate: Candidate, links: Iterable[str], key: int
+        self, candidate: Candidate, links: Iterable[str], order: Callable[[int], int]
     ) -> list[tuple[int, str]]:
-        """The documents under either directory that a listing links, the first few in the
-        order ``key`` gives."""
+        """The documents under either directory that a listing links, the first few in
+        ``order`` (of their relative paths' hashes)."""
         relatives: dict[int, str] = {}
         for side in (candidate.origin, candidate.mirror):
             prefix = side.lower()
@@ -288,7 +289,6 @@ class CoordinateSampler:
                 relative = link[len(side) :]
                 if self._index_pages.names_document(relative):
                     relatives.setdefault(relative_hash(relative), relative)
-        order = _keyed_order(key)
         return sorted(relatives.items(), key=lambda item: order(item[0]))[:_POOL_SIDE]
 
     def _fetched_pair(
