@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 import lmdb
 
 from dedup_filter.config import Config
-from dedup_filter.errors import IndexFullError, IndexMismatchError, IndexStoreError
+from dedup_filter.errors import ConfigError, IndexFullError, IndexMismatchError, IndexStoreError
 from dedup_filter.features.hashing import hash64
 from dedup_filter.features.simhash import band_keys
 from dedup_filter.index.committed import Committed
@@ -90,7 +90,11 @@ def new_sample_key() -> bytes:
     the same samples every time, never a crawl of a web others write."""
     fixed = os.environ.get(SAMPLE_KEY_VARIABLE)
     if fixed is not None:
-        return (int(fixed, 0) & 0xFFFFFFFF).to_bytes(4, "big")
+        try:
+            return (int(fixed, 0) & 0xFFFFFFFF).to_bytes(4, "big")
+        except ValueError:
+            msg = f"{SAMPLE_KEY_VARIABLE}={fixed!r} is no integer (e.g. 0 or 0x5eed)"
+            raise ConfigError(msg) from None
     while (key := os.urandom(4)) == bytes(4):
         continue
     return key

@@ -88,3 +88,13 @@ def test_each_index_keeps_its_own_key(tmp_path, monkeypatch, fixed):
         assert key_of("b") not in (first, bytes(4))
     else:
         assert first == (7).to_bytes(4, "big")
+
+
+def test_a_key_that_is_no_integer_is_a_configuration_error(tmp_path, monkeypatch):
+    from dedup_filter import Config
+    from dedup_filter.errors import ConfigError
+    from dedup_filter.index.lmdb_index import LmdbIndex
+
+    monkeypatch.setenv(SAMPLE_KEY_VARIABLE, "secret")
+    with pytest.raises(ConfigError, match="is no integer"):
+        LmdbIndex.open(tmp_path / "index", Config.default())
