@@ -247,9 +247,12 @@ class IndexView:
         """Page ids filed under ``key`` in a posting table, in id order."""
         return self._postings.ids(table, key)
 
-    def posting_range(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, int]]:
-        """(key, page id) of every posting whose key starts with ``prefix``, in key order."""
-        return self._postings.scan(table, prefix)
+    def posting_range(
+        self, table: str, prefix: bytes, start: bytes = b""
+    ) -> Iterator[tuple[bytes, int]]:
+        """(key, page id) of every posting whose key starts with ``prefix`` (and is at least
+        ``prefix + start``), in key order."""
+        return self._postings.scan(table, prefix, start)
 
     def add_posting(self, table: str, key: bytes, page_id: int) -> None:
         self._postings.add(table, key, page_id)
@@ -300,12 +303,13 @@ class IndexView:
         self._stamp_rules(table)
         self._txn.delete(key, db=self._dbs[table])
 
-    def scan(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, bytes]]:
-        """Every (key, value) whose key starts with ``prefix``, in key order."""
+    def scan(self, table: str, prefix: bytes, start: bytes = b"") -> Iterator[tuple[bytes, bytes]]:
+        """Every (key, value) whose key starts with ``prefix`` (and is at least
+        ``prefix + start``), in key order."""
         if len(prefix) > MAX_KEY_BYTES or not self._holds_prefix(table, prefix):
             return
         with self._txn.cursor(db=self._dbs[table]) as cursor:
-            if not cursor.set_range(prefix):
+            if not cursor.set_range(prefix + start):
                 return
             for key, value in cursor:
                 if not bytes(key).startswith(prefix):

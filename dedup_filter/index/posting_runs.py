@@ -114,10 +114,11 @@ class Postings:
     def count(self, table: str) -> int:
         return self._tables[table].count()
 
-    def scan(self, table: str, prefix: bytes) -> Iterator[tuple[bytes, int]]:
-        """(key as kept, page id) of every posting whose key starts with ``prefix``, in key order
-        and id order within a key; read lazily, run by run."""
-        return self._tables[table].scan(prefix, self.runs())
+    def scan(self, table: str, prefix: bytes, start: bytes = b"") -> Iterator[tuple[bytes, int]]:
+        """(key as kept, page id) of every posting whose key starts with ``prefix`` (and is at
+        least ``prefix + start``), in key order and id order within a key; read lazily, run by
+        run."""
+        return self._tables[table].scan(prefix, self.runs(), start)
 
     def runs(self) -> list[Run]:
         """Every run in id order."""
@@ -209,18 +210,20 @@ class PostingTable:
                 found.append(block_first + int.from_bytes(value[-_LOW_BYTES:], "big"))
         return found
 
-    def scan(self, prefix: bytes, runs: list[Run]) -> Iterator[tuple[bytes, int]]:
-        return heapq.merge(*(self._scan_run(prefix, run) for run in runs))
+    def scan(
+        self, prefix: bytes, runs: list[Run], start: bytes = b""
+    ) -> Iterator[tuple[bytes, int]]:
+        return heapq.merge(*(self._scan_run(prefix, run, start) for run in runs))
 
-    def _scan_run(self, prefix: bytes, run: Run) -> Iterator[tuple[bytes, int]]:
-        """One run's postings under ``prefix``: a cursor of its own, as the caller may look other
-        keys up between two of them."""
+    def _scan_run(self, prefix: bytes, run: Run, start: bytes) -> Iterator[tuple[bytes, int]]:
+        """One run's postings under ``prefix``, from ``prefix + start``: a cursor of its own, as
+        the caller may look other keys up between two of them."""
         group, rest = prefix[: self._group_bytes], prefix[self._group_bytes :]
         block_first = run.first >> _BLOCK_BITS << _BLOCK_BITS
         with self._txn.cursor(db=self._db) as cursor:
             # padded to a value's width: LMDB compares no empty value
             if not cursor.set_range_dup(
-                group + _ID.pack(run.first), rest.ljust(self._value_bytes, b"\0")
+                group + _ID.pack(run.first), (rest + start).ljust(self._value_bytes, b"\0")
             ):
                 return
             for value in cast("Iterator[bytes]", cursor.iternext_dup()):

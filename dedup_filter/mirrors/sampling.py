@@ -253,15 +253,16 @@ class CoordinateSampler:
         order: Callable[[int], int],
     ) -> dict[int, str]:
         """Documents (not index pages) one side is known to hold, not sampled yet and not under
-        the ``ruled`` relative paths: the first few in the plain hash order that each side
-        fetched (content mode: either side; URL mode: the origin), and the first few in ``order``
-        that the arriving listing names; relative-path hash -> relative path."""
+        the ``ruled`` relative paths: the first few that each side fetched (content mode: either
+        side; URL mode: the origin) in hash order from a point the index's secret chooses, and
+        the first few in ``order`` that the arriving listing names; relative-path hash ->
+        relative path."""
         known: dict[int, str] = {}
         sides = (candidate.origin, candidate.mirror) if self._content else (candidate.origin,)
         for side in sides:
             documents = (
                 (rel_hash, entry.relative)
-                for rel_hash, entry in store.subtree(side.lower())
+                for rel_hash, entry in store.subtree(side.lower(), secret_start=True)
                 if rel_hash not in taken
                 and not entry.relative.lower().startswith(ruled)
                 and not self._index_pages.names_listing(entry.relative)

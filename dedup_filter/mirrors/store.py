@@ -295,14 +295,33 @@ class MirrorStore:
     def _indexed(self, page_id: int) -> bool:
         return self.view.get("pages", encode_id(page_id)) is not None
 
-    def subtree(self, directory_key: str) -> Iterator[tuple[int, DirEntry]]:
-        """The pages under a directory (at any depth), in the hash order of their relative paths."""
-        prefix = directory_hash(directory_key)
+    def subtree(
+        self, directory_key: str, secret_start: bool = False
+    ) -> Iterator[tuple[int, DirEntry]]:
+        """The pages under a directory (at any depth), in the hash order of their relative paths;
+        with ``secret_start``, from a hash the index's secret chooses for the directory, round to
+        the ones before it (so the first few read are no set a copier can compute; key 0, which
+        no index is given, starts at 0)."""
+        key = self.sample_key() if secret_start else 0
+        if not key:
+            yield from self._subtree_from(directory_key, 0)
+            return
+        start = hash64(directory_key, key) >> (64 - 8 * _RELATIVE_BYTES)
+        yield from self._subtree_from(directory_key, start)
+        for rel_hash, entry in self._subtree_from(directory_key, 0):
+            if rel_hash >= start:
+                return
+            yield rel_hash, entry
+
+    def _subtree_from(self, directory_key: str, start: int) -> Iterator[tuple[int, DirEntry]]:
+        prefix, first = directory_hash(directory_key), start.to_bytes(_RELATIVE_BYTES, "big")
         page = self.view.page
-        stored = ((key, decode_entry(value, page)) for key, value in self.view.scan("dirs", prefix))
+        stored = (
+            (key, decode_entry(value, page)) for key, value in self.view.scan("dirs", prefix, first)
+        )
         told = (
             (key, recorded_entry(page(page_id), directory_key))
-            for key, page_id in self.view.posting_range(_PAGE_ENTRIES, prefix)
+            for key, page_id in self.view.posting_range(_PAGE_ENTRIES, prefix, first)
         )
         for key, entry in heapq.merge(stored, told, key=lambda pair: pair[0]):
             if entry is not None:

@@ -98,3 +98,65 @@ def test_a_key_that_is_no_integer_is_a_configuration_error(tmp_path, monkeypatch
     monkeypatch.setenv(SAMPLE_KEY_VARIABLE, "secret")
     with pytest.raises(ConfigError, match="is no integer"):
         LmdbIndex.open(tmp_path / "index", Config.default())
+
+
+def test_a_directory_read_from_its_secret_start_holds_every_page_once(tmp_path, monkeypatch):
+    """The pool a draw is taken from starts at a point of the hash order the index's key chooses
+    for the directory, and goes round: no copier can tell which of a large directory's pages
+    are read first."""
+    from dedup_filter import DedupFilter
+    from dedup_filter.mirrors.store import MirrorStore
+
+    monkeypatch.setenv(SAMPLE_KEY_VARIABLE, "0x5eed")
+    pages = [(f"{VICTIM}p{n}.html", f"<p>page {n} {'word ' * n}</p>".encode()) for n in range(90)]
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        dedup.check_pages(pages)
+        with dedup.index.read() as view:
+            store = MirrorStore(view)
+            plain = [rel_hash for rel_hash, _ in store.subtree(VICTIM)]
+            rotated = [rel_hash for rel_hash, _ in store.subtree(VICTIM, secret_start=True)]
+    assert len(plain) == 90
+    assert plain == sorted(plain)
+    assert sorted(rotated) == plain
+    turn = rotated.index(plain[0])
+    assert 0 < turn < 90  # it starts inside the order, not at its first page
+    assert rotated == plain[-turn:] + plain[:-turn]
+
+
+@pytest.mark.parametrize(("key", "pruned_for_other_text"), [("0", True), ("0x5eed", False)])
+def test_a_copier_faithful_on_the_first_pages_of_a_large_directory_gets_them_only(
+    open_filter, corpus, monkeypatch, key, pruned_for_other_text
+):
+    """200 documents: the copier copies the 64 first in the plain hash order faithfully (the
+    pool a draw was taken from) and fills the others with its own text, crawled first. In the
+    public order (key 0) the victim's other pages are pruned for the copier's; read from the
+    directory's secret start, the draw meets the copier's own text."""
+    monkeypatch.setenv(SAMPLE_KEY_VARIABLE, key)
+    words = [word for name in sorted(corpus) for word in text_words(corpus[name])]
+    names = [f"n{number:03d}.html" for number in range(200)]
+    victim = {VICTIM: _listing(names)} | {
+        VICTIM + name: _page(words[40 * n : 40 * n + 40]) for n, name in enumerate(names)
+    }
+    copied = copy_tree(victim, VICTIM, COPIER)
+    faithful = sorted(names, key=relative_hash)[:64]
+    for n, name in enumerate(names):
+        if name not in faithful:
+            copied[COPIER + name] = _page(list(reversed(words[40 * n : 40 * n + 40])))
+    crawl = OnlineCrawl(open_filter(), victim | copied).visit(
+        breadth_first(copied, COPIER) + breadth_first(victim, VICTIM)
+    )
+    lost = [
+        url
+        for url, decision in crawl.pruned.items()
+        if url.startswith(VICTIM) and copied.get(decision.duplicate_of or "") != victim[url]
+    ]
+    assert bool(lost) is pruned_for_other_text
+
+
+def _listing(names: list[str]) -> bytes:
+    items = "".join(f'<li><a href="{name}">{name}</a></li>' for name in names)
+    return f"<html><body><h1>Notes</h1><ul>{items}</ul></body></html>".encode()
+
+
+def _page(words: list[str]) -> bytes:
+    return f"<html><body><p>{' '.join(words)}</p></body></html>".encode()
