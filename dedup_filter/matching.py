@@ -160,9 +160,19 @@ def duplicates(fingerprint: Fingerprint, original: PageRecord, config: Config) -
 
 
 def _shared_features(fingerprint: Fingerprint, original: PageRecord) -> int:
-    """Super-shingles the two pages share, counted on the bits a record keeps (``kept_feature``)."""
-    features = set(original.features)
-    return sum(1 for feature in fingerprint.features if kept_feature(feature) in features)
+    """Super-shingles the two pages share."""
+    return len(_shared_groups(fingerprint, original))
+
+
+def _shared_groups(first: Sketched, second: Sketched) -> list[int]:
+    """The min-hash groups whose super-shingles two pages share, compared on the bits a record
+    keeps (``kept_feature``); a super-shingle hashes its group's number, so only a group's own
+    can equal it."""
+    return [
+        group
+        for group, (one, other) in enumerate(zip(first.features, second.features, strict=False))
+        if kept_feature(one) == kept_feature(other)
+    ]
 
 
 def _exact(fingerprint: Fingerprint, original: PageRecord) -> Match:
@@ -195,7 +205,6 @@ def _judge(
     combined, cross_site_close = _simhash_rules(c_agree, b_shared, config)
     if not (combined or cross_site_close):
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
-    b_similar = b_shared >= config.minhash.min_shared_features
     if _editions(fingerprint, original, config):
         return None
     relation = _relation(fingerprint.url, original.url)
@@ -203,7 +212,8 @@ def _judge(
         return None
     if relation == "cross_site" and _other_document(fingerprint, original, config):
         return None
-    estimated = resemblance(fingerprint, original, config, proposed=b_similar)
+    proposed = b_shared >= config.minhash.min_shared_features
+    estimated = resemblance(fingerprint, original, config, proposed=proposed)
     if estimated < _drop_bar(fingerprint, original, combined, config):
         return None
     evidence = {
@@ -311,12 +321,8 @@ def _proposing_groups(first: Sketched, second: Sketched, config: Config) -> tupl
     is evidence like any value."""
     minhash = config.minhash
     size = minhash.num_perm // minhash.features
-    shared = [
-        range(group * size, (group + 1) * size)
-        for group, (one, other) in enumerate(zip(first.features, second.features, strict=False))
-        if kept_feature(one) == kept_feature(other)
-    ]
-    return tuple(shared[: minhash.min_shared_features])
+    proposing = _shared_groups(first, second)[: minhash.min_shared_features]
+    return tuple(range(group * size, (group + 1) * size) for group in proposing)
 
 
 def resembles_beside_added(first: Sketched, second: Sketched, added: float, config: Config) -> bool:

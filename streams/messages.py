@@ -183,8 +183,9 @@ def dead_letter_record(
     ]
     if len(original) > max_bytes:
         extra.append(("dedup.original_bytes", str(len(original)).encode()))
-    if oversized_envelope(key, headers) is not None:
-        extra.append(("dedup.original_envelope_bytes", str(envelope_bytes(key, headers)).encode()))
+    envelope = envelope_bytes(key, headers)
+    if envelope > MAX_ENVELOPE_BYTES:
+        extra.append(("dedup.original_envelope_bytes", str(envelope).encode()))
         key, headers = None, []
     return OutputRecord(topic, key, original[:max_bytes], [*headers, *extra])
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 _ANCHOR = re.compile(r'<a href="([^"]*)"([^>]*)>(.*?)</a>', re.S)
 # an href attribute inside a tag (vim's help pages write HREF): never the text of a code example
 # that shows one (``&lt;a href="x"&gt;`` inside ``<pre>``), which a server rewriting links leaves
-_HREF = re.compile(r'(<[a-z][^<>]*?\bhref=)"([^"]*)"', re.I)
+_HREF = re.compile(r'(<[a-z][^<>]*?\b)href="([^"]*)"', re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def rewrite_anchors(html: str, resolve: Callable[[str], str | None]) -> str:
 
 
 def rewrite_hrefs(html: str, rewrite: Callable[[str], str]) -> str:
-    return _HREF.sub(lambda match: f'{match.group(1)[:-5]}href="{rewrite(match.group(2))}"', html)
+    return _HREF.sub(lambda match: f'{match.group(1)}href="{rewrite(match.group(2))}"', html)
 
 
 def link_list(source: str, entries: list[tuple[str, str, str]]) -> str:

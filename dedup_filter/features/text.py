@@ -114,10 +114,9 @@ def decode_body(
             return DecodedBody(body.decode(encoding, errors="replace"), encoding, False)
     if b"\x00" in body[:_SNIFF_BYTES]:
         wide = _header_charset(headers)
-        text = _decoded(body, wide) if wide and _is_wide(wide) else None
-        if text is None:
-            return DecodedBody(None, "binary", False)
-        return DecodedBody(text, wide or "", False)
+        if wide and _is_wide(wide) and (text := _decoded(body, wide)) is not None:
+            return DecodedBody(text, wide, False)
+        return DecodedBody(None, "binary", False)
     for encoding in [*_declared_encodings(body, headers), "utf-8", fallback]:
         text = _decoded(body, encoding)
         if text is not None:

@@ -232,8 +232,9 @@ class CoordinateSampler:
         ruled = _ruled_below(store, candidate)
         if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
-            order = _keyed_order(store.sample_key())
-            known = self._known(store, candidate, taken, links, ruled, order)
+            key = store.sample_key()
+            known = self._known(store, candidate, taken, links, ruled, key)
+            order = _keyed_order(key)
             added = [Sample(known[rel_hash], rel_hash) for rel_hash in sorted(known, key=order)]
         else:  # out of probes: only pairs the crawl fetched on both sides anyway
             added = self._fetched_pair(store, candidate, taken, arrived)
@@ -250,19 +251,19 @@ class CoordinateSampler:
         taken: set[int],
         links: Iterable[str],
         ruled: tuple[str, ...],
-        order: Callable[[int], int],
+        key: int,
     ) -> dict[int, str]:
         """Documents (not index pages) one side is known to hold, not sampled yet and not under
         the ``ruled`` relative paths: the first few that each side fetched (content mode: either
-        side; URL mode: the origin) in hash order from a point the index's secret chooses, and
-        the first few in ``order`` that the arriving listing names; relative-path hash ->
-        relative path."""
+        side; URL mode: the origin) in hash order from a point the index's secret ``key``
+        chooses, and the first few in the order it keys that the arriving listing names;
+        relative-path hash -> relative path."""
         known: dict[int, str] = {}
         sides = (candidate.origin, candidate.mirror) if self._content else (candidate.origin,)
         for side in sides:
             documents = (
                 (rel_hash, entry.relative)
-                for rel_hash, entry in store.subtree(side.lower(), secret_start=True)
+                for rel_hash, entry in store.subtree(side.lower(), key)
                 if rel_hash not in taken
                 and not entry.relative.lower().startswith(ruled)
                 and not self._index_pages.names_listing(entry.relative)
@@ -271,7 +272,7 @@ class CoordinateSampler:
             for rel_hash, relative in itertools.islice(documents, _POOL_SIDE):
                 known.setdefault(rel_hash, relative)
         if self._content:
-            for rel_hash, relative in self._listed(candidate, links, order):
+            for rel_hash, relative in self._listed(candidate, links, _keyed_order(key)):
                 if rel_hash not in taken:
                     known.setdefault(rel_hash, relative)
         return known

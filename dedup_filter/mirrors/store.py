@@ -295,14 +295,11 @@ class MirrorStore:
     def _indexed(self, page_id: int) -> bool:
         return self.view.get("pages", encode_id(page_id)) is not None
 
-    def subtree(
-        self, directory_key: str, secret_start: bool = False
-    ) -> Iterator[tuple[int, DirEntry]]:
+    def subtree(self, directory_key: str, key: int = 0) -> Iterator[tuple[int, DirEntry]]:
         """The pages under a directory (at any depth), in the hash order of their relative paths;
-        with ``secret_start``, from a hash the index's secret chooses for the directory, round to
-        the ones before it (so the first few read are no set a copier can compute; key 0, which
-        no index is given, starts at 0)."""
-        key = self.sample_key() if secret_start else 0
+        with the index's secret ``key`` (``sample_key``), from a hash it chooses for the
+        directory, round to the ones before it (so the first few read are no set a copier can
+        compute; key 0, which no index is given, starts at 0)."""
         if not key:
             yield from self._subtree_from(directory_key, 0)
             return

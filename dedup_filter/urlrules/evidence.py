@@ -62,10 +62,8 @@ def same_words(first: PageRecord, second: PageRecord) -> bool:
 def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float:
     """The share of the smaller page's shingles that the other page holds, estimated from the
     sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""
-    if not (first.sketch and len(first.sketch) == len(second.sketch)):
-        return 0.0
-    minhash = config.minhash
     jaccard = resemblance(first, second, config)
+    minhash = config.minhash
     sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
     return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
 
