@@ -354,6 +354,7 @@ class UrlRulesConfig:
     witness_min_tokens: int = 200
     max_candidates_per_host: int = 64
     counterexample_containment: float = 0.5
+    suspect_containment: float = 0.85
     learnt_from_hosts: int = 2
     defer_aliases: bool = True
     redirect_support: int = 3
@@ -366,6 +367,11 @@ class UrlRulesConfig:
             0.0 < self.counterexample_containment <= 1.0,
             "url_rules.counterexample_containment",
             "must lie in (0, 1]",
+        )
+        _require(
+            self.counterexample_containment <= self.suspect_containment <= 1.0,
+            "url_rules.suspect_containment",
+            "must lie in [counterexample_containment, 1]",
         )
         for key in ("min_support", "min_support_known", "min_support_learnt"):
             value = getattr(self, key)

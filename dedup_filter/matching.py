@@ -205,7 +205,7 @@ def _judge(
     combined, cross_site_close = _simhash_rules(c_agree, b_shared, config)
     if not (combined or cross_site_close):
         return None  # no rule can hold, whatever the sites (comparing sites costs the most)
-    if _editions(fingerprint, original, config):
+    if editions(fingerprint, original, config):
         return None
     relation = _relation(fingerprint.url, original.url)
     if relation == "same_site" and (not combined or _titled_apart(fingerprint, original, config)):
@@ -241,7 +241,7 @@ def missed_same_site_copy(first: PageRecord, second: PageRecord, config: Config)
     c_agree = agreement(first.simhash, second.simhash)
     if c_agree < simhash_config.scaled(simhash_config.same_site_threshold):
         return False
-    if _editions(first, second, config) or _titled_apart(first, second, config):
+    if editions(first, second, config) or _titled_apart(first, second, config):
         return False
     return resemblance(first, second, config) >= _drop_bar(first, second, False, config)
 
@@ -255,7 +255,7 @@ def _drop_bar(first: Sketched, second: Sketched, combined: bool, config: Config)
     return required if combined else max(required, minhash.unshared_resemblance)
 
 
-def _editions(first: Sketched, second: Sketched, config: Config) -> bool:
+def editions(first: Sketched, second: Sketched, config: Config) -> bool:
     """Whether two pages are editions of one document, not copies: the same prose over other
     code, whatever the shingles say, or a translation, which shares the source's untranslated
     paragraphs, not its text."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from dedup_filter.config import Config
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import below_token_floor, resemblance, resembles
+from dedup_filter.matching import below_token_floor, editions, resemblance, resembles
 from dedup_filter.urlrules.aliases import (
     Rewrite,
     Rules,
@@ -47,6 +47,8 @@ from dedup_filter.urlrules.rewrite import (
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
+# tokens a line inserted into a page adds, at most: a print view's note (3), a session's greeting (7)
+_LINE_TOKENS = 12
 
 
 def same_words(first: PageRecord, second: PageRecord) -> bool:
@@ -66,6 +68,21 @@ def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float
     minhash = config.minhash
     sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
     return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
+
+
+def inserted_line(first: PageRecord, second: PageRecord, config: Config) -> bool:
+    """Whether two pages of one host, no near duplicates, differ as a page does from itself
+    with a line inserted: neither below the token floor, at most ``_LINE_TOKENS`` tokens apart
+    (a listing that shows more items adds more), titled alike, no editions of one document, and
+    the smaller's shingles held by the other at ``url_rules.suspect_containment`` (an edited or
+    other page of one template loses more of them than it keeps)."""
+    if below_token_floor(first, config) or below_token_floor(second, config):
+        return False
+    if abs(first.token_count - second.token_count) > _LINE_TOKENS:
+        return False
+    if first.title != second.title or editions(first, second, config):
+        return False
+    return shared_share(first, second, config) >= config.url_rules.suspect_containment
 
 
 class Verdicts:

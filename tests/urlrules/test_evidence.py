@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dedup_filter import Config
@@ -168,9 +170,66 @@ def test_items_whose_second_part_repeats_them_never_make_the_part_number_a_rule(
     hold(site, range(5))
     for page in range(3):
         assert site.fetch(f"/p{page}.html?part=2", page).dropped  # exact duplicates, as pages
-    assert site.rule("docs.a.test drop part") is None
+    assert (site.rule("docs.a.test drop part") or {"state": "none"})["state"] != "open"
     assert site.check("/p4.html?part=2").action == "keep"
     for page in range(3):
         site.fetch(f"/p{page}.html?part=1", page)
     assert site.rule("docs.a.test drop part")["state"] == "confirmed"
     assert site.check("/p4.html?part=2").action == "keep"  # only the value its pairs showed
+
+
+def _item(site, page: int, line: str = "", words: int = 46) -> bytes:
+    """A short news item of ``words`` words (the text of corpus page ``page``), ``line`` first."""
+    words_of_page = re.findall(
+        r"\b[a-z]{3,}\b", re.sub(r"<[^>]+>|&\w+;", " ", site.bodies[page].decode())
+    )
+    text = " ".join(words_of_page[60 : 60 + words])
+    return f"<html><head><title>Item</title></head><body>{line}<p>{text}</p></body></html>".encode()
+
+
+def test_a_line_inserted_into_a_short_page_opens_its_rule_and_probes_the_long_pages(site):
+    hold(site, range(2))  # the host's long pages: its witnesses
+    site.dedup.check_page(f"{HOST}/news/n5.html", _item(site, 5))
+    note = "<p>Printer-friendly version of this page, from the archive.</p>"
+    printed = site.dedup.check_page(f"{HOST}/news/n5.html?format=print", _item(site, 5, note))
+    assert printed.reason == "unique"  # 9 words in 56: a resemblance of about 0.7
+    assert printed.evidence["url_rule_suspected"] == "docs.a.test drop format"
+    assert printed.probes == (f"{HOST}/p0.html?format=print", f"{HOST}/p1.html?format=print")
+    opened = site.rule("docs.a.test drop format")
+    assert (opened["state"], opened["support"]) == ("open", 0)  # a suspicion supports nothing
+    site.fetch("/p0.html?format=print", 0, greeting=note[3:-4])
+    assert site.rule("docs.a.test drop format")["support"] == 1
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        lambda site: _item(site, 6),  # another item under the same title
+        lambda site: _item(site, 5, words=30) + b"<p>" + b" other" * 16 + b"</p>",  # a part
+    ],
+)
+def test_a_short_page_with_other_text_opens_no_rule(site, other):
+    hold(site, range(2))
+    site.dedup.check_page(f"{HOST}/news/n5.html", _item(site, 5))
+    second = site.dedup.check_page(f"{HOST}/news/n5.html?part=2", other(site))
+    assert "url_rule_suspected" not in second.evidence
+    assert second.probes == ()
+    assert (site.rule("docs.a.test drop part") or {"state": "none"})["state"] != "open"
+
+
+def test_a_line_inserted_into_short_pages_supports_a_rule_a_probe_supported(site):
+    hold(site, range(2))
+    note = "<p>Printer-friendly version of this page, from the archive.</p>"
+    for item in (5, 6, 7):
+        site.dedup.check_page(f"{HOST}/news/n{item}.html", _item(site, item))
+    site.dedup.check_page(f"{HOST}/news/n5.html?format=print", _item(site, 5, note))
+    assert site.rule("docs.a.test drop format")["support"] == 0
+    site.fetch("/p0.html?format=print", 0, greeting=note[3:-4])  # the probe: a duplicate pair
+    for item in (6, 7):
+        printed = site.dedup.check_page(
+            f"{HOST}/news/n{item}.html?format=print", _item(site, item, note)
+        )
+        assert printed.evidence["url_rule_support"] == "docs.a.test drop format"
+    assert site.rule("docs.a.test drop format")["state"] == "confirmed"
+    assert not site.check("/news/n8.html?format=print").dropped  # n8 is not held
+    assert site.check("/p1.html?format=print").reason == "duplicate_url"
