@@ -47,6 +47,13 @@ class Frontier:
         self._followed = RecentUrls(followed_memory)
         self.deferring = dedup.any_deferred()  # whether a deferred URL may still wait
 
+    def look_for_deferred(self) -> None:
+        """Settle the URLs other processes deferred too: a member of the group that stopped
+        with URLs waiting left them in the shared index, and its partitions come to another
+        member, which never deferred one itself (a red team's handover: held past their
+        ``deferred_max_age_s`` until the new member deferred a URL of its own)."""
+        self.deferring = self.deferring or self._dedup.any_deferred()
+
     def settle(self) -> list[Decision]:
         """Final decisions on deferred URLs whose fate is known now (in the order they settle)."""
         if not self.deferring:

@@ -202,6 +202,7 @@ class Processor:
 
     def on_partitions_assigned(self, assigned: Iterable[TopicPartition]) -> None:
         logger.info("partitions assigned: %s", _names(assigned))
+        self._frontier.look_for_deferred()
 
     def _stage(self, batch: Batch, previous: Staged | None = None) -> Staged:
         """``batch`` parsed, its pages' preparation started with workers (once the ``previous``
@@ -403,7 +404,7 @@ class Processor:
         self.metrics.url_decided(decision)
         config = self.config
         outputs = []
-        if config.probes and decision.alias_waits:  # the canonical URL an alias waits for
+        if config.probes and decision.deferred:  # the URL its fate waits for
             outputs = [probe_record(config.probes, url, decision.url) for url in decision.probes]
         if decision.dropped:
             return outputs + self._kept_urls(self._landings([decision]))

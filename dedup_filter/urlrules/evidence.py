@@ -47,7 +47,7 @@ from dedup_filter.urlrules.rewrite import (
 from dedup_filter.urlrules.store import UrlRuleStore
 
 _MAX_TESTED_NAMES = 8  # parameters of one URL tested alone (a URL with more is tested on these)
-# tokens a line inserted into a page adds, at most: a print view's note (3), a session's greeting (7)
+# tokens a line inserted into a page adds, at most: a print view's note (3), a greeting (7)
 _LINE_TOKENS = 12
 
 

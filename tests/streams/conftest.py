@@ -18,8 +18,10 @@ from dedup_filter.streams.processor import Processor
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from dedup_filter import Config, DedupFilter
+from tests.mirrors.conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
 
 PAGES, URLS = "pages-in", "urls-in"
+COPY = "http://www.copy.test/pub/notes/"  # a copy of ``tests.mirrors.conftest.ORIGIN``
 NEAR_STAMP = "<p>Generated 2024-03-01 12:00:07 in 0.031 s, visitor 48213, session a81f3c</p></body>"
 
 
@@ -190,3 +192,18 @@ def page() -> Callable[..., bytes]:
 def near_copy() -> Callable[[str], str]:
     """The page with a time stamp, an execution time and a session id added (a near-duplicate)."""
     return lambda html: html.replace("</body>", NEAR_STAMP)
+
+
+@pytest.fixture
+def ruled_processor(
+    make_processor: Callable[..., Processor], producer: FakeProducer, corpus: dict[str, str]
+) -> Processor:
+    """A processor whose index holds the rule COPY -> ORIGIN, the origin held first."""
+    processor = make_processor(producer=producer)
+    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
+    copy = copy_tree(origin, ORIGIN, COPY)
+    OnlineCrawl(processor.dedup, origin | copy).visit(
+        breadth_first(origin, ORIGIN) + breadth_first(copy, COPY)
+    )
+    assert [rule["pruned"] for rule in processor.dedup.mirror_rules()] == [["mirror"]]
+    return processor

@@ -6,28 +6,15 @@ from __future__ import annotations
 
 import threading
 
-from tests.mirrors.conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree
+from tests.mirrors.conftest import ORIGIN
 
-PAGES, URLS = "pages-in", "urls-in"
-COPY = "http://www.copy.test/pub/notes/"
-
-
-def _ruled(make_processor, producer, corpus):
-    """A processor whose index holds the rule COPY -> ORIGIN, the origin held first."""
-    processor = make_processor(producer=producer)
-    origin = docs_tree(corpus, ORIGIN, sorted(corpus), "Standard library notes")
-    copy = copy_tree(origin, ORIGIN, COPY)
-    OnlineCrawl(processor.dedup, origin | copy).visit(
-        breadth_first(origin, ORIGIN) + breadth_first(copy, COPY)
-    )
-    assert [rule["pruned"] for rule in processor.dedup.mirror_rules()] == [["mirror"]]
-    return processor
+from .conftest import COPY, PAGES, URLS
 
 
 def test_a_page_the_kept_side_lacks_sends_its_pruned_counterpart_to_the_kept_urls(
-    make_processor, producer, batch, page, corpus
+    ruled_processor, producer, batch, page
 ):
-    processor = _ruled(make_processor, producer, corpus)
+    processor = ruled_processor
     failed = [
         page(ORIGIN + "extra/gone.html", "", status=404),
         page(COPY + "x.html", "", status=404),
@@ -39,10 +26,10 @@ def test_a_page_the_kept_side_lacks_sends_its_pruned_counterpart_to_the_kept_url
     assert processor.metrics.totals["stand_ins"] == 1
 
 
-def test_a_failed_probe_stands_in_for_nothing(make_processor, producer, batch, page, corpus):
+def test_a_failed_probe_stands_in_for_nothing(ruled_processor, producer, batch, page):
     """The origin's page a deferred copy URL waits for was asked for as a probe: its 404 releases
     that URL once (settled), and names no stand-in beside it."""
-    processor = _ruled(make_processor, producer, corpus)
+    processor = ruled_processor
     waiting = COPY + "extra/gone.html"
     processor.process(batch(URLS, [waiting.encode()]), threading.Event())
     assert producer.on("urls.keep") == []  # deferred, its counterpart probed

@@ -1,0 +1,39 @@
+"""Frontier URLs under a mirror rule whose counterpart's fate is unknown: the counterpart goes
+out as a probe, the URL waits in the shared index, and whichever member of the group holds the
+partitions settles it (real LMDB, fake Kafka clients)."""
+
+from __future__ import annotations
+
+import threading
+
+from dedup_filter.streams.frontier import Frontier
+from kafka.structs import TopicPartition
+
+from tests.mirrors.conftest import ORIGIN
+
+from .conftest import COPY, PAGES, URLS
+
+
+def test_a_deferred_copy_url_sends_its_counterpart_out_as_a_probe(ruled_processor, producer, batch):
+    waiting = COPY + "extra/gone.html"
+    ruled_processor.process(batch(URLS, [waiting.encode()]), threading.Event())
+    assert producer.on("urls.keep") == []
+    probes = [value for _, value, _ in producer.on("urls.probes")]
+    assert len(probes) == 1
+    assert f'"{ORIGIN}extra/gone.html"'.encode() in probes[0]
+
+
+def test_a_member_given_partitions_settles_what_another_member_deferred(
+    ruled_processor, producer, batch, page
+):
+    """A member that stopped with a URL waiting left it in the shared index; the member its
+    partitions go to never deferred one itself, and settles it once they are assigned."""
+    stopped = Frontier(ruled_processor.dedup, 0, deferred_max_age_s=600.0)
+    waiting = COPY + "extra/gone.html"
+    assert stopped.check([waiting])[0].deferred
+    missing = page(ORIGIN + "extra/gone.html", "", status=404)  # the counterpart's fate
+    ruled_processor.process(batch(PAGES, [missing]), threading.Event())
+    assert producer.on("urls.keep") == []
+    ruled_processor.on_partitions_assigned([TopicPartition(URLS, 0)])
+    ruled_processor.advance({}, threading.Event())
+    assert [value for _, value, _ in producer.on("urls.keep")] == [waiting.encode()]
