@@ -19,6 +19,7 @@ from typing import Any, Self
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.index import deferred_records
 from dedup_filter.index.lmdb_index import IndexView, LmdbIndex, PageRecord
 from dedup_filter.matching import LookAlikes, Match, duplicates, find_exact, find_near
 from dedup_filter.mirrors.detector import MirrorDetector
@@ -171,6 +172,19 @@ class DedupFilter:
     def _release_deferred(self, view: IndexView, urls: list[str]) -> None:
         self._mirrors.release_deferred(view, urls)
         self._url_rules.release_deferred(view, urls)
+        deferred_records.forget(view, urls)
+
+    def keep_deferred_records(self, records: Mapping[str, bytes]) -> None:
+        """Keep the caller's bytes beside URLs it was told to defer, the first given for each,
+        until ``release_deferred``: a stream keeps the record it read, to forward it as it came
+        when the URL settles as a keep (after a crash, or in another process, too)."""
+        if records:
+            self.index.transact(lambda view: deferred_records.keep(view, records))
+
+    def deferred_records(self, urls: Iterable[str]) -> dict[str, bytes]:
+        """The bytes ``keep_deferred_records`` kept for each of ``urls`` that has some."""
+        with self.index.read() as view:
+            return deferred_records.kept(view, urls)
 
     def any_deferred(self) -> bool:
         """Whether some URL waits for its counterpart (a restarted frontier settles them)."""

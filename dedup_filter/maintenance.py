@@ -16,7 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from dedup_filter.index.lmdb_index import MIRROR_TABLES, URL_RULE_TABLES, IndexView, LmdbIndex
+from dedup_filter.index.lmdb_index import (
+    CALLER_TABLES,
+    MIRROR_TABLES,
+    URL_RULE_TABLES,
+    IndexView,
+    LmdbIndex,
+)
 from dedup_filter.mirrors.store import MirrorStore
 
 logger = logging.getLogger(__name__)
@@ -52,7 +58,13 @@ def index_stats(index: LmdbIndex) -> dict[str, Any]:
     with index.read() as view:
         tables = {
             name: view.count(name)
-            for name in (*PAGE_TABLES, *MIRROR_TABLES, *_MIRROR_POSTINGS, *URL_RULE_TABLES)
+            for name in (
+                *PAGE_TABLES,
+                *MIRROR_TABLES,
+                *_MIRROR_POSTINGS,
+                *URL_RULE_TABLES,
+                *CALLER_TABLES,
+            )
         }
         params = view.get("meta", b"params")
         schema = view.get("meta", b"schema")

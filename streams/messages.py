@@ -21,6 +21,7 @@ both say the same of the same document.
 from __future__ import annotations
 
 import json
+import struct
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,6 +37,7 @@ Headers = list[tuple[str, bytes]]
 MAX_ENVELOPE_BYTES = 32 * 1024
 _URL_HEADER = "url"
 _MAX_URL_CHARS = 8192
+_LENGTH = struct.Struct(">I")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,31 @@ def oversized_envelope(key: bytes | None, headers: Headers) -> Malformed | None:
     return Malformed(
         f"record key and headers of {size} bytes exceed the {MAX_ENVELOPE_BYTES} an output keeps"
     )
+
+
+def packed_record(key: bytes | None, value: bytes, headers: Headers) -> bytes:
+    """A frontier record as the index keeps it while its URL waits
+    (``DedupFilter.keep_deferred_records``): whether it has a key, then the key, the value and
+    each header's name and value, length-prefixed."""
+    parts = [key or b"", value]
+    for name, data in headers:
+        parts += [name.encode("utf-8", "surrogatepass"), data or b""]
+    return bytes([key is not None]) + b"".join(_LENGTH.pack(len(part)) + part for part in parts)
+
+
+def unpacked_record(topic: str, data: bytes) -> OutputRecord:
+    """The record ``packed_record`` packed, onto ``topic``."""
+    parts, offset = [], 1
+    while offset < len(data):
+        (length,) = _LENGTH.unpack_from(data, offset)
+        offset += _LENGTH.size + length
+        parts.append(data[offset - length : offset])
+    key, value, *named = parts
+    headers = [
+        (name.decode("utf-8", "surrogatepass"), header)
+        for name, header in zip(named[::2], named[1::2], strict=True)
+    ]
+    return OutputRecord(topic, key if data[0] else None, value, headers)
 
 
 def parse_url(value: bytes | None, *, max_bytes: int) -> str | Malformed:

@@ -38,9 +38,11 @@ from .messages import (
     Source,
     dead_letter_record,
     oversized_envelope,
+    packed_record,
     parse_page,
     parse_url,
     probe_record,
+    unpacked_record,
     verdict_record,
 )
 from .metrics import StreamMetrics
@@ -228,10 +230,11 @@ class Processor:
                     guarded(functools.partial(self._probe_failed, page), BATCH_FAILURES),
                 )
             url_decisions = isolated([url for _, url in urls], self._frontier.check, BATCH_FAILURES)
+            self._keep_deferred_records(urls, url_decisions)
         prepared, page_decisions = self._check_pages(staged)
         with self.metrics.timed("index"):
             settled = self._frontier.settle()
-        outputs += self._kept_urls(settled)
+        outputs += self._kept_urls(settled, as_they_came=True)
         with self.metrics.timed("messages"):
             for (record, _), url_decision in zip(urls, url_decisions, strict=True):
                 outputs += self._outputs_or_dead_letter(
@@ -412,20 +415,43 @@ class Processor:
             return outputs  # a deferred URL is forwarded when it settles (``_kept_urls``)
         return [*outputs, _forward(config.urls_keep, record)]
 
-    def _kept_urls(self, decisions: list[Decision]) -> list[OutputRecord]:
+    def _kept_urls(
+        self, decisions: list[Decision], as_they_came: bool = False
+    ) -> list[OutputRecord]:
         """The kept ones of URL ``decisions`` as URL records on the kept-URLs topic: deferred URLs
-        whose fate is known (forgotten by the index once delivered: a crash before gives them
-        again), the pages to fetch in place of a failed fetch, those a revoked rule may have
-        dropped (``fetch_back``), and the links of a dropped page that its kept twin may not
-        have (``links_to_follow``), and those a rule that stopped pruning its mirror side may
-        have dropped (``unpruned``); these two are checked as frontier URLs first."""
-        outputs = []
+        whose fate is known (``as_they_came``: the records they came in, kept in the index
+        beside them, or else their URL; forgotten by the index once delivered: a crash before
+        gives them again), the pages to fetch in place of a failed fetch, those a revoked rule
+        may have dropped (``fetch_back``), and the links of a dropped page that its kept twin
+        may not have (``links_to_follow``), and those a rule that stopped pruning its mirror side
+        may have dropped (``unpruned``); these two are checked as frontier URLs first."""
+        topic, outputs = self.config.urls_keep, []
+        kept = [decision for decision in decisions if decision.action == "keep"]
+        came = self.dedup.deferred_records(d.url for d in kept) if as_they_came and topic else {}
         for decision in decisions + self._landings(decisions):
             self.metrics.url_decided(decision)
-            if decision.action == "keep" and self.config.urls_keep:
+            if decision.action != "keep" or not topic:
+                continue
+            if decision.url in came:
+                outputs.append(unpacked_record(topic, came[decision.url]))
+            else:
                 url = decision.url.encode("utf-8", "backslashreplace")
-                outputs.append(OutputRecord(self.config.urls_keep, url, url, []))
+                outputs.append(OutputRecord(topic, url, url, []))
         return outputs
+
+    def _keep_deferred_records(
+        self, urls: list[tuple[Any, str]], decisions: Sequence[Decision | Failed]
+    ) -> None:
+        """Keep the records of the URLs deferred beside them in the index, to forward them as
+        they came (key, value, headers) when they settle as keeps; before, a released URL went
+        out as its normalised URL alone, keyed by it (a red team's frontier record lost its
+        JSON fields, key and headers)."""
+        records: dict[str, bytes] = {}
+        for (record, _), decision in zip(urls, decisions, strict=True):
+            if isinstance(decision, Decision) and decision.deferred and self.config.urls_keep:
+                headers = list(record.headers or ())
+                records.setdefault(decision.url, packed_record(record.key, record.value, headers))
+        self.dedup.keep_deferred_records(records)
 
     def _landings(self, decisions: list[Decision]) -> list[Decision]:
         """The frontier's checks of the URLs that lead where dropped URLs would have (their

@@ -104,7 +104,9 @@ def new_sample_key() -> bytes:
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
 URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred")
-_MAX_DBS = 24  # 17 in use: room for a table or two without a new layout
+# the caller's bytes beside its deferred URLs (layout documented in deferred_records.py)
+CALLER_TABLES = ("deferred_records",)
+_MAX_DBS = 24  # 18 in use: room for a table or two without a new layout
 _MAX_DECODED = 1_024  # records a view keeps decoded (a batch reads ~80): a scan of all keeps few
 T = TypeVar("T")
 
@@ -399,7 +401,7 @@ class LmdbIndex:
     def _open_tables(env: lmdb.Environment) -> dict[str, lmdb._Database]:
         dbs = {
             name: env.open_db(name.encode())
-            for name in (*_PLAIN_TABLES, *MIRROR_TABLES, *URL_RULE_TABLES)
+            for name in (*_PLAIN_TABLES, *MIRROR_TABLES, *URL_RULE_TABLES, *CALLER_TABLES)
         }
         for name in _POSTING_TABLES:
             dbs[name] = env.open_db(name.encode(), dupsort=True, dupfixed=True)

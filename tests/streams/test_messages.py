@@ -8,11 +8,14 @@ import json
 import pytest
 from dedup_filter.streams.messages import (
     Malformed,
+    OutputRecord,
     PageMessage,
     Source,
     dead_letter_record,
+    packed_record,
     parse_page,
     parse_url,
+    unpacked_record,
     verdict_record,
 )
 
@@ -249,3 +252,13 @@ def test_a_dead_letter_names_the_size_of_a_key_and_headers_too_large_to_carry():
     assert large.key is None
     assert dict(large.headers)["dedup.original_envelope_bytes"] == b"40002"
     assert "h" not in dict(large.headers)
+
+
+@pytest.mark.parametrize(
+    ("key", "headers"),
+    [(None, []), (b"", [("trace", b"t")]), (b"k\x00", [("a", b""), ("\udcff", b"\xff" * 3)])],
+)
+def test_a_packed_record_unpacks_as_it_came(key, headers):
+    value = b'{"url": "http://a.test/x", "depth": 1}'
+    record = unpacked_record("urls.keep", packed_record(key, value, headers))
+    assert record == OutputRecord("urls.keep", key, value, headers)

@@ -11,7 +11,7 @@ from kafka.structs import TopicPartition
 
 from tests.mirrors.conftest import ORIGIN
 
-from .conftest import COPY, PAGES, URLS
+from .conftest import COPY, PAGES, URLS, Record
 
 
 def test_a_deferred_copy_url_sends_its_counterpart_out_as_a_probe(ruled_processor, producer, batch):
@@ -37,3 +37,19 @@ def test_a_member_given_partitions_settles_what_another_member_deferred(
     ruled_processor.on_partitions_assigned([TopicPartition(URLS, 0)])
     ruled_processor.advance({}, threading.Event())
     assert [value for _, value, _ in producer.on("urls.keep")] == [waiting.encode()]
+
+
+def test_a_deferred_url_goes_out_as_it_came_when_it_settles_as_a_keep(
+    ruled_processor, producer, batch, page
+):
+    """Its key, value (JSON fields the processor does not read) and headers, kept in the index
+    beside it, also for a member that did not read it (``deferred_records``)."""
+    value = b'{"url": "http://user:pw@WWW.copy.test/pub/notes/extra/gone.html#top", "depth": 5}'
+    sent = Record(URLS, 0, 0, b"k-gone", value, [("trace", b"t-1")])
+    again = Record(URLS, 0, 1, b"k-again", value, [])  # sent again while it waits
+    ruled_processor.process({TopicPartition(URLS, 0): [sent, again]}, threading.Event())
+    assert producer.on("urls.keep") == []
+    missing = page(ORIGIN + "extra/gone.html", "", status=404)
+    ruled_processor.process(batch(PAGES, [missing], first_offset=2), threading.Event())
+    assert producer.on("urls.keep") == [(b"k-gone", value, [("trace", b"t-1")])]
+    assert ruled_processor.dedup.deferred_records([COPY + "extra/gone.html"]) == {}
