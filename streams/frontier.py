@@ -19,8 +19,9 @@ others); those are not checked again.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from dedup_filter import Decision, DedupFilter
 from dedup_filter.decision import Reason
@@ -29,6 +30,9 @@ from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.prepare import PreparedPage
 
 from .messages import PageMessage
+
+_FREE_PASS_S = 0.005  # a settle pass shorter than this is never held back
+_PASS_SHARE = 0.1  # of the processor's time the longer passes take at most
 
 
 class Frontier:
@@ -40,12 +44,15 @@ class Frontier:
         cache_size: int,
         deferred_max_age_s: float,
         followed_memory: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._dedup = dedup
         self._deferred_max_age_s = deferred_max_age_s
         self._recent = RecentUrls(cache_size)
         self._followed = RecentUrls(followed_memory)
         self.deferring = dedup.any_deferred()  # whether a deferred URL may still wait
+        self._clock = clock
+        self._next_settle = 0.0  # when a settle pass may run again (``settle``)
 
     def look_for_deferred(self) -> None:
         """Settle the URLs other processes deferred too: a member of the group that stopped
@@ -55,10 +62,20 @@ class Frontier:
         self.deferring = self.deferring or self._dedup.any_deferred()
 
     def settle(self) -> list[Decision]:
-        """Final decisions on deferred URLs whose fate is known now (in the order they settle)."""
-        if not self.deferring:
+        """Final decisions on deferred URLs whose fate is known now (in the order they settle).
+
+        A pass checks every waiting URL again (about 0.1 ms each), so one that takes longer than
+        ``_FREE_PASS_S`` is followed by none for ``1 / _PASS_SHARE`` times as long: the passes
+        take at most that share of the processor's time, and the URLs settle later the more
+        wait. Every batch and idle poll passed before: 20,000 waiting URLs took 63 s to read in
+        (0.2 s for 500 plain ones), and an idle processor used 74 % of a core (a red team)."""
+        if not self.deferring or self._clock() < self._next_settle:
             return []
-        return self._dedup.settle_deferred(self._deferred_max_age_s)
+        started = self._clock()
+        settled = self._dedup.settle_deferred(self._deferred_max_age_s)
+        took = self._clock() - started
+        self._next_settle = started + took / _PASS_SHARE if took > _FREE_PASS_S else 0.0
+        return settled
 
     def release(self, settled: Sequence[Decision]) -> None:
         """Forget settled URLs, once their outcome was delivered."""

@@ -53,3 +53,38 @@ def test_a_deferred_url_goes_out_as_it_came_when_it_settles_as_a_keep(
     ruled_processor.process(batch(PAGES, [missing], first_offset=2), threading.Event())
     assert producer.on("urls.keep") == [(b"k-gone", value, [("trace", b"t-1")])]
     assert ruled_processor.dedup.deferred_records([COPY + "extra/gone.html"]) == {}
+
+
+class _SlowSettling:
+    """A filter whose every settle pass takes ``pass_s`` on ``clock`` (pure pacing logic)."""
+
+    def __init__(self, clock: list[float], pass_s: float) -> None:
+        self.clock, self.pass_s, self.passes = clock, pass_s, 0
+
+    def any_deferred(self) -> bool:
+        return True
+
+    def settle_deferred(self, max_age_s: float) -> list:
+        self.passes += 1
+        self.clock[0] += self.pass_s
+        return []
+
+
+def test_short_settle_passes_run_with_every_batch():
+    clock = [0.0]
+    dedup = _SlowSettling(clock, 0.001)
+    frontier = Frontier(dedup, 0, deferred_max_age_s=600.0, clock=lambda: clock[0])
+    for _ in range(300):
+        frontier.settle()
+        clock[0] += 0.1
+    assert dedup.passes == 300
+
+
+def test_long_settle_passes_take_a_tenth_of_the_time_at_most():
+    clock = [0.0]
+    dedup = _SlowSettling(clock, 1.0)  # 10,000 waiting URLs or so
+    frontier = Frontier(dedup, 0, deferred_max_age_s=600.0, clock=lambda: clock[0])
+    for _ in range(300):  # a batch every 0.1 s
+        frontier.settle()
+        clock[0] += 0.1
+    assert 2 <= dedup.passes <= 0.1 * clock[0] + 1
