@@ -8,6 +8,7 @@ to the shared index, never on which process saw a page first.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -157,7 +158,8 @@ class DedupFilter:
         were acted upon: a crash before that costs a repeated decision, never a lost URL."""
         now = self._clock()
         with self.index.read() as view:
-            decisions = self._mirrors.settle_deferred(view, now, max_age_s)
+            through = functools.partial(self._through_alias, view)
+            decisions = self._mirrors.settle_deferred(view, now, max_age_s, through)
             decisions += self._url_rules.settle(view, self._check_url, now, max_age_s)
         for decision in decisions:
             self.counters[f"deferred/{decision.action}/{decision.reason}"] += 1

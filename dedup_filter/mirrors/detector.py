@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -328,8 +328,14 @@ class MirrorDetector:
         """``check_url`` in a write transaction, remembering a deferred URL."""
         return self._pruner.defer(view, url, now)
 
-    def settle_deferred(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
-        return self._pruner.settle(view, now, max_age_s)
+    def settle_deferred(
+        self,
+        view: IndexView,
+        now: float,
+        max_age_s: float,
+        through: Callable[[Decision], Decision] = lambda decision: decision,
+    ) -> list[Decision]:
+        return self._pruner.settle(view, now, max_age_s, through)
 
     def release_deferred(self, view: IndexView, urls: Iterable[str]) -> None:
         deferrals = Deferrals(view)

@@ -1088,11 +1088,19 @@ class UrlPruner:
             url, "defer", decision.reason, counterpart, decision.evidence, (counterpart,)
         )
 
-    def settle(self, view: IndexView, now: float, max_age_s: float) -> list[Decision]:
-        """Final decisions for the deferred URLs whose counterpart's fate is known, or that
-        waited ``max_age_s`` or longer; they wait on until released (``Deferrals.release``)."""
+    def settle(
+        self,
+        view: IndexView,
+        now: float,
+        max_age_s: float,
+        through: Callable[[Decision], Decision] = lambda decision: decision,
+    ) -> list[Decision]:
+        """Final decisions for the deferred URLs whose counterpart's fate is known (``through``
+        the caller's view of a decision: a counterpart the URL rules drop as an alias of a held
+        page), or that waited ``max_age_s`` or longer; they wait on until released
+        (``Deferrals.release``)."""
         waiting = Deferrals(view).waiting()
-        return settle_waiting(waiting, lambda url: self.check(view, url), now, max_age_s)
+        return settle_waiting(waiting, lambda url: through(self.check(view, url)), now, max_age_s)
 
     def held_page(self, store: MirrorStore, url: str) -> PageRecord | None:
         """The indexed page that holds the content of ``url``: its own (kept under its URL), the

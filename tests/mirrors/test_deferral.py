@@ -70,6 +70,19 @@ def test_a_deferred_url_is_dropped_once_its_counterpart_is_fetched(ruled):
     assert dedup.settle_deferred(0.0) == []
 
 
+def test_a_deferred_url_with_a_tracking_tag_is_dropped_once_its_counterpart_is_fetched(ruled):
+    """Its counterpart, ``late.html`` with the tag, is an alias the URL rules drop once the
+    origin's ``late.html`` is held: the settle pass sees that as ``check_url`` does (before, the
+    URL waited out ``deferred_max_age_s`` and was fetched; a red team)."""
+    dedup, late = ruled
+    tagged = MIRROR + "late.html?utm_source=news"
+    assert dedup.check_url(tagged).probes == (ORIGIN + "late.html",)  # past the alias
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])
+    [settled] = dedup.settle_deferred(float("inf"))
+    assert (settled.url, settled.action) == (tagged, "drop")
+    assert settled.duplicate_of == ORIGIN + "late.html"
+
+
 @pytest.mark.parametrize("report", ["probe_failed", "counterpart_failed"])
 def test_a_deferred_url_whose_counterpart_is_missing_is_fetched(ruled, report):
     dedup, _ = ruled
