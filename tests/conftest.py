@@ -20,8 +20,22 @@ os.environ.setdefault(SAMPLE_KEY_VARIABLE, "0")
 
 # stdlib modules whose pydoc pages are a few hundred to a few thousand tokens each
 CORPUS_MODULES = (
-    "bisect", "calendar", "colorsys", "csv", "difflib", "fnmatch", "glob", "heapq", "json",
-    "keyword", "shlex", "string", "textwrap", "uuid", "wave", "zipimport",
+    "bisect",
+    "calendar",
+    "colorsys",
+    "csv",
+    "difflib",
+    "fnmatch",
+    "glob",
+    "heapq",
+    "json",
+    "keyword",
+    "shlex",
+    "string",
+    "textwrap",
+    "uuid",
+    "wave",
+    "zipimport",
 )
 
 

@@ -40,7 +40,10 @@ def import_everything(package: str, skipped: tuple[str, ...] = ()) -> dict[str, 
     """Import ``package`` and every module under it in a subprocess; report what got loaded."""
     result = subprocess.run(
         [sys.executable, "-c", PROBE, package, *skipped],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.splitlines()[-1])
@@ -89,7 +92,8 @@ def _named_modules(source: str) -> set[str]:
 def test_no_core_module_names_an_integration_even_through_importlib():
     offenders = {
         str(path.relative_to(CORE_DIR)): sorted(
-            name for name in _named_modules(path.read_text(encoding="utf-8"))
+            name
+            for name in _named_modules(path.read_text(encoding="utf-8"))
             if name.startswith((*INTEGRATIONS, "streams", "scrapy_ext"))
         )
         for path in CORE_DIR.rglob("*.py")

@@ -33,9 +33,21 @@ for name in ("scrapy", "twisted", "kafka"):
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(out), str(CHECKOUT)],
-        check=True, capture_output=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+            str(CHECKOUT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     (built,) = out.glob("dedup_filter-*.whl")
     return built
@@ -70,17 +82,28 @@ def test_the_core_runs_from_the_wheel_without_extras(wheel, tmp_path):
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     subprocess.run(
         [python, "-m", "pip", "install", "-q", str(wheel)],
-        check=True, capture_output=True, timeout=600, env=environment,
+        check=True,
+        capture_output=True,
+        timeout=600,
+        env=environment,
     )
     result = subprocess.run(
         [python, "-c", CORE_SMOKE, str(tmp_path / "index")],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=environment,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["unique", "exact_duplicate", "http://a.test/x.html"]
     stream = subprocess.run(
         [env_dir / "bin" / "dedup-filter", "stream", "--index", str(tmp_path / "index")],
-        capture_output=True, text=True, timeout=60, env=environment, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+        cwd=tmp_path,
     )
     assert stream.returncode == 2
     assert "pip install 'dedup-filter[kafka]'" in stream.stderr

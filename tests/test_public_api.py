@@ -26,8 +26,10 @@ def test_every_name_in_all_is_importable(package):
 def test_all_names_every_public_class_and_function_defined_in_the_package(package):
     module = importlib.import_module(package)
     public = {
-        name for name, value in vars(module).items()
-        if not name.startswith("_") and getattr(value, "__module__", "").startswith(package)
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and getattr(value, "__module__", "").startswith(package)
         and callable(value)
     }
     assert sorted(public - set(module.__all__)) == []

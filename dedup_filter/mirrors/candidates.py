@@ -9,6 +9,7 @@ pair; every change happens in the caller's write transaction.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -413,9 +414,9 @@ class CandidateUpdate:
     def _names_older(self, pair: DirectoryPair) -> bool:
         return self._orientation().names_older_release(pair.mirror, pair.origin)
 
-    def _names_the_copy(self, pair: DirectoryPair) -> bool:
+    def _names_the_copy(self, pair: DirectoryPair, held_first: bool = False) -> bool:
         return self._orientation().names_the_copy(
-            pair.mirror, pair.mirror_index, pair.origin, pair.origin_index
+            pair.mirror, pair.mirror_index, pair.origin, pair.origin_index, held_first
         )
 
     def _orientation(self) -> Orientation:
@@ -510,7 +511,7 @@ class CandidateUpdate:
             collapsed,
             self.config.mode,
             self.now,
-            self._names_the_copy(collapsed),
+            functools.partial(self._names_the_copy, collapsed),
             code_checked,
             through,
             self._names_older(collapsed),

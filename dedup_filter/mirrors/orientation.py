@@ -111,12 +111,20 @@ class Orientation:
         return directory_depth(page_dir) < directory_depth(indexed_dir)
 
     def names_the_copy(
-        self, mirror: str, mirror_index: str, origin: str, origin_index: str
+        self,
+        mirror: str,
+        mirror_index: str,
+        origin: str,
+        origin_index: str,
+        held_first: bool = False,
     ) -> bool:
         """Whether evidence that does not depend on the crawl's order takes ``mirror`` for the
         copy: the operator pins the origin, the mirror was reached through session ids, its
-        name says it is a copy, (at equal depths) its index page links the origin's host, or it
-        lacks sampled pages the origin holds (``lacks_pages``).
+        name says it is a copy, it lacks sampled pages the origin holds (``lacks_pages``), or
+        (at equal depths) its index page links the origin's host, unless the crawl held the
+        mirror first (``held_first``): an index page links the forges and wikis its project
+        lives beside, where a copier may put its copy (a red team's victim, crawled first, was
+        pruned for a copy on the forge its index page linked, sixty-eighth session).
         Without it the orientation rests on counts, depth or order, and the side held first
         is never pruned (``precedence.py``)."""
         if self.protection.covers(origin) and not self.protection.covers(mirror):
@@ -125,10 +133,10 @@ class Orientation:
             return True
         if named_as_copy(mirror) and not named_as_copy(origin):
             return True
+        if self.lacks_pages(mirror, origin):
+            return True
         as_deep = directory_depth(mirror) == directory_depth(origin)
-        return (as_deep and self.links_back(mirror_index, origin_index)) or self.lacks_pages(
-            mirror, origin
-        )
+        return not held_first and as_deep and self.links_back(mirror_index, origin_index)
 
     def lacks_pages(self, mirror: str, origin: str) -> bool:
         """Whether the pair the other way round was rejected only for pages ``mirror`` lacks
@@ -147,7 +155,11 @@ class Orientation:
         return replace(
             rule,
             copy_named=self.names_the_copy(
-                rule.mirror, rule.mirror_index, rule.origin, rule.origin_index
+                rule.mirror,
+                rule.mirror_index,
+                rule.origin,
+                rule.origin_index,
+                rule.mirror_held_first,
             ),
             mirror_older=self.names_older_release(rule.mirror, rule.origin),
         )

@@ -4,9 +4,10 @@ Orientation (``orientation.py``) names the copy for explanations; held first doe
 Pruning asks another question: which side's URLs may be dropped for a held counterpart on the
 other side? The side the crawl held first is never pruned, unless evidence independent of the
 crawl's order names it the copy (``Orientation.names_the_copy``: the origin pinned, the copy
-reached through session ids, named a mirror, or at equal depths linking the origin's host): a
-copier met after its victim never gets the victim pruned, though a copier at its host root is
-shallower than its victim and taken for the origin.
+reached through session ids, named a mirror, or lacking pages the origin holds; an index page
+linking the other's host at equal depths names the copy only where neither side was held first):
+a copier met after its victim never gets the victim pruned, though a copier at its host root is
+shallower than its victim and taken for the origin, or on a forge the victim's index page links.
 
 ``Rule.prunes_mirror``: the origin was held first, or the copy is named one (as before: deferred
 URLs, probed counterparts). ``Rule.prunes_origin``: the mirror was held first, is not named a

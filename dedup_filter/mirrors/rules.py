@@ -231,14 +231,15 @@ def install(
     candidate: Candidate,
     mode: str,
     now: float,
-    copy_named: bool,
+    names_the_copy: Callable[[bool], bool],
     code_checked: int = 0,
     through: str = "",
     mirror_older: bool = False,
     moved_from: str = "",
 ) -> Rule:
     """Turn a confirmed candidate into a rule that absorbs the rules and candidates below it
-    (``copy_named``: ``Orientation.names_the_copy`` of its mirror side; ``code_checked``: its
+    (``names_the_copy``: ``Orientation.names_the_copy`` of its mirror side, given whether the
+    crawl held that side first; ``code_checked``: its
     matched samples with code blocks, ``code_checks.py``; ``through``: the mirror of the rule
     its origin was collapsed through, ``collapse_origin``, and ``moved_from`` the origin it was
     paired with before; ``mirror_older``: ``Orientation.names_older_release`` of its mirror
@@ -250,7 +251,7 @@ def install(
         now,
         mode,
         mirror_held_first=held.mirror,
-        copy_named=copy_named,
+        copy_named=names_the_copy(held.mirror),
         code_probes=code_checked,
         side_by_side=held.side_by_side,
         through=through,

@@ -31,7 +31,9 @@ def test_a_drop_in_favour_of_any_member_of_the_family_is_correct():
     result = score(
         [ORIGINAL, SAME, CROSS, NEGATIVE],
         [
-            keep(ORIGINAL), drop(SAME, ORIGINAL), drop(CROSS, SAME, "cross_site"),
+            keep(ORIGINAL),
+            drop(SAME, ORIGINAL),
+            drop(CROSS, SAME, "cross_site"),
             drop(NEGATIVE, ORIGINAL),
         ],
     )

@@ -59,8 +59,12 @@ def test_installed_console_script_checks_json_lines_from_stdin(stdlib_page):
     page = json.dumps({"url": "http://a.example/csv", "body": stdlib_page("csv")})
     copy = json.dumps({"url": "http://b.example/csv", "body": stdlib_page("csv")})
     result = subprocess.run(
-        [str(script), "check", "-", "--json"], input=f"{page}\n{copy}\nnot json\n",
-        capture_output=True, text=True, timeout=120, check=False,
+        [str(script), "check", "-", "--json"],
+        input=f"{page}\n{copy}\nnot json\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     first, second = (json.loads(line) for line in result.stdout.splitlines())

@@ -46,8 +46,13 @@ def aged_index(tmp_path, stdlib_page):
 @pytest.mark.parametrize(
     ("text", "seconds"),
     [
-        ("30d", 30 * DAY), ("12h", 43_200), ("90m", 5400), ("45s", 45), ("2w", 14 * DAY),
-        ("1h30m", 5400), ("0.5d", DAY / 2),
+        ("30d", 30 * DAY),
+        ("12h", 43_200),
+        ("90m", 5400),
+        ("45s", 45),
+        ("2w", 14 * DAY),
+        ("1h30m", 5400),
+        ("0.5d", DAY / 2),
     ],
 )
 def test_parse_duration(text, seconds):

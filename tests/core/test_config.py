@@ -32,7 +32,8 @@ def test_default_toml_names_every_field_of_every_section():
 def test_default_toml_comments_every_key():
     lines = DEFAULT_TOML.read_text().splitlines()
     undocumented = [
-        line for number, line in enumerate(lines)
+        line
+        for number, line in enumerate(lines)
         if KEY_LINE.match(line) and not lines[number - 1].startswith("#")
     ]
     assert undocumented == []
@@ -165,4 +166,3 @@ def test_fingerprint_is_short_and_stable_across_instances():
     fingerprint = Config.default().fingerprint()
     assert re.fullmatch(r"[0-9a-f]{16}", fingerprint)
     assert Config.load(DEFAULT_TOML).fingerprint() == fingerprint
-

@@ -130,7 +130,10 @@ def test_a_record_keeps_its_host_as_a_number_and_no_title_or_code_it_lacks(tmp_i
     first, first_bytes = stored(tmp_index, record(7, "http://a-long-host-name.example/x"))
     second, second_bytes = stored(tmp_index, record(8, "http://other.example/x"))
     titled, titled_bytes = stored(tmp_index, replace(first, page_id=9, title=1, code=2))
-    assert [first.url, second.url] == ["http://a-long-host-name.example/x", "http://other.example/x"]
+    assert [first.url, second.url] == [
+        "http://a-long-host-name.example/x",
+        "http://other.example/x",
+    ]
     assert first_bytes == second_bytes  # one byte each for the two hosts' numbers
     assert (titled.title, titled.code, titled_bytes) == (1, 2, first_bytes + 8)
 
@@ -292,7 +295,9 @@ def test_processes_writing_one_index_at_once_lose_nothing(tmp_path, writers):
         counts_seen = reader.result(timeout=120)
     stored = stored_urls(path)
     expected = {
-        url for n in range(processes) for batch in range(batches)
+        url
+        for n in range(processes)
+        for batch in range(batches)
         for url in writers.batch_urls(f"w{n}", batch, size)
     }
     assert max(first for _, first, _ in results) < min(last for _, _, last in results)  # overlapped

@@ -138,7 +138,12 @@ def test_one_changed_group_changes_exactly_one_feature():
     changed[20] ^= np.uint64(1)
     before, after = super_shingles(signature, 6, SEED), super_shingles(changed, 6, SEED)
     assert [old == new for old, new in zip(before, after, strict=True)] == [
-        True, False, True, True, True, True,
+        True,
+        False,
+        True,
+        True,
+        True,
+        True,
     ]
 
 
@@ -201,13 +206,71 @@ def test_sketch_estimate_agrees_with_exact_jaccard_within_five_standard_errors(p
 
 def test_golden_tokens():
     assert html_tokens(GOLDEN_HTML.decode(), GOLDEN_URL)[0] == [
-        "golden", "page", "finding", "near", "duplicate", "web", "pages", "broder", "s",
-        "shingling", "and", "charikar", "s", "random", "projection", "were", "compared", "on",
-        "1", "6b", "distinct", "pages", "every", "maximal", "alphanumeric", "run", "is", "a",
-        "term", "a", "url", "such", "as", "http", "www", "example", "com", "a", "b", "html", "is",
-        "broken", "at", "slashes", "and", "dots", "http://img.example.org/logo.png", "icon.gif",
-        "the", "combined", "algorithm", "keeps", "b", "similar", "pairs", "whose", "c",
-        "similarity", "is", "at", "least", "355", "of", "384", "bits",
+        "golden",
+        "page",
+        "finding",
+        "near",
+        "duplicate",
+        "web",
+        "pages",
+        "broder",
+        "s",
+        "shingling",
+        "and",
+        "charikar",
+        "s",
+        "random",
+        "projection",
+        "were",
+        "compared",
+        "on",
+        "1",
+        "6b",
+        "distinct",
+        "pages",
+        "every",
+        "maximal",
+        "alphanumeric",
+        "run",
+        "is",
+        "a",
+        "term",
+        "a",
+        "url",
+        "such",
+        "as",
+        "http",
+        "www",
+        "example",
+        "com",
+        "a",
+        "b",
+        "html",
+        "is",
+        "broken",
+        "at",
+        "slashes",
+        "and",
+        "dots",
+        "http://img.example.org/logo.png",
+        "icon.gif",
+        "the",
+        "combined",
+        "algorithm",
+        "keeps",
+        "b",
+        "similar",
+        "pairs",
+        "whose",
+        "c",
+        "similarity",
+        "is",
+        "at",
+        "least",
+        "355",
+        "of",
+        "384",
+        "bits",
     ]
 
 
@@ -217,8 +280,12 @@ def test_golden_fingerprint_under_the_default_config():
     assert fingerprint.token_count == 65
     assert fingerprint.exact == 9850601446277148204
     assert fingerprint.features == (
-        17650873580309026614, 9172807173215504761, 12090677816324893675,
-        13668863661182206791, 9405071876883346933, 12121735677287640110,
+        17650873580309026614,
+        9172807173215504761,
+        12090677816324893675,
+        13668863661182206791,
+        9405071876883346933,
+        12121735677287640110,
     )
     assert fingerprint.simhash.hex() == (
         "4144408477eca217170fa691f7aa33405eb1e253211aff1d"

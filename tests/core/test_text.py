@@ -62,7 +62,16 @@ def test_markup_is_white_space_and_terms_are_lower_cased_alphanumeric_runs(html,
 
 def test_url_in_text_is_broken_at_slashes_and_dots():
     assert tokens("see http://www.cs.berkeley.edu/~joe/index.html now") == [
-        "see", "http", "www", "cs", "berkeley", "edu", "joe", "index", "html", "now",
+        "see",
+        "http",
+        "www",
+        "cs",
+        "berkeley",
+        "edu",
+        "joe",
+        "index",
+        "html",
+        "now",
     ]
 
 
@@ -337,7 +346,7 @@ def test_a_tag_with_125_000_attributes_keeps_its_first_64_and_is_truncated():
     assert (fingerprint.token_count, fingerprint.truncated) == (2, True)
     html, capped = cap_attributes(f'<img {names} src="late.png"><img a="x>" src="on.png">')
     assert capped
-    assert html == f"<img {' '.join(names.split()[:MAX_ATTRIBUTES])}><img a=\"x>\" src=\"on.png\">"
+    assert html == f'<img {" ".join(names.split()[:MAX_ATTRIBUTES])}><img a="x>" src="on.png">'
 
 
 def test_tags_under_the_attribute_cap_are_left_as_they_are():

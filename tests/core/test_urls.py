@@ -89,7 +89,9 @@ def test_differing_segments_leave_out_what_both_paths_hold_at_each_end(directory
     assert differing_segments(directory, other) == segments
 
 
-@pytest.mark.parametrize("url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"])
+@pytest.mark.parametrize(
+    "url", ["http://\udc80.example/", "http://[x/", "", "::::", "http://h/\x00"]
+)
 def test_malformed_urls_never_raise(url):
     assert isinstance(normalize_url(url) + site_of(url) + directory_of(url) + host_of(url), str)
     assert isinstance(document_stem_of(url), str)

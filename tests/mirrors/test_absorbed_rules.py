@@ -30,7 +30,7 @@ def _host_rule_over(*inner: Rule, twins: tuple[Rule, ...] = ()):
         for rule in inner:
             store.put_rule(rule)
         host = Candidate(MIRROR, ORIGIN, MIRROR + "index.html", ORIGIN + "index.html", 0.0)
-        install(store, host, "content", 0.0, copy_named=False)
+        install(store, host, "content", 0.0, lambda held_first: False)
         for rule in twins:
             store.put_rule(rule)
 

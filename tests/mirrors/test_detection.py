@@ -287,11 +287,14 @@ def test_a_host_named_a_mirror_is_the_mirror_although_committed_first(open_filte
     assert crawl.decisions[ORIGIN].reason == "mirror_origin"
 
 
-def test_a_copy_as_deep_as_its_origin_and_seen_first_is_told_by_its_link_to_the_origin(
+def test_a_copy_as_deep_as_its_origin_and_seen_first_stands_for_it_though_it_links_it(
     open_filter, origin_tree
 ):
     """The origin's index page links its own host absolutely; the copy, crawled first at the same
-    depth, keeps that link, so it is the page that links the other's host: the copy."""
+    depth, keeps that link, so it is the page that links the other's host: taken for the copy,
+    but its link names no copy over the crawl's order (a victim's index page links the forges
+    beside it too, ``test_a_victim_crawled_first_is_never_pruned_for_a_copy_on_a_host_it_links``):
+    the copy held first stands for the origin's pages, each dropped for the copy's same page."""
     dedup = open_filter()
     copy = "http://www.copy.test/"
     index = origin_tree[ORIGIN].replace(
@@ -303,8 +306,32 @@ def test_a_copy_as_deep_as_its_origin_and_seen_first_is_told_by_its_link_to_the_
         breadth_first(pages, copy) + breadth_first(pages, ORIGIN)
     )
     assert rules_of(dedup) == [(copy, ORIGIN, "host_root")]
-    assert origin_dropped(crawl) == []
-    assert crawl.decisions[ORIGIN].reason == "mirror_origin"
+    [rule] = dedup.mirror_rules()
+    assert not rule["copy_named"]
+    for url in origin_dropped(crawl):
+        decision = crawl.decisions.get(url) or crawl.pruned[url]
+        assert decision.duplicate_of == copy + url.removeprefix(ORIGIN)
+
+
+def test_a_victim_crawled_first_is_never_pruned_for_a_copy_on_a_host_it_links(
+    open_filter, origin_tree
+):
+    """A red team's copier put its copy at the depth of its victim on the forge the victim's
+    index page links: the link took the victim for the copy over the crawl's order, and the
+    victim's pages were pruned for the copier's (sixty-eighth session)."""
+    dedup = open_filter()
+    forge = "http://forge.test/"
+    index = origin_tree[ORIGIN].replace(
+        b"</ul>", f'<li><a href="{forge}project/">source</a></li></ul>'.encode()
+    )
+    victim = origin_tree | {ORIGIN: index}
+    pages = victim | copy_tree(victim, ORIGIN, forge)
+    first = breadth_first(pages, ORIGIN)  # the victim leads by its index page and 4 pages
+    crawl = OnlineCrawl(dedup, pages).visit(
+        first[:5] + interleave(first[5:], breadth_first(pages, forge))
+    )
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [ORIGIN]  # by the link
+    assert [url for url in crawl.pruned if url.startswith(ORIGIN)] == []  # all fetched
 
 
 def test_a_directory_holding_pages_its_origin_lacks_is_no_mirror(

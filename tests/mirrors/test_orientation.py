@@ -469,7 +469,6 @@ def test_a_copier_lacking_the_first_samples_answered_is_turned_the_copy(
     assert lost(crawl, VICTIM) == []
 
 
-
 RELEASE_15, UNNAMED_COPY = "http://docs.release.test/15/", "http://mirror.release.test/pub/docs/"
 
 
