@@ -67,6 +67,12 @@ def test_a_section_added_in_the_middle_of_a_long_listing_leaves_the_footer_to_te
         ("version 2.4.1", "version 2.4.1. Mirrored with sync 3.0", 0),
         # an edit moved numbers both ways
         ("version 2.4 needs 1.8", "version 2.5 needs 1.6 and 3.1", 0),
+        # ... but the release a manual repeats (title, header, footer) moved one way
+        (
+            "Tornado 6.2 docs. Tornado 6.2 needs Python 3.7. Release 6.2. (c) 6.2",
+            "Tornado 6.1 docs. Tornado 6.1 needs Python 3.5.2 or 2.7. Release 6.1.",
+            1,
+        ),
         ("no numbers", "version 1.0", 0),
         ("version 1.0", "version 1.0", 0),
     ],
