@@ -213,6 +213,8 @@ class MirrorConfig:
     code_samples: int = 6
     # the same for a rule whose sides are sibling directories (editions side by side)
     code_samples_siblings: int = 64
+    # documents a faithful rule's kept side gains before its first audit (audits.py); 0: none
+    audit_first: int = 32
     max_boundary_levels: int = 8
     max_depth: int = 12
     listing_min_links: int = 4
@@ -276,6 +278,7 @@ class MirrorConfig:
             "mirror.code_samples_siblings",
             "must lie in 0..255",
         )
+        _require(0 <= self.audit_first <= 1 << 20, "mirror.audit_first", "must lie in 0..2**20")
         _require(self.max_boundary_levels >= 0, "mirror.max_boundary_levels", "must be >= 0")
         _require(1 <= self.max_depth <= 64, "mirror.max_depth", "must lie in 1..64")
         _require(self.listing_min_links >= 0, "mirror.listing_min_links", "must be >= 0")

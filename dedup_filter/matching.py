@@ -228,6 +228,15 @@ def _judge(
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
 
 
+def shared_share(first: Sketched, second: Sketched, config: Config) -> float:
+    """The share of the smaller page's shingles that the other page holds, estimated from the
+    sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""
+    jaccard = resemblance(first, second, config)
+    minhash = config.minhash
+    sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
+    return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
+
+
 def missed_same_site_copy(first: PageRecord, second: PageRecord, config: Config) -> bool:
     """Whether two kept pages of one site are near copies that the combined rule passed over for
     sharing fewer super-shingles than it needs: Broder's six features of 14 values miss a pair at

@@ -29,6 +29,7 @@ from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.mirrors.audits import audit
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -121,6 +122,7 @@ class MirrorDetector:
         self.config = config.mirror
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
+        self._page_config = config
         self._sessions = SessionParameters(self.config.session_parameters)
         self._is_answer = functools.partial(is_answer, config=config)
         self._pruner = UrlPruner(
@@ -223,6 +225,11 @@ class MirrorDetector:
         if self._code_checks:  # an edition met after its rule was made revokes it
             code = check_code(store, page.places, checked.fingerprint.code, self._code_budget, now)
             update.probes.extend(code.probes)
+        fingerprint = checked.fingerprint
+        audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
+        update.probes.extend(audited.probes)
+        code.revoked += audited.revoked
+        code.fetch_back += audited.fetch_back
         pair = pair or listing_pair(
             orientation,
             arrival,
@@ -235,8 +242,8 @@ class MirrorDetector:
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
+        update.reopen(code.revoked)
         if self._code_checks:  # an edition crawled before its rule came revokes it too
-            update.reopen(code.revoked)
             # those confirmed by a reopened pair too, and those pointed at a new origin: an
             # edition paired with a partial copy, whose coded page the copy lacks, and moved onto
             # the guide once the copy was ruled the guide's, dropped the guide's page with other

@@ -61,8 +61,16 @@ _PAGE_ENTRY_KEY_BYTES = _U64.size + _RELATIVE_BYTES  # an orphan's is followed b
 # why a URL was probed: a sample, a mirror's parent index page, the counterpart of a deferred URL,
 # a URL that names no page under a rule's origin (``soft404.py``), a rule's mirror page whose
 # origin page has code blocks (``editions.py``), the index page of a directory whose documents
-# duplicate another's (``documents.py``)
-SAMPLE_PROBE, PARENT_PROBE, COUNTERPART_PROBE, ABSENT_PROBE, CODE_PROBE, INDEX_PROBE = range(6)
+# duplicate another's (``documents.py``), a rule's page audited after it was made (``audits.py``)
+(
+    SAMPLE_PROBE,
+    PARENT_PROBE,
+    COUNTERPART_PROBE,
+    ABSENT_PROBE,
+    CODE_PROBE,
+    INDEX_PROBE,
+    AUDIT_PROBE,
+) = range(7)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -23,7 +23,12 @@ from typing import Any
 
 from dedup_filter.config import Config
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import below_token_floor, editions, resemblance, resembles
+from dedup_filter.matching import (
+    below_token_floor,
+    editions,
+    resembles,
+    shared_share,
+)
 from dedup_filter.urlrules.aliases import (
     Rewrite,
     Rules,
@@ -59,15 +64,6 @@ def same_words(first: PageRecord, second: PageRecord) -> bool:
         second.simhash,
         second.token_count,
     )
-
-
-def shared_share(first: PageRecord, second: PageRecord, config: Config) -> float:
-    """The share of the smaller page's shingles that the other page holds, estimated from the
-    sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""
-    jaccard = resemblance(first, second, config)
-    minhash = config.minhash
-    sizes = [max(page.token_count - minhash.shingle_width + 1, 1) for page in (first, second)]
-    return min(1.0, jaccard * sum(sizes) / (1 + jaccard) / min(sizes))
 
 
 def inserted_line(first: PageRecord, second: PageRecord, config: Config) -> bool:

@@ -760,9 +760,10 @@ def test_a_page_beside_a_dropped_duplicate_is_pruned_for_the_page_kept_for_that_
     for side, other in ((rule["mirror"], rule["origin"]), (rule["origin"], rule["mirror"])):
         kept = next(url for url in crawl.fetched if url.startswith(other) and url.endswith("l"))
         assert crawl.decisions[kept].action == "keep"
-        twin = other + "twin.html"
+        name = f"twin-of-{kept.rpartition('/')[2]}"  # one name a content: two would be a mismatch
+        twin = other + name
         assert dedup.check_page(twin, pages[kept]).reason == "exact_duplicate"
-        verdict = dedup.check_url(side + "twin.html")
+        verdict = dedup.check_url(side + name)
         assert (verdict.action, verdict.reason) == ("drop", "mirrored_directory")
         assert verdict.duplicate_of == twin
 

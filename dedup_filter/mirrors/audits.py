@@ -1,0 +1,170 @@
+"""Audits: a faithful rule tested again on the pages its sides gain after it was made.
+
+A rule is confirmed on samples drawn from the documents both sides held or listed when its pair
+was made, and a copier chooses those: the pages its index page lists, copied faithfully, with
+other text under the names they link. A red team's copier of GTK's GSK reference (53 faithful
+pages, 191 others) met first had every page of its victim pruned for its own, under every
+sample key (sixty-eighth session). So a rule whose every sample matched is audited on what comes
+after (a rule accepted with mismatches, a stale copy, expects edited pages):
+
+* a page either side gains is compared with the other side's page at its path, where that side
+  holds one: other text (the other page holds less than ``_OTHER_TEXT_SHARE`` of the smaller
+  page's shingles, as a URL rule's counterexample: a next page, another item) tells against the
+  rule; a copy's banner and footer, a version string, an edited paragraph do not;
+* a document the rule's kept side gains (a side whose URLs are fetched, the other's pruned) is
+  drawn for an audit at one in ``mirror.audit_first``, one in twice as many after each audit, in
+  an order the index's secret key sets (``MirrorStore.sample_key``): about
+  log2(n / ``audit_first``) + 1 audits for n documents gained, ``_BUDGET`` at most. Its
+  counterpart on the pruned side is probed (``AUDIT_PROBE``) and compared when it comes.
+
+A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected)
+and has the pruned side's counterparts of the kept side's documents fetched back: the pages the
+rule dropped, or never met because the pages linking them were its own. Cost: the audits' probes,
+each a page the rule would have pruned.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from dedup_filter.config import Config
+from dedup_filter.features.fingerprint import Fingerprint
+from dedup_filter.features.hashing import hash64
+from dedup_filter.index.lmdb_index import PageRecord
+from dedup_filter.matching import below_token_floor, editions, shared_share
+from dedup_filter.mirrors.code_checks import CodeCheck, revoke
+from dedup_filter.mirrors.deferrals import Deferrals
+from dedup_filter.mirrors.directories import IndexPages, Placement
+from dedup_filter.mirrors.records import Rule
+from dedup_filter.mirrors.rules import rule_over, rules_with_origin_over
+from dedup_filter.mirrors.soft404 import answer_of, is_answer
+from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
+
+_BUDGET = 8  # audit probes a rule asks, at most
+_FETCHED_BACK = 1024  # documents of the kept side whose counterparts a revoked rule fetches back
+_OTHER_TEXT_SHARE = 0.5  # of the smaller page's shingles the other holds, below which: other text
+
+
+def audit(
+    store: MirrorStore,
+    places: list[Placement],
+    arrival: Fingerprint,
+    index_pages: IndexPages,
+    config: Config,
+    now: float,
+) -> CodeCheck:
+    """Audit the faithful rules over the page that arrived (``places``): revoked where its
+    counterpart holds other text, or its counterpart probed."""
+    check = CodeCheck()
+    if not store.has_rules():
+        return check
+    for rule, relative, on_mirror in _rules_over(store, places):
+        if rule.mode != "content" or not rule.faithful or not relative:
+            continue
+        if index_pages.names_listing(relative):
+            continue
+        counterpart = _counterpart(store, rule, relative, on_mirror)
+        if counterpart is None:
+            if _drawn(store, rule, relative, on_mirror, config.mirror.audit_first):
+                url = (
+                    store.on_origin(rule, relative)
+                    if on_mirror
+                    else store.on_mirror(rule, relative)
+                )
+                if not store.probes_for(url) and Deferrals(store.view).absent(url) is None:
+                    _ask(store, rule, url, check)
+        elif _other_text(arrival, counterpart, config) and not _answers_absence(
+            store, rule, (arrival, counterpart), on_mirror, config
+        ):
+            lacking = _fetched_back(store, rule)
+            revoke(store, rule, now, check)
+            check.fetch_back = list(dict.fromkeys([*check.fetch_back, *lacking]))
+            return check
+    return check
+
+
+def _rules_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule, str, bool]]:
+    """Each rule a side of which holds the page, with the page's path below it and whether that
+    side is the mirror."""
+    found = rule_over(store, places)
+    if found is not None:
+        yield found[0], found[1].relative, True
+    for rule, place in rules_with_origin_over(store, places):
+        yield rule, place.relative, False
+
+
+def _counterpart(
+    store: MirrorStore, rule: Rule, relative: str, on_mirror: bool
+) -> PageRecord | None:
+    """The page the other side holds at ``relative``: not where two files collided there."""
+    other = rule.origin if on_mirror else rule.mirror
+    entry = store.entry_by_hash(other.lower(), relative_hash(relative))
+    if entry is None or entry.other_file(None):
+        return None
+    return store.view.page(entry.representative)
+
+
+def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> bool:
+    """Whether two pages at one path hold other text (``_OTHER_TEXT_SHARE``); pages below the
+    token floor and editions of one document (``code_checks``) tell nothing here."""
+    if page.exact == counterpart.exact:
+        return False
+    if below_token_floor(page, config) or below_token_floor(counterpart, config):
+        return False
+    if editions(page, counterpart, config):
+        return False
+    return shared_share(page, counterpart, config) < _OTHER_TEXT_SHARE
+
+
+def _answers_absence(
+    store: MirrorStore,
+    rule: Rule,
+    pages: tuple[Fingerprint, PageRecord],
+    on_mirror: bool,
+    config: Config,
+) -> bool:
+    """Whether either page is its side's known answer for a page it lacks (a soft 404): an
+    absence, which ``origin_lacks`` and the deferrals weigh, not other text."""
+    sides = (rule.mirror, rule.origin) if on_mirror else (rule.origin, rule.mirror)
+    return any(
+        is_answer(page, answer_of(store.view, side), config)
+        for page, side in zip(pages, sides, strict=True)
+    )
+
+
+def _drawn(store: MirrorStore, rule: Rule, relative: str, on_mirror: bool, first: int) -> bool:
+    """Whether a document the side gained is audited: the side is kept and the other pruned,
+    the secret order draws it, and the rule has probes left."""
+    kept, other_pruned = (
+        (not rule.prunes_mirror, rule.prunes_origin)
+        if on_mirror
+        else (not rule.prunes_origin, rule.prunes_mirror)
+    )
+    if not (first and kept and other_pruned):
+        return False
+    asked = Deferrals(store.view).tally(directory_name(rule.mirror), AUDIT_PROBE).asked
+    every = first << asked  # each audit passed, half as many drawn
+    drawn = hash64(f"{rule.mirror.lower()}\n{relative.lower()}", store.sample_key()) % every == 0
+    return drawn and asked < _BUDGET
+
+
+def _ask(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:
+    reference = directory_name(rule.mirror)
+    store.add_probe(url, AUDIT_PROBE, reference)
+    Deferrals(store.view).count_probe(reference, AUDIT_PROBE, "asked")
+    check.probes.append(url)
+
+
+def _fetched_back(store: MirrorStore, rule: Rule) -> list[str]:
+    """The pruned side's counterparts of the kept side's documents, where it holds no page."""
+    fetched = []
+    sides = (
+        (rule.origin, rule.mirror, rule.prunes_mirror),
+        (rule.mirror, rule.origin, rule.prunes_origin),
+    )
+    for kept, pruned, is_pruned in sides:
+        if is_pruned:
+            entries = itertools.islice(store.subtree(kept.lower()), _FETCHED_BACK)
+            fetched += store.lacking(pruned, entries)
+    return fetched

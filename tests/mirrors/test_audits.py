@@ -1,0 +1,84 @@
+"""Audits: a faithful rule tested again on the pages its kept side gains after it was made; a
+copier faithful only where the samples could look never gets its victim's other pages pruned."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import OnlineCrawl, breadth_first, copy_tree, docs_tree
+
+VICTIM = "http://victim.test/docs/"
+COPIER = "http://copier.test/docs/"
+OTHER_TEXT = ("statistics", "fractions", "getopt", "gettext")
+
+
+def copier_met_first(open_filter, corpus, modules, stdlib_page, **overrides):
+    """The copier's index page and the pages it lists, copied faithfully, come first; then the
+    victim's index page (the pair is made, its samples drawn from those pages); then the
+    copier's ``extra/``, other text under the victim's names; then the rest of the victim."""
+    dedup = open_filter(**overrides)
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copier = copy_tree(victim, VICTIM, COPIER)
+    others = iter(OTHER_TEXT)
+    for url in sorted(copier):
+        if url.startswith(COPIER + "extra/") and url.endswith(".html"):
+            copier[url] = stdlib_page(next(others)).encode()
+    pages = victim | copier
+    copier_order = breadth_first(copier, COPIER)
+    top = [url for url in copier_order if "/extra/" not in url]
+    extra = [url for url in copier_order if "/extra/" in url]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        [*top, VICTIM, *extra, *breadth_first(victim, VICTIM)[1:]]
+    )
+    return dedup, crawl, victim
+
+
+def lost_text(crawl: OnlineCrawl, tree: dict[str, bytes]) -> list[str]:
+    """Pages of ``tree`` whose bytes no fetched page (probes included) served."""
+    served = {crawl.pages[url] for url in crawl.fetched if url in crawl.pages}
+    return [url for url, body in tree.items() if body not in served]
+
+
+def test_a_copier_faithful_only_where_the_samples_looked_is_revoked_by_an_audit(
+    open_filter, corpus, modules, stdlib_page
+):
+    dedup, crawl, victim = copier_met_first(
+        open_filter, corpus, modules, stdlib_page, audit_first=1
+    )
+    assert lost_text(crawl, victim) == []
+    assert dedup.mirror_rules() == []  # revoked, its pair kept rejected
+    revoked = [d for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
+    assert revoked
+    assert revoked[0].evidence["mirrors_revoked"] == [VICTIM]
+
+
+def test_without_audits_the_copier_gets_its_victims_other_pages_pruned(
+    open_filter, corpus, modules, stdlib_page
+):
+    """What the audits are for: samples drawn when the pair was made see the faithful part."""
+    dedup, crawl, victim = copier_met_first(
+        open_filter, corpus, modules, stdlib_page, audit_first=0
+    )
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [VICTIM]
+    assert sorted(lost_text(crawl, victim)) == sorted(
+        url for url in victim if "/extra/" in url and url.endswith(".html")
+    )
+
+
+@pytest.mark.parametrize(("audit_first", "most"), [(1, 3), (32, 1)])
+def test_a_faithful_copy_passes_its_audits(open_filter, corpus, modules, audit_first, most):
+    """The same order with a whole copy: the audits of the pages the copy (the kept side) gains
+    after the rule find copies there, the rule stays, and they cost a probe or two."""
+    dedup = open_filter(audit_first=audit_first)
+    origin = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copy = copy_tree(origin, VICTIM, COPIER)
+    copy_order = breadth_first(copy, COPIER)
+    top = [url for url in copy_order if "/extra/" not in url]
+    extra = [url for url in copy_order if "/extra/" in url]
+    crawl = OnlineCrawl(dedup, origin | copy).visit(
+        [*top, VICTIM, *extra, *breadth_first(origin, VICTIM)[1:]]
+    )
+    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [VICTIM]
+    assert lost_text(crawl, origin) == []
+    audited = [url for url in crawl.probes if url.startswith(VICTIM + "extra/")]
+    assert (audit_first == 1) <= len(audited) <= most
