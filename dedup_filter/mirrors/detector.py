@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -67,7 +67,7 @@ from dedup_filter.mirrors.probes import (
     tally,
     withdraw_failed,
 )
-from dedup_filter.mirrors.pruning import Protection, UrlPruner
+from dedup_filter.mirrors.pruning import Protection, Seen, UrlPruner
 from dedup_filter.mirrors.records import DROPPED_AS_MIRROR, OPEN, DirEntry, Rule
 from dedup_filter.mirrors.rules import (
     absorbed,
@@ -336,11 +336,7 @@ class MirrorDetector:
         return self._pruner.defer(view, url, now)
 
     def settle_deferred(
-        self,
-        view: IndexView,
-        now: float,
-        max_age_s: float,
-        through: Callable[[Decision], Decision] = lambda decision: decision,
+        self, view: IndexView, now: float, max_age_s: float, through: Seen
     ) -> list[Decision]:
         return self._pruner.settle(view, now, max_age_s, through)
 

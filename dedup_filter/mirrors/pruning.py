@@ -72,6 +72,8 @@ from dedup_filter.urls import path_of
 _DROPPED_FOR_A_PAGE = (Reason.MIRRORED_DIRECTORY, Reason.EDITION_PROSE)
 # whether a held page (first) is a side's answer for a page it lacks (second: None if unknown)
 Soft404Test = Callable[[Sketched, AbsentAnswer | None], bool]
+# a mirror rule's decision as the caller sees it (the filter: through the URL rules)
+Seen = Callable[[Decision], Decision]
 _SOFT_404_SCAN = 4_096  # a side's pages read for those it served as its soft-404 page
 
 
@@ -1089,11 +1091,7 @@ class UrlPruner:
         )
 
     def settle(
-        self,
-        view: IndexView,
-        now: float,
-        max_age_s: float,
-        through: Callable[[Decision], Decision] = lambda decision: decision,
+        self, view: IndexView, now: float, max_age_s: float, through: Seen
     ) -> list[Decision]:
         """Final decisions for the deferred URLs whose counterpart's fate is known (``through``
         the caller's view of a decision: a counterpart the URL rules drop as an alias of a held

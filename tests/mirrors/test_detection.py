@@ -287,6 +287,12 @@ def test_a_host_named_a_mirror_is_the_mirror_although_committed_first(open_filte
     assert crawl.decisions[ORIGIN].reason == "mirror_origin"
 
 
+def linking(tree: dict[str, bytes], url: str) -> dict[str, bytes]:
+    """``tree`` whose index page links ``url`` too, absolutely."""
+    index = tree[ORIGIN].replace(b"</ul>", f'<li><a href="{url}">{url}</a></li></ul>'.encode())
+    return tree | {ORIGIN: index}
+
+
 def test_a_copy_as_deep_as_its_origin_and_seen_first_stands_for_it_though_it_links_it(
     open_filter, origin_tree
 ):
@@ -297,10 +303,7 @@ def test_a_copy_as_deep_as_its_origin_and_seen_first_stands_for_it_though_it_lin
     the copy held first stands for the origin's pages, each dropped for the copy's same page."""
     dedup = open_filter()
     copy = "http://www.copy.test/"
-    index = origin_tree[ORIGIN].replace(
-        b"</ul>", f'<li><a href="{ORIGIN}extra/">extra</a></li></ul>'.encode()
-    )
-    origin = origin_tree | {ORIGIN: index}
+    origin = linking(origin_tree, f"{ORIGIN}extra/")
     pages = origin | copy_tree(origin, ORIGIN, copy)
     crawl = OnlineCrawl(dedup, pages).visit(
         breadth_first(pages, copy) + breadth_first(pages, ORIGIN)
@@ -321,10 +324,7 @@ def test_a_victim_crawled_first_is_never_pruned_for_a_copy_on_a_host_it_links(
     victim's pages were pruned for the copier's (sixty-eighth session)."""
     dedup = open_filter()
     forge = "http://forge.test/"
-    index = origin_tree[ORIGIN].replace(
-        b"</ul>", f'<li><a href="{forge}project/">source</a></li></ul>'.encode()
-    )
-    victim = origin_tree | {ORIGIN: index}
+    victim = linking(origin_tree, f"{forge}project/")
     pages = victim | copy_tree(victim, ORIGIN, forge)
     first = breadth_first(pages, ORIGIN)  # the victim leads by its index page and 4 pages
     crawl = OnlineCrawl(dedup, pages).visit(
