@@ -17,8 +17,9 @@ after (a rule accepted with mismatches, a stale copy, expects edited pages):
   log2(n / ``audit_first``) + 1 audits for n documents gained, ``_BUDGET`` at most. Its
   counterpart on the pruned side is probed (``AUDIT_PROBE``) and compared when it comes.
 
-A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected)
-and has the pruned side's counterparts of the kept side's documents fetched back: the pages the
+A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected,
+not as a pair of editions) and has the pruned side's counterparts of the kept side's documents
+fetched back: the pages the
 rule dropped, or never met because the pages linking them were its own. Cost: the audits' probes,
 each a page the rule would have pruned.
 """
@@ -77,9 +78,12 @@ def audit(
         elif _other_text(arrival, counterpart, config) and not _answers_absence(
             store, rule, (arrival, counterpart), on_mirror, config
         ):
-            lacking = _fetched_back(store, rule)
-            revoke(store, rule, now, check)
-            check.fetch_back = list(dict.fromkeys([*check.fetch_back, *lacking]))
+            # not recorded as a pair revoked for its code, whose sides are editions of one guide
+            # (``pruning._beside_edition`` drops a page for its other side's page without code
+            # blocks): a copier's other text without code then dropped the victim's pages it
+            # stood beside (a red team: 152 of 191 lost)
+            revoke(store, rule, now, check, pruned=False)
+            check.fetch_back = list(dict.fromkeys([*check.fetch_back, *_fetched_back(store, rule)]))
             return check
     return check
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter.mirrors.store import MirrorStore
+
 from .conftest import OnlineCrawl, breadth_first, copy_tree, docs_tree
 
 VICTIM = "http://victim.test/docs/"
@@ -39,14 +41,18 @@ def lost_text(crawl: OnlineCrawl, tree: dict[str, bytes]) -> list[str]:
     return [url for url, body in tree.items() if body not in served]
 
 
+@pytest.mark.parametrize("code", ["<pre>x = 1</pre>", ""])
 def test_a_copier_faithful_only_where_the_samples_looked_is_revoked_by_an_audit(
-    open_filter, corpus, modules, stdlib_page
+    open_filter, corpus, modules, stdlib_page, code
 ):
-    dedup, crawl, victim = copier_met_first(
-        open_filter, corpus, modules, stdlib_page, audit_first=1
-    )
+    """With or without code blocks in its other text: a pair revoked by an audit is no pair of
+    editions, whose pages one side's page without code blocks stands for (``EDITION_PROSE``)."""
+    other = lambda name: stdlib_page(name).replace("</body>", f"{code}</body>")  # noqa: E731
+    dedup, crawl, victim = copier_met_first(open_filter, corpus, modules, other, audit_first=1)
     assert lost_text(crawl, victim) == []
     assert dedup.mirror_rules() == []  # revoked, its pair kept rejected
+    with dedup.index.read() as view:  # not as editions, one side's prose standing for the other's
+        assert not MirrorStore(view).has_revoked()
     revoked = [d for d in crawl.decisions.values() if d.evidence.get("mirrors_revoked")]
     assert revoked
     assert revoked[0].evidence["mirrors_revoked"] == [VICTIM]
