@@ -446,9 +446,11 @@ class Processor:
         they came (key, value, headers) when they settle as keeps; before, a released URL went
         out as its normalised URL alone, keyed by it (a red team's frontier record lost its
         JSON fields, key and headers)."""
+        if not self.config.urls_keep:  # nothing is forwarded
+            return
         records: dict[str, bytes] = {}
         for (record, _), decision in zip(urls, decisions, strict=True):
-            if isinstance(decision, Decision) and decision.deferred and self.config.urls_keep:
+            if isinstance(decision, Decision) and decision.deferred:
                 headers = list(record.headers or ())
                 records.setdefault(decision.url, packed_record(record.key, record.value, headers))
         self.dedup.keep_deferred_records(records)

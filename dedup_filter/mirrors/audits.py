@@ -19,9 +19,8 @@ after (a rule accepted with mismatches, a stale copy, expects edited pages):
 
 A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected,
 not as a pair of editions) and has the pruned side's counterparts of the kept side's documents
-fetched back: the pages the
-rule dropped, or never met because the pages linking them were its own. Cost: the audits' probes,
-each a page the rule would have pruned.
+fetched back: the pages the rule dropped, or never met because the pages linking them were its
+own. Cost: the audits' probes, each a page the rule would have pruned.
 """
 
 from __future__ import annotations

@@ -221,11 +221,11 @@ class MirrorDetector:
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
+        fingerprint = checked.fingerprint
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
-            code = check_code(store, page.places, checked.fingerprint.code, self._code_budget, now)
+            code = check_code(store, page.places, fingerprint.code, self._code_budget, now)
             update.probes.extend(code.probes)
-        fingerprint = checked.fingerprint
         audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
         update.probes.extend(audited.probes)
         code.revoked += audited.revoked
@@ -259,7 +259,6 @@ class MirrorDetector:
             for side in answering:
                 code.fetch_back.extend(self._pruner.soft_404s_held(view, side))
         else:
-            fingerprint = checked.fingerprint
             soft_404 = self._pruner.soft_404_stand_ins(view, page.url, fingerprint)
             if soft_404:  # a 404 in disguise: its counterparts are crawled in its place
                 Deferrals(view).mark_absent(sessions.strip(page.url), 404)
