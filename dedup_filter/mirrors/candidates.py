@@ -44,9 +44,11 @@ from dedup_filter.mirrors.probes import (
 )
 from dedup_filter.mirrors.pruning import Protection
 from dedup_filter.mirrors.records import (
+    EDITION,
     MISMATCH,
     MISSING,
     OPEN,
+    PENDING,
     REJECTED,
     SUPERSEDED,
     Candidate,
@@ -67,7 +69,7 @@ from dedup_filter.mirrors.sampling import Arrival, CoordinateSampler
 from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
-from dedup_filter.mirrors.store import MirrorStore, pair_reference
+from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 from dedup_filter.releases import release_named_by_one
 
 
@@ -612,6 +614,26 @@ class CandidateUpdate:
             for candidate in self.store.candidates_of_mirror(mirror):
                 if candidate.state == SUPERSEDED:
                     self.advance(replace(candidate, state=OPEN, created_at=self.now))
+
+    def refold(self, places: Iterable[Placement], folded: dict[str, str]) -> None:
+        """Sample again the rejected pairs that judged a page unlike its counterpart at a path
+        where a side was just found serving one file under two names that differ only in case
+        (``folded``, by directory key; ``records.FOLDED``): the other side's file there may be
+        the other one of the pair, so the sample tells nothing (``MISSING`` once judged again).
+        A case-insensitive mirror of GDK's reference was rejected for ``KEY_Abrevetilde``, an
+        "edition" of ``KEY_abrevetilde``, and never pruned."""
+        for place in places:
+            if place.directory_key not in folded:
+                continue
+            rel_hash = relative_hash(place.relative)
+            for candidate in (
+                *self.store.candidates_of_mirror(place.directory),
+                *self.store.candidates_of_origin(place.directory),
+            ):
+                judged = {sample.relative_hash: sample.outcome for sample in candidate.samples}
+                if candidate.state == REJECTED and judged.get(rel_hash) in (MISMATCH, EDITION):
+                    again = candidate.with_outcome(rel_hash, PENDING)
+                    self.advance(replace(again, state=OPEN, created_at=self.now))
 
 
 def _reversed(candidate: Candidate) -> Candidate:

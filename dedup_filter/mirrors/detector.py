@@ -192,9 +192,10 @@ class MirrorDetector:
             for kind, side in outstanding
             if kind == ABSENT_PROBE
         ]
+        folded: dict[str, str] = {}
         if not answering:
             role_of = role(page, stance)
-            self._record(store, page, checked.fingerprint, links, representative, role_of)
+            folded = self._record(store, page, checked.fingerprint, links, representative, role_of)
         ruled = store.has_rules()
         found = rule_over(store, page.places) if ruled else None
         origins_over = rules_with_origin_over(store, page.places) if ruled else []
@@ -230,6 +231,8 @@ class MirrorDetector:
         update.probes.extend(audited.probes)
         code.revoked += audited.revoked
         code.fetch_back += audited.fetch_back
+        if folded:  # what the pruned sides' pages at those names dropped for it
+            code.fetch_back += self._pruner.folded_back(store, page.places, folded)
         pair = pair or listing_pair(
             orientation,
             arrival,
@@ -242,6 +245,7 @@ class MirrorDetector:
             if opened is not None:
                 update.open(opened, level)
         self._advance_concerned(update, page.places)
+        update.refold(page.places, folded)
         update.reopen(code.revoked)
         if self._code_checks:  # an edition crawled before its rule came revokes it too
             # those confirmed by a reopened pair too, and those pointed at a new origin: an
@@ -538,8 +542,11 @@ class MirrorDetector:
         links: Iterable[str],
         representative: int,
         role: int,
-    ) -> None:
+    ) -> dict[str, str]:
+        """Record the page under each of its directories; returns, by directory key, the other
+        spelling of its name there that it was just found served under (``store.put_entry``)."""
         record, length = store.view.page(representative), fingerprint.token_count
+        folded = {}
         for place in page.places:
             key = self._index_pages.entry_key(place)
             own_index = place.is_own and not key
@@ -561,7 +568,10 @@ class MirrorDetector:
                 bare,
                 few,
             )
-            store.put_entry(place.directory_key, key, entry, record)
+            other = store.put_entry(place.directory_key, key, entry, record)
+            if other is not None:
+                folded[place.directory_key] = other
+        return folded
 
     def _side_by_side_by_now(
         self,

@@ -61,7 +61,7 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import ask_counterpart, fetchable
-from dedup_filter.mirrors.records import OPEN, Rule
+from dedup_filter.mirrors.records import FOLDED, OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
@@ -659,6 +659,11 @@ class UrlPruner:
             held = self._crawled_or_probed(store, counterpart)
         else:
             held = self._crawled_page(store, counterpart)
+        if held is None and self._folds_case(store, counterpart):
+            # its side serves one file under this name and another that differs only in case:
+            # which of the two this URL's file is, nothing held tells
+            evidence["counterpart_folds_case"] = True
+            return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         if held is not None:
             answer = answer_of(view, kept)
             if answer is None:  # asked for when the rule was made (``defer`` asks again)
@@ -1019,6 +1024,32 @@ class UrlPruner:
             and self.held_page(store, counterpart) is None
         ]
 
+    def folded_back(
+        self, store: MirrorStore, places: list[Placement], folded: dict[str, str]
+    ) -> list[str]:
+        """The pruned side's URLs, not held, at both names of a path whose kept side was just
+        found serving one file under names that differ only in case (``folded``: the other
+        name, by directory key; ``records.FOLDED``): either may have been dropped for the
+        other's file (a red team's case-insensitive mirror of GDK's reference, held first:
+        283 pages lost under 5 of 10 keys)."""
+        sides = []
+        found = rule_over(store, places)
+        if found is not None and found[0].prunes_origin:
+            sides.append((found[0], found[1], store.on_origin))
+        sides += [
+            (rule, place, store.on_mirror)
+            for rule, place in rules_with_origin_over(store, places)
+            if rule.prunes_mirror
+        ]
+        back = []
+        for rule, place, on_pruned in sides:
+            other = folded.get(place.directory_key)
+            for relative in (place.relative, other) if other is not None else ():
+                url = on_pruned(rule, relative)
+                if store.view.page_id_for_url(url) is None:
+                    back.append(url)
+        return back
+
     def soft_404s_held(self, view: IndexView, side: str) -> list[str]:
         """``soft_404_stand_ins`` for the pages ``side`` served before its answer for a page it
         lacks was known (that answer just arrived), over its first ``_SOFT_404_SCAN`` pages; the
@@ -1132,16 +1163,27 @@ class UrlPruner:
         held = self._held_as_itself(store, url)
         return held if held is not None and held.url == url else _unprobed(store, held)
 
-    def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
-        view = store.view
-        own = view.page_id_for_url(url)
-        if own is not None:
-            return view.page(own)
+    def _folds_case(self, store: MirrorStore, url: str) -> bool:
+        """Whether ``url``'s side serves one file under its name and another that differs only
+        in case (``records.FOLDED``)."""
         place = own_placement(url, self.config.max_depth)
         if place is None:
-            return None
+            return False
+        entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
+        return entry is not None and entry.role == FOLDED
+
+    def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
+        """The page held for ``url`` on its own side: fetched under it, or under a name its
+        directory keys alike (another case, ``.htm``, bare), where that is one file."""
+        view = store.view
+        own = view.page_id_for_url(url)
+        place = own_placement(url, self.config.max_depth)
+        if place is None:
+            return None if own is None else view.page(own)
         key = self._index_pages.entry_key(place)
         entry = store.entry(place.directory_key, key)
+        if own is not None:  # unless its side serves one file under both names of a pair
+            return None if entry is not None and entry.role == FOLDED else view.page(own)
         if entry is None or entry.other_file(None):  # two files collided at its path
             return None
         spelt_apart = entry.relative.lower() != place.relative.lower()

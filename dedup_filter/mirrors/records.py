@@ -39,8 +39,10 @@ MODES = ("url", "content")
 # what the mirror detector made of a page: nothing special, kept as the index page of a candidate
 # pair, or dropped as the index page of the mirror it confirmed (replays repeat it); or what a
 # directory holds at a relative path: two files whose names differ only in case (``COLLIDING``:
-# relative paths compare lower-cased, so neither stands for that path)
-ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR, COLLIDING = 0, 1, 2, 3
+# relative paths compare lower-cased, so neither stands for that path), or one file served under
+# two such names (``FOLDED``: a server on a file system that folds case; what it serves under
+# either name may be the other side's other file)
+ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR, COLLIDING, FOLDED = 0, 1, 2, 3, 4
 
 
 def _texts(*values: str) -> bytes:
@@ -95,7 +97,7 @@ class DirEntry:
         will do): relative paths compare by ``relative_key``, and two names that differ only so
         are two files (gi-docgen's ``func.CHECK_VERSION.html`` beside
         ``func.check_version.html``); so is whatever holds a path such files collided at."""
-        if self.role == COLLIDING:
+        if self.role in (COLLIDING, FOLDED):
             return True
         return (
             relative is not None

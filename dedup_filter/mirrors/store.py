@@ -48,7 +48,15 @@ from dedup_filter.mirrors.entry_bytes import (
     representative_of,
     told_by_record,
 )
-from dedup_filter.mirrors.records import COLLIDING, OPEN, Candidate, DirectoryPair, DirEntry, Rule
+from dedup_filter.mirrors.records import (
+    COLLIDING,
+    FOLDED,
+    OPEN,
+    Candidate,
+    DirectoryPair,
+    DirEntry,
+    Rule,
+)
 
 _U64 = struct.Struct(">Q")
 _Pair = TypeVar("_Pair", bound=DirectoryPair)
@@ -84,6 +92,17 @@ def relative_hash(relative: str) -> int:
     """A relative path's 48-bit hash (of its ``relative_key``): its ``dirs`` key under a
     directory, its sampling order."""
     return hash64(relative_key(relative), _RELATIVE_SEED) >> (64 - 8 * _RELATIVE_BYTES)
+
+
+def _folds(before: DirEntry, entry: DirEntry) -> bool:
+    """Whether ``entry`` and the one recorded ``before`` at its path are one file served under
+    names that differ only in case: the same bytes (two files merely alike are two files, as
+    GDK's ``const.KEY_A.html`` and ``const.KEY_a.html`` are where case counts)."""
+    if before.role == COLLIDING or before.exact != entry.exact:
+        return False
+    if before.role == FOLDED:
+        return True
+    return before.relative != entry.relative and before.relative.lower() == entry.relative.lower()
 
 
 def _entry_key(directory_key: str, rel_hash: int) -> bytes:
@@ -220,16 +239,21 @@ class MirrorStore:
 
     def put_entry(
         self, directory_key: str, relative_key: str, entry: DirEntry, record: PageRecord | None
-    ) -> None:
+    ) -> str | None:
         """Record ``entry`` under ``directory_key``; ``record`` is its representative's (read
-        once for a page's entries under all its directories)."""
+        once for a page's entries under all its directories). Returns the other spelling of
+        its name when the two were just found serving one file (``FOLDED``)."""
         key = _entry_key(directory_key, relative_hash(relative_key))
         url_key = directory_key + entry.relative.lower()
         filed = self.view.postings(_PAGE_ENTRIES, key)
         stored = self.view.get("dirs", key)
         before = self._recorded_before(directory_key, stored, filed)
+        folded_from = None
         if before is not None and before.other_file(entry.relative):
-            entry = replace(entry, role=COLLIDING)
+            folds = _folds(before, entry)
+            if folds and before.role != FOLDED:
+                folded_from = before.relative
+            entry = replace(entry, role=FOLDED if folds else COLLIDING)
         if entry.met and before is not None and before.met:
             # a side was met when its index page first was, not when it was fetched again
             entry = replace(entry, met=min(entry.met, before.met))
@@ -242,10 +266,11 @@ class MirrorStore:
                 self.view.add_posting(_PAGE_ENTRIES, key, entry.representative)
             if stored is not None:
                 self.view.delete("dirs", key)
-            return
+            return None
         value = encode_entry(entry, record, url_key)
         if stored != value:
             self.view.put("dirs", key, value)
+        return folded_from
 
     def _recorded_before(
         self, directory_key: str, stored: bytes | None, filed: list[int]

@@ -7,6 +7,7 @@ from dataclasses import replace
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.mirrors.records import (
     COLLIDING,
+    FOLDED,
     KEPT_AS_CANDIDATE,
     MATCH,
     MISSING,
@@ -119,8 +120,8 @@ def test_two_files_whose_names_differ_only_in_case_leave_their_path_colliding(tm
             view.put_page(PageRecord(view.new_page_id(), directory + name, 5, 0, (), b"", 0.0))
         upper, lower, index = (
             DirEntry(1, 5, "Check.html"),
-            DirEntry(2, 5, "check.html"),
-            DirEntry(3, 5, "index.html"),
+            DirEntry(2, 6, "check.html"),
+            DirEntry(3, 7, "index.html"),
         )
         roles = []
         for entry in (upper, upper, lower, upper):
@@ -133,6 +134,34 @@ def test_two_files_whose_names_differ_only_in_case_leave_their_path_colliding(tm
     roles, index_role = tmp_index.transact(write)
     assert roles == [ORDINARY, ORDINARY, COLLIDING, COLLIDING]
     assert index_role == ORDINARY
+
+
+def test_one_file_served_under_two_names_that_differ_only_in_case_is_folded(tmp_index):
+    """A server on a file system that folds case serves ``KEY_a.html`` for ``KEY_A.html``: the
+    same bytes under both names (``FOLDED``), said once; other bytes under one name later make
+    them two files."""
+    directory = "http://o.test/d/"
+
+    def write(view):
+        store = MirrorStore(view)
+        view.put_page(PageRecord(view.new_page_id(), directory + "KEY_A.html", 5, 0, (), b"", 0.0))
+        told = []
+        for entry in (
+            DirEntry(1, 5, "KEY_A.html"),
+            DirEntry(1, 5, "KEY_a.html"),
+            DirEntry(1, 5, "KEY_A.html"),
+            DirEntry(1, 6, "KEY_a.html"),
+        ):
+            other = store.put_entry(directory, "key_a.html", entry, view.page(1))
+            told.append((other, store.entry(directory, "key_a.html").role))
+        return told
+
+    assert tmp_index.transact(write) == [
+        (None, ORDINARY),
+        ("KEY_A.html", FOLDED),
+        (None, FOLDED),
+        (None, COLLIDING),
+    ]
 
 
 def test_a_subtree_merges_both_tables_in_hash_order(tmp_index):
