@@ -659,7 +659,9 @@ class UrlPruner:
             held = self._crawled_or_probed(store, counterpart)
         else:
             held = self._crawled_page(store, counterpart)
-        if held is None and self._folds_case(store, counterpart):
+        if held is None and self._folds_case(
+            store, own_placement(counterpart, self.config.max_depth)
+        ):
             # its side serves one file under this name and another that differs only in case:
             # which of the two this URL's file is, nothing held tells
             evidence["counterpart_folds_case"] = True
@@ -1163,11 +1165,10 @@ class UrlPruner:
         held = self._held_as_itself(store, url)
         return held if held is not None and held.url == url else _unprobed(store, held)
 
-    def _folds_case(self, store: MirrorStore, url: str) -> bool:
-        """Whether ``url``'s side serves one file under its name and another that differs only
-        in case (``records.FOLDED``)."""
-        place = own_placement(url, self.config.max_depth)
-        if place is None:
+    def _folds_case(self, store: MirrorStore, place: Placement | None) -> bool:
+        """Whether the side of a URL at ``place`` serves one file under its name and another
+        that differs only in case (``records.FOLDED``)."""
+        if place is None or not store.folds_at(place.directory_key):
             return False
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return entry is not None and entry.role == FOLDED
@@ -1178,12 +1179,12 @@ class UrlPruner:
         view = store.view
         own = view.page_id_for_url(url)
         place = own_placement(url, self.config.max_depth)
+        if own is not None:  # unless its side serves one file under both names of a pair
+            return None if self._folds_case(store, place) else view.page(own)
         if place is None:
-            return None if own is None else view.page(own)
+            return None
         key = self._index_pages.entry_key(place)
         entry = store.entry(place.directory_key, key)
-        if own is not None:  # unless its side serves one file under both names of a pair
-            return None if entry is not None and entry.role == FOLDED else view.page(own)
         if entry is None or entry.other_file(None):  # two files collided at its path
             return None
         spelt_apart = entry.relative.lower() != place.relative.lower()

@@ -23,7 +23,9 @@ Tables:
                 "v" side NUL other -> other, as written (a rule revoked for its code after it
                                               pruned, once from each side: ``code_checks``) ;
                 "s" host -> name=value pairs joined by "&" (the session ids a host writes
-                                              into its links: ``sessions.py``)
+                                              into its links: ``sessions.py``) ;
+                "f" directory -> "" (an entry of it is ``FOLDED``: URL checks read entries
+                                              for it only where some are)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -253,6 +255,7 @@ class MirrorStore:
             folds = _folds(before, entry)
             if folds and before.role != FOLDED:
                 folded_from = before.relative
+                self.view.put("rules", b"f" + directory_name(directory_key), b"")
             entry = replace(entry, role=FOLDED if folds else COLLIDING)
         if entry.met and before is not None and before.met:
             # a side was met when its index page first was, not when it was fetched again
@@ -472,9 +475,7 @@ class MirrorStore:
     def has_revoked(self) -> bool:
         """Whether any rule was revoked for its code after it pruned: most crawls have none, and
         every URL check asks (read once a state of the rule tables in readers)."""
-        return self.view.memoised(
-            "has_revoked", lambda: next(self.view.scan("rules", b"v"), None) is not None
-        )
+        return self.view.memoised("has_revoked", lambda: self._first_row(b"v") is not None)
 
     def revoked_partners(self, directory: str) -> tuple[str, ...]:
         """The other sides of the rules revoked for their code after they pruned, with
@@ -486,11 +487,22 @@ class MirrorStore:
         rows = self.view.scan("rules", prefix)
         return tuple(value.decode("utf-8", "surrogatepass") for _, value in rows)
 
+    def folds_at(self, directory_key: str) -> bool:
+        """Whether an entry of the directory is ``FOLDED``: most crawls have none, and URL checks
+        ask (read once a state of the rule tables in readers)."""
+        if not self.view.memoised("has_folds", lambda: self._first_row(b"f") is not None):
+            return False
+        key = b"f" + directory_name(directory_key)
+        return self.view.memoised(("folds", key), lambda: self.view.get("rules", key) is not None)
+
+    def _first_row(self, prefix: bytes) -> tuple[bytes, bytes] | None:
+        return next(self.view.scan("rules", prefix), None)
+
     def has_rules(self) -> bool:
         """Whether any rule stands or was revoked after it pruned (the session parameters learnt
         on hosts, in the same table, are no rules)."""
         return self.has_revoked() or self.view.memoised(
-            "has_rules", lambda: next(self.view.scan("rules", b"r"), None) is not None
+            "has_rules", lambda: self._first_row(b"r") is not None
         )
 
     def session_pairs(self, host: str) -> tuple[str, ...]:
