@@ -100,10 +100,18 @@ def _rules_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[R
 def _counterpart(
     store: MirrorStore, rule: Rule, relative: str, on_mirror: bool
 ) -> PageRecord | None:
-    """The page the other side holds at ``relative``: not where two files collided there."""
+    """The page the other side holds at ``relative``: not where two files collided there, nor
+    where that side served one file under two names that differ only in case, or either side's
+    index page lists the name beside such a twin: which of the two files it holds, nothing
+    tells (a mirror on a server that folds case, whose host's URL ``case`` rule keeps the crawl
+    from ever fetching the second name, revoked its rule so)."""
     other = rule.origin if on_mirror else rule.mirror
     entry = store.entry_by_hash(other.lower(), relative_hash(relative))
     if entry is None or entry.other_file(None):
+        return None
+    there = store.on_origin(rule, relative) if on_mirror else store.on_mirror(rule, relative)
+    here = (rule.mirror if on_mirror else rule.origin) + relative
+    if store.case_twin(there) or store.case_twin(here):
         return None
     return store.view.page(entry.representative)
 

@@ -57,7 +57,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
-from dedup_filter.mirrors.listings import names_bare
+from dedup_filter.mirrors.listings import case_twins, names_bare
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
@@ -551,6 +551,9 @@ class MirrorDetector:
             key = self._index_pages.entry_key(place)
             own_index = place.is_own and not key
             hosts = _linked_hosts(page.url, links) if own_index else ()
+            twins = case_twins(place.directory, links) if own_index else []
+            if twins:
+                store.put_case_twins(place.directory_key, twins)
             bare = own_index and names_bare(place.directory, links, self._index_pages)
             few = own_index and self._sampler.listing_closed((place.directory,), links)
             releases = fingerprint.releases if own_index else ()

@@ -42,6 +42,20 @@ def listing(directory: str, links: Iterable[str], index_pages: IndexPages) -> fr
     return frozenset(entries)
 
 
+def case_twins(directory: str, links: Iterable[str]) -> list[str]:
+    """The names of documents in ``directory`` that an index page of it links beside another
+    whose name differs only in case (GDK's ``const.KEY_A.html`` and ``const.KEY_a.html``): two
+    files where case counts, one on a server that folds it."""
+    spelt: dict[str, set[str]] = {}
+    prefix = directory.lower()
+    for link in links:
+        if link.lower().startswith(prefix):
+            name = link[len(prefix) :]
+            if name and "/" not in name.split("?", 1)[0]:
+                spelt.setdefault(name.lower(), set()).add(name)
+    return [name for name, spellings in spelt.items() if len(spellings) > 1]
+
+
 def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) -> bool:
     """Whether an index page names its directory's documents bare (``intro`` for
     ``intro.html``, as static-site hosts serve "pretty" URLs): of the pages it links in or below

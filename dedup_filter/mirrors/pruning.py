@@ -61,7 +61,7 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import ask_counterpart, fetchable
-from dedup_filter.mirrors.records import FOLDED, OPEN, Rule
+from dedup_filter.mirrors.records import COLLIDING, FOLDED, OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
@@ -645,6 +645,11 @@ class UrlPruner:
             return Decision(url, "keep", Reason.PROTECTED, evidence=evidence)
         if view.page_id_for_url(url) is not None:  # held as itself before the rule came
             return Decision(url, "keep", Reason.ALREADY_HELD, evidence=evidence)
+        if self._twin_unseen(store, url, counterpart):
+            # its name has a case twin that the counterpart's side did not show to be another
+            # file: a side that folds case serves one file under both, maybe the twin's
+            evidence["counterpart_case_twin"] = True
+            return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         newer = self._newer_side(store, url, rule, counterpart, kept)
         if newer is not None:
             evidence["newer_release"] = newer
@@ -1164,6 +1169,19 @@ class UrlPruner:
         one has the spider crawl it in its place (``crawl_instead``)."""
         held = self._held_as_itself(store, url)
         return held if held is not None and held.url == url else _unprobed(store, held)
+
+    def _twin_unseen(self, store: MirrorStore, url: str, counterpart: str) -> bool:
+        """Whether an index page of either side lists ``counterpart``'s name beside a name that
+        differs from it only in case (``listings.case_twins``) while the counterpart's side has
+        not shown them two files (``COLLIDING``): a side that folds case, whose second name the
+        crawl never fetches (its host's URL ``case`` rule), never shows a fold either."""
+        if not (store.case_twin(counterpart) or store.case_twin(url)):
+            return False
+        there = own_placement(counterpart, self.config.max_depth)
+        if there is None:
+            return False
+        entry = store.entry(there.directory_key, self._index_pages.entry_key(there))
+        return entry is None or entry.role != COLLIDING
 
     def _folds_case(self, store: MirrorStore, place: Placement | None) -> bool:
         """Whether the side of a URL at ``place`` serves one file under its name and another

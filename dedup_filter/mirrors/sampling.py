@@ -320,7 +320,9 @@ class CoordinateSampler:
                 return MATCH
             if self._too_small(store, copy) and self._too_small(store, original, 2):
                 return MISSING  # a page below the floor, and its counterpart little above it
-            if self._other_files(store, candidate, copy, original):
+            if self._other_files(store, candidate, copy, original) or _case_twin(
+                store, candidate, sample.relative
+            ):
                 return MISSING  # two files under the path: it cannot be checked
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
@@ -498,3 +500,13 @@ def _keyed_order(key: int) -> Callable[[int], int]:
     if not key:
         return lambda rel_hash: rel_hash
     return lambda rel_hash: hash64(rel_hash.to_bytes(8, "big"), key)
+
+
+def _case_twin(store: MirrorStore, candidate: Candidate, relative: str) -> bool:
+    """Whether an index page of either side lists the name at ``relative`` beside one that
+    differs from it only in case: a side on a server that folds case may hold the twin's file
+    there, unseen where its host's URL ``case`` rule keeps the crawl from fetching the second
+    name (a red team's mirror of GDK's reference was rejected as an edition so)."""
+    return store.case_twin(store.on_mirror(candidate, relative)) or store.case_twin(
+        store.on_origin(candidate, relative)
+    )

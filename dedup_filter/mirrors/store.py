@@ -25,7 +25,9 @@ Tables:
                 "s" host -> name=value pairs joined by "&" (the session ids a host writes
                                               into its links: ``sessions.py``) ;
                 "f" directory -> "" (an entry of it is ``FOLDED``: URL checks read entries
-                                              for it only where some are)
+                                              for it only where some are) ;
+                "t" directory -> H48(name)... (names an index page of it lists beside a
+                                              case twin: ``listings.case_twins``)
     probes      H(url) kind reference -> probe URL
 """
 
@@ -108,7 +110,21 @@ def _folds(before: DirEntry, entry: DirEntry) -> bool:
 
 
 def _entry_key(directory_key: str, rel_hash: int) -> bytes:
-    return directory_hash(directory_key) + rel_hash.to_bytes(_RELATIVE_BYTES, "big")
+    return directory_hash(directory_key) + _relative_bytes(rel_hash)
+
+
+def _relative_bytes(rel_hash: int) -> bytes:
+    return rel_hash.to_bytes(_RELATIVE_BYTES, "big")
+
+
+def _hashes(packed: bytes | None) -> frozenset[int]:
+    """The relative-path hashes ``put_case_twins`` packed."""
+    if not packed:
+        return frozenset()
+    width = _RELATIVE_BYTES
+    return frozenset(
+        int.from_bytes(packed[at : at + width], "big") for at in range(0, len(packed), width)
+    )
 
 
 def url_hash(url: str) -> bytes:
@@ -347,7 +363,7 @@ class MirrorStore:
             yield rel_hash, entry
 
     def _subtree_from(self, directory_key: str, start: int) -> Iterator[tuple[int, DirEntry]]:
-        prefix, first = directory_hash(directory_key), start.to_bytes(_RELATIVE_BYTES, "big")
+        prefix, first = directory_hash(directory_key), _relative_bytes(start)
         page = self.view.page
         stored = (
             (key, decode_entry(value, page)) for key, value in self.view.scan("dirs", prefix, first)
@@ -494,6 +510,25 @@ class MirrorStore:
             return False
         key = b"f" + directory_name(directory_key)
         return self.view.memoised(("folds", key), lambda: self.view.get("rules", key) is not None)
+
+    def put_case_twins(self, directory_key: str, names: Iterable[str]) -> None:
+        """Add ``names`` to the directory's names listed beside a case twin."""
+        key = b"t" + directory_name(directory_key)
+        known = _hashes(self.view.get("rules", key))
+        hashes = known | {relative_hash(name) for name in names}
+        if hashes != known:
+            self.view.put("rules", key, b"".join(map(_relative_bytes, sorted(hashes))))
+
+    def case_twin(self, url: str) -> bool:
+        """Whether an index page of ``url``'s directory lists its name beside a name that
+        differs from it only in case (read once a state of the rule tables in readers)."""
+        if not self.view.memoised("has_twins", lambda: self._first_row(b"t") is not None):
+            return False
+        path = url.split("?", 1)[0]
+        directory = path[: path.rfind("/") + 1]
+        key = b"t" + directory_name(directory)
+        twins = self.view.memoised(("twins", key), lambda: _hashes(self.view.get("rules", key)))
+        return relative_hash(url[len(directory) :]) in twins
 
     def _first_row(self, prefix: bytes) -> tuple[bytes, bytes] | None:
         return next(self.view.scan("rules", prefix), None)
