@@ -69,9 +69,9 @@ class Frontier:
         take at most that share of the processor's time, and the URLs settle later the more
         wait. Every batch and idle poll passed before: 20,000 waiting URLs took 63 s to read in
         (0.2 s for 500 plain ones), and an idle processor used 74 % of a core (a red team)."""
-        if not self.deferring or self._clock() < self._next_settle:
-            return []
         started = self._clock()
+        if not self.deferring or started < self._next_settle:
+            return []
         settled = self._dedup.settle_deferred(self._deferred_max_age_s)
         took = self._clock() - started
         self._next_settle = started + took / _PASS_SHARE if took > _FREE_PASS_S else 0.0

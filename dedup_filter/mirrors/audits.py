@@ -26,7 +26,6 @@ own. Cost: the audits' probes, each a page the rule would have pruned.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
@@ -37,7 +36,7 @@ from dedup_filter.mirrors.code_checks import CodeCheck, revoke
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, Placement
 from dedup_filter.mirrors.records import Rule
-from dedup_filter.mirrors.rules import rule_over, rules_with_origin_over
+from dedup_filter.mirrors.rules import rules_holding
 from dedup_filter.mirrors.soft404 import answer_of, is_answer
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
 
@@ -59,7 +58,8 @@ def audit(
     check = CodeCheck()
     if not store.has_rules():
         return check
-    for rule, relative, on_mirror in _rules_over(store, places):
+    for rule, place, on_mirror in rules_holding(store, places):
+        relative = place.relative
         if rule.mode != "content" or not rule.faithful or not relative:
             continue
         if index_pages.names_listing(relative):
@@ -87,16 +87,6 @@ def audit(
     return check
 
 
-def _rules_over(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule, str, bool]]:
-    """Each rule a side of which holds the page, with the page's path below it and whether that
-    side is the mirror."""
-    found = rule_over(store, places)
-    if found is not None:
-        yield found[0], found[1].relative, True
-    for rule, place in rules_with_origin_over(store, places):
-        yield rule, place.relative, False
-
-
 def _counterpart(
     store: MirrorStore, rule: Rule, relative: str, on_mirror: bool
 ) -> PageRecord | None:
@@ -105,13 +95,9 @@ def _counterpart(
     index page lists the name beside such a twin: which of the two files it holds, nothing
     tells (a mirror on a server that folds case, whose host's URL ``case`` rule keeps the crawl
     from ever fetching the second name, revoked its rule so)."""
-    other = rule.origin if on_mirror else rule.mirror
+    other, here = (rule.origin, rule.mirror) if on_mirror else (rule.mirror, rule.origin)
     entry = store.entry_by_hash(other.lower(), relative_hash(relative))
-    if entry is None or entry.other_file(None):
-        return None
-    there = store.on_origin(rule, relative) if on_mirror else store.on_mirror(rule, relative)
-    here = (rule.mirror if on_mirror else rule.origin) + relative
-    if store.case_twin(there) or store.case_twin(here):
+    if entry is None or store.other_file(other, entry, None) or store.case_twin(here + relative):
         return None
     return store.view.page(entry.representative)
 

@@ -48,13 +48,11 @@ def held_code(
     store: MirrorStore, directory: str, rel_hash: int, relative: str | None = None
 ) -> int | None:
     """The code hash of the page a directory holds at a relative path; None when it holds none,
-    0 when it may be another file's (``DirEntry.other_file``: ``relative`` names the file; or
-    its index page lists the name beside one that differs only in case, whose file a server
-    that folds case may serve there: ``MirrorStore.case_twin``)."""
+    0 when it may be another file's (``MirrorStore.other_file``: ``relative`` names the file)."""
     entry = store.entry_by_hash(directory.lower(), rel_hash)
     if entry is None:
         return None
-    if entry.other_file(relative) or store.case_twin(directory + entry.relative):
+    if store.other_file(directory, entry, relative):
         return 0
     return own_code(entry, store.view.page(entry.representative))
 

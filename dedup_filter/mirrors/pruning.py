@@ -62,7 +62,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import ask_counterpart, fetchable
 from dedup_filter.mirrors.records import COLLIDING, FOLDED, OPEN, Rule
-from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_with_origin_over
+from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_holding, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
 from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, directory_name
@@ -1039,19 +1039,13 @@ class UrlPruner:
         name, by directory key; ``records.FOLDED``): either may have been dropped for the
         other's file (a red team's case-insensitive mirror of GDK's reference, held first:
         283 pages lost under 5 of 10 keys)."""
-        sides = []
-        found = rule_over(store, places)
-        if found is not None and found[0].prunes_origin:
-            sides.append((found[0], found[1], store.on_origin))
-        sides += [
-            (rule, place, store.on_mirror)
-            for rule, place in rules_with_origin_over(store, places)
-            if rule.prunes_mirror
-        ]
         back = []
-        for rule, place, on_pruned in sides:
+        for rule, place, on_mirror in rules_holding(store, places):
             other = folded.get(place.directory_key)
-            for relative in (place.relative, other) if other is not None else ():
+            if other is None or not (rule.prunes_origin if on_mirror else rule.prunes_mirror):
+                continue
+            on_pruned = store.on_origin if on_mirror else store.on_mirror
+            for relative in (place.relative, other):
                 url = on_pruned(rule, relative)
                 if store.view.page_id_for_url(url) is None:
                     back.append(url)
@@ -1175,7 +1169,7 @@ class UrlPruner:
         differs from it only in case (``listings.case_twins``) while the counterpart's side has
         not shown them two files (``COLLIDING``): a side that folds case, whose second name the
         crawl never fetches (its host's URL ``case`` rule), never shows a fold either."""
-        if not (store.case_twin(counterpart) or store.case_twin(url)):
+        if not store.case_twin(counterpart, url):
             return False
         there = own_placement(counterpart, self.config.max_depth)
         if there is None:

@@ -10,7 +10,7 @@ order: one prefix scan, as in the paper).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +41,18 @@ def rules_with_origin_over(
     return [
         (rule, place) for place in places for rule in store.rules_with_origin_at(place.directory)
     ]
+
+
+def rules_holding(
+    store: MirrorStore, places: list[Placement]
+) -> Iterator[tuple[Rule, Placement, bool]]:
+    """Each rule a side of which holds the URL these places describe, with its place under that
+    side and whether that side is the mirror: the rule over it, then those of its origins."""
+    found = rule_over(store, places)
+    if found is not None:
+        yield found[0], found[1], True
+    for rule, place in rules_with_origin_over(store, places):
+        yield rule, place, False
 
 
 def conflicts(store: MirrorStore, mirror: str, origin: str, max_depth: int) -> bool:

@@ -320,9 +320,7 @@ class CoordinateSampler:
                 return MATCH
             if self._too_small(store, copy) and self._too_small(store, original, 2):
                 return MISSING  # a page below the floor, and its counterpart little above it
-            if self._other_files(store, candidate, copy, original) or _case_twin(
-                store, candidate, sample.relative
-            ):
+            if self._other_files(store, candidate, copy, original):
                 return MISSING  # two files under the path: it cannot be checked
             if self._editions and coded_apart(store, candidate, sample):
                 return EDITION
@@ -342,7 +340,9 @@ class CoordinateSampler:
     ) -> bool:
         """Whether a sample's two entries may be of two files: each side's name, spelled as the
         other side names its files, is not the other's (a name whose case is only guessed is
-        not compared), or two files collided at either."""
+        not compared), or two files collided at either, or a side that folds case may serve a
+        case twin's file there (``MirrorStore.other_file``: a red team's mirror of GDK's
+        reference was rejected as an edition so)."""
         to_mirror = to_origin = None
         if not candidate.mirror_names_guessed:
             to_mirror = store.named_at(candidate, original.relative).mirror_spelling(
@@ -350,7 +350,9 @@ class CoordinateSampler:
             )
         if not candidate.origin_names_guessed:
             to_origin = store.named_at(candidate, copy.relative).origin_spelling(copy.relative)
-        return copy.other_file(to_mirror) or original.other_file(to_origin)
+        return store.other_file(candidate.mirror, copy, to_mirror) or store.other_file(
+            candidate.origin, original, to_origin
+        )
 
     def _unlike(self, store: MirrorStore, candidate: Candidate, copy: DirEntry) -> int:
         """A mirror's page unlike the origin's: a mismatch, unless it is the mirror's answer for
@@ -500,13 +502,3 @@ def _keyed_order(key: int) -> Callable[[int], int]:
     if not key:
         return lambda rel_hash: rel_hash
     return lambda rel_hash: hash64(rel_hash.to_bytes(8, "big"), key)
-
-
-def _case_twin(store: MirrorStore, candidate: Candidate, relative: str) -> bool:
-    """Whether an index page of either side lists the name at ``relative`` beside one that
-    differs from it only in case: a side on a server that folds case may hold the twin's file
-    there, unseen where its host's URL ``case`` rule keeps the crawl from fetching the second
-    name (a red team's mirror of GDK's reference was rejected as an edition so)."""
-    return store.case_twin(store.on_mirror(candidate, relative)) or store.case_twin(
-        store.on_origin(candidate, relative)
-    )

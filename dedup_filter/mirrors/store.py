@@ -37,7 +37,7 @@ import functools
 import heapq
 import struct
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TypeVar
 
@@ -64,6 +64,7 @@ from dedup_filter.mirrors.records import (
 
 _U64 = struct.Struct(">Q")
 _Pair = TypeVar("_Pair", bound=DirectoryPair)
+T = TypeVar("T")
 _DIRECTORY_SEED, _RELATIVE_SEED, _URL_SEED, _HOST_SEED = 0xD1, 0x5E1, 0x0F1, 0x405
 _NUL = b"\x00"
 _RELATIVE_BYTES = 6  # a relative path's hash in a ``dirs`` key: unique enough within a directory
@@ -115,6 +116,10 @@ def _entry_key(directory_key: str, rel_hash: int) -> bytes:
 
 def _relative_bytes(rel_hash: int) -> bytes:
     return rel_hash.to_bytes(_RELATIVE_BYTES, "big")
+
+
+def _is_row(value: bytes | None) -> bool:
+    return value is not None
 
 
 def _hashes(packed: bytes | None) -> frozenset[int]:
@@ -504,12 +509,8 @@ class MirrorStore:
         return tuple(value.decode("utf-8", "surrogatepass") for _, value in rows)
 
     def folds_at(self, directory_key: str) -> bool:
-        """Whether an entry of the directory is ``FOLDED``: most crawls have none, and URL checks
-        ask (read once a state of the rule tables in readers)."""
-        if not self.view.memoised("has_folds", lambda: self._first_row(b"f") is not None):
-            return False
-        key = b"f" + directory_name(directory_key)
-        return self.view.memoised(("folds", key), lambda: self.view.get("rules", key) is not None)
+        """Whether an entry of the directory is ``FOLDED``."""
+        return self._directory_row(b"f", directory_key, _is_row)
 
     def put_case_twins(self, directory_key: str, names: Iterable[str]) -> None:
         """Add ``names`` to the directory's names listed beside a case twin."""
@@ -519,16 +520,31 @@ class MirrorStore:
         if hashes != known:
             self.view.put("rules", key, b"".join(map(_relative_bytes, sorted(hashes))))
 
-    def case_twin(self, url: str) -> bool:
-        """Whether an index page of ``url``'s directory lists its name beside a name that
-        differs from it only in case (read once a state of the rule tables in readers)."""
-        if not self.view.memoised("has_twins", lambda: self._first_row(b"t") is not None):
-            return False
-        path = url.split("?", 1)[0]
-        directory = path[: path.rfind("/") + 1]
-        key = b"t" + directory_name(directory)
-        twins = self.view.memoised(("twins", key), lambda: _hashes(self.view.get("rules", key)))
-        return relative_hash(url[len(directory) :]) in twins
+    def case_twin(self, *urls: str) -> bool:
+        """Whether an index page of any of these URLs' directories lists its name beside a name
+        that differs from it only in case."""
+        for url in urls:
+            path = url.split("?", 1)[0]
+            directory = path[: path.rfind("/") + 1]
+            if relative_hash(url[len(directory) :]) in self._directory_row(
+                b"t", directory, _hashes
+            ):
+                return True
+        return False
+
+    def other_file(self, directory: str, entry: DirEntry, relative: str | None) -> bool:
+        """``entry.other_file``, or its name is listed beside a case twin in ``directory``
+        (which holds it): a server that folds case may serve the twin's file there."""
+        return entry.other_file(relative) or self.case_twin(directory + entry.relative)
+
+    def _directory_row(self, kind: bytes, directory: str, read: Callable[[bytes | None], T]) -> T:
+        """What the rules table's row ``kind`` of a directory says, ``read`` from its value
+        (None without one): most crawls have no row of the kind, and URL checks ask (read once
+        a state of the rule tables in readers)."""
+        if not self.view.memoised(("any", kind), lambda: self._first_row(kind) is not None):
+            return read(None)
+        key = kind + directory_name(directory)
+        return self.view.memoised(("row", key), lambda: read(self.view.get("rules", key)))
 
     def _first_row(self, prefix: bytes) -> tuple[bytes, bytes] | None:
         return next(self.view.scan("rules", prefix), None)
