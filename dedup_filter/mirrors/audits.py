@@ -8,9 +8,9 @@ sample key (sixty-eighth session). So a rule whose every sample matched is audit
 after (a rule accepted with mismatches, a stale copy, expects edited pages):
 
 * a page either side gains is compared with the other side's page at its path, where that side
-  holds one: other text (the other page holds less than ``_OTHER_TEXT_SHARE`` of the smaller
-  page's shingles, as a URL rule's counterexample: a next page, another item) tells against the
-  rule; a copy's banner and footer, a version string, an edited paragraph do not;
+  holds one: other text (the other page holds less than ``code_checks.OTHER_TEXT_SHARE`` of
+  the smaller page's shingles, as a URL rule's counterexample: a next page, another item) tells
+  against the rule; a copy's banner and footer, a version string, an edited paragraph do not;
 * a document the rule's kept side gains (a side whose URLs are fetched, the other's pruned) is
   drawn for an audit at one in ``mirror.audit_first``, one in twice as many after each audit, in
   an order the index's secret key sets (``MirrorStore.sample_key``): about
@@ -25,14 +25,12 @@ own. Cost: the audits' probes, each a page the rule would have pruned.
 
 from __future__ import annotations
 
-import itertools
-
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import PageRecord
 from dedup_filter.matching import below_token_floor, editions, shared_share
-from dedup_filter.mirrors.code_checks import CodeCheck, revoke
+from dedup_filter.mirrors.code_checks import OTHER_TEXT_SHARE, CodeCheck, revoke
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, Placement
 from dedup_filter.mirrors.records import Rule
@@ -41,8 +39,6 @@ from dedup_filter.mirrors.soft404 import answer_of, is_answer
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
 
 _BUDGET = 8  # audit probes a rule asks, at most
-_FETCHED_BACK = 1024  # documents of the kept side whose counterparts a revoked rule fetches back
-_OTHER_TEXT_SHARE = 0.5  # of the smaller page's shingles the other holds, below which: other text
 
 
 def audit(
@@ -77,12 +73,10 @@ def audit(
         elif _other_text(arrival, counterpart, config) and not _answers_absence(
             store, rule, (arrival, counterpart), on_mirror, config
         ):
-            # not recorded as a pair revoked for its code, whose sides are editions of one guide
-            # (``pruning._beside_edition`` drops a page for its other side's page without code
-            # blocks): a copier's other text without code then dropped the victim's pages it
-            # stood beside (a red team: 152 of 191 lost)
-            revoke(store, rule, now, check, pruned=False)
-            check.fetch_back = list(dict.fromkeys([*check.fetch_back, *_fetched_back(store, rule)]))
+            # told apart by no path of editions: not remembered as a pair of editions, whose
+            # pages ``pruning._beside_edition`` drops for each other's (a copier's other text
+            # then dropped the victim's pages it stood beside: a red team, 152 of 191 lost)
+            revoke(store, rule, config, now, check)
             return check
     return check
 
@@ -103,7 +97,7 @@ def _counterpart(
 
 
 def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> bool:
-    """Whether two pages at one path hold other text (``_OTHER_TEXT_SHARE``); pages below the
+    """Whether two pages at one path hold other text (``OTHER_TEXT_SHARE``); pages below the
     token floor and editions of one document (``code_checks``) tell nothing here."""
     if page.exact == counterpart.exact:
         return False
@@ -111,7 +105,7 @@ def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> b
         return False
     if editions(page, counterpart, config):
         return False
-    return shared_share(page, counterpart, config) < _OTHER_TEXT_SHARE
+    return shared_share(page, counterpart, config) < OTHER_TEXT_SHARE
 
 
 def _answers_absence(
@@ -151,17 +145,3 @@ def _ask(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:
     store.add_probe(url, AUDIT_PROBE, reference)
     Deferrals(store.view).count_probe(reference, AUDIT_PROBE, "asked")
     check.probes.append(url)
-
-
-def _fetched_back(store: MirrorStore, rule: Rule) -> list[str]:
-    """The pruned side's counterparts of the kept side's documents, where it holds no page."""
-    fetched = []
-    sides = (
-        (rule.origin, rule.mirror, rule.prunes_mirror),
-        (rule.mirror, rule.origin, rule.prunes_origin),
-    )
-    for kept, pruned, is_pruned in sides:
-        if is_pruned:
-            entries = itertools.islice(store.subtree(kept.lower()), _FETCHED_BACK)
-            fetched += store.lacking(pruned, entries)
-    return fetched

@@ -32,9 +32,9 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from dedup_filter.config import MirrorConfig
+from dedup_filter.config import Config, MirrorConfig
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.matching import codes_apart
+from dedup_filter.matching import below_token_floor, codes_apart, shared_share
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     Placement,
@@ -52,6 +52,10 @@ from dedup_filter.mirrors.editions import (
 from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, directory_name, relative_hash
+
+# of the smaller page's shingles the other page at its path holds, below which the two hold other
+# text: other documents under one name, not a copy's page or an edition's
+OTHER_TEXT_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +101,12 @@ class CodeCheck:
 
 
 def check_code(
-    store: MirrorStore, places: list[Placement], code: int, budget: CodeBudget, now: float
+    store: MirrorStore,
+    places: list[Placement],
+    code: int,
+    budget: CodeBudget,
+    config: Config,
+    now: float,
 ) -> CodeCheck:
     """Compare a page with code blocks (``code``: its code hash) with its counterpart across
     the rules it lies under, as mirror or as origin, and with the copies of it that rules
@@ -107,7 +116,7 @@ def check_code(
         return check
     check.fetch_back.extend(_revoked_counterparts(store, places))
     for sides, relative in _told_apart(store, places, code):
-        _compare_related(store, sides, relative, now, check, budget)
+        _compare_related(store, sides, relative, config, now, check, budget)
     found = rule_over(store, places)
     if found is not None:  # a mirror page: a probe, held before the rule came, or crawled
         rule, place = found
@@ -121,13 +130,13 @@ def check_code(
             # page stands for it (its pages dropped through other rules never arrive)
             _ask(store, rule, store.on_origin(rule, place.relative), budget, check)
         elif codes_apart(standing, code):
-            revoke(store, rule, now, check, relative=place.relative)
+            revoke(store, rule, config, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
             return check
         # kept for its origin's page, it stands for that page before the origin's copies
         places = placements(rule.origin + place.relative, ANY_DEPTH)
     for rule, relative in _copies(store, places):
-        _check_mirror_page(store, rule, relative, code, budget, now, check)
+        _check_mirror_page(store, rule, relative, code, budget, config, now, check)
     return check
 
 
@@ -151,7 +160,12 @@ def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule,
 
 
 def check_held_code(
-    store: MirrorStore, rule: Rule, budget: CodeBudget, now: float, scanned: int = 1024
+    store: MirrorStore,
+    rule: Rule,
+    budget: CodeBudget,
+    config: Config,
+    now: float,
+    scanned: int = 1024,
 ) -> CodeCheck:
     """A rule just made, against the pages with code blocks either side held before it came
     (over the first ``scanned`` entries of each side, in hash order): compared at once where the
@@ -184,7 +198,7 @@ def check_held_code(
             if current is not None and _ask(store, current, url, budget, check):
                 continue
             if counterpart:
-                revoke(store, rule, now, check, pruned=False, relative=entry.relative)
+                revoke(store, rule, config, now, check, pruned=False, relative=entry.relative)
                 return check
     return check
 
@@ -195,6 +209,7 @@ def _check_mirror_page(
     relative: str,
     code: int,
     budget: CodeBudget,
+    config: Config,
     now: float,
     check: CodeCheck,
 ) -> None:
@@ -211,7 +226,7 @@ def _check_mirror_page(
     if not held and not mirror_code:
         _ask(store, rule, store.on_mirror(rule, relative), budget, check)
     elif codes_apart(mirror_code, code):
-        revoke(store, rule, now, check, relative=relative)
+        revoke(store, rule, config, now, check, relative=relative)
     elif not held:
         _count(store, rule)
 
@@ -258,19 +273,26 @@ def code_probe_failed(store: MirrorStore, reference: bytes) -> None:
 def revoke(
     store: MirrorStore,
     rule: Rule,
+    config: Config,
     now: float,
     check: CodeCheck,
     pruned: bool = True,
     relative: str = "",
 ) -> None:
-    """Delete ``rule``, keep its pair as rejected and move back the origins it moved; where it
-    ``pruned`` already (not one revoked as it is made), the pages with code blocks of its kept
-    side have their counterparts on its pruned side fetched back (``_fetch_back``); the path
-    whose code told its sides apart (``relative``) is compared under the rules that share a
-    side with it (``_compare_related``)."""
-    if pruned:
+    """Delete ``rule``, keep its pair as rejected and move back the origins it moved. Where it
+    ``pruned`` already (not one revoked as it is made), what it dropped is fetched back: a pair
+    told apart by the code of editions at ``relative`` (``_editions_at``) is remembered as one
+    (``pruning._beside_edition`` drops a page of one for the other's page without code blocks)
+    and has the counterparts of its kept side's pages with code blocks fetched
+    (``_fetch_back``); a pair told apart otherwise (by other text, or by an audit) is no copy,
+    and has the counterparts of all its kept side's documents fetched (``_documents_back``).
+    The path is compared under the rules that share a side with the pair
+    (``_compare_related``)."""
+    if pruned and relative and _editions_at(store, rule, relative, config):
         check.fetch_back.extend(_fetch_back(store, rule))
         store.put_revoked(rule)
+    elif pruned:
+        check.fetch_back = list(dict.fromkeys([*check.fetch_back, *_documents_back(store, rule)]))
     store.delete_rule(rule)
     rejected = Candidate(
         rule.mirror,
@@ -286,7 +308,41 @@ def revoke(
     point_back(store, rule)
     check.revoked.append(rule.mirror)
     if relative:
-        _compare_related(store, (rule.mirror, rule.origin), relative, now, check)
+        _compare_related(store, (rule.mirror, rule.origin), relative, config, now, check)
+
+
+def _editions_at(store: MirrorStore, rule: Rule, relative: str, config: Config) -> bool:
+    """Whether the pages at ``relative`` whose code told ``rule``'s sides apart are editions of
+    one document: the same prose around other code (the other text of two documents shares less
+    than ``OTHER_TEXT_SHARE``), or too little known to tell (a page below the token floor, or a
+    side's page held only through another rule). Unrelated manuals side by side in an archive
+    share names (GNU manuals' ``Concept-Index.html``); a pair of them confirmed on the pages
+    they share word for word was taken for editions, and each one's pages were then dropped for
+    the other's pages at their names (an independent web built by a helper, sixty-ninth session:
+    content lost in 4 of 9 crawls of a 79-page reproduction)."""
+    rel_hash = relative_hash(relative)
+    records = []
+    for side in (rule.mirror, rule.origin):
+        entry = store.entry_by_hash(side.lower(), rel_hash)
+        record = None if entry is None else store.view.page(entry.representative)
+        if record is None or not record.sketch or below_token_floor(record, config):
+            return True
+        records.append(record)
+    return shared_share(*records, config) >= OTHER_TEXT_SHARE
+
+
+def _documents_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> list[str]:
+    """The pruned side's counterparts of the kept side's documents (over its first ``scanned``
+    entries, in hash order), where it holds no page."""
+    fetched = []
+    sides = (
+        (rule.origin, rule.mirror, rule.prunes_mirror),
+        (rule.mirror, rule.origin, rule.prunes_origin),
+    )
+    for kept, pruned, is_pruned in sides:
+        if is_pruned:
+            fetched += store.lacking(pruned, itertools.islice(store.subtree(kept.lower()), scanned))
+    return fetched
 
 
 # rules that share a side with a revoked one compared at its path, at most (a popular origin may
@@ -300,6 +356,7 @@ def _compare_related(
     store: MirrorStore,
     sides: tuple[str, str],
     relative: str,
+    config: Config,
     now: float,
     check: CodeCheck,
     budget: CodeBudget | None = None,
@@ -327,7 +384,7 @@ def _compare_related(
         origin_held = bool(origin_code) or store.entry_by_hash(other.origin.lower(), rel_hash)
         if mirror_held and origin_held:
             if codes_apart(code_hash(store, other.mirror, rel_hash, relative), origin_code):
-                revoke(store, other, now, check, relative=relative)
+                revoke(store, other, config, now, check, relative=relative)
             continue
         url = (other.origin if mirror_held else other.mirror) + relative
         if store.probes_for(url):

@@ -225,7 +225,9 @@ class MirrorDetector:
         fingerprint = checked.fingerprint
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
-            code = check_code(store, page.places, fingerprint.code, self._code_budget, now)
+            code = check_code(
+                store, page.places, fingerprint.code, self._code_budget, self._page_config, now
+            )
             update.probes.extend(code.probes)
         audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
         update.probes.extend(audited.probes)
@@ -254,7 +256,7 @@ class MirrorDetector:
             # code for its own (the fifth holdout web, breadth first: Apache's install.html,
             # both its copies, on the project's host and its partner's, were never fetched)
             for rule in (*update.confirmed, *update.repointed):
-                held = check_held_code(store, rule, self._code_budget, now)
+                held = check_held_code(store, rule, self._code_budget, self._page_config, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked

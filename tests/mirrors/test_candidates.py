@@ -233,7 +233,7 @@ def test_a_rule_pointed_through_a_rule_revoked_later_points_back(tmp_index, copy
             store.put_candidate(Candidate(mirror, origin, mirror, origin, 0.0, OPEN))
             update.advance(store.candidate(pair_reference(mirror, origin)))
         moved = sorted((rule.mirror, rule.origin) for rule in store.rules_under())
-        revoke(store, store.rule(guide), 2.0, CodeCheck())
+        revoke(store, store.rule(guide), Config.default(), 2.0, CodeCheck())
         return moved, [(rule.mirror, rule.origin, rule.through) for rule in store.rules_under()]
 
     moved, revoked = tmp_index.transact(settle)
