@@ -217,11 +217,22 @@ class DedupFilter:
         """``_check_url`` but for the redirect rules: where a URL they send elsewhere lands."""
         by_alias = self._url_rules.check_url(view, url)
         if by_alias is not None and by_alias.dropped:
-            return by_alias
+            return self._in_place_of_probe(view, by_alias)
         by_mirror = self._through_alias(view, self._mirrors.check_url(view, url))
         if by_alias is None or by_mirror.dropped or by_mirror.deferred:
             return by_mirror
         return by_alias
+
+    def _in_place_of_probe(self, view: IndexView, alias: Decision) -> Decision:
+        """An alias dropped for a page that arrived as a mirror probe's answer, which the spider
+        has not had: named to crawl in its place (``crawl_instead``), or what only that page
+        links is never reached. On an independent web (random order) an origin's index page
+        was fetched to pair its listing, the spider's own request for its ``index.html`` was
+        dropped as its alias, and 29 pages only it linked were lost."""
+        held = alias.duplicate_of
+        if not held or "crawl_instead" in alias.evidence or not self._mirrors.probed(view, held):
+            return alias
+        return replace(alias, evidence=alias.evidence | {"crawl_instead": held})
 
     def _through_alias(self, view: IndexView, decision: Decision) -> Decision:
         """A URL waiting for its mirror counterpart, when the URL rules drop that counterpart

@@ -617,3 +617,22 @@ def test_an_index_file_is_not_held_by_a_listing_its_directory_url_answers(
     assert ORIGIN + "extra/index.html" in crawl.fetched
     assert any(url.startswith(ORIGIN) for url in crawl.pruned)
     assert all(decision.duplicate_of in crawl.fetched for decision in crawl.pruned.values())
+
+
+def test_an_alias_of_a_probes_answer_names_that_page_to_crawl_instead(ruled):
+    """The URL rules drop the spider's own request for an alias of a page that arrived as a
+    mirror probe's answer (a tracking parameter here; on an independent web, the origin's
+    ``index.html`` for its directory URL, fetched to pair its listing): what only that page
+    links is reached when the alias's request is handed to it."""
+    dedup, late = ruled
+    dedup.check_url(MIRROR + "late.html")  # deferred, its counterpart probed
+    dedup.check_page(ORIGIN + "late.html", late["late.html"])  # the probe's answer
+    alias = dedup.check_url(ORIGIN + "late.html?utm_source=feed")
+    assert (alias.action, alias.reason, alias.duplicate_of) == (
+        "drop",
+        "duplicate_url",
+        ORIGIN + "late.html",
+    )
+    assert alias.evidence["crawl_instead"] == ORIGIN + "late.html"
+    dedup.probe_served(ORIGIN + "late.html")
+    assert "crawl_instead" not in dedup.check_url(ORIGIN + "late.html?utm_source=feed").evidence
