@@ -228,6 +228,22 @@ def _judge(
     return Match(original, Reason.NEAR_DUPLICATE, evidence)
 
 
+# of the smaller page's shingles the other page at its path holds, below which the two hold other
+# text: other documents under one name, not a copy's page, an edited one or an edition's
+OTHER_TEXT_SHARE = 0.5
+
+
+def other_text(first: Sketched, second: Sketched, config: Config) -> bool:
+    """Whether two pages under one name hold other text (``OTHER_TEXT_SHARE``), whatever their
+    code: a copy's banner and footer, a version string, an edited paragraph keep far more. Pages
+    below the token floor, or without sketches, tell nothing."""
+    if first.exact == second.exact or not (first.sketch and second.sketch):
+        return False
+    if below_token_floor(first, config) or below_token_floor(second, config):
+        return False
+    return shared_share(first, second, config) < OTHER_TEXT_SHARE
+
+
 def shared_share(first: Sketched, second: Sketched, config: Config) -> float:
     """The share of the smaller page's shingles that the other page holds, estimated from the
     sketches' Jaccard resemblance J and the shingle counts: |A & B| = J (|A| + |B|) / (1 + J)."""

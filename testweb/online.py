@@ -187,10 +187,11 @@ def _settle(dedup: DedupFilter, frontier: _Frontier, log: CrawlLog, max_age_s: f
 
 def _pruned(decision: Decision, frontier: _Frontier, log: CrawlLog) -> None:
     """A URL dropped before its fetch; a probe's page it names to crawl in its place
-    (``crawl_instead``: its links were never followed) is crawled next, served from the probe."""
+    (``crawl_instead``: its links were never followed) is crawled next, served from the probe,
+    unless the crawl fetched that URL as itself (Scrapy's duplicate filter drops the request)."""
     log.pruned.append(decision.url)
     instead = decision.evidence.get("crawl_instead")
-    if instead:
+    if instead and (instead in log.probes or instead not in log.fetched):
         frontier.released.append(instead)
 
 

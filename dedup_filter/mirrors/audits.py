@@ -8,7 +8,7 @@ sample key (sixty-eighth session). So a rule whose every sample matched is audit
 after (a rule accepted with mismatches, a stale copy, expects edited pages):
 
 * a page either side gains is compared with the other side's page at its path, where that side
-  holds one: other text (the other page holds less than ``code_checks.OTHER_TEXT_SHARE`` of
+  holds one: other text (the other page holds less than ``matching.OTHER_TEXT_SHARE`` of
   the smaller page's shingles, as a URL rule's counterexample: a next page, another item) tells
   against the rule; a copy's banner and footer, a version string, an edited paragraph do not;
 * a document the rule's kept side gains (a side whose URLs are fetched, the other's pruned) is
@@ -29,8 +29,8 @@ from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import below_token_floor, editions, shared_share
-from dedup_filter.mirrors.code_checks import OTHER_TEXT_SHARE, CodeCheck, revoke
+from dedup_filter.matching import editions, other_text
+from dedup_filter.mirrors.code_checks import CodeCheck, revoke
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, Placement
 from dedup_filter.mirrors.records import Rule
@@ -97,15 +97,9 @@ def _counterpart(
 
 
 def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> bool:
-    """Whether two pages at one path hold other text (``OTHER_TEXT_SHARE``); pages below the
-    token floor and editions of one document (``code_checks``) tell nothing here."""
-    if page.exact == counterpart.exact:
-        return False
-    if below_token_floor(page, config) or below_token_floor(counterpart, config):
-        return False
-    if editions(page, counterpart, config):
-        return False
-    return shared_share(page, counterpart, config) < OTHER_TEXT_SHARE
+    """Whether two pages at one path hold other text (``matching.other_text``); editions of one
+    document (``code_checks``) tell nothing here."""
+    return not editions(page, counterpart, config) and other_text(page, counterpart, config)
 
 
 def _answers_absence(

@@ -48,6 +48,7 @@ from dedup_filter.mirrors.records import (
     MISMATCH,
     MISSING,
     OPEN,
+    OTHER_TEXT,
     PENDING,
     REJECTED,
     SUPERSEDED,
@@ -267,7 +268,11 @@ class CandidateUpdate:
         # a sample that may yet be a mismatch holds a confirmation back
         awaiting = self._sampler.awaits_absent_answer(self.store, candidate)
         if verdict is Verdict.CONFIRMED and not awaiting:
-            self._confirm(candidate)
+            told = self._sampler.other_text(self.store, candidate)
+            if told.count(OTHER_TEXT):  # another document under a shared name: no copy
+                self._reject(told)
+            else:
+                self._confirm(candidate)
             return
         if verdict is Verdict.REJECTED:
             if self._turn_partial_origin(candidate):
@@ -631,7 +636,11 @@ class CandidateUpdate:
                 *self.store.candidates_of_origin(place.directory),
             ):
                 judged = {sample.relative_hash: sample.outcome for sample in candidate.samples}
-                if candidate.state == REJECTED and judged.get(rel_hash) in (MISMATCH, EDITION):
+                if candidate.state == REJECTED and judged.get(rel_hash) in (
+                    MISMATCH,
+                    EDITION,
+                    OTHER_TEXT,
+                ):
                     again = candidate.with_outcome(rel_hash, PENDING)
                     self.advance(replace(again, state=OPEN, created_at=self.now))
 

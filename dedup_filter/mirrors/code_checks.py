@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from dedup_filter.config import Config, MirrorConfig
 from dedup_filter.index.page_records import PageRecord
-from dedup_filter.matching import below_token_floor, codes_apart, shared_share
+from dedup_filter.matching import codes_apart, other_text
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import (
     Placement,
@@ -52,10 +52,6 @@ from dedup_filter.mirrors.editions import (
 from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, directory_name, relative_hash
-
-# of the smaller page's shingles the other page at its path holds, below which the two hold other
-# text: other documents under one name, not a copy's page or an edition's
-OTHER_TEXT_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,22 +309,22 @@ def revoke(
 
 def _editions_at(store: MirrorStore, rule: Rule, relative: str, config: Config) -> bool:
     """Whether the pages at ``relative`` whose code told ``rule``'s sides apart are editions of
-    one document: the same prose around other code (the other text of two documents shares less
-    than ``OTHER_TEXT_SHARE``), or too little known to tell (a page below the token floor, or a
-    side's page held only through another rule). Unrelated manuals side by side in an archive
-    share names (GNU manuals' ``Concept-Index.html``); a pair of them confirmed on the pages
-    they share word for word was taken for editions, and each one's pages were then dropped for
-    the other's pages at their names (an independent web built by a helper, sixty-ninth session:
-    content lost in 4 of 9 crawls of a 79-page reproduction)."""
+    one document: the same prose around other code, not other text (``matching.other_text``),
+    or too little known to tell (a side's page held only through another rule). Unrelated
+    manuals side by side in an archive share names (GNU manuals' ``Concept-Index.html``); a
+    pair of them confirmed on the pages they share word for word was taken for editions, and
+    each one's pages were then dropped for the other's pages at their names (an independent
+    web built by a helper, sixty-ninth session: content lost in 4 of 9 crawls of a 79-page
+    reproduction)."""
     rel_hash = relative_hash(relative)
     records = []
     for side in (rule.mirror, rule.origin):
         entry = store.entry_by_hash(side.lower(), rel_hash)
         record = None if entry is None else store.view.page(entry.representative)
-        if record is None or not record.sketch or below_token_floor(record, config):
+        if record is None:
             return True
         records.append(record)
-    return shared_share(*records, config) >= OTHER_TEXT_SHARE
+    return not other_text(*records, config)
 
 
 def _documents_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> list[str]:

@@ -23,9 +23,10 @@ _SAMPLE_HEAD = struct.Struct(">QB")  # relative-path hash, outcome
 _CANDIDATE_HEAD = struct.Struct(">dBBH")  # created_at, state, level, number of samples
 _RULE_HEAD = struct.Struct(">dBHHHB")  # created_at, mode, checked, matches, missing, level
 
-# sample outcomes; an edition's pair: both pages have code blocks, with other words (editions.py)
-PENDING, MATCH, MISMATCH, MISSING, EDITION = 0, 1, 2, 3, 4
-OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition")
+# sample outcomes; an edition's pair: both pages have code blocks, with other words (editions.py);
+# other text: a mismatch whose pages are other documents (``CoordinateSampler.other_text``)
+PENDING, MATCH, MISMATCH, MISSING, EDITION, OTHER_TEXT = 0, 1, 2, 3, 4, 5
+OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition", "other_text")
 # candidate states (a confirmed candidate becomes a Rule); an expired one stayed open too long; a
 # superseded one lost its mirror to a rule with another origin, and is sampled again if that
 # rule is revoked (``CandidateUpdate.reopen``)

@@ -16,7 +16,8 @@ judged by Wald's sequential probability ratio test:
 
 With the defaults 3 matches of 4 confirm (Zhang's), 4 of 6 and 5 of 8 confirm, 0 of 2 (or of
 4), 1 of 4 and 2 of 7 reject; one pair whose code blocks differ (an ``EDITION``: ``editions.py``)
-rejects. Samples one side lacks (``MISSING``: a partial copy's) count for nothing, except above
+rejects, as does one of other text (``OTHER_TEXT``: ``CoordinateSampler.other_text``). Samples
+one side lacks (``MISSING``: a partial copy's) count for nothing, except above
 a confirmed rule: parents tried by the boundary search (``Candidate.level`` above 0) that would
 be confirmed while more of their samples are missing than match are rejected, since their
 matches come from the part both sides hold and the rest of the directory is mostly absent on
@@ -32,7 +33,15 @@ import math
 from enum import Enum
 
 from dedup_filter.config import MirrorConfig
-from dedup_filter.mirrors.records import EDITION, MATCH, MISMATCH, MISSING, PENDING, Candidate
+from dedup_filter.mirrors.records import (
+    EDITION,
+    MATCH,
+    MISMATCH,
+    MISSING,
+    OTHER_TEXT,
+    PENDING,
+    Candidate,
+)
 
 _COPY_MATCH_RATE = 0.85
 _UNRELATED_MATCH_RATE = 0.1
@@ -71,7 +80,7 @@ class SequentialJudge:
         wanted = self.config.samples
         if wanted == 0:  # the configuration asks to trust the index pages alone
             return Verdict.CONFIRMED
-        if candidate.count(EDITION):  # the same prose over other code: never a copy
+        if candidate.count(EDITION) or candidate.count(OTHER_TEXT):  # never a copy
             return Verdict.REJECTED
         if candidate.closed and 0 < matches + mismatches < wanted:
             return self._small_verdict(candidate, matches, mismatches)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import ORIGIN, OnlineCrawl, breadth_first, interleave, table_of_contents
-from .test_detection import leaves_in_sample_order
+from .test_detection import leaves_in_sample_order, older
 
 GUIDE = ORIGIN + "install/"
 EDITION = ORIGIN + "install-rpm/"
@@ -141,14 +141,15 @@ def test_a_true_mirror_with_code_blocks_is_confirmed(open_filter, corpus, module
 
 
 def test_a_stale_copy_with_prose_edits_on_coded_pages_is_confirmed(open_filter, corpus, modules):
-    """Two pages rewritten since the copy was made, one of them with code blocks (its code kept):
+    """Two pages edited since the copy was made, one of them with code blocks (its code kept):
     prose edits, a stale copy, not an edition."""
     dedup = open_filter()
     guide, coded = coded_guide(corpus, modules)
     copy = moved(guide, COPY)
     plain = next(r for r in leaves_in_sample_order(guide, GUIDE) if r not in coded)
-    copy[COPY + plain] = corpus[modules[-1]].encode()
-    copy[COPY + coded[0]] = with_code(corpus[modules[-2]].encode(), commands(coded[0], "dpkg"))
+    copy[COPY + plain] = older(guide[GUIDE + plain])
+    unedited = guide_pages(corpus, modules[:20])[GUIDE + coded[0]]
+    copy[COPY + coded[0]] = with_code(older(unedited), commands(coded[0], "dpkg"))
     pages = guide | copy
     OnlineCrawl(dedup, pages).visit(breadth_first(pages, GUIDE) + breadth_first(pages, COPY))
     assert rules(dedup) == [(COPY, GUIDE)]

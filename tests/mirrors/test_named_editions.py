@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter.index.lmdb_index import SAMPLE_KEY_VARIABLE
+
 from .conftest import (
     ENGLISH,
     GERMAN,
@@ -48,19 +50,27 @@ def test_two_editions_keep_the_editions_own_pages(
 
 
 @pytest.mark.parametrize("kind", sorted(EDITIONS))
-def test_without_the_names_the_edition_is_taken_for_a_mirror(
-    open_filter, corpus, modules, stdlib_page, kind
+@pytest.mark.parametrize(("sample_key", "paired"), [("2", True), ("0", False)])
+def test_without_the_names_sampling_alone_decides(
+    open_filter, corpus, modules, stdlib_page, kind, sample_key, paired, monkeypatch
 ):
-    """What the names prevent: sampling alone confirms the pair (3 of 26 pages differ) and the
-    rule prunes what it never fetched, the edition's own pages among them in this order."""
+    """What the names prevent: 3 of 26 pages differ. Under a key whose samples miss them,
+    sampling alone confirms the pair and the rule prunes what it never fetched, the edition's
+    own pages among them in this order; under one that draws one, that page of other text
+    rejects the pair."""
+    monkeypatch.setenv(SAMPLE_KEY_VARIABLE, sample_key)
     base, edition_base, option = EDITIONS[kind]
     pages, own = two_editions(corpus, modules, stdlib_page, base, edition_base)
     dedup = open_filter(**{option: False})
     crawl = OnlineCrawl(dedup, pages).visit(
         breadth_first(pages, base) + breadth_first(pages, edition_base)
     )
-    assert [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()] == [(edition_base, base)]
-    assert any(url not in crawl.fetched for url in own)
+    rules = [(r["mirror"], r["origin"]) for r in dedup.mirror_rules()]
+    assert rules == ([(edition_base, base)] if paired else [])
+    assert any(url not in crawl.fetched for url in own) is paired
+    if not paired:
+        candidates = dedup.mirror_candidates()
+        assert any("other_text" in candidate["samples"].values() for candidate in candidates)
 
 
 @pytest.mark.parametrize(
