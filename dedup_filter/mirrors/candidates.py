@@ -73,6 +73,9 @@ from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 from dedup_filter.releases import release_named_by_one
 
+# what a sample judged its two pages to be that tells a copy apart from its origin
+_UNLIKE = (MISMATCH, EDITION, OTHER_TEXT)
+
 
 @dataclass(frozen=True, slots=True)
 class Pair:
@@ -636,11 +639,7 @@ class CandidateUpdate:
                 *self.store.candidates_of_origin(place.directory),
             ):
                 judged = {sample.relative_hash: sample.outcome for sample in candidate.samples}
-                if candidate.state == REJECTED and judged.get(rel_hash) in (
-                    MISMATCH,
-                    EDITION,
-                    OTHER_TEXT,
-                ):
+                if candidate.state == REJECTED and judged.get(rel_hash) in _UNLIKE:
                     again = candidate.with_outcome(rel_hash, PENDING)
                     self.advance(replace(again, state=OPEN, created_at=self.now))
 

@@ -398,7 +398,7 @@ class CoordinateSampler:
         manuals side by side in an archive share file names (``Copying.html``), and a pair whose
         shared pages are most of its samples was confirmed as a stale copy on a mismatch of other
         text: the pages of other text were lost (our own reproduction, 12 of 16 names shared:
-        3-4 lost in 17 of 18 crawls). Asked only of a pair about to be confirmed, once no
+        1-4 lost in 17 of 18 crawls). Asked only of a pair about to be confirmed, once no
         mismatch may still be the mirror's answer for a page it lacks (a soft 404 is other
         text too: ``awaits_absent_answer``)."""
         if not self._content:
