@@ -61,16 +61,11 @@ from dedup_filter.mirrors.directories import (
 )
 from dedup_filter.mirrors.precedence import held_before
 from dedup_filter.mirrors.probes import ask_counterpart, fetchable
-from dedup_filter.mirrors.records import COLLIDING, FOLDED, OPEN, PENDING, Candidate, Rule
+from dedup_filter.mirrors.records import COLLIDING, FOLDED, OPEN, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, rule_over, rules_holding, rules_with_origin_over
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import AbsentAnswer, absent_url, answer_of, ask
-from dedup_filter.mirrors.store import (
-    COUNTERPART_PROBE,
-    MirrorStore,
-    directory_name,
-    relative_hash,
-)
+from dedup_filter.mirrors.store import COUNTERPART_PROBE, MirrorStore, directory_name
 from dedup_filter.urls import path_of
 
 # the reasons a URL is dropped before its fetch for another URL's page
@@ -468,8 +463,7 @@ class UrlPruner:
         samples confirming them, a crawl fetched 20-58 such documents of the evaluation webs'
         mirrors per crawl (s27 runs, every web and order). Its counterpart is not probed (the
         pair may be no copy), and nothing is deferred that a probe asked for, a protected URL,
-        an index page, a page held, or one whose counterpart is known absent, nor one whose
-        fetch may settle the pair (``_settles``)."""
+        an index page, a page held, or one whose counterpart is known absent."""
         if not self.config.defer_while_sampled or index:
             return None
         sampled = (
@@ -482,8 +476,6 @@ class UrlPruner:
         if found is None:  # most URLs: no pair is being sampled over them
             return None
         candidate, place = found
-        if self._settles(store, candidate, place):
-            return None
         counterpart = candidate.origin + place.relative
         if self.protection.covers(url) or store.probes_for(url):
             return None
@@ -493,17 +485,6 @@ class UrlPruner:
             return None
         evidence = {"mirror_candidate": candidate.mirror, "counterpart": counterpart}
         return Decision(url, "defer", Reason.MIRROR_PENDING, counterpart, evidence)
-
-    def _settles(self, store: MirrorStore, candidate: Candidate, place: Placement) -> bool:
-        """Whether a document on the mirror side of a pair being sampled is a sample the pair
-        waits for: the pair is out of probes with none in flight (``Candidate.out_of_probes``),
-        so only the pairs the crawl fetches on both sides can settle it, and the origin holds
-        the document's counterpart. On a helper's independent web 1,442 decisions waited to the
-        crawl's end on a host pair whose four samples were sections the copy lacks."""
-        if not candidate.out_of_probes(self.config.max_unchecked) or candidate.count(PENDING):
-            return False
-        counterpart = store.entry_by_hash(candidate.origin.lower(), relative_hash(place.relative))
-        return counterpart is not None
 
     def _copy_held_before(
         self, store: MirrorStore, url: str, rule: Rule, counterpart: str

@@ -220,11 +220,6 @@ class Candidate(DirectoryPair):
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
 
-    def out_of_probes(self, max_unchecked: int) -> bool:
-        """Whether as many samples went unchecked as the candidate asks probes for
-        (``mirror.max_unchecked``): only pairs the crawl fetches on both sides move it now."""
-        return self.count(MISSING) >= max_unchecked
-
     def with_outcome(self, relative_hash: int, outcome: int) -> Candidate:
         samples = tuple(
             replace(sample, outcome=outcome) if sample.relative_hash == relative_hash else sample

@@ -231,7 +231,7 @@ class CoordinateSampler:
         quota = coded_quota(store, candidate, self.config.code_samples) if self._editions else 0
         taken = {sample.relative_hash for sample in candidate.samples}
         ruled = _ruled_below(store, candidate)
-        if not candidate.out_of_probes(self.config.max_unchecked):
+        if candidate.count(MISSING) < self.config.max_unchecked:
             links = arrival.links if arrival is not None else ()
             key = store.sample_key()
             known = self._known(store, candidate, taken, links, ruled, key)

@@ -491,29 +491,6 @@ def test_a_document_of_a_pair_being_sampled_is_fetched_when_waiting_is_off(
     assert dedup.check_url(document).reason == "not_mirrored"
 
 
-def test_a_pair_out_of_probes_lets_its_documents_be_fetched_to_settle_it(open_filter, origin_tree):
-    """The copy holds only ``extra/``, and every sample drawn from the origin's top lacks its
-    counterpart there: with as many samples unchecked as ``mirror.max_unchecked``, only pairs the
-    crawl fetches on both sides can settle the pair. Its documents are fetched, not deferred
-    until the crawl's end (a helper's independent web: 1,442 decisions waited so on a host pair
-    whose samples were all sections the copy lacks), and once three of them matched the pair is
-    a rule that prunes the rest."""
-    extra = [url for url in origin_tree if url.startswith(ORIGIN + "extra/")]
-    copy = {MIRROR: origin_tree[ORIGIN]} | copy_tree(
-        {url: origin_tree[url] for url in extra if not url.endswith("/")}, ORIGIN, MIRROR
-    )
-    dedup = open_filter()
-    top = [url for url in breadth_first(origin_tree, ORIGIN) if url not in extra]
-    crawl = OnlineCrawl(dedup, origin_tree | copy).visit([*top, MIRROR, *extra])
-    [candidate] = dedup.mirror_candidates()
-    assert set(candidate["samples"].values()) == {"missing"}  # every probe a 404
-    documents = sorted(url for url in copy if url != MIRROR)
-    crawl.visit(documents)
-    assert not any(decision.reason == "mirror_pending" for decision in crawl.deferred.values())
-    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [MIRROR]
-    assert documents[-1] in crawl.pruned
-
-
 PARTIAL = "http://partial.test/guide/"  # shallower than the complete copies: taken for the origin
 ONE, TWO = "http://docs.one.test/pub/guide/", "http://docs.two.test/pub/guide/"
 NAMED_COPY = "http://mirror.one.test/pub/guide/"  # a host label naming a copy
