@@ -97,12 +97,7 @@ class CodeCheck:
 
 
 def check_code(
-    store: MirrorStore,
-    places: list[Placement],
-    code: int,
-    budget: CodeBudget,
-    config: Config,
-    now: float,
+    store: MirrorStore, places: list[Placement], code: int, config: Config, now: float
 ) -> CodeCheck:
     """Compare a page with code blocks (``code``: its code hash) with its counterpart across
     the rules it lies under, as mirror or as origin, and with the copies of it that rules
@@ -110,6 +105,7 @@ def check_code(
     check = CodeCheck()
     if not code or not store.has_rules():  # no rule stands or was revoked: none to check against
         return check
+    budget = CodeBudget.configured(config.mirror)
     check.fetch_back.extend(_revoked_counterparts(store, places))
     for sides, relative in _told_apart(store, places, code):
         _compare_related(store, sides, relative, config, now, check, budget)
@@ -156,12 +152,7 @@ def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule,
 
 
 def check_held_code(
-    store: MirrorStore,
-    rule: Rule,
-    budget: CodeBudget,
-    config: Config,
-    now: float,
-    scanned: int = 1024,
+    store: MirrorStore, rule: Rule, config: Config, now: float, scanned: int = 1024
 ) -> CodeCheck:
     """A rule just made, against the pages with code blocks either side held before it came
     (over the first ``scanned`` entries of each side, in hash order): compared at once where the
@@ -174,6 +165,7 @@ def check_held_code(
     revoked as it is made is never made again (on the holdout web a library's copy of the guide
     was revoked against the rpm page standing for the guide's, and never paired again)."""
     check = CodeCheck()
+    budget = CodeBudget.configured(config.mirror)
     sides = ((rule.origin, rule.mirror, rule.on_mirror), (rule.mirror, rule.origin, rule.on_origin))
     for side, other, other_url in sides:
         for rel_hash, entry, record in _coded_entries(store, side, scanned):
@@ -317,14 +309,8 @@ def _editions_at(store: MirrorStore, rule: Rule, relative: str, config: Config) 
     web built by a helper, sixty-ninth session: content lost in 4 of 9 crawls of a 79-page
     reproduction)."""
     rel_hash = relative_hash(relative)
-    records = []
-    for side in (rule.mirror, rule.origin):
-        entry = store.entry_by_hash(side.lower(), rel_hash)
-        record = None if entry is None else store.view.page(entry.representative)
-        if record is None:
-            return True
-        records.append(record)
-    return not other_text(*records, config)
+    mirror, origin = (store.page_at(side, rel_hash) for side in (rule.mirror, rule.origin))
+    return mirror is None or origin is None or not other_text(mirror, origin, config)
 
 
 def _documents_back(store: MirrorStore, rule: Rule, scanned: int = 1024) -> list[str]:

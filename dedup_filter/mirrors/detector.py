@@ -39,7 +39,6 @@ from dedup_filter.mirrors.candidates import (
     ruled,
 )
 from dedup_filter.mirrors.code_checks import (
-    CodeBudget,
     CodeCheck,
     check_code,
     check_held_code,
@@ -129,7 +128,6 @@ class MirrorDetector:
             self.config, self._index_pages, self._sessions, self.describe, self._is_answer
         )
         self._code_checks = config.text.code_blocks_apart and self.config.mode == "content"
-        self._code_budget = CodeBudget.configured(self.config)
         # pages each rule's sides must still record before it is weighed side by side again
         self._pages_to_wait: dict[tuple[str, str, float], float] = {}
         self._listing_agreement = math.ceil(
@@ -225,9 +223,7 @@ class MirrorDetector:
         fingerprint = checked.fingerprint
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
-            code = check_code(
-                store, page.places, fingerprint.code, self._code_budget, self._page_config, now
-            )
+            code = check_code(store, page.places, fingerprint.code, self._page_config, now)
             update.probes.extend(code.probes)
         audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
         update.probes.extend(audited.probes)
@@ -256,7 +252,7 @@ class MirrorDetector:
             # code for its own (the fifth holdout web, breadth first: Apache's install.html,
             # both its copies, on the project's host and its partner's, were never fetched)
             for rule in (*update.confirmed, *update.repointed):
-                held = check_held_code(store, rule, self._code_budget, self._page_config, now)
+                held = check_held_code(store, rule, self._page_config, now)
                 update.probes.extend(held.probes)
                 code.revoked.extend(held.revoked)
                 code.fetch_back.extend(held.fetch_back)  # from related rules it revoked

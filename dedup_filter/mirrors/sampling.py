@@ -406,15 +406,15 @@ class CoordinateSampler:
         for sample in candidate.samples:
             if sample.outcome != MISMATCH:
                 continue
-            entries = [
-                store.entry_by_hash(side.lower(), sample.relative_hash)
+            mirror, origin = (
+                store.page_at(side, sample.relative_hash)
                 for side in (candidate.mirror, candidate.origin)
-            ]
-            pages = [
-                None if entry is None else store.view.page(entry.representative)
-                for entry in entries
-            ]
-            if None not in pages and other_text(*pages, self._page_rules):
+            )
+            if (
+                mirror is not None
+                and origin is not None
+                and other_text(mirror, origin, self._page_rules)
+            ):
                 candidate = candidate.with_outcome(sample.relative_hash, OTHER_TEXT)
         return candidate
 

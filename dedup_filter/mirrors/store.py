@@ -247,6 +247,11 @@ class MirrorStore:
         data = self.view.get("dirs", key)
         return None if data is None else decode_entry(data, self.view.page)
 
+    def page_at(self, directory: str, rel_hash: int) -> PageRecord | None:
+        """The record of the page standing for the directory's page at a path (None: no page)."""
+        entry = self.entry_by_hash(directory.lower(), rel_hash)
+        return None if entry is None else self.view.page(entry.representative)
+
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names (none when it is not held)."""
         index = self.index_entry(directory)

@@ -55,7 +55,14 @@ def _arrive(
     for place in places:
         entry = DirEntry(page_id, exact, place.relative)
         file_entry(store, place.directory_key, place.relative_key, entry)
-    return check_code(store, places, code, budget, Config.default(), 1.0)
+    return check_code(store, places, code, _configured(budget), 1.0)
+
+
+def _configured(budget: CodeBudget) -> Config:
+    """The configuration whose code comparisons have ``budget``."""
+    return Config.default().with_overrides(
+        {"mirror.code_samples": budget.samples, "mirror.code_samples_siblings": budget.siblings}
+    )
 
 
 def _library_beside_editions(store: MirrorStore, library_origin: str, guide: str = BESIDE) -> None:
@@ -402,7 +409,7 @@ def test_a_rule_revoked_as_it_is_made_revokes_a_related_rule_that_pruned_and_fet
         store.put_rule(Rule(guide, rpm, "", "", 0.0, "content", 3, 3, 0))
         new = Rule(copy, rpm, "", "", 0.0, "content", 3, 3, 0)
         store.put_rule(new)
-        return check_held_code(store, new, no_budget, Config.default(), 1.0)
+        return check_held_code(store, new, _configured(no_budget), 1.0)
 
     held = tmp_index.transact(settle)
     assert held.revoked == [copy, guide]
@@ -488,7 +495,7 @@ def test_a_rule_made_against_a_page_standing_for_its_origins_asks_for_the_origin
         _arrive(store, 2, library + PAGE, DEB_CODE, CodeBudget(0, 0))  # held before its rule
         new = Rule(library, guide, "", "", 0.0, "content", 3, 3, 0)
         store.put_rule(new)
-        held = check_held_code(store, new, BUDGET, Config.default(), 1.0)
+        held = check_held_code(store, new, _configured(BUDGET), 1.0)
         answer = _arrive(store, 3, guide + PAGE, DEB_CODE)
         rules = [rule.mirror for rule in store.rules_under()]
         return held.revoked, held.probes, answer.revoked, rules
@@ -553,7 +560,7 @@ def test_a_rule_pointed_at_a_new_origin_has_its_held_coded_pages_checked_there(t
         update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
         update.advance(store.candidate(pair_reference(partial, guide)))
         asked = [
-            check_held_code(store, rule, BUDGET, Config.default(), 1.0).probes
+            check_held_code(store, rule, _configured(BUDGET), 1.0).probes
             for rule in update.repointed
         ]
         return [(rule.mirror, rule.origin) for rule in update.repointed], asked
