@@ -100,11 +100,15 @@ def release_editions(directory: str, other: str) -> bool:
     )
 
 
-def release_named_by_one(directory: str, other: str) -> bool:
-    """Whether one of two directory URLs names a release in the segments that tell their paths
-    apart and the other names none (``/15/`` against ``/pub/llvm/docs/``)."""
+def release_left_open(directory: str, other: str) -> bool:
+    """Whether the names of two directory URLs leave open which release each holds, in the
+    segments that tell their paths apart: one names a release and the other none (``/15/``
+    against ``/pub/llvm/docs/``), or both name releases that may be one, one more narrowly
+    (``/openssl-3.0/``, a series, against ``/docs/3.0.17/``)."""
     releases, other_releases = _told_apart(directory, other)
-    return bool(releases) != bool(other_releases)
+    if not (releases and other_releases):
+        return bool(releases) != bool(other_releases)
+    return set(releases) != set(other_releases) and not release_editions(directory, other)
 
 
 def names_release(segment: str) -> bool:

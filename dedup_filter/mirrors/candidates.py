@@ -71,7 +71,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
-from dedup_filter.releases import release_named_by_one
+from dedup_filter.releases import release_left_open
 
 # what a sample judged its two pages to be that tells a copy apart from its origin
 _UNLIKE = (MISMATCH, EDITION, OTHER_TEXT)
@@ -444,15 +444,19 @@ class CandidateUpdate:
         return named_editions(pair.mirror, pair.origin, self.config) is not None
 
     def _other_release(self, pair: DirectoryPair) -> bool:
-        """Whether one side's path names a release, the other's none, and their index pages
-        name different releases (``Orientation.later_side``): the side naming none holds a copy
+        """Whether the pair's paths leave open which release each side holds (one names none, or
+        names the series the other's release is of: ``releases.release_left_open``) and their
+        index pages name different releases (``Orientation.later_side``): one side holds a copy
         of another release, not of this one, and a rule either way prunes one release for
         another, whose rewritten pages (its release notes) are content no other URL may hold.
         On the versions web a mirror of LLVM 16's documentation, paired with ``/15/`` before
-        ``/16/``'s index page was held, was ruled a copy of 15 in two orders of three runs.
+        ``/16/``'s index page was held, was ruled a copy of 15 in two orders of three runs. On a
+        helper's web a copy of OpenSSL 3.0.20 filed under ``/openssl-3.0/`` was paired with the
+        archive's ``/docs/3.0.17/``, met first, and crawled whole as the newer release (613
+        fetches, two orders of six); rejected, it pairs with ``/docs/3.0.20/`` once that is met.
         The cost: a stale copy filed under its release's name beside an origin naming none
         (``/mirror/git-2.39.2/`` of ``/docs/``) is crawled whole."""
-        if not release_named_by_one(pair.mirror, pair.origin):
+        if not release_left_open(pair.mirror, pair.origin):
             return False
         return self._orientation().later_side(pair.mirror, pair.origin) != 0
 

@@ -495,3 +495,39 @@ def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_nam
     assert bool(sides & {(UNNAMED_COPY, RELEASE_15), (RELEASE_15, UNNAMED_COPY)}) == paired
     assert lost(crawl, RELEASE_15) == []
     assert lost(crawl, UNNAMED_COPY) == []
+
+
+OLD_RELEASE = "http://archive.release.test/docs/3.0.17/"
+COPIED_RELEASE = "http://archive.release.test/docs/3.0.20/"
+SERIES_COPY = "http://mirror.release.test/openssl-3.0/"
+
+
+@pytest.mark.parametrize("order", ["old_release_first", "old_release_beside"])
+def test_a_copy_filed_under_its_series_pairs_with_its_own_release(
+    open_filter, corpus, modules, order
+):
+    """A mirror files release 3.0.20 under its series' name, which may be any 3.0 release; the
+    archive's 3.0.17, one of whose pages 3.0.20 extended, is crawled before 3.0.20. The index pages of
+    the copy and of 3.0.17 name different releases: no rule between them (the copy would be
+    crawled whole as the newer release). The copy pairs with 3.0.20 once that is met, and
+    nothing of the three is lost."""
+    dedup = open_filter()
+    tree = docs_tree(corpus, OLD_RELEASE, modules[:-1], "Manual pages")
+    old = naming_release(tree, "3.0.17")
+    copied = naming_release(copy_tree(tree, OLD_RELEASE, COPIED_RELEASE), "3.0.20")
+    notes = COPIED_RELEASE + f"{modules[0]}.html"
+    added = b"<p>Changes in 3.0.20: the context is freed once, not twice, on error.</p></body>"
+    copied[notes] = copied[notes].replace(b"</body>", added, 1)
+    copy = copy_tree(copied, COPIED_RELEASE, SERIES_COPY)
+    pages = old | copied | copy
+    old_urls, copy_urls = breadth_first(pages, OLD_RELEASE), breadth_first(pages, SERIES_COPY)
+    ahead = {
+        "old_release_first": old_urls + copy_urls,
+        "old_release_beside": interleave(old_urls, copy_urls),
+    }[order]
+    crawl = OnlineCrawl(dedup, pages).visit(ahead + breadth_first(pages, COPIED_RELEASE))
+    sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert not sides & {(SERIES_COPY, OLD_RELEASE), (OLD_RELEASE, SERIES_COPY)}
+    assert sides & {(SERIES_COPY, COPIED_RELEASE), (COPIED_RELEASE, SERIES_COPY)}
+    for base in (OLD_RELEASE, COPIED_RELEASE, SERIES_COPY):
+        assert lost(crawl, base) == []

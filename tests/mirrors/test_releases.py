@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.releases import release_editions
+from dedup_filter.releases import release_editions, release_left_open
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,25 @@ from dedup_filter.releases import release_editions
 def test_release_editions_by_name(directory, other, editions):
     assert release_editions(directory, other) is editions
     assert release_editions(other, directory) is editions
+
+
+@pytest.mark.parametrize(
+    ("directory", "other", "left_open"),
+    [
+        # one side names none: a copy filed anywhere
+        ("http://a.test/15/", "http://b.test/pub/llvm/docs/", True),
+        ("http://a.test/latest/", "http://b.test/pub/docs/", True),
+        # a series against one of its releases
+        ("http://b.test/openssl-3.0/", "http://a.test/docs/3.0.17/", True),
+        ("http://a.test/3/library/", "http://a.test/3.11/library/", True),
+        # one release named alike, or the names say nothing
+        ("http://a.test/docs/3.0.20/", "http://b.test/pub/openssl-3.0.20/", False),
+        ("http://a.test/latest/x/", "http://b.test/latest/x/", False),
+        ("http://a.test/docs/", "http://b.test/pub/docs/", False),
+        # different releases: editions, never paired at all
+        ("http://a.test/13/", "http://a.test/14/", False),
+    ],
+)
+def test_release_left_open_by_name(directory, other, left_open):
+    assert release_left_open(directory, other) is left_open
+    assert release_left_open(other, directory) is left_open
