@@ -15,16 +15,17 @@ fetch, so the cost is those fetches, never a page.
 
 A side that names no release is paired as any directory is: a mirror filing a copy under
 ``/pub/llvm/docs/``, unless the two index pages name different releases (the copy is of another
-release: ``release_named_by_one``, ``CandidateUpdate._confirm``). A release is a
+release: ``release_left_open``, ``CandidateUpdate._confirm``). A release is a
 ``-``/``_``-separated part of a segment made of numbers joined by dots (``13``, ``2.1``,
 ``v2.1``, ``2.1.x``, ``otp-25``) or a name with a dotted number glued to it (``python3.11``);
 other glued digits (``html5``, ``utf8``, ``ch01``) name none. The words sites name a moving
-release by (``latest``, ``stable``, ``dev``, ...) name a release that agrees only with the same
-word: ``/latest/`` is the newest release today, but which one the names do not say, and paired
-with ``/15/`` a rule pruned the newest release's rewritten pages in all three of its copies. The
-cost: ``/latest/`` and the release it serves are crawled both, each page dropped as an exact
-duplicate after its fetch. Debian's suites (``oldstable``, ``testing``) are such words, and the
-code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``, ``jammy``) name
+release by (``latest``, ``stable``, ``dev``, ...) say no release: ``/latest/`` is the newest
+release today, but which one the names do not say, and paired with ``/15/`` a rule pruned the
+newest release's rewritten pages in all three of its copies. Against another release's name
+(``release_moving``) such a word is paired only where both index pages name the very same
+releases (``CandidateUpdate._other_release``): a documentation archive's ``/latest/`` beside the
+``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice in each of six crawls). Debian's
+suites (``oldstable``, ``testing``) are such words, and the code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``, ``jammy``) name
 releases that agree only with themselves: Debian's site files its installation guide under
 ``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are
 rewritten against bookworm's. Only the segments that tell the two paths apart are read: a
@@ -92,11 +93,26 @@ _GLUED = re.compile(r"[a-z]+(\d{1,8}(?:\.\d{1,8})+)")
 
 def release_editions(directory: str, other: str) -> bool:
     """Whether two directory URLs name different releases: both name one in the segments that
-    tell their paths apart (``urls.differing_segments``), and none of one agrees with one of
-    the other."""
+    tell their paths apart (``urls.differing_segments``), none of one agrees with one of the
+    other, and no moving release of one (``latest``) stands against a numbered one of the
+    other (``3.0.22``: which release the word names, the names do not say)."""
     releases, other_releases = _told_apart(directory, other)
     return bool(releases and other_releases) and not any(
-        _agree(release, another) for release in releases for another in other_releases
+        _agree(release, another) or _moving_against_number(release, another)
+        for release in releases
+        for another in other_releases
+    )
+
+
+def release_moving(directory: str, other: str) -> bool:
+    """Whether one of two directory URLs names a moving release (``latest``, ``stable``) where
+    the other names a numbered one (``/3.0.22/``), in the segments that tell their paths apart:
+    only their index pages can tell whether the two are one release."""
+    releases, other_releases = _told_apart(directory, other)
+    return any(
+        _moving_against_number(release, another)
+        for release in releases
+        for another in other_releases
     )
 
 
@@ -104,7 +120,8 @@ def release_left_open(directory: str, other: str) -> bool:
     """Whether the names of two directory URLs leave open which release each holds, in the
     segments that tell their paths apart: one names a release and the other none (``/15/``
     against ``/pub/llvm/docs/``), or both name releases that may be one, one more narrowly
-    (``/openssl-3.0/``, a series, against ``/docs/3.0.17/``)."""
+    (``/openssl-3.0/``, a series, against ``/docs/3.0.17/``), or one by a moving name
+    (``/latest/`` against ``/3.0.22/``: ``release_moving``)."""
     releases, other_releases = _told_apart(directory, other)
     if not (releases and other_releases):
         return bool(releases) != bool(other_releases)
@@ -122,6 +139,12 @@ def _told_apart(directory: str, other: str) -> tuple[list[Release], list[Release
     apart (``urls.differing_segments``)."""
     segments, others = differing_segments(directory, other)
     return _releases(segments), _releases(others)
+
+
+def _moving_against_number(release: Release, other: Release) -> bool:
+    """Whether one of two releases is a moving word and the other a number."""
+    moving, numbered = (release, other) if release[0] in _MOVING else (other, release)
+    return moving[0] in _MOVING and isinstance(numbered[0], int)
 
 
 def _agree(release: Release, other: Release) -> bool:

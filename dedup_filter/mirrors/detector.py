@@ -122,7 +122,10 @@ class MirrorDetector:
         self._index_pages = IndexPages(self.config.index_names, self.config.index_extensions)
         self._sampler = CoordinateSampler(config)
         self._page_config = config
-        self._sessions = SessionParameters(self.config.session_parameters)
+        # tracking parameters are content-free on every host (the URL rules trust them): no path
+        self._sessions = SessionParameters(
+            self.config.session_parameters, tracking=config.url_rules.trusted_parameters
+        )
         self._is_answer = functools.partial(is_answer, config=config)
         self._pruner = UrlPruner(
             self.config, self._index_pages, self._sessions, self.describe, self._is_answer

@@ -201,6 +201,12 @@ class Orientation:
                 return verdicts.pop() if len(verdicts) == 1 else 0
         return 0
 
+    def same_releases(self, first: str, second: str) -> bool:
+        """Whether the index pages of directories ``first`` and ``second`` name the very same
+        releases, one at least."""
+        releases = sorted(self.releases(first))
+        return bool(releases) and releases == sorted(self.releases(second))
+
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names."""
         if directory.lower() == self.in_hand[0]:

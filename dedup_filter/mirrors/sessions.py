@@ -16,6 +16,12 @@ The pairs met so (configured names too) are filed in the index per host
 probe of that host is asked for with them (a server that serves its pages only under the id
 answers the bare URL 404), and the host's side of a pair is the copy (``orientation.py``).
 
+Tracking parameters (``utm_source``, ``fbclid``: the URL rules' ``trusted_parameters``, read by a
+page's scripts and never by its server) are no path either: they are stripped wherever URLs are
+placed, but they are no session. A URL carrying one tells nothing of its side's orientation and
+no probe is asked for with one. On a helper's web a copy whose every link carried
+``?utm_source=x`` lined up with its origin in one crawl of six.
+
 Invariant: stripping is idempotent and leaves a URL without such parameters unchanged.
 """
 
@@ -27,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from dedup_filter.mirrors.directories import authority
+from dedup_filter.urlrules.aliases import matches
 
 if TYPE_CHECKING:
     from dedup_filter.mirrors.store import MirrorStore
@@ -74,18 +81,21 @@ def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
 
 
 class SessionParameters:
-    """Removes the configured session parameters, and those learnt for a URL's host, from
-    normalised URLs."""
+    """Removes the configured session parameters, those learnt for a URL's host, and the
+    ``tracking`` parameters (names or ``prefix*`` patterns) from normalised URLs."""
 
-    def __init__(self, names: Iterable[str], learnt: _Learnt | None = None) -> None:
+    def __init__(
+        self, names: Iterable[str], learnt: _Learnt | None = None, tracking: Iterable[str] = ()
+    ) -> None:
         self._names = frozenset(name.lower() for name in names)
         self._learnt = learnt
+        self._tracking = tuple(pattern.lower() for pattern in tracking)
 
     def of(self, store: MirrorStore) -> SessionParameters:
         """These parameters with those learnt per host in ``store``'s index (a call's: every
         check binds its own, so the configured names are not lower-cased again)."""
         bound = object.__new__(SessionParameters)
-        bound._names, bound._learnt = self._names, _Learnt(store)
+        bound._names, bound._learnt, bound._tracking = self._names, _Learnt(store), self._tracking
         return bound
 
     def learn(self, url: str, links: Iterable[str]) -> bool:
@@ -103,17 +113,25 @@ class SessionParameters:
         return "&".join(self._learnt.pairs(authority(url))) if self._learnt is not None else ""
 
     def strip(self, url: str) -> str:
+        """``url`` without its session and tracking parameters: as it is placed."""
+        return self._without(url, self._tracking)
+
+    def _without(self, url: str, tracking: tuple[str, ...]) -> str:
         if ";" not in url and "?" not in url:
             return url
         names = self._names_at(url)
-        if not names:
+        if not (names or tracking):
             return url
         path, question, query = url.partition("?")
-        if ";" in path:
+        if ";" in path and names:
             path = _PATH_PARAMETER.sub(lambda match: _unless_named(match, names), path)
         if not question:
             return path
-        kept = [pair for pair in query.split("&") if _name(pair) not in names]
+        kept = [
+            pair
+            for pair in query.split("&")
+            if _name(pair) not in names and not matches(_name(pair), tracking)
+        ]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
     def strip_likely(self, url: str) -> str:
@@ -134,12 +152,12 @@ class SessionParameters:
         return "&".join(pair for pair in query.split("&") if _name(pair) in names)
 
     def carries(self, url: str) -> bool:
-        """Whether ``url`` carries a session parameter."""
-        return self.strip(url) != url
+        """Whether ``url`` carries a session parameter (a tracking one is none)."""
+        return self._without(url, ()) != url
 
     def strip_all(self, urls: Iterable[str]) -> Iterable[str]:
         """``urls`` stripped, lazily (a page's links are resolved only when read)."""
-        return _Stripped(self, urls) if self._names or self._learnt else urls
+        return _Stripped(self, urls) if self._names or self._learnt or self._tracking else urls
 
     def _names_at(self, url: str) -> frozenset[str]:
         if self._learnt is None:

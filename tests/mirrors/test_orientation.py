@@ -531,3 +531,33 @@ def test_a_copy_filed_under_its_series_pairs_with_its_own_release(
     assert sides & {(SERIES_COPY, COPIED_RELEASE), (COPIED_RELEASE, SERIES_COPY)}
     for base in (OLD_RELEASE, COPIED_RELEASE, SERIES_COPY):
         assert lost(crawl, base) == []
+
+
+LATEST = "http://archive.release.test/docs/latest/"
+
+
+@pytest.mark.parametrize("order", ["latest_first", "release_first", "interleaved"])
+@pytest.mark.parametrize(("served", "paired"), [("3.0.20", True), ("3.0.21", False)])
+def test_latest_pairs_with_the_release_its_index_page_names(
+    open_filter, corpus, modules, order, served, paired
+):
+    """An archive's ``/latest/`` serves its newest release; which one, only its index page
+    says. Naming the very release ``/3.0.20/`` names, it is paired with it (one side's fetches
+    saved); naming a later one, one of whose pages it extended, it is not, and nothing of either
+    is lost."""
+    dedup = open_filter()
+    tree = docs_tree(corpus, COPIED_RELEASE, modules[:-1], "Manual pages")
+    release = naming_release(tree, "3.0.20")
+    latest = naming_release(copy_tree(tree, COPIED_RELEASE, LATEST), served)
+    if not paired:
+        notes = LATEST + f"{modules[0]}.html"
+        added = b"<p>Changes in 3.0.21: the context is freed once, not twice, on error.</p></body>"
+        latest[notes] = latest[notes].replace(b"</body>", added, 1)
+    pages = release | latest
+    urls = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})[order]
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    assert bool(sides & {(LATEST, COPIED_RELEASE), (COPIED_RELEASE, LATEST)}) == paired
+    assert (len(crawl.fetched) < len(pages) * 3 // 4) == paired
+    for base in (COPIED_RELEASE, LATEST):
+        assert lost(crawl, base) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.releases import release_editions, release_left_open
+from dedup_filter.releases import release_editions, release_left_open, release_moving
 
 
 @pytest.mark.parametrize(
@@ -17,7 +17,8 @@ from dedup_filter.releases import release_editions, release_left_open
         ("http://a.test/v2.1/", "http://b.test/docs/v2.2.x/", True),
         ("http://a.test/django-4.2/", "http://a.test/django-5.0/", True),
         ("http://a.test/python3.11/", "http://b.test/python3.12/", True),
-        ("http://a.test/latest/", "http://a.test/16/", True),  # which release, the name hides
+        # which release a moving name is, only its index page tells (``release_moving``)
+        ("http://a.test/latest/", "http://a.test/16/", False),
         ("http://a.test/stable/", "http://a.test/latest/", True),
         # code names, and Debian's suites
         ("http://a.test/releases/bookworm/amd64/", "http://a.test/releases/trixie/amd64/", True),
@@ -56,6 +57,8 @@ def test_release_editions_by_name(directory, other, editions):
         # a series against one of its releases
         ("http://b.test/openssl-3.0/", "http://a.test/docs/3.0.17/", True),
         ("http://a.test/3/library/", "http://a.test/3.11/library/", True),
+        # a moving name against a numbered release
+        ("http://a.test/docs/latest/", "http://a.test/docs/3.0.22/", True),
         # one release named alike, or the names say nothing
         ("http://a.test/docs/3.0.20/", "http://b.test/pub/openssl-3.0.20/", False),
         ("http://a.test/latest/x/", "http://b.test/latest/x/", False),
@@ -67,3 +70,19 @@ def test_release_editions_by_name(directory, other, editions):
 def test_release_left_open_by_name(directory, other, left_open):
     assert release_left_open(directory, other) is left_open
     assert release_left_open(other, directory) is left_open
+
+
+@pytest.mark.parametrize(
+    ("directory", "other", "moving"),
+    [
+        ("http://a.test/docs/latest/", "http://a.test/docs/3.0.22/", True),
+        ("http://a.test/en/stable/", "http://b.test/pub/proj-2.1/", True),
+        ("http://a.test/en/stable/", "http://a.test/en/latest/", False),  # two words: editions
+        ("http://a.test/latest/x/", "http://b.test/latest/x/", False),  # one name
+        ("http://a.test/latest/", "http://b.test/pub/docs/", False),  # the other names none
+        ("http://a.test/3/", "http://a.test/3.11/", False),
+    ],
+)
+def test_release_moving_by_name(directory, other, moving):
+    assert release_moving(directory, other) is moving
+    assert release_moving(other, directory) is moving

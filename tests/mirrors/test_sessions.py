@@ -116,3 +116,12 @@ def test_a_host_files_a_few_names_at_most(open_filter):
     learnt, filed = dedup.index.transact(learn)
     assert learnt
     assert len(filed.split("&")) == MAX_NAMES
+
+
+def test_a_tracking_parameter_is_stripped_and_is_no_session():
+    sessions = SessionParameters(("sid",), tracking=("utm_*", "fbclid"))
+    url = f"{PAGE}faq.html?utm_source=feed&part=2&UTM_Medium=mail&fbclid=IwAR0x"
+    assert sessions.strip(url) == f"{PAGE}faq.html?part=2"
+    assert not sessions.carries(url)
+    assert sessions.carried(url) == ""  # no probe is asked for with it
+    assert sessions.carries(f"{PAGE}faq.html?sid=8f14e45fceea167a&utm_source=feed")

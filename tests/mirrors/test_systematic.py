@@ -50,6 +50,24 @@ def test_a_copy_with_a_session_id_in_every_link_is_found(open_filter, origin_tre
     assert len(crawl.pruned) > len(crawled) // 2
 
 
+TRACKING = "?utm_source=feed"
+
+
+def test_a_copy_with_a_tracking_parameter_in_every_link_is_found(open_filter, origin_tree):
+    """Every link of a copy carries a tracking parameter its server ignores. The URL rules trust
+    it (each such URL waits for the URL without it), and the copy's listings line up with the
+    origin's once it is stripped, as a session id is: the copy is ruled a mirror of the origin
+    crawled before it. A tracking parameter is no session: nothing is learnt for the host."""
+    dedup = open_filter()
+    mirror = with_session_ids(copy_tree(origin_tree, ORIGIN, MIRROR), TRACKING)
+    pages = origin_tree | mirror
+    crawled = [url for url in breadth_first(pages, MIRROR) if url == MIRROR or TRACKING in url]
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(origin_tree, ORIGIN) + crawled)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(MIRROR, ORIGIN)]
+    assert len(crawl.pruned) > len(crawled) // 2
+    assert dedup.session_hosts() == []
+
+
 def short_pages(
     corpus: dict[str, str], modules: list[str], base: str, words: int = 60
 ) -> dict[str, bytes]:
