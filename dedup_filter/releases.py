@@ -21,16 +21,17 @@ release: ``release_left_open``, ``CandidateUpdate._confirm``). A release is a
 other glued digits (``html5``, ``utf8``, ``ch01``) name none. The words sites name a moving
 release by (``latest``, ``stable``, ``dev``, ...) say no release: ``/latest/`` is the newest
 release today, but which one the names do not say, and paired with ``/15/`` a rule pruned the
-newest release's rewritten pages in all three of its copies. Against another release's name
+newest release's rewritten pages in all three of its copies. Against a numbered release's name
 (``release_moving``) such a word is paired only where both index pages name the very same
 releases (``CandidateUpdate._other_release``): a documentation archive's ``/latest/`` beside the
-``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice in each of six crawls). Debian's
-suites (``oldstable``, ``testing``) are such words, and the code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``, ``jammy``) name
-releases that agree only with themselves: Debian's site files its installation guide under
-``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are
-rewritten against bookworm's. Only the segments that tell the two paths apart are read: a
-section both releases hold under one name (``development/``, a moving word) is no release they
-share.
+``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice in each of six crawls); against
+another such word it is another release. Debian's suites (``oldstable``, ``testing``) are such
+words, and the code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``,
+``jammy``) name releases that agree only with themselves: Debian's site files its installation
+guide under ``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's
+84 pages are rewritten against bookworm's. Only the segments that tell the two paths apart are
+read: a section both releases hold under one name (``development/``, a moving word) is no release
+they share.
 """
 
 from __future__ import annotations

@@ -257,6 +257,21 @@ def naming_release(pages: dict[str, bytes], release: str) -> dict[str, bytes]:
     return {url: body.replace(b"</body>", footer, 1) for url, body in pages.items()}
 
 
+def release_and_copy(
+    corpus: dict[str, str], modules: list[str], base: str, release: str, copy_base: str, copied: str
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """A manual under ``base`` naming ``release`` on every page, and the same pages under
+    ``copy_base`` naming ``copied``."""
+    tree = docs_tree(corpus, base, modules[:-1], "Standard library notes")
+    return naming_release(tree, release), naming_release(copy_tree(tree, base, copy_base), copied)
+
+
+def extend_page(pages: dict[str, bytes], url: str, release: str) -> None:
+    """Add a paragraph of ``release``'s changes to the page at ``url``."""
+    added = f"<p>Changes in {release}: the context is freed once, not twice.</p></body>"
+    pages[url] = pages[url].replace(b"</body>", added.encode(), 1)
+
+
 @pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
 def test_a_stale_copy_naming_an_older_release_never_gets_the_newer_manual_pruned(
     open_filter, corpus, modules, order
@@ -482,9 +497,7 @@ def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_nam
     different releases: no rule either way (one could prune a release's rewritten page for the
     other's), nothing of either lost. A copy of 15 itself is paired as ever."""
     dedup = open_filter()
-    tree = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
-    release = naming_release(tree, "15.0.7")
-    copy = naming_release(copy_tree(tree, RELEASE_15, UNNAMED_COPY), copied)
+    release, copy = release_and_copy(corpus, modules, RELEASE_15, "15.0.7", UNNAMED_COPY, copied)
     if not paired:
         notes = UNNAMED_COPY + f"{modules[0]}.html"
         copy[notes] = naming_release({notes: corpus[modules[-1]].encode()}, copied)[notes]
@@ -507,17 +520,13 @@ def test_a_copy_filed_under_its_series_pairs_with_its_own_release(
     open_filter, corpus, modules, order
 ):
     """A mirror files release 3.0.20 under its series' name, which may be any 3.0 release; the
-    archive's 3.0.17, one of whose pages 3.0.20 extended, is crawled before 3.0.20. The index pages of
-    the copy and of 3.0.17 name different releases: no rule between them (the copy would be
+    archive's 3.0.17, one of whose pages 3.0.20 extended, is crawled before 3.0.20. The index
+    pages of the copy and of 3.0.17 name different releases: no rule between them (the copy would be
     crawled whole as the newer release). The copy pairs with 3.0.20 once that is met, and
     nothing of the three is lost."""
     dedup = open_filter()
-    tree = docs_tree(corpus, OLD_RELEASE, modules[:-1], "Manual pages")
-    old = naming_release(tree, "3.0.17")
-    copied = naming_release(copy_tree(tree, OLD_RELEASE, COPIED_RELEASE), "3.0.20")
-    notes = COPIED_RELEASE + f"{modules[0]}.html"
-    added = b"<p>Changes in 3.0.20: the context is freed once, not twice, on error.</p></body>"
-    copied[notes] = copied[notes].replace(b"</body>", added, 1)
+    old, copied = release_and_copy(corpus, modules, OLD_RELEASE, "3.0.17", COPIED_RELEASE, "3.0.20")
+    extend_page(copied, COPIED_RELEASE + f"{modules[0]}.html", "3.0.20")
     copy = copy_tree(copied, COPIED_RELEASE, SERIES_COPY)
     pages = old | copied | copy
     old_urls, copy_urls = breadth_first(pages, OLD_RELEASE), breadth_first(pages, SERIES_COPY)
@@ -546,13 +555,9 @@ def test_latest_pairs_with_the_release_its_index_page_names(
     saved); naming a later one, one of whose pages it extended, it is not, and nothing of either
     is lost."""
     dedup = open_filter()
-    tree = docs_tree(corpus, COPIED_RELEASE, modules[:-1], "Manual pages")
-    release = naming_release(tree, "3.0.20")
-    latest = naming_release(copy_tree(tree, COPIED_RELEASE, LATEST), served)
+    release, latest = release_and_copy(corpus, modules, COPIED_RELEASE, "3.0.20", LATEST, served)
     if not paired:
-        notes = LATEST + f"{modules[0]}.html"
-        added = b"<p>Changes in 3.0.21: the context is freed once, not twice, on error.</p></body>"
-        latest[notes] = latest[notes].replace(b"</body>", added, 1)
+        extend_page(latest, LATEST + f"{modules[0]}.html", served)
     pages = release | latest
     urls = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})[order]
     crawl = OnlineCrawl(dedup, pages).visit(urls)
