@@ -85,6 +85,8 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float, index_fil
         level=rule.level + 1,
         mirror_bare=rule.mirror_bare if mirror_index is None else mirror_index.bare_names,
         origin_bare=rule.origin_bare if origin_index is None else origin_index.bare_names,
+        mirror_htm=rule.mirror_htm if mirror_index is None else mirror_index.htm_names,
+        origin_htm=rule.origin_htm if origin_index is None else origin_index.htm_names,
     )
     return Widening(candidate=candidate)
 

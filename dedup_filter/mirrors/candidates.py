@@ -329,6 +329,7 @@ class CandidateUpdate:
                     origin=twin.mirror,
                     origin_index=twin.mirror_index,
                     origin_bare=twin.mirror_bare,
+                    origin_htm=twin.mirror_htm,
                 )
             )
 
@@ -367,6 +368,8 @@ class CandidateUpdate:
         return {
             "mirror_bare": self.store.bare_names(mirror.directory),
             "origin_bare": self.store.bare_names(origin.directory),
+            "mirror_htm": self.store.htm_names(mirror.directory),
+            "origin_htm": self.store.htm_names(origin.directory),
         }
 
     def _reoriented(self, candidate: Candidate) -> Candidate:

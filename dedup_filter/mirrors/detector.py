@@ -56,7 +56,7 @@ from dedup_filter.mirrors.directories import (
 from dedup_filter.mirrors.documents import DocumentPairing, document_pair
 from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
-from dedup_filter.mirrors.listings import case_twins, names_bare
+from dedup_filter.mirrors.listings import case_twins, names_bare, names_htm
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
 from dedup_filter.mirrors.probes import (
@@ -556,6 +556,7 @@ class MirrorDetector:
             if twins:
                 store.put_case_twins(place.directory_key, twins)
             bare = own_index and names_bare(place.directory, links, self._index_pages)
+            htm = own_index and names_htm(place.directory, links)
             few = own_index and self._sampler.listing_closed((place.directory,), links)
             releases = fingerprint.releases if own_index else ()
             under_another = own_index and not held_under(record, place.directory_key)
@@ -571,6 +572,7 @@ class MirrorDetector:
                 met,
                 bare,
                 few,
+                htm,
             )
             other = store.put_entry(place.directory_key, key, entry, record)
             if other is not None:

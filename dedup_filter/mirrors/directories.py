@@ -156,6 +156,8 @@ def spelled_as(
     *,
     side_bare: bool = False,
     other_bare: bool = False,
+    side_htm: bool = False,
+    other_htm: bool = False,
 ) -> str:
     """``relative`` spelled as the side whose index page is ``side_index`` spells its names.
     Paths compare by ``relative_key``, but a server answers a name only as it is written: a
@@ -167,9 +169,15 @@ def spelled_as(
     all lower-case), and a mixed-case name is taken for that side's own. The query keeps its
     case. A side whose index page names its documents bare (``side_bare``, ``other_bare``:
     ``listings.names_bare``) is asked for ``intro`` and ``sub/`` where the other names
-    ``intro.html`` and ``sub/index.html``, and the other the other way round."""
+    ``intro.html`` and ``sub/index.html``, and the other the other way round. A side whose
+    index page names its documents ``.htm`` (``side_htm``, ``other_htm``:
+    ``listings.names_htm``) is asked for ``intro.htm`` where the other names ``intro.html``, and
+    the other the other way round: what tells where both index pages are held under their
+    directories' URLs, whose names tell nothing."""
     if side_bare != other_bare:
         return _bared(relative, other_index) if side_bare else _suffixed(relative, side_index)
+    if side_htm != other_htm:
+        relative = _page_suffix_as(relative, ".htm" if side_htm else ".html")
     own, other = side_index.rpartition("/")[2], other_index.rpartition("/")[2]
     if own == other or relative_key(own) != relative_key(other):
         return relative
@@ -183,6 +191,17 @@ def spelled_as(
     if renamed and path.lower().endswith(other_suffix[0].lower()):
         path = path[: -len(other_suffix[0])] + own_suffix[0]
     return path + mark + query
+
+
+def _page_suffix_as(relative: str, suffix: str) -> str:
+    """``relative`` with its page's ``.htm``/``.html`` extension as ``suffix`` (the case of the
+    rest kept); a directory's path left as it is."""
+    path, mark, query = relative.partition("?")
+    name = path.rpartition("/")[2]
+    found = _HTML_SUFFIX.search(name)
+    if found is None:
+        return relative
+    return path[: len(path) - len(name) + found.start()] + suffix + mark + query
 
 
 def _bared(relative: str, other_index: str) -> str:

@@ -18,8 +18,9 @@ an index page's with the release numbers it names after that length (``varint(co
 as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier), and an
 index page standing under another side's page with ``varint(met)`` after its releases (the page
 id the crawl had reached when it met the page; an entry without it ends at its releases). The
-role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare, and
-``_LISTS_FEW`` for one that lists a small closed world.
+role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare,
+``_HTM_NAMES`` for one that names them ``.htm``, and ``_LISTS_FEW`` for one that lists a small
+closed world.
 
 Why the own form stays right: a page's record changes only when the page itself is fetched again,
 and then its entries are recorded again with the record's new exact hash. A page id is never
@@ -41,6 +42,8 @@ _U64 = struct.Struct(">Q")
 _OWN, _TAIL = 1, 2
 _BARE_NAMES = 0x80  # a bit of the role's byte (roles are small numbers)
 _LISTS_FEW = 0x40  # another bit of it (``DirEntry.lists_few``)
+_HTM_NAMES = 0x20  # and another (``DirEntry.htm_names``)
+_FLAGS = _BARE_NAMES | _LISTS_FEW | _HTM_NAMES
 
 
 def encode_entry(entry: DirEntry, record: PageRecord | None, url_key: str) -> bytes:
@@ -67,6 +70,7 @@ def told_by_record(
         record is not None
         and entry.role == ORDINARY
         and not entry.bare_names
+        and not entry.htm_names
         and not entry.lists_few
         and not entry.linked_hosts
         and not entry.releases
@@ -109,10 +113,10 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     if offset >= len(data):
         return DirEntry(representative, exact, relative)
     role, hosts, length, releases, met = _trailer_fields(data[offset:])
-    bare, few = bool(role & _BARE_NAMES), bool(role & _LISTS_FEW)
-    own_role = role & ~(_BARE_NAMES | _LISTS_FEW)
+    bare, few, htm = bool(role & _BARE_NAMES), bool(role & _LISTS_FEW), bool(role & _HTM_NAMES)
+    own_role = role & ~_FLAGS
     return DirEntry(
-        representative, exact, relative, own_role, hosts, length, releases, met, bare, few
+        representative, exact, relative, own_role, hosts, length, releases, met, bare, few, htm
     )
 
 
@@ -123,7 +127,11 @@ def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
 
 
 def _trailer(entry: DirEntry, length: int) -> bytes:
-    flags = (_BARE_NAMES if entry.bare_names else 0) | (_LISTS_FEW if entry.lists_few else 0)
+    flags = (
+        (_BARE_NAMES if entry.bare_names else 0)
+        | (_LISTS_FEW if entry.lists_few else 0)
+        | (_HTM_NAMES if entry.htm_names else 0)
+    )
     extras = entry.linked_hosts or length or entry.releases or entry.met or flags
     if entry.role == ORDINARY and not extras:
         return b""

@@ -90,6 +90,21 @@ def names_bare(directory: str, links: Iterable[str], index_pages: IndexPages) ->
     return bare >= _BARE_AT_LEAST and bare > documents
 
 
+def names_htm(directory: str, links: Iterable[str]) -> bool:
+    """Whether an index page names its directory's documents ``.htm`` (a copy kept where names
+    carry three-letter extensions, every page and link renamed): at least ``_BARE_AT_LEAST`` of
+    the pages it links in the directory end ``.htm``, more than end ``.html``. Its side is asked
+    for ``intro.htm`` where the other names ``intro.html`` (``directories.spelled_as``)."""
+    htm = html = 0
+    for relative in _under(directory, links):
+        path = relative.partition("#")[0]
+        if "/" in path or "?" in path:
+            continue
+        htm += path.endswith(".htm")
+        html += path.endswith(".html")
+    return htm >= _BARE_AT_LEAST and htm > html
+
+
 def _directories_of(paths: Iterable[str]) -> set[str]:
     """Every directory the relative paths lie in (``a/b/page``: ``a`` and ``a/b``)."""
     directories: set[str] = set()

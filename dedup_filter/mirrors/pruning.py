@@ -327,6 +327,7 @@ class UrlPruner:
             origin=sibling.mirror,
             origin_index=sibling.mirror_index,
             origin_bare=sibling.mirror_bare,
+            origin_htm=sibling.mirror_htm,
             origin_lacks=False,
             through="",
         )

@@ -88,6 +88,9 @@ class DirEntry:
     # and nothing else (``CoordinateSampler.listing_closed``), so a pair of its directory found
     # from documents is judged on those (a generated tree's directories of one or two pages)
     lists_few: bool = False
+    # an index page under its own directory that names its documents ``.htm``
+    # (``listings.names_htm``): how its side is asked for them
+    htm_names: bool = False
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""
@@ -129,6 +132,9 @@ class DirectoryPair:
     # whether each side names its documents bare (``DirEntry.bare_names`` of its index page)
     mirror_bare: bool = field(default=False, kw_only=True)
     origin_bare: bool = field(default=False, kw_only=True)
+    # whether each side names its documents ``.htm`` (``DirEntry.htm_names`` of its index page)
+    mirror_htm: bool = field(default=False, kw_only=True)
+    origin_htm: bool = field(default=False, kw_only=True)
 
     def origin_spelling(self, relative: str) -> str:
         """``relative`` as the origin spells its names (``directories.spelled_as``)."""
@@ -138,6 +144,8 @@ class DirectoryPair:
             self.mirror_index,
             side_bare=self.origin_bare,
             other_bare=self.mirror_bare,
+            side_htm=self.origin_htm,
+            other_htm=self.mirror_htm,
         )
 
     def mirror_spelling(self, relative: str) -> str:
@@ -148,15 +156,24 @@ class DirectoryPair:
             self.origin_index,
             side_bare=self.mirror_bare,
             other_bare=self.origin_bare,
+            side_htm=self.mirror_htm,
+            other_htm=self.origin_htm,
         )
 
     @property
-    def bare_names_shown(self) -> dict[str, list[str]]:
-        """The sides that name their documents bare, as a description shows them (nothing where
-        neither does): why a side is asked for ``intro``, not ``intro.html``."""
-        sides = (("mirror", self.mirror_bare), ("origin", self.origin_bare))
-        bare = [side for side, named in sides if named]
-        return {"bare_names": bare} if bare else {}
+    def names_shown(self) -> dict[str, list[str]]:
+        """The sides that name their documents bare or ``.htm``, as a description shows them
+        (nothing where neither does): why a side is asked for ``intro`` or ``intro.htm``, not
+        ``intro.html``."""
+        shown = {}
+        for kind, mirror, origin in (
+            ("bare_names", self.mirror_bare, self.origin_bare),
+            ("htm_names", self.mirror_htm, self.origin_htm),
+        ):
+            sides = [side for side, named in (("mirror", mirror), ("origin", origin)) if named]
+            if sides:
+                shown[kind] = sides
+        return shown
 
     @property
     def sides_reversed(self) -> dict[str, object]:
@@ -168,6 +185,8 @@ class DirectoryPair:
             "origin_index": self.mirror_index,
             "mirror_bare": self.origin_bare,
             "origin_bare": self.mirror_bare,
+            "mirror_htm": self.origin_htm,
+            "origin_htm": self.mirror_htm,
         }
 
     @property
@@ -187,18 +206,30 @@ class DirectoryPair:
 
     def _encode_sides(self) -> bytes:
         texts = _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)
-        return texts + bytes([self.mirror_bare | self.origin_bare << 1])
+        spelling = self.mirror_bare | self.origin_bare << 1
+        return texts + bytes([spelling | self.mirror_htm << 2 | self.origin_htm << 3])
 
     @property
     def bare_sides(self) -> dict[str, bool]:
         """The fields that say how its sides spell their documents (for a pair made from it)."""
-        return {"mirror_bare": self.mirror_bare, "origin_bare": self.origin_bare}
+        return {
+            "mirror_bare": self.mirror_bare,
+            "origin_bare": self.origin_bare,
+            "mirror_htm": self.mirror_htm,
+            "origin_htm": self.origin_htm,
+        }
 
 
 def _read_sides(data: bytes, offset: int) -> tuple[tuple[str, str, str, str], dict[str, bool], int]:
-    """The four texts of a pair's sides, and whether each names its documents bare."""
+    """The four texts of a pair's sides, and how each spells its documents (bare, ``.htm``)."""
     (mirror, origin, mirror_index, origin_index), offset = _read_texts(data, offset, 4)
-    bare = {"mirror_bare": bool(data[offset] & 1), "origin_bare": bool(data[offset] & 2)}
+    flags = data[offset]
+    bare = {
+        "mirror_bare": bool(flags & 1),
+        "origin_bare": bool(flags & 2),
+        "mirror_htm": bool(flags & 4),
+        "origin_htm": bool(flags & 8),
+    }
     return (mirror, origin, mirror_index, origin_index), bare, offset + 1
 
 

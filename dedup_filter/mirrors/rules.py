@@ -205,6 +205,7 @@ def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: st
         origin=origin,
         origin_index=target + rule.origin_index[len(source) :],
         origin_bare=store.bare_names(origin),
+        origin_htm=store.htm_names(origin),
         through=through,
         absences=0,
         origin_partial=False,
@@ -234,6 +235,7 @@ def collapse_origin(
         origin=origin,
         origin_index=origin + candidate.origin_index[len(candidate.origin) :],
         origin_bare=store.bare_names(origin),
+        origin_htm=store.htm_names(origin),
     )
     return collapsed, rule.mirror
 
@@ -368,7 +370,7 @@ def pruned_sides(rule: Rule) -> tuple[tuple[str, bool], ...]:
 
 def describe(store: MirrorStore, rule: Rule, max_levels: int) -> dict[str, Any]:
     """A rule with its evidence, as decisions and the ``mirrors`` command show it."""
-    return rule.bare_names_shown | {
+    return rule.names_shown | {
         "mirror": rule.mirror,
         "origin": rule.origin,
         "mirror_index": rule.mirror_index,

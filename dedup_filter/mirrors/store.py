@@ -195,6 +195,12 @@ class MirrorStore:
         """The entry of the directory's held index page (None when none is held)."""
         return self.entry(directory.lower(), "")
 
+    def htm_names(self, directory: str) -> bool:
+        """Whether the directory's held index page names its documents ``.htm``
+        (``DirEntry.htm_names``)."""
+        index = self.index_entry(directory)
+        return index is not None and index.htm_names
+
     def bare_names(self, directory: str) -> bool:
         """Whether the directory's held index page names its documents bare
         (``DirEntry.bare_names``)."""

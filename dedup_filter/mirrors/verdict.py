@@ -125,7 +125,7 @@ def summary(candidate: Candidate) -> dict[str, Any]:
         "origin": candidate.origin,
         "state": STATE_NAMES[candidate.state],
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
-    } | candidate.bare_names_shown
+    } | candidate.names_shown
     if candidate.state == REJECTED and not candidate.samples:
         named = named_editions(candidate.mirror, candidate.origin)
         if named is not None:

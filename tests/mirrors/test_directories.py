@@ -161,3 +161,24 @@ def test_a_path_is_spelled_bare_toward_a_side_that_names_its_documents_bare(
         "c3ref/Open.htm"
     )
     assert spelled_as(relative, pretty, plain, side_bare=True, other_bare=True) == relative
+
+
+@pytest.mark.parametrize(
+    ("relative", "on_htm_side"),
+    [
+        ("c3ref/Open.html", "c3ref/Open.htm"),
+        ("find.html?q=x.html", "find.htm?q=x.html"),
+        ("c3ref/", "c3ref/"),
+        ("notes.txt", "notes.txt"),
+    ],
+)
+def test_a_path_is_spelled_htm_toward_a_side_whose_index_page_names_its_pages_so(
+    relative, on_htm_side
+):
+    """Both index pages held under their directories' URLs tell nothing by their names; a side
+    whose index page links its pages ``.htm`` is asked for them so, and the other side back."""
+    copy, origin = "http://m/pub/", "http://o/docs/"
+    to_htm = spelled_as(relative, copy, origin, side_htm=True)
+    assert to_htm == on_htm_side
+    assert spelled_as(to_htm, origin, copy, other_htm=True) == relative
+    assert spelled_as(relative, copy, origin, side_htm=True, other_htm=True) == relative

@@ -137,14 +137,19 @@ def test_an_index_pages_meeting_survives_with_or_without_releases_and_older_entr
     assert _round_trip(entry, records, "http://victim.example/docs/") == entry
 
 
-@pytest.mark.parametrize(("bare", "few"), [(True, False), (False, True), (True, True)])
-def test_an_index_page_naming_its_documents_bare_or_listing_few_says_so_in_every_form(bare, few):
-    """``DirEntry.bare_names`` and ``DirEntry.lists_few`` ride on the role's byte: a page's own
-    entry that says either is stored, not told by its record."""
+@pytest.mark.parametrize(
+    ("bare", "few", "htm"),
+    [(True, False, False), (False, True, False), (True, True, False), (False, False, True)],
+)
+def test_an_index_page_naming_its_documents_bare_or_listing_few_says_so_in_every_form(
+    bare, few, htm
+):
+    """``DirEntry.bare_names``, ``DirEntry.lists_few`` and ``DirEntry.htm_names`` ride on the
+    role's byte: a page's own entry that says any is stored, not told by its record."""
     records = {7: _page(7, "http://pretty.example/d/", exact=99)}
     for role, linked, releases in ((ORDINARY, (), ()), (KEPT_AS_CANDIDATE, (HUGE_ID,), ((2, 1),))):
         for exact in (99, 5):
-            entry = DirEntry(7, exact, "", role, linked, 0, releases, 0, bare, few)
+            entry = DirEntry(7, exact, "", role, linked, 0, releases, 0, bare, few, htm)
             assert _round_trip(entry, records, "http://pretty.example/d/") == entry
-            plain = replace(entry, bare_names=False, lists_few=False)
+            plain = replace(entry, bare_names=False, lists_few=False, htm_names=False)
             assert _round_trip(plain, records, "http://pretty.example/d/") == plain

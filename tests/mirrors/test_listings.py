@@ -8,7 +8,7 @@ import pytest
 
 from dedup_filter import Config
 from dedup_filter.mirrors.directories import IndexPages
-from dedup_filter.mirrors.listings import listing, listing_keys, names_bare
+from dedup_filter.mirrors.listings import listing, listing_keys, names_bare, names_htm
 from testweb.crawl import page_links
 
 from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
@@ -133,6 +133,19 @@ def test_an_index_page_names_its_documents_bare_when_most_of_its_names_have_no_p
     assert not names_bare(
         directory, [directory + name for name in plain] + elsewhere, index_pages()
     )
+
+
+def test_an_index_page_names_its_documents_htm_when_most_of_its_pages_end_so():
+    """A copy kept where names carry three-letter extensions links its pages ``.htm``; a
+    listing of ``.html`` pages beside one ``.htm`` does not, nor do deeper links, queries and
+    other directories' pages."""
+    directory = "http://m.test/pub/"
+    renamed = ["intro.htm", "usage.htm", "faq.htm#top", "index.html", "sub/a.htm"]
+    plain = ["intro.html", "usage.html", "faq.html", "old.htm", "sub/a.htm", "sub/b.htm"]
+    elsewhere = [f"http://o.test/{name}.htm" for name in ("a", "b", "c")]
+    assert names_htm(directory, [directory + name for name in renamed])
+    assert not names_htm(directory, [directory + name for name in plain] + elsewhere)
+    assert not names_htm(directory, [directory + "a.htm?x=1", directory + "b.htm?x=2"])
 
 
 @pytest.mark.parametrize(

@@ -52,8 +52,9 @@ def test_candidates_rules_and_entries_round_trip():
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
     assert Rule.decode(rule.encode()) == rule
-    for mirror_bare, origin_bare in ((True, False), (False, True), (True, True)):
+    for mirror_bare, origin_bare, htm in ((True, False, 0), (False, True, 1), (True, True, 2)):
         spelt = {"mirror_bare": mirror_bare, "origin_bare": origin_bare}
+        spelt |= {"mirror_htm": htm == 1, "origin_htm": htm == 2}
         assert Rule.decode(replace(rule, **spelt).encode()) == replace(rule, **spelt)
         assert Candidate.decode(replace(closed, **spelt).encode()) == replace(closed, **spelt)
     flagged = replace(rule, mirror_held_first=True)
