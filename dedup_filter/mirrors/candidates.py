@@ -105,10 +105,7 @@ def index_pair(
     page, original = own_placement(url, max_depth), own_placement(original_url, max_depth)
     if page is None or original is None:
         return None
-    if not all(
-        index_pages.is_index(place) or index_pages.is_language_variant(place)
-        for place in (page, original)
-    ):
+    if not all(index_pages.stands_for_directory(place) for place in (page, original)):
         return None
     if nested(page.directory, original.directory):
         return None
@@ -135,7 +132,9 @@ def listing_pair(
     url, store = arrival.placed_url, orientation.store
     fingerprint, links = arrival.fingerprint, arrival.links
     place = own_placement(url, config.max_depth)
-    if config.listing_min_links == 0 or place is None or not index_pages.is_index(place):
+    if config.listing_min_links == 0 or place is None:
+        return None
+    if not index_pages.stands_for_directory(place):
         return None
     if not usable_directory(place.directory):  # its name is a key
         return None

@@ -325,10 +325,11 @@ class MirrorDetector:
         return self.config.learn_session_parameters and self._sessions.strip_likely(url) != url
 
     def is_index_page(self, url: str) -> bool:
-        """Whether ``url`` names a directory's index page: what pairs mirrors (read from the URL
-        alone: without the session parameters it likely carries)."""
+        """Whether ``url`` names a directory's index page, under its own name or a
+        language-negotiated one: what pairs mirrors (read from the URL alone: without the
+        session parameters it likely carries)."""
         place = own_placement(self._sessions.strip_likely(url), self.config.max_depth)
-        return place is not None and self._index_pages.is_index(place)
+        return place is not None and self._index_pages.stands_for_directory(place)
 
     def check_url(self, view: IndexView, url: str) -> Decision:
         """A URL before its fetch: dropped under a rule when its counterpart is held, deferred

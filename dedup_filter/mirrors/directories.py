@@ -310,6 +310,11 @@ class IndexPages:
         """Whether ``placement`` (a URL in its own directory) is that directory's index page."""
         return placement.relative.lower() in self._file_names
 
+    def stands_for_directory(self, placement: Placement) -> bool:
+        """Whether ``placement`` is its directory's index page under its own name or a
+        language-negotiated one: a page whose text and listing pair the directory."""
+        return self.is_index(placement) or self.is_language_variant(placement)
+
     def is_language_variant(self, placement: Placement) -> bool:
         """Whether ``placement`` is a language edition of its directory's index page, as
         servers that negotiate the language name them (``index.en.html``, ``index.html.fr``):

@@ -220,6 +220,28 @@ def test_a_small_directory_copied_under_a_banner_is_found(open_filter, corpus, m
     assert paired(dedup) == [{MIRROR, ORIGIN}]
 
 
+@pytest.mark.parametrize("copy_first", [False, True])
+def test_a_banner_copy_whose_index_page_has_a_language_negotiated_name_is_found(
+    open_filter, corpus, modules, copy_first
+):
+    """The copy keeps its index page as ``index.en.html`` only (its directory's URL is a 404)
+    and adds a banner to every page, so that page duplicates no index page; the origin serves
+    it as ``index.html`` too. What the two list pairs them (a helper's web: a banner copy of
+    Debian's FAQ, 17 pages, crawled whole in six crawls of six)."""
+    dedup = open_filter()
+    origin = short_pages(corpus, modules, ORIGIN, words=400)
+    introduction = " ".join(text_words(corpus[modules[0]])[:300])
+    origin[ORIGIN] = origin[ORIGIN].replace(b"</body>", f"<p>{introduction}</p></body>".encode())
+    origin[ORIGIN + "index.en.html"] = origin[ORIGIN]
+    copied = copy_tree(origin, ORIGIN, MIRROR)
+    del copied[MIRROR]
+    mirror = {url: mirror_note(body) for url, body in copied.items()}
+    pages = origin | mirror
+    sides = [breadth_first(pages, ORIGIN), breadth_first(pages, MIRROR)]
+    OnlineCrawl(dedup, pages).visit(sides[1] + sides[0] if copy_first else sides[0] + sides[1])
+    assert paired(dedup) == [{MIRROR, ORIGIN}]
+
+
 def test_a_stale_copy_with_edited_pages_and_a_version_string_is_found(open_filter, origin_tree):
     dedup = open_filter()
     mirror = {
