@@ -22,10 +22,12 @@ other glued digits (``html5``, ``utf8``, ``ch01``) name none. The words sites na
 release by (``latest``, ``stable``, ``dev``, ...) say no release: ``/latest/`` is the newest
 release today, but which one the names do not say, and paired with ``/15/`` a rule pruned the
 newest release's rewritten pages in all three of its copies. Against a numbered release's name
-(``release_moving``) such a word is paired only where both index pages name the very same
-releases (``CandidateUpdate._other_release``): a documentation archive's ``/latest/`` beside the
-``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice in each of six crawls); against
-another such word it is another release. Debian's suites (``oldstable``, ``testing``) are such
+(``numbered_against_moving``) such a word is paired only where both index pages name the very
+same releases, that release among them (``CandidateUpdate._other_release``): a documentation
+archive's ``/latest/`` beside the ``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice
+in each of six crawls). Index pages naming the same numbers that are no release (a format's
+``7.0`` on LLVM's ``15/PDB/`` and ``latest/PDB/``) pair nothing. Against another such word it is
+another release. Debian's suites (``oldstable``, ``testing``) are such
 words, and the code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``,
 ``jammy``) name releases that agree only with themselves: Debian's site files its installation
 guide under ``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's
@@ -37,6 +39,7 @@ they share.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from dedup_filter.urls import differing_segments
 
@@ -105,16 +108,26 @@ def release_editions(directory: str, other: str) -> bool:
     )
 
 
-def release_moving(directory: str, other: str) -> bool:
-    """Whether one of two directory URLs names a moving release (``latest``, ``stable``) where
-    the other names a numbered one (``/3.0.22/``), in the segments that tell their paths apart:
-    only their index pages can tell whether the two are one release."""
+def numbered_against_moving(directory: str, other: str) -> frozenset[Release]:
+    """The numbered releases one of two directory URLs names where the other names a moving one
+    (``3.0.22`` against ``latest``), in the segments that tell their paths apart: only their
+    index pages can tell whether the two are one release (empty where none stands so)."""
     releases, other_releases = _told_apart(directory, other)
-    return any(
-        _moving_against_number(release, another)
+    return frozenset(
+        numbered
         for release in releases
         for another in other_releases
+        if _moving_against_number(release, another)
+        for numbered in (release, another)
+        if isinstance(numbered[0], int)
     )
+
+
+def names_one_of(named: Iterable[tuple[int, ...]], releases: Iterable[Release]) -> bool:
+    """Whether a release a page names (``features.versions``) agrees with one of ``releases``
+    (``3.0.22`` with ``3.0.22``, ``16.0.6`` with ``16``)."""
+    wanted = tuple(releases)
+    return any(_agree(release, one) for release in named for one in wanted)
 
 
 def release_left_open(directory: str, other: str) -> bool:
@@ -122,7 +135,7 @@ def release_left_open(directory: str, other: str) -> bool:
     segments that tell their paths apart: one names a release and the other none (``/15/``
     against ``/pub/llvm/docs/``), or both name releases that may be one, one more narrowly
     (``/openssl-3.0/``, a series, against ``/docs/3.0.17/``), or one by a moving name
-    (``/latest/`` against ``/3.0.22/``: ``release_moving``)."""
+    (``/latest/`` against ``/3.0.22/``: ``numbered_against_moving``)."""
     releases, other_releases = _told_apart(directory, other)
     if not (releases and other_releases):
         return bool(releases) != bool(other_releases)

@@ -71,7 +71,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
-from dedup_filter.releases import release_left_open, release_moving
+from dedup_filter.releases import numbered_against_moving, release_left_open
 
 # what a sample judged its two pages to be that tells a copy apart from its origin
 _UNLIKE = (MISMATCH, EDITION, OTHER_TEXT)
@@ -459,11 +459,15 @@ class CandidateUpdate:
         The cost: a stale copy filed under its release's name beside an origin naming none
         (``/mirror/git-2.39.2/`` of ``/docs/``) is crawled whole. A moving release's name
         (``/latest/``) against another release's is one release only where both index pages
-        name the very same releases (``releases.release_moving``)."""
+        name the very same releases, the numbered side's release among them
+        (``releases.numbered_against_moving``): on the versions web, index pages naming the
+        same numbers and no release (a format's ``7.0``) paired ``15/PDB/`` with
+        ``latest/PDB/``, which serves 16."""
         if not release_left_open(pair.mirror, pair.origin):
             return False
-        if release_moving(pair.mirror, pair.origin):
-            return not self._orientation().same_releases(pair.mirror, pair.origin)
+        numbered = numbered_against_moving(pair.mirror, pair.origin)
+        if numbered:
+            return not self._orientation().same_releases(pair.mirror, pair.origin, numbered)
         return self._orientation().later_side(pair.mirror, pair.origin) != 0
 
     def _rejected(self, pair: DirectoryPair) -> bool:

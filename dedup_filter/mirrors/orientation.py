@@ -34,6 +34,7 @@ signal depends on the order of commits alone.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from dedup_filter.features.versions import Release, later_release
@@ -50,6 +51,8 @@ from dedup_filter.mirrors.records import REJECTED, Rule
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.store import MirrorStore, host_hash, pair_reference
 from dedup_filter.mirrors.verdict import MirrorPage
+from dedup_filter.releases import Release as PathRelease
+from dedup_filter.releases import names_one_of
 
 # documents of each side compared when weighing which holds more of the other's pages
 _COMPARED = 32
@@ -201,11 +204,11 @@ class Orientation:
                 return verdicts.pop() if len(verdicts) == 1 else 0
         return 0
 
-    def same_releases(self, first: str, second: str) -> bool:
+    def same_releases(self, first: str, second: str, numbered: Iterable[PathRelease]) -> bool:
         """Whether the index pages of directories ``first`` and ``second`` name the very same
-        releases, one at least."""
+        releases, one of them agreeing with one of ``numbered`` (what a path names)."""
         releases = sorted(self.releases(first))
-        return bool(releases) and releases == sorted(self.releases(second))
+        return releases == sorted(self.releases(second)) and names_one_of(releases, numbered)
 
     def releases(self, directory: str) -> tuple[Release, ...]:
         """The release numbers the index page of ``directory`` names."""

@@ -546,17 +546,22 @@ LATEST = "http://archive.release.test/docs/latest/"
 
 
 @pytest.mark.parametrize("order", ["latest_first", "release_first", "interleaved"])
-@pytest.mark.parametrize(("served", "paired"), [("3.0.20", True), ("3.0.21", False)])
+@pytest.mark.parametrize(
+    ("named", "served", "paired"),
+    [("3.0.20", "3.0.20", True), ("3.0.20", "3.0.21", False), ("7.0", "7.0", False)],
+    ids=["its_release", "a_later_release", "no_release"],
+)
 def test_latest_pairs_with_the_release_its_index_page_names(
-    open_filter, corpus, modules, order, served, paired
+    open_filter, corpus, modules, order, named, served, paired
 ):
     """An archive's ``/latest/`` serves its newest release; which one, only its index page
     says. Naming the very release ``/3.0.20/`` names, it is paired with it (one side's fetches
-    saved); naming a later one, one of whose pages it extended, it is not, and nothing of either
-    is lost."""
+    saved); naming a later one, one of whose pages it extended, it is not. Index pages that
+    both name one number that is no release (a format's ``7.0``, as LLVM's ``PDB/`` pages do)
+    say nothing of it: not paired. Nothing of either is lost."""
     dedup = open_filter()
-    release, latest = release_and_copy(corpus, modules, COPIED_RELEASE, "3.0.20", LATEST, served)
-    if not paired:
+    release, latest = release_and_copy(corpus, modules, COPIED_RELEASE, named, LATEST, served)
+    if served != named:
         extend_page(latest, LATEST + f"{modules[0]}.html", served)
     pages = release | latest
     urls = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})[order]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.releases import release_editions, release_left_open, release_moving
+from dedup_filter.releases import numbered_against_moving, release_editions, release_left_open
 
 
 @pytest.mark.parametrize(
@@ -17,7 +17,7 @@ from dedup_filter.releases import release_editions, release_left_open, release_m
         ("http://a.test/v2.1/", "http://b.test/docs/v2.2.x/", True),
         ("http://a.test/django-4.2/", "http://a.test/django-5.0/", True),
         ("http://a.test/python3.11/", "http://b.test/python3.12/", True),
-        # which release a moving name is, only its index page tells (``release_moving``)
+        # which release a moving name is, only its index page tells (``numbered_against_moving``)
         ("http://a.test/latest/", "http://a.test/16/", False),
         ("http://a.test/stable/", "http://a.test/latest/", True),
         # code names, and Debian's suites
@@ -73,16 +73,16 @@ def test_release_left_open_by_name(directory, other, left_open):
 
 
 @pytest.mark.parametrize(
-    ("directory", "other", "moving"),
+    ("directory", "other", "numbered"),
     [
-        ("http://a.test/docs/latest/", "http://a.test/docs/3.0.22/", True),
-        ("http://a.test/en/stable/", "http://b.test/pub/proj-2.1/", True),
-        ("http://a.test/en/stable/", "http://a.test/en/latest/", False),  # two words: editions
-        ("http://a.test/latest/x/", "http://b.test/latest/x/", False),  # one name
-        ("http://a.test/latest/", "http://b.test/pub/docs/", False),  # the other names none
-        ("http://a.test/3/", "http://a.test/3.11/", False),
+        ("http://a.test/docs/latest/", "http://a.test/docs/3.0.22/", {(3, 0, 22)}),
+        ("http://a.test/en/stable/", "http://b.test/pub/proj-2.1/", {(2, 1)}),
+        ("http://a.test/en/stable/", "http://a.test/en/latest/", set()),  # two words: editions
+        ("http://a.test/latest/x/", "http://b.test/latest/x/", set()),  # one name
+        ("http://a.test/latest/", "http://b.test/pub/docs/", set()),  # the other names none
+        ("http://a.test/3/", "http://a.test/3.11/", set()),
     ],
 )
-def test_release_moving_by_name(directory, other, moving):
-    assert release_moving(directory, other) is moving
-    assert release_moving(other, directory) is moving
+def test_the_numbered_release_named_against_a_moving_one(directory, other, numbered):
+    assert numbered_against_moving(directory, other) == numbered
+    assert numbered_against_moving(other, directory) == numbered
