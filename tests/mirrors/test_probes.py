@@ -7,8 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
+from dedup_filter import DedupFilter
 from dedup_filter.mirrors.deferrals import Deferrals
-from testweb.online import ORDERS, crawl
+from testweb.online import ORDERS, CrawlLog, crawl
 from testweb.site import TestWeb
 
 from .conftest import (
@@ -180,6 +181,32 @@ def test_a_copy_under_other_names_costs_no_probe_for_each_page(open_filter, corp
     assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
 
 
+def crawled_from_roots(
+    dedup: DedupFilter,
+    pages: dict[str, bytes],
+    links: tuple[str, str],
+    first: str,
+    order: str,
+    name: str,
+) -> CrawlLog:
+    """``pages`` with each host's root linking its guide (``links``: the origin's, the copy's),
+    crawled from both roots, ``first`` ("origin" or "copy") leading."""
+    for root, link in zip((ORIGIN, MIRROR), links, strict=True):
+        pages[root] = f'<html><body><a href="{link}">Guide</a></body></html>'.encode()
+    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
+    web = TestWeb(0, name, pages, {}, starts, [], [], set(), {}, {})
+    return crawl(web, dedup, order, follow_dropped=True)
+
+
+def assert_copy_pruned(
+    log: CrawlLog, pages: dict[str, bytes], origin: dict[str, bytes], copy: dict[str, bytes]
+) -> None:
+    """Most of the copy pruned, the crawl hardly longer than the origin, nothing lost."""
+    assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
+    assert sum(url in copy for url in log.pruned) > 45
+    assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
+
+
 @pytest.mark.parametrize("mixed_case", [False, True])
 @pytest.mark.parametrize("banner", [False, True])
 @pytest.mark.parametrize("first", ["origin", "copy"])
@@ -206,16 +233,9 @@ def test_a_copy_whose_server_renamed_its_files_is_pruned_as_it_names_them(
     if banner:
         copy = {url: body.replace(b"<body>", _BANNER, 1) for url, body in copy.items()}
     pages = origin | copy
-    pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
-    pages[MIRROR] = (
-        f'<html><body><a href="pub/guide/{rename("index.html")}">Guide</a></body></html>'.encode()
-    )
-    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    web = TestWeb(0, "renamed", pages, {}, starts, [], [], set(), {}, {})
-    log = crawl(web, open_filter(), order, follow_dropped=True)
-    assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
-    assert sum(url in copy for url in log.pruned) > 45
-    assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
+    links = ("guide/index.html", f"pub/guide/{rename('index.html')}")
+    log = crawled_from_roots(open_filter(), pages, links, first, order, "renamed")
+    assert_copy_pruned(log, pages, origin, copy)
 
 
 @pytest.mark.parametrize("first", ["origin", "copy"])
@@ -230,14 +250,8 @@ def test_a_htm_copy_held_under_directory_urls_is_pruned_as_it_names_its_pages(
     origin = prose_guide(corpus, ORIGIN + "guide/", 60)
     copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", as_htm)
     pages = origin | copy
-    pages[ORIGIN] = b'<html><body><a href="guide/">Guide</a></body></html>'
-    pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
-    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    web = TestWeb(0, "renamed", pages, {}, starts, [], [], set(), {}, {})
-    log = crawl(web, open_filter(), order, follow_dropped=True)
-    assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
-    assert sum(url in copy for url in log.pruned) > 45
-    assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
+    log = crawled_from_roots(open_filter(), pages, ("guide/", "pub/guide/"), first, order, "htm")
+    assert_copy_pruned(log, pages, origin, copy)
 
 
 @pytest.mark.parametrize("first", ["origin", "copy"])
@@ -419,15 +433,10 @@ def test_a_copy_under_pretty_urls_is_pruned_as_it_names_its_pages(
         origin[ORIGIN + "guide/index.html"] = origin.pop(ORIGIN + "guide/func.index.html")
     copy = renamed_copy(origin, ORIGIN + "guide/", MIRROR + "pub/guide/", _pretty)
     pages = origin | copy
-    pages[ORIGIN] = b'<html><body><a href="guide/index.html">Guide</a></body></html>'
-    pages[MIRROR] = b'<html><body><a href="pub/guide/">Guide</a></body></html>'
-    starts = [ORIGIN, MIRROR] if first == "origin" else [MIRROR, ORIGIN]
-    web = TestWeb(0, "pretty", pages, {}, starts, [], [], set(), {}, {})
     dedup = open_filter()
-    log = crawl(web, dedup, order, follow_dropped=True)
-    assert len(log.fetched) < len(origin) + 25  # probes and 404s included; no filter: 124
-    assert sum(url in copy for url in log.pruned) > 45
-    assert set(origin.values()) <= {pages.get(url) for url in log.fetched}  # nothing lost
+    links = ("guide/index.html", "pub/guide/")
+    log = crawled_from_roots(dedup, pages, links, first, order, "pretty")
+    assert_copy_pruned(log, pages, origin, copy)
     (rule,) = [rule for rule in dedup.mirror_rules() if rule["mirror"].endswith("guide/")]
     pretty_side = "mirror" if rule["mirror"] == MIRROR + "pub/guide/" else "origin"
     assert rule["bare_names"] == [pretty_side]  # why its pages are asked without ``.html``
