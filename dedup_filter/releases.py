@@ -27,13 +27,13 @@ same releases, that release among them (``CandidateUpdate._other_release``): a d
 archive's ``/latest/`` beside the ``/3.0.22/`` it serves (a helper's web: 607 pages fetched twice
 in each of six crawls). Index pages naming the same numbers that are no release (a format's
 ``7.0`` on LLVM's ``15/PDB/`` and ``latest/PDB/``) pair nothing. Against another such word it is
-another release. Debian's suites (``oldstable``, ``testing``) are such
-words, and the code names Debian and Ubuntu give their releases (``bullseye``, ``bookworm``,
-``jammy``) name releases that agree only with themselves: Debian's site files its installation
-guide under ``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's
-84 pages are rewritten against bookworm's. Only the segments that tell the two paths apart are
-read: a section both releases hold under one name (``development/``, a moving word) is no release
-they share.
+another release. Debian's suites (``oldstable``, ``testing``) are such words, and the code names
+Debian and Ubuntu give their releases (``bullseye``, ``bookworm``, ``jammy``) name releases that
+agree only with themselves: Debian's site files its installation guide under
+``/releases/bookworm/amd64/`` beside ``/releases/trixie/amd64/``, and 7 of trixie's 84 pages are
+rewritten against bookworm's. Only the segments that tell the two paths apart are read: a
+section both releases hold under one name (``development/``, a moving word) is no release they
+share.
 """
 
 from __future__ import annotations
@@ -100,12 +100,7 @@ def release_editions(directory: str, other: str) -> bool:
     tell their paths apart (``urls.differing_segments``), none of one agrees with one of the
     other, and no moving release of one (``latest``) stands against a numbered one of the
     other (``3.0.22``: which release the word names, the names do not say)."""
-    releases, other_releases = _told_apart(directory, other)
-    return bool(releases and other_releases) and not any(
-        _agree(release, another) or _moving_against_number(release, another)
-        for release in releases
-        for another in other_releases
-    )
+    return _editions(*_told_apart(directory, other))
 
 
 def numbered_against_moving(directory: str, other: str) -> frozenset[Release]:
@@ -114,12 +109,10 @@ def numbered_against_moving(directory: str, other: str) -> frozenset[Release]:
     index pages can tell whether the two are one release (empty where none stands so)."""
     releases, other_releases = _told_apart(directory, other)
     return frozenset(
-        numbered
+        release if isinstance(release[0], int) else another
         for release in releases
         for another in other_releases
         if _moving_against_number(release, another)
-        for numbered in (release, another)
-        if isinstance(numbered[0], int)
     )
 
 
@@ -139,7 +132,7 @@ def release_left_open(directory: str, other: str) -> bool:
     releases, other_releases = _told_apart(directory, other)
     if not (releases and other_releases):
         return bool(releases) != bool(other_releases)
-    return set(releases) != set(other_releases) and not release_editions(directory, other)
+    return set(releases) != set(other_releases) and not _editions(releases, other_releases)
 
 
 def names_release(segment: str) -> bool:
@@ -153,6 +146,15 @@ def _told_apart(directory: str, other: str) -> tuple[list[Release], list[Release
     apart (``urls.differing_segments``)."""
     segments, others = differing_segments(directory, other)
     return _releases(segments), _releases(others)
+
+
+def _editions(releases: list[Release], other_releases: list[Release]) -> bool:
+    """``release_editions`` of the releases two paths name apart."""
+    return bool(releases and other_releases) and not any(
+        _agree(release, another) or _moving_against_number(release, another)
+        for release in releases
+        for another in other_releases
+    )
 
 
 def _moving_against_number(release: Release, other: Release) -> bool:

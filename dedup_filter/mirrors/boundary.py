@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import directory_name, nested, parent_directory
-from dedup_filter.mirrors.records import EXPIRED, OPEN, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import EXPIRED, OPEN, Candidate, DirEntry, Rule, side_naming
 from dedup_filter.mirrors.store import MirrorStore, pair_reference
 
 
@@ -76,6 +76,10 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float, index_fil
     if not (replicate or _sibling_rule(store, rule, parents)):
         return Widening()
     mirror_parent, origin_parent = parents
+    naming = rule.sides_naming  # the rule's, where a parent's index page is not held
+    for side, index in (("mirror", mirror_index), ("origin", origin_index)):
+        if index is not None:
+            naming |= side_naming(side, index)
     candidate = Candidate(
         mirror_parent,
         origin_parent,
@@ -83,10 +87,7 @@ def widen(store: MirrorStore, rule: Rule, max_levels: int, now: float, index_fil
         origin_parent + (origin_index.relative if origin_index is not None else ""),
         now,
         level=rule.level + 1,
-        mirror_bare=rule.mirror_bare if mirror_index is None else mirror_index.bare_names,
-        origin_bare=rule.origin_bare if origin_index is None else origin_index.bare_names,
-        mirror_htm=rule.mirror_htm if mirror_index is None else mirror_index.htm_names,
-        origin_htm=rule.origin_htm if origin_index is None else origin_index.htm_names,
+        **naming,
     )
     return Widening(candidate=candidate)
 

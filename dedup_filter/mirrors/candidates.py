@@ -253,7 +253,7 @@ class CandidateUpdate:
                 level=level,
                 closed=closed,
                 from_documents=not pair.listed,
-                **self._bare_sides(mirror, origin),
+                **self._sides_naming(mirror, origin),
             )
             self.advance(candidate)
 
@@ -358,18 +358,15 @@ class CandidateUpdate:
                     origin.url,
                     self.now,
                     level=paired.level,
-                    **self._bare_sides(mirror, origin),
+                    **self._sides_naming(mirror, origin),
                 )
             )
 
-    def _bare_sides(self, mirror: Placement, origin: Placement) -> dict[str, bool]:
+    def _sides_naming(self, mirror: Placement, origin: Placement) -> dict[str, bool]:
         """How a new pair's sides name their documents, as their held index pages say."""
-        return {
-            "mirror_bare": self.store.bare_names(mirror.directory),
-            "origin_bare": self.store.bare_names(origin.directory),
-            "mirror_htm": self.store.htm_names(mirror.directory),
-            "origin_htm": self.store.htm_names(origin.directory),
-        }
+        return self.store.naming_as(mirror.directory, "mirror") | self.store.naming_as(
+            origin.directory, "origin"
+        )
 
     def _reoriented(self, candidate: Candidate) -> Candidate:
         """The candidate under its other orientation, in place of this one."""

@@ -290,7 +290,7 @@ def revoke(
         now,
         state=REJECTED,
         level=rule.level,
-        **rule.bare_sides,
+        **rule.sides_naming,
     )
     store.put_candidate(rejected)
     point_back(store, rule)

@@ -119,6 +119,13 @@ class Sample:
     outcome: int = PENDING
 
 
+def side_naming(side: str, index: DirEntry | None) -> dict[str, bool]:
+    """How a pair's ``side`` (``"mirror"`` or ``"origin"``) names its documents, as its index
+    page's entry ``index`` says (neither bare nor ``.htm`` without one): the pair's fields."""
+    bare, htm = (False, False) if index is None else (index.bare_names, index.htm_names)
+    return {f"{side}_bare": bare, f"{side}_htm": htm}
+
+
 @dataclass(frozen=True, slots=True)
 class DirectoryPair:
     """What candidates and rules share: the two directories, their index pages, and when the
@@ -210,7 +217,7 @@ class DirectoryPair:
         return texts + bytes([spelling | self.mirror_htm << 2 | self.origin_htm << 3])
 
     @property
-    def bare_sides(self) -> dict[str, bool]:
+    def sides_naming(self) -> dict[str, bool]:
         """The fields that say how its sides spell their documents (for a pair made from it)."""
         return {
             "mirror_bare": self.mirror_bare,

@@ -204,8 +204,7 @@ def _moved(store: MirrorStore, rule: Rule, source: str, target: str, through: st
         rule,
         origin=origin,
         origin_index=target + rule.origin_index[len(source) :],
-        origin_bare=store.bare_names(origin),
-        origin_htm=store.htm_names(origin),
+        **store.naming_as(origin, "origin"),
         through=through,
         absences=0,
         origin_partial=False,
@@ -234,8 +233,7 @@ def collapse_origin(
         candidate,
         origin=origin,
         origin_index=origin + candidate.origin_index[len(candidate.origin) :],
-        origin_bare=store.bare_names(origin),
-        origin_htm=store.htm_names(origin),
+        **store.naming_as(origin, "origin"),
     )
     return collapsed, rule.mirror
 
@@ -290,7 +288,7 @@ def as_rule(candidate: Candidate, now: float, mode: str, **fields: Any) -> Rule:
         candidate.count(MISSING),
         candidate.level,
         **fields,
-        **candidate.bare_sides,
+        **candidate.sides_naming,
     )
 
 

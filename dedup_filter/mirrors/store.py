@@ -60,6 +60,7 @@ from dedup_filter.mirrors.records import (
     DirectoryPair,
     DirEntry,
     Rule,
+    side_naming,
 )
 
 _U64 = struct.Struct(">Q")
@@ -195,17 +196,10 @@ class MirrorStore:
         """The entry of the directory's held index page (None when none is held)."""
         return self.entry(directory.lower(), "")
 
-    def htm_names(self, directory: str) -> bool:
-        """Whether the directory's held index page names its documents ``.htm``
-        (``DirEntry.htm_names``)."""
-        index = self.index_entry(directory)
-        return index is not None and index.htm_names
-
-    def bare_names(self, directory: str) -> bool:
-        """Whether the directory's held index page names its documents bare
-        (``DirEntry.bare_names``)."""
-        index = self.index_entry(directory)
-        return index is not None and index.bare_names
+    def naming_as(self, directory: str, side: str) -> dict[str, bool]:
+        """How the directory's held index page names its documents, as the fields of a pair's
+        ``side`` (``records.side_naming``)."""
+        return side_naming(side, self.index_entry(directory))
 
     def lists_few(self, directory: str) -> bool:
         """Whether the directory's held index page lists a small closed world
