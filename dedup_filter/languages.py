@@ -10,7 +10,9 @@ prunes the translated pages with the copies: content no other URL holds. Samplin
 translation that few pages carry from a faithful copy; the names can. So:
 
 - two directories whose tags differ are never a mirror candidate (``language_editions``; no
-  tag is a tag too, the site's default edition's);
+  tag is a tag too, the site's default edition's), unless one names none and the index pages of
+  both declare the language the other names (``declared_language``: ``manual/en/`` of Debian's
+  layout beside a site's unnamed English manual);
 - a language segment (``/de/x.html`` = ``/x.html``) or a language parameter (``x?lang=de`` =
   ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``).
 
@@ -53,7 +55,8 @@ _CODES = (
 # codes that are also words or abbreviations in path names (``how-to``, ``io``, ``vi``, ``os``):
 # no language where they appear
 _WORDS = "am as be he id ie io is ml ms my or os pi ps so to ts vi"
-_ISO_639_1 = frozenset(_CODES.split()) - frozenset(_WORDS.split())
+_ALL_CODES = frozenset(_CODES.split())
+_ISO_639_1 = _ALL_CODES - frozenset(_WORDS.split())
 # languages named in English or in themselves (``/docs/german/``, ``/handbuch-deutsch/``), without
 # diacritics, as URL paths mostly write them
 _NAMES = {
@@ -107,10 +110,31 @@ _PARAMETER_WORDS = ("lang", "locale")
 _PARAMETER_NAMES = frozenset({"hl", "lng"})
 
 
-def language_editions(directory: str, other: str) -> bool:
+def language_editions(directory: str, other: str, declared: tuple[str, str] = ("", "")) -> bool:
     """Whether two directory URLs name different language editions: their tags differ (no tag
-    is the site's default edition)."""
-    return _tags(directory) != _tags(other)
+    is the site's default edition), unless one names no tag and ``declared``, the languages
+    their index pages declare ("": unknown), are both the one the other's tag names."""
+    tags, other_tags = _tags(directory), _tags(other)
+    return tags != other_tags and not _declared_alike(tags, other_tags, declared)
+
+
+def declared_language(value: str) -> str:
+    """The language a ``lang`` attribute declares (``en`` of ``en-US``, ``EN``, ``en_GB``), or
+    "" when it names none."""
+    primary = _PARTS.split(value.strip().lower(), 1)[0]
+    return primary if primary in _ALL_CODES else ""
+
+
+def _declared_alike(
+    tags: frozenset[str], other_tags: frozenset[str], declared: tuple[str, str]
+) -> bool:
+    """Whether the unnamed side holds the named side's edition, as both index pages declare: a
+    site serves its default edition unnamed, and which language that is its pages say. A
+    partial translation whose index page is still its source's declares the source's language,
+    not the one its path names, and stays an edition."""
+    first, second = declared
+    named = tags or other_tags
+    return bool(first) and first == second and not (tags and other_tags) and named == {first}
 
 
 def names_language(segment: str) -> bool:

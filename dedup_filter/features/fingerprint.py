@@ -27,6 +27,7 @@ from dedup_filter.features.text import (
     utf8_body,
 )
 from dedup_filter.features.versions import Release, page_releases
+from dedup_filter.languages import declared_language
 
 NO_ANCHORS = Anchors(None, ())
 
@@ -48,6 +49,9 @@ class Fingerprint:
     code: int = 0  # 32-bit hash of the words of its <pre> blocks; 0 without any
     # the release numbers it names, read only when asked (an index page: ``versions.py``)
     releases: tuple[Release, ...] = ()
+    # the language its <html> element declares (``languages.declared_language``), read with
+    # the releases: an index page's, which tells what edition an unnamed directory holds
+    language: str = ""
 
     @property
     def binary(self) -> bool:
@@ -127,6 +131,7 @@ class Fingerprinter:
             sketch,
             _code_hash(page.code, seed),
             page_releases(page.text) if with_releases else (),
+            declared_language(page.language) if with_releases else "",
         )
         return fingerprint, page.anchors or NO_ANCHORS
 

@@ -226,6 +226,7 @@ class PageText:
     code: str  # the text of its <pre> blocks, joined ("" without one)
     truncated: bool  # not read whole: see ``html_text``
     anchors: Anchors | None  # only when asked for
+    language: str = ""  # what its <html> element's ``lang`` (or ``xml:lang``) says, as written
 
 
 def plain_text(text: str) -> PageText:
@@ -276,10 +277,14 @@ def html_text(
         image.replace_with(f" {_MARK}{term}{_MARK} " if term else " ")
     tree.strip_tags([name for name in _INVISIBLE_TAGS if name in named])
     root = tree.root
-    text = root.text(separator=" ") if root is not None else ""
+    text, language = "", ""
+    if root is not None:
+        text = root.text(separator=" ")
+        attributes = root.attributes
+        language = attributes.get("lang") or attributes.get("xml:lang") or ""
     code = " ".join(block.text(separator=" ") for block in tree.tags("pre"))
     cut = truncated or len(images) > MAX_IMAGE_TERMS
-    return PageText(text, "" if title is None else title.text(), code, cut, found)
+    return PageText(text, "" if title is None else title.text(), code, cut, found, language)
 
 
 def _holds_mark(utf8: bytes) -> bool:

@@ -92,9 +92,12 @@ class Pair:
     def reference(self) -> bytes:
         return pair_reference(self.mirror.directory, self.origin.directory)
 
-    def names_editions(self, config: MirrorConfig) -> bool:
-        """Whether the two directories are editions named apart (``named_editions.py``)."""
-        return named_editions(self.mirror.directory, self.origin.directory, config) is not None
+    def names_editions(self, config: MirrorConfig, orientation: Orientation) -> bool:
+        """Whether the two directories are editions named apart (``named_editions.py``), as
+        their index pages declare their languages."""
+        mirror, origin = self.mirror.directory, self.origin.directory
+        declared = orientation.declared(mirror, origin)
+        return named_editions(mirror, origin, config, declared) is not None
 
 
 def index_pair(
@@ -171,7 +174,7 @@ def listing_pair(
         pair = index_pair(url, other, index_pages, orientation)
         if pair is None or ruled(store, (url, pair.mirror.url), config.max_depth):
             continue
-        if not pair.names_editions(config):
+        if not pair.names_editions(config, orientation):
             return pair
     return None
 
@@ -439,8 +442,10 @@ class CandidateUpdate:
         )
 
     def _editions(self, pair: DirectoryPair) -> bool:
-        """Whether the pair's directories name different editions (``named_editions.py``)."""
-        return named_editions(pair.mirror, pair.origin, self.config) is not None
+        """Whether the pair's directories name different editions (``named_editions.py``), as
+        their index pages declare their languages."""
+        declared = self.store.language(pair.mirror), self.store.language(pair.origin)
+        return named_editions(pair.mirror, pair.origin, self.config, declared) is not None
 
     def _other_release(self, pair: DirectoryPair) -> bool:
         """Whether the pair's paths leave open which release each side holds (one names none, or

@@ -171,7 +171,10 @@ class MirrorDetector:
         if learnt:
             page = self.before(view, checked.fingerprint)  # placed without what was learnt
         links = sessions.strip_all(checked.links)
-        orientation = self._orientation(store, sessions).holding(page, checked.fingerprint.releases)
+        fingerprint = checked.fingerprint
+        orientation = self._orientation(store, sessions).holding(
+            page, fingerprint.releases, fingerprint.language
+        )
         pair, stance = self._stance(
             store, sessions, orientation, page, checked.fingerprint.url, checked.original_url
         )
@@ -179,7 +182,9 @@ class MirrorDetector:
         if pair is None and stance is Stance.PLAIN and checked.original_url is not None:
             original = sessions.strip(checked.original_url)
             documents = document_pair(orientation, page.url, original)
-        if stance is Stance.ORIGIN or (pair is not None and pair.names_editions(self.config)):
+        if stance is Stance.ORIGIN or (
+            pair is not None and pair.names_editions(self.config, orientation)
+        ):
             # an original met second is indexed although it duplicates, as is an index page of
             # its own edition: a copy of it met later is matched with it, not with the edition
             # it resembles (a mirror's copy of Debian's amd64 guide whose index page came after
@@ -560,6 +565,7 @@ class MirrorDetector:
             htm = own_index and names_htm(place.directory, links)
             few = own_index and self._sampler.listing_closed((place.directory,), links)
             releases = fingerprint.releases if own_index else ()
+            language = fingerprint.language if own_index else ""
             under_another = own_index and not held_under(record, place.directory_key)
             met = store.view.next_page_id() if under_another else 0  # when the crawl met it
             entry = DirEntry(
@@ -574,6 +580,7 @@ class MirrorDetector:
                 bare,
                 few,
                 htm,
+                language,
             )
             other = store.put_entry(place.directory_key, key, entry, record)
             if other is not None:

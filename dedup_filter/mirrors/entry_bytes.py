@@ -17,7 +17,9 @@ hosts; an entry written before it was kept ends at the hosts and reads as length
 an index page's with the release numbers it names after that length (``varint(count)``, then each
 as ``varint(parts)`` and its numbers as varints; an entry written before them ends earlier), and an
 index page standing under another side's page with ``varint(met)`` after its releases (the page
-id the crawl had reached when it met the page; an entry without it ends at its releases). The
+id the crawl had reached when it met the page; an entry without it ends at its releases), and one
+that declares its language with that language after ``met`` (its letters, five bits each, as a
+``varint``; ``met`` is then written, 0 when not recorded). The
 role's byte carries ``_BARE_NAMES`` for an index page that names its documents bare,
 ``_HTM_NAMES`` for one that names them ``.htm``, and ``_LISTS_FEW`` for one that lists a small
 closed world.
@@ -74,6 +76,7 @@ def told_by_record(
         and not entry.lists_few
         and not entry.linked_hosts
         and not entry.releases
+        and not entry.language
         and record.exact == entry.exact
         and record.url.lower() == url_key
         and record.url[len(directory_key) :] == entry.relative
@@ -112,11 +115,22 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
         relative = data[offset - size : offset].decode("utf-8", "surrogatepass")
     if offset >= len(data):
         return DirEntry(representative, exact, relative)
-    role, hosts, length, releases, met = _trailer_fields(data[offset:])
+    role, hosts, length, releases, met, language = _trailer_fields(data[offset:])
     bare, few, htm = bool(role & _BARE_NAMES), bool(role & _LISTS_FEW), bool(role & _HTM_NAMES)
     own_role = role & ~_FLAGS
     return DirEntry(
-        representative, exact, relative, own_role, hosts, length, releases, met, bare, few, htm
+        representative,
+        exact,
+        relative,
+        own_role,
+        hosts,
+        length,
+        releases,
+        met,
+        bare,
+        few,
+        htm,
+        language,
     )
 
 
@@ -132,28 +146,30 @@ def _trailer(entry: DirEntry, length: int) -> bytes:
         | (_LISTS_FEW if entry.lists_few else 0)
         | (_HTM_NAMES if entry.htm_names else 0)
     )
-    extras = entry.linked_hosts or length or entry.releases or entry.met or flags
+    extras = entry.linked_hosts or length or entry.releases or entry.met or entry.language or flags
     if entry.role == ORDINARY and not extras:
         return b""
     hosts = b"".join(_U64.pack(host) for host in entry.linked_hosts)
     role = entry.role | flags
     trailer = bytes([role]) + encode_varint(len(entry.linked_hosts)) + hosts
-    if not entry.releases and not entry.met:
+    if not entry.releases and not entry.met and not entry.language:
         return trailer + (encode_varint(length) if length else b"")
     releases = b"".join(
         encode_varint(len(release)) + b"".join(map(encode_varint, release))
         for release in entry.releases
     )
-    met = encode_varint(entry.met) if entry.met else b""
+    met = encode_varint(entry.met) if entry.met or entry.language else b""
+    if entry.language:
+        met += encode_varint(_language_number(entry.language))
     return trailer + encode_varint(length) + encode_varint(len(entry.releases)) + releases + met
 
 
 @functools.lru_cache(maxsize=8192)
 def _trailer_fields(
     trailer: bytes,
-) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...], int]:
-    """The role, linked hosts, length, releases and meeting a trailer holds: decoded once a
-    process, as an index page's long list of releases is read by every check under its
+) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...], int, str]:
+    """The role, linked hosts, length, releases, meeting and language a trailer holds: decoded
+    once a process, as an index page's long list of releases is read by every check under its
     directory."""
     role = trailer[0]
     count, offset = decode_varint(trailer, 1)
@@ -164,13 +180,16 @@ def _trailer_fields(
     length = 0
     if offset < len(trailer):
         length, offset = decode_varint(trailer, offset)
-    releases, met = _read_numbers(trailer, offset) if offset < len(trailer) else ((), 0)
-    return role, hosts, length, releases, met
+    releases, met, language = (
+        _read_numbers(trailer, offset) if offset < len(trailer) else ((), 0, "")
+    )
+    return role, hosts, length, releases, met, language
 
 
-def _read_numbers(data: bytes, offset: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """The releases written from ``offset`` (a count, then each one's count and numbers) and
-    the meeting after them (0 when the entry ends at its releases)."""
+def _read_numbers(data: bytes, offset: int) -> tuple[tuple[tuple[int, ...], ...], int, str]:
+    """The releases written from ``offset`` (a count, then each one's count and numbers), the
+    meeting after them (0 when the entry ends at its releases) and the language after that
+    ("" when it ends before)."""
     numbers = []
     while offset < len(data):
         number, offset = decode_varint(data, offset)
@@ -179,4 +198,22 @@ def _read_numbers(data: bytes, offset: int) -> tuple[tuple[tuple[int, ...], ...]
     for _ in range(numbers[0]):
         releases.append(tuple(numbers[at + 1 : at + 1 + numbers[at]]))
         at += 1 + numbers[at]
-    return tuple(releases), numbers[at] if at < len(numbers) else 0
+    met = numbers[at] if at < len(numbers) else 0
+    language = _language_code(numbers[at + 1]) if at + 1 < len(numbers) else ""
+    return tuple(releases), met, language
+
+
+def _language_number(code: str) -> int:
+    """A language code's letters as a number, five bits each (``en``: 2 bytes as a varint)."""
+    number = 0
+    for letter in code:
+        number = number << 5 | (ord(letter) - 96)
+    return number
+
+
+def _language_code(number: int) -> str:
+    letters = []
+    while number:
+        letters.append(chr((number & 31) + 96))
+        number >>= 5
+    return "".join(reversed(letters))

@@ -69,15 +69,18 @@ class Orientation:
     protection: Protection
     max_depth: int
     sessions: SessionParameters = field(default_factory=lambda: SessionParameters(()))
-    # the index page in hand, not recorded yet: its directory's key and the releases it names
-    in_hand: tuple[str, tuple[Release, ...]] = ("", ())
+    # the index page in hand, not recorded yet: its directory's key, the releases it names and
+    # the language it declares
+    in_hand: tuple[str, tuple[Release, ...], str] = ("", (), "")
 
-    def holding(self, page: MirrorPage, releases: tuple[Release, ...]) -> Orientation:
-        """This orientation, reading ``releases`` as those of the index page ``page`` (checked
-        now, recorded after its pairing is oriented)."""
-        if not releases or not page.places:
+    def holding(
+        self, page: MirrorPage, releases: tuple[Release, ...], language: str = ""
+    ) -> Orientation:
+        """This orientation, reading ``releases`` and ``language`` as those of the index page
+        ``page`` (checked now, recorded after its pairing is oriented)."""
+        if not (releases or language) or not page.places:
             return self
-        return replace(self, in_hand=(page.places[-1].directory_key, releases))
+        return replace(self, in_hand=(page.places[-1].directory_key, releases, language))
 
     def page_is_origin(
         self, page_url: str, page_dir: str, indexed_url: str, indexed_dir: str
@@ -215,6 +218,15 @@ class Orientation:
         if directory.lower() == self.in_hand[0]:
             return self.in_hand[1]
         return self.store.releases(directory)
+
+    def declared(self, directory: str, other: str) -> tuple[str, str]:
+        """The languages the index pages of two directories declare ("": unknown)."""
+        return self._language(directory), self._language(other)
+
+    def _language(self, directory: str) -> str:
+        if directory.lower() == self.in_hand[0]:
+            return self.in_hand[2]
+        return self.store.language(directory)
 
     def reached_with_session(self, index_url: str) -> bool:
         """Whether the index page ``index_url`` was kept under a URL that carries a session

@@ -91,6 +91,9 @@ class DirEntry:
     # an index page under its own directory that names its documents ``.htm``
     # (``listings.names_htm``): how its side is asked for them
     htm_names: bool = False
+    # an index page under its own directory: the language its <html> element declares
+    # (``languages.declared_language``; "" none), which tells an unnamed directory's edition
+    language: str = ""
 
     def same_content(self, other: DirEntry) -> bool:
         """Exact duplicates, or both represented by the same indexed page (near-duplicates)."""

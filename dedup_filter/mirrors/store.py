@@ -257,6 +257,11 @@ class MirrorStore:
         index = self.index_entry(directory)
         return index.releases if index is not None else ()
 
+    def language(self, directory: str) -> str:
+        """The language the index page of ``directory`` declares ("": none, or not held)."""
+        index = self.index_entry(directory)
+        return index.language if index is not None else ""
+
     def lacking(self, directory: str, entries: Iterable[tuple[int, DirEntry]]) -> Iterator[str]:
         """The URLs under ``directory`` of the ``entries`` (another directory's, with their
         relative-path hashes) that it holds no page for: their counterparts there."""

@@ -389,3 +389,23 @@ def test_a_plain_text_body_is_read_as_it_is_not_parsed_as_html(content_type):
     assert plain.exact != html.exact
     same = fingerprinter.fingerprint("http://b.test/README", body, {"content-type": content_type})
     assert same.exact == plain.exact
+
+
+@pytest.mark.parametrize(
+    ("html", "language"),
+    [
+        ('<html lang="en-US"><body>x</body></html>', "en"),
+        ('<html xml:lang="de" xmlns="http://www.w3.org/1999/xhtml"><p>x', "de"),
+        ('<html lang="fr" xml:lang="de"><p>x', "fr"),
+        ("<p>no html element written", ""),
+        ('<html lang="x-pig-latin"><p>x', ""),
+    ],
+)
+def test_an_index_page_declares_its_language_by_its_html_elements_lang(html, language):
+    """Read with the releases (an index page's): it tells what edition an unnamed directory
+    holds (``languages.language_editions``); other pages' fingerprints say none."""
+    fingerprinter = Fingerprinter(Config.default())
+    url = "http://docs.example/manual/"
+    indexed, _ = fingerprinter.fingerprint_with_anchors(url, html.encode(), with_releases=True)
+    assert indexed.language == language
+    assert fingerprinter.fingerprint(url, html.encode()).language == ""

@@ -153,3 +153,16 @@ def test_an_index_page_naming_its_documents_bare_or_listing_few_says_so_in_every
             assert _round_trip(entry, records, "http://pretty.example/d/") == entry
             plain = replace(entry, bare_names=False, lists_few=False, htm_names=False)
             assert _round_trip(plain, records, "http://pretty.example/d/") == plain
+
+
+@pytest.mark.parametrize("language", ["en", "de", "zh", "fil"])
+def test_an_index_pages_declared_language_survives_every_form_and_older_entries_read_none(language):
+    """``DirEntry.language`` follows the meeting (written as 0 when not recorded): an entry
+    written before it ends earlier and reads as declaring none."""
+    records = {7: _page(7, "http://deb.example/manual/en/", exact=99)}
+    for releases, met in (((), 0), (((2, 4),), 0), ((), 5), (((2, 4),), HUGE_ID)):
+        for exact in (99, 5):
+            entry = DirEntry(7, exact, "", ORDINARY, (), 0, releases, met, language=language)
+            assert _round_trip(entry, records, "http://deb.example/manual/en/") == entry
+            older = replace(entry, language="")
+            assert _round_trip(older, records, "http://deb.example/manual/en/") == older

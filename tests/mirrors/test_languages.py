@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.languages import language_editions
+from dedup_filter.languages import declared_language, language_editions
 
 from .conftest import (
     GERMAN,
@@ -15,6 +15,8 @@ from .conftest import (
     OnlineCrawl,
     assert_editions_kept_apart,
     breadth_first,
+    copy_tree,
+    docs_tree,
     partial_translation,
     two_tree_orders,
 )
@@ -61,6 +63,68 @@ from .conftest import (
 def test_language_editions_by_name(directory, other, editions):
     assert language_editions(directory, other) is editions
     assert language_editions(other, directory) is editions
+
+
+@pytest.mark.parametrize(
+    ("directory", "other", "declared", "editions"),
+    [
+        # Debian's layout of a manual (``manual/en/``) beside a site's unnamed English one
+        ("http://deb.test/manual/en/", "http://a.test/manual/", ("en", "en"), False),
+        ("http://a.test/docs/", "http://a.test/en/docs/", ("en", "en"), False),
+        # either side silent, or the two declaring different languages: named apart, as before
+        ("http://deb.test/manual/en/", "http://a.test/manual/", ("en", ""), True),
+        ("http://deb.test/manual/en/", "http://a.test/manual/", ("", "en"), True),
+        ("http://deb.test/manual/en/", "http://a.test/manual/", ("en", "de"), True),
+        # a partial translation whose index page is still its source's declares the source's
+        # language, not the one its path names
+        ("http://a.test/de/docs/", "http://a.test/docs/", ("en", "en"), True),
+        ("http://deb.test/manual/de/", "http://a.test/manual/", ("de", "en"), True),
+        # both named: the names alone say
+        ("http://a.test/en/", "http://a.test/de/", ("en", "en"), True),
+        # both unnamed: sampled as any pair, whatever they declare
+        ("http://a.test/docs/", "http://b.test/docs/", ("en", "de"), False),
+    ],
+)
+def test_an_unnamed_directory_holds_the_edition_both_index_pages_declare(
+    directory, other, declared, editions
+):
+    assert language_editions(directory, other, declared) is editions
+    assert language_editions(other, directory, declared[::-1]) is editions
+
+
+@pytest.mark.parametrize(
+    ("value", "language"),
+    [
+        *[("en", "en"), ("en-US", "en"), ("EN_gb", "en"), (" pt-BR ", "pt"), ("he", "he")],
+        *[("", ""), ("english", ""), ("x-klingon", ""), ("zz", "")],
+    ],
+)
+def test_the_language_a_lang_attribute_declares(value, language):
+    assert declared_language(value) == language
+
+
+@pytest.mark.parametrize("order", ["unnamed_first", "debian_first", "interleaved"])
+def test_debians_english_edition_of_a_manual_is_a_mirror_of_the_unnamed_english_one(
+    open_filter, corpus, modules, order
+):
+    """Debian installs the Apache manual as ``manual/en/``, ``manual/de/``, ...; a site serves
+    the English one unnamed. Both declare ``lang="en"``: the copy is pruned, not fetched page
+    by page as another language's edition."""
+    unnamed, debian = "http://httpd.lang.test/manual/", "http://deb.lang.test/manual/en/"
+    manual = docs_tree(corpus, unnamed, modules[:24], "Manual")
+    pages = {
+        url: body.replace(b"<html>", b'<html lang="en">', 1)
+        for url, body in (manual | copy_tree(manual, unnamed, debian)).items()
+    }
+    urls = two_tree_orders(pages, {"unnamed": unnamed, "debian": debian})[order]
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(urls)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (debian, unnamed)
+    ]
+    # the Debian tree crawled whole first is fetched before the pair is made
+    pruned = sum(url.startswith(debian) and url not in crawl.fetched for url in urls)
+    assert pruned == 0 if order == "debian_first" else pruned > len(manual) // 2
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
