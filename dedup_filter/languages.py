@@ -100,7 +100,12 @@ _WIDELY_SERVED = frozenset(
     {"ar", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fr", "hu", "it", "ja", "ko", "nl"}
     | {"no", "pl", "pt", "ro", "ru", "sv", "tr", "uk", "zh"}
 )
-_REGION = re.compile(r"[a-z]{2}|\d{3}")  # ``br`` of ``pt-br``, ``419`` of ``es-419``
+_REGION = re.compile(r"[a-z]{2}|\d{3}")
+# a page's name with a language before or after its extension (group 1 or 2: the language)
+_VARIANT = re.compile(
+    r"[^/]+?(?:\.([a-z]{2,3})(?:[-_][a-z]{2,4})?\.(?:html?|xhtml|php)"
+    r"|\.(?:html?|xhtml|php)\.([a-z]{2,3})(?:[-_][a-z]{2,4})?)"
+)  # ``br`` of ``pt-br``, ``419`` of ``es-419``
 _SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "grek", "hebr", "jpan"})
 _PARTS = re.compile(r"[-_.]")
 # second-level labels of country suffixes (``example.co.uk``): part of the suffix, not a name
@@ -140,6 +145,19 @@ def _declared_alike(
 def names_language(segment: str) -> bool:
     """Whether a path segment names a language (``de``, ``pt-br``, ``manual-de``)."""
     return bool(_languages_in(segment.lower()))
+
+
+def variant_in_named_edition(url: str) -> bool:
+    """Whether a URL's file name is a language variant as servers that negotiate the language
+    name them (``core.html.es``, ``index.en.html``) in a directory whose path names a language
+    (``manual/en/``): an edition laid out one language a directory, as Debian installs the
+    Apache manual, names its pages plainly, and answers such a name with a 404."""
+    path = url.partition("?")[0]
+    directory, _, name = path.rpartition("/")
+    match = _VARIANT.fullmatch(name.lower())
+    if match is None or (match.group(1) or match.group(2)) not in _ISO_639_1:
+        return False
+    return bool(_tags(directory + "/"))
 
 
 def language_parameter(name: str) -> bool:

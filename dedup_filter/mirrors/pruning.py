@@ -44,6 +44,7 @@ from dedup_filter.decision import Decision, Reason, settle_waiting
 from dedup_filter.features.versions import later_release
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.index.page_records import PageRecord
+from dedup_filter.languages import variant_in_named_edition
 from dedup_filter.matching import Sketched
 from dedup_filter.mirrors.code_checks import CodeBudget
 from dedup_filter.mirrors.deferrals import Deferrals, ProbeTally, lacks_directory
@@ -1010,6 +1011,9 @@ class UrlPruner:
             Decision(fetchable(store, sessions, counterpart), "keep", Reason.STAND_IN, evidence=why)
             for _, why, counterpart in self._counterparts_beside(store, sessions, url)
             if self.held_page(store, counterpart) is None
+            # a negotiated manual's ``x.html.es``, which its copy lacks, is no page of Debian's
+            # ``manual/en/`` either: asked there, each was a 404 more (docs/mirrors.md, point 104)
+            and not variant_in_named_edition(counterpart)
         ]
 
     def soft_404_stand_ins(self, view: IndexView, url: str, page: Sketched) -> list[str]:

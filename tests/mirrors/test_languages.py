@@ -127,6 +127,52 @@ def test_debians_english_edition_of_a_manual_is_a_mirror_of_the_unnamed_english_
     assert pruned == 0 if order == "debian_first" else pruned > len(manual) // 2
 
 
+# the French text of a negotiated manual's variants: modules no other page of these webs renders
+OTHER_MODULES = (
+    *("fractions", "graphlib", "statistics", "decimal", "pathlib", "random", "enum"),
+    *("functools", "ipaddress", "secrets", "sched", "selectors", "base64", "hashlib"),
+    *("gettext", "locale"),
+)
+
+
+@pytest.mark.parametrize("order", ["debian_first", "negotiated_first"])
+def test_a_negotiated_manuals_variants_are_not_asked_of_debians_english_edition(
+    open_filter, corpus, modules, stdlib_page, order
+):
+    """A manual served as Apache negotiates the language (``x.html`` beside ``x.html.en`` and
+    ``x.html.fr``), Debian's English edition of it (``manual/en/x.html``) and an English-only
+    copy, held first. The copy lacks every variant; the pages to crawl in place of one are the
+    pruned sides' same-named URLs, but Debian's edition names its pages plainly: none is asked
+    there, and every French page is fetched."""
+    negotiated, debian = "http://httpd.lang.test/manual/", "http://deb.lang.test/manual/en/"
+    copy = "http://plain.copy.test/manual/"
+    manual = docs_tree(corpus, negotiated, modules[:24], "Manual")
+    english = {url: body.replace(b"<html>", b'<html lang="en">', 1) for url, body in manual.items()}
+    documents = sorted(url for url in english if url.endswith(".html"))
+    french = {
+        f"{url}.fr": stdlib_page(module).encode()
+        for url, module in zip(documents, OTHER_MODULES, strict=False)
+    }
+    variants = {f"{url}.en": english[url] for url in documents} | french
+    pages = (
+        english
+        | variants
+        | copy_tree(english, negotiated, copy)
+        | copy_tree(english, negotiated, debian)
+    )
+    after = [breadth_first(pages, debian), breadth_first(pages, negotiated)]
+    if order == "negotiated_first":
+        after.reverse()
+    dedup = open_filter()
+    # the copy's pages link the variants as the manual's do (its language selector): 404s
+    lacked = [copy + url[len(negotiated) :] for url in variants]
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, copy) + after[0] + after[1] + lacked
+    )
+    assert all(url in crawl.fetched for url in french)
+    assert not [url for url in crawl.failed_probes + crawl.missing if url.startswith(debian)]
+
+
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize("order", ["english_first", "german_first", "interleaved"])
 def test_a_partial_translation_keeps_its_translated_pages(
