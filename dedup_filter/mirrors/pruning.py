@@ -735,6 +735,11 @@ class UrlPruner:
             # the case of the origin's name is a guess (its copy upper-cased every name): the
             # crawl fetches the page under its own name, which holds this one
             evidence["awaiting_crawl_of"] = counterpart
+        elif variant_in_named_edition(counterpart):
+            # a negotiated manual's ``x.html.es`` against Debian's ``manual/en/``, which names
+            # its pages plainly: a probe would be a 404 (docs/mirrors.md, point 104)
+            evidence["variant_in_named_edition"] = True
+            return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
         else:
             missing = self._section_missing(store, url, rule, counterpart, kept)
             if missing is not None:  # a section renamed: no probe of each of its pages

@@ -4,6 +4,8 @@ pages pruned with the copies."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from dedup_filter.languages import declared_language, language_editions
@@ -135,6 +137,23 @@ OTHER_MODULES = (
 )
 
 
+def negotiated_manual(
+    corpus: dict[str, str], modules: list[str], stdlib_page: Callable[[str], str], base: str
+) -> tuple[dict[str, bytes], dict[str, bytes], dict[str, bytes]]:
+    """A manual served as Apache negotiates the language: each page ``x.html`` (English,
+    declared ``lang="en"``) beside ``x.html.en`` (the same) and ``x.html.fr`` (here: another
+    module's page, which no other URL holds). Returns the English pages, the variants and the
+    French ones."""
+    manual = docs_tree(corpus, base, modules[:24], "Manual")
+    english = {url: body.replace(b"<html>", b'<html lang="en">', 1) for url, body in manual.items()}
+    documents = sorted(url for url in english if url.endswith(".html"))
+    french = {
+        f"{url}.fr": stdlib_page(module).encode()
+        for url, module in zip(documents, OTHER_MODULES, strict=False)
+    }
+    return english, {f"{url}.en": english[url] for url in documents} | french, french
+
+
 @pytest.mark.parametrize("order", ["debian_first", "negotiated_first"])
 def test_a_negotiated_manuals_variants_are_not_asked_of_debians_english_edition(
     open_filter, corpus, modules, stdlib_page, order
@@ -146,14 +165,7 @@ def test_a_negotiated_manuals_variants_are_not_asked_of_debians_english_edition(
     there, and every French page is fetched."""
     negotiated, debian = "http://httpd.lang.test/manual/", "http://deb.lang.test/manual/en/"
     copy = "http://plain.copy.test/manual/"
-    manual = docs_tree(corpus, negotiated, modules[:24], "Manual")
-    english = {url: body.replace(b"<html>", b'<html lang="en">', 1) for url, body in manual.items()}
-    documents = sorted(url for url in english if url.endswith(".html"))
-    french = {
-        f"{url}.fr": stdlib_page(module).encode()
-        for url, module in zip(documents, OTHER_MODULES, strict=False)
-    }
-    variants = {f"{url}.en": english[url] for url in documents} | french
+    english, variants, french = negotiated_manual(corpus, modules, stdlib_page, negotiated)
     pages = (
         english
         | variants
@@ -171,6 +183,26 @@ def test_a_negotiated_manuals_variants_are_not_asked_of_debians_english_edition(
     )
     assert all(url in crawl.fetched for url in french)
     assert not [url for url in crawl.failed_probes + crawl.missing if url.startswith(debian)]
+
+
+def test_a_negotiated_manuals_variants_are_not_probed_on_debians_english_edition(
+    open_filter, corpus, modules, stdlib_page
+):
+    """The negotiated manual pruned for Debian's English edition, held first: its variants are
+    fetched without a probe there, which would be a 404 each."""
+    negotiated, debian = "http://httpd.lang.test/docs/manual/", "http://deb.lang.test/en/"
+    english, variants, french = negotiated_manual(corpus, modules, stdlib_page, negotiated)
+    pages = english | variants | copy_tree(english, negotiated, debian)
+    dedup = open_filter()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        breadth_first(pages, debian) + breadth_first(pages, negotiated)
+    )
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (negotiated, debian)
+    ]
+    assert sum(url in crawl.pruned for url in english) > len(english) // 2
+    assert all(url in crawl.fetched for url in french)
+    assert not [url for url in crawl.failed_probes if url.startswith(debian)]
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
