@@ -29,6 +29,7 @@ from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.languages import variant_in_named_edition
 from dedup_filter.mirrors.audits import audit
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
@@ -292,11 +293,7 @@ class MirrorDetector:
                 store.candidate(pair.reference) if pair is not None else None,
                 update.evidence()
                 | ({"mirrors_revoked": code.revoked} if code.revoked else {})
-                | (
-                    {"fetch_back": [fetchable(store, sessions, url) for url in code.fetch_back]}
-                    if code.fetch_back
-                    else {}
-                )
+                | _fetching_back(store, sessions, code.fetch_back)
                 | ({"mirrors_side_by_side": beside} if beside else {})
                 | ({"mirrors_origin_lacking": lacking} if lacking else {})
                 | ({"mirrors_origin_partial": partial} if partial else {})
@@ -863,3 +860,14 @@ def _away_from_sessions(
     if protection.covers(pair.mirror.directory) or protection.covers(pair.origin.directory):
         return pair
     return Pair(pair.origin, pair.mirror, not pair.page_is_origin)
+
+
+def _fetching_back(
+    store: MirrorStore, sessions: SessionParameters, urls: list[str]
+) -> dict[str, list[str]]:
+    """The evidence naming the pages to fetch back, as their sides serve them, but for a
+    negotiated manual's language variants in a directory whose path names a language: Debian's
+    ``manual/en/`` names its pages plainly, and a rule revoked between it and the negotiated
+    manual asked it for every ``x.html.fr`` there, each a 404 (docs/mirrors.md, point 104)."""
+    wanted = [fetchable(store, sessions, url) for url in urls if not variant_in_named_edition(url)]
+    return {"fetch_back": wanted} if wanted else {}

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dedup_filter.languages import declared_language, language_editions
+from dedup_filter.languages import declared_language, language_editions, variant_in_named_edition
 
 from .conftest import (
     GERMAN,
@@ -203,6 +203,26 @@ def test_a_negotiated_manuals_variants_are_not_probed_on_debians_english_edition
     assert sum(url in crawl.pruned for url in english) > len(english) // 2
     assert all(url in crawl.fetched for url in french)
     assert not [url for url in crawl.failed_probes if url.startswith(debian)]
+
+
+@pytest.mark.parametrize(
+    ("url", "variant"),
+    [
+        ("http://deb.test/manual/en/mod/index.html.es", True),
+        ("http://deb.test/manual/en/index.en.html", True),
+        ("http://deb.test/manual/de/x.html.zh-cn", True),
+        ("http://de.docs.test/manual/x.html.fr", True),
+        # plain names, or variants in a directory that names no language (a negotiated manual)
+        ("http://deb.test/manual/en/mod/index.html", False),
+        ("http://httpd.test/manual/mod/core.html.fr", False),
+        ("http://deb.test/manual/en/jquery.ui.html", False),
+        ("http://deb.test/manual/en/notes.de.txt", False),
+    ],
+)
+def test_a_variant_in_a_directory_named_for_a_language(url, variant):
+    """What is never asked of Debian's ``manual/en/`` as a counterpart, a stand-in or a page
+    fetched back (``x.html.es``): such an edition names its pages plainly."""
+    assert variant_in_named_edition(url) is variant
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
