@@ -116,22 +116,13 @@ def decode_entry(data: bytes, page: Callable[[int], PageRecord | None]) -> DirEn
     if offset >= len(data):
         return DirEntry(representative, exact, relative)
     role, hosts, length, releases, met, language = _trailer_fields(data[offset:])
-    bare, few, htm = bool(role & _BARE_NAMES), bool(role & _LISTS_FEW), bool(role & _HTM_NAMES)
-    own_role = role & ~_FLAGS
     return DirEntry(
-        representative,
-        exact,
-        relative,
-        own_role,
-        hosts,
-        length,
-        releases,
-        met,
-        bare,
-        few,
-        htm,
-        language,
-    )
+        representative, exact, relative, role & ~_FLAGS, hosts, length, releases, met,
+        bare_names=bool(role & _BARE_NAMES),
+        lists_few=bool(role & _LISTS_FEW),
+        htm_names=bool(role & _HTM_NAMES),
+        language=language,
+    )  # fmt: skip
 
 
 def _own_length(entry: DirEntry, record: PageRecord | None) -> int:
