@@ -41,6 +41,7 @@ are fetched, each dropped as a duplicate after.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 _CODES = (
@@ -100,12 +101,12 @@ _WIDELY_SERVED = frozenset(
     {"ar", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fr", "hu", "it", "ja", "ko", "nl"}
     | {"no", "pl", "pt", "ro", "ru", "sv", "tr", "uk", "zh"}
 )
-_REGION = re.compile(r"[a-z]{2}|\d{3}")
+_REGION = re.compile(r"[a-z]{2}|\d{3}")  # ``br`` of ``pt-br``, ``419`` of ``es-419``
 # a page's name with a language before or after its extension (group 1 or 2: the language)
 _VARIANT = re.compile(
     r"[^/]+?(?:\.([a-z]{2,3})(?:[-_][a-z]{2,4})?\.(?:html?|xhtml|php)"
     r"|\.(?:html?|xhtml|php)\.([a-z]{2,3})(?:[-_][a-z]{2,4})?)"
-)  # ``br`` of ``pt-br``, ``419`` of ``es-419``
+)
 _SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "grek", "hebr", "jpan"})
 _PARTS = re.compile(r"[-_.]")
 # second-level labels of country suffixes (``example.co.uk``): part of the suffix, not a name
@@ -115,12 +116,17 @@ _PARAMETER_WORDS = ("lang", "locale")
 _PARAMETER_NAMES = frozenset({"hl", "lng"})
 
 
-def language_editions(directory: str, other: str, declared: tuple[str, str] = ("", "")) -> bool:
+def language_editions(
+    directory: str, other: str, declared: Callable[[], tuple[str, str]] = lambda: ("", "")
+) -> bool:
     """Whether two directory URLs name different language editions: their tags differ (no tag
-    is the site's default edition), unless one names no tag and ``declared``, the languages
-    their index pages declare ("": unknown), are both the one the other's tag names."""
+    is the site's default edition), unless one names no tag and ``declared()``, the languages
+    their index pages declare ("": unknown), are both the one the other's tag names (asked only
+    then: it reads the index)."""
     tags, other_tags = _tags(directory), _tags(other)
-    return tags != other_tags and not _declared_alike(tags, other_tags, declared)
+    if tags == other_tags:
+        return False
+    return bool(tags and other_tags) or not _declared_alike(tags or other_tags, declared())
 
 
 def declared_language(value: str) -> str:
@@ -130,16 +136,14 @@ def declared_language(value: str) -> str:
     return primary if primary in _ALL_CODES else ""
 
 
-def _declared_alike(
-    tags: frozenset[str], other_tags: frozenset[str], declared: tuple[str, str]
-) -> bool:
-    """Whether the unnamed side holds the named side's edition, as both index pages declare: a
-    site serves its default edition unnamed, and which language that is its pages say. A
-    partial translation whose index page is still its source's declares the source's language,
-    not the one its path names, and stays an edition."""
+def _declared_alike(named: frozenset[str], declared: tuple[str, str]) -> bool:
+    """Whether an unnamed directory holds the edition of one that names the languages
+    ``named``, as both index pages declare: a site serves its default edition unnamed, and which
+    language that is its pages say. A partial translation whose index page is still its
+    source's declares the source's language, not the one its path names, and stays an
+    edition."""
     first, second = declared
-    named = tags or other_tags
-    return bool(first) and first == second and not (tags and other_tags) and named == {first}
+    return bool(first) and first == second and named == {first}
 
 
 def names_language(segment: str) -> bool:

@@ -96,8 +96,10 @@ class Pair:
         """Whether the two directories are editions named apart (``named_editions.py``), as
         their index pages declare their languages."""
         mirror, origin = self.mirror.directory, self.origin.directory
-        declared = orientation.declared(mirror, origin)
-        return named_editions(mirror, origin, config, declared) is not None
+        return (
+            named_editions(mirror, origin, config, lambda: orientation.declared(mirror, origin))
+            is not None
+        )
 
 
 def index_pair(
@@ -444,7 +446,10 @@ class CandidateUpdate:
     def _editions(self, pair: DirectoryPair) -> bool:
         """Whether the pair's directories name different editions (``named_editions.py``), as
         their index pages declare their languages."""
-        declared = self.store.language(pair.mirror), self.store.language(pair.origin)
+
+        def declared() -> tuple[str, str]:
+            return self.store.language(pair.mirror), self.store.language(pair.origin)
+
         return named_editions(pair.mirror, pair.origin, self.config, declared) is not None
 
     def _other_release(self, pair: DirectoryPair) -> bool:

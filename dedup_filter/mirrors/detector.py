@@ -229,7 +229,6 @@ class MirrorDetector:
         record_page(store, page.url, outstanding, checked.fingerprint)  # a rule's origin's answer
         children = answer(store, page.url, outstanding)  # rules whose parent index page it is
         level = max((child.level + 1 for child in children), default=0)
-        fingerprint = checked.fingerprint
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
             code = check_code(store, page.places, fingerprint.code, self._page_config, now)

@@ -12,7 +12,8 @@ from dedup_filter.languages import language_editions
 from dedup_filter.platforms import platform_editions
 from dedup_filter.releases import release_editions
 
-Declared = tuple[str, str]  # the languages the two index pages declare ("": unknown)
+# the languages the two index pages declare ("": unknown), read when they can decide
+Declared = Callable[[], tuple[str, str]]
 
 # (the name a rejected pair shows, whether the configuration keeps the kind apart, the names'
 # test), in the order they are asked
@@ -34,7 +35,10 @@ _KINDS: tuple[
 
 
 def named_editions(
-    mirror: str, origin: str, config: MirrorConfig | None = None, declared: Declared = ("", "")
+    mirror: str,
+    origin: str,
+    config: MirrorConfig | None = None,
+    declared: Declared = lambda: ("", ""),
 ) -> str | None:
     """The first kind of editions the two directory URLs name apart (among the kinds ``config``
     keeps apart; every kind without it), or None; ``declared``: the languages their index pages

@@ -193,11 +193,7 @@ class DirectoryPair:
             "origin": self.mirror,
             "mirror_index": self.origin_index,
             "origin_index": self.mirror_index,
-            "mirror_bare": self.origin_bare,
-            "origin_bare": self.mirror_bare,
-            "mirror_htm": self.origin_htm,
-            "origin_htm": self.mirror_htm,
-        }
+        } | {name: getattr(self, _other_side(name)) for name in _NAMING_FIELDS}
 
     @property
     def origin_names_guessed(self) -> bool:
@@ -216,31 +212,30 @@ class DirectoryPair:
 
     def _encode_sides(self) -> bytes:
         texts = _texts(self.mirror, self.origin, self.mirror_index, self.origin_index)
-        spelling = self.mirror_bare | self.origin_bare << 1
-        return texts + bytes([spelling | self.mirror_htm << 2 | self.origin_htm << 3])
+        naming = sum(getattr(self, name) << bit for bit, name in enumerate(_NAMING_FIELDS))
+        return texts + bytes([naming])
 
     @property
     def sides_naming(self) -> dict[str, bool]:
         """The fields that say how its sides spell their documents (for a pair made from it)."""
-        return {
-            "mirror_bare": self.mirror_bare,
-            "origin_bare": self.origin_bare,
-            "mirror_htm": self.mirror_htm,
-            "origin_htm": self.origin_htm,
-        }
+        return {name: getattr(self, name) for name in _NAMING_FIELDS}
+
+
+# how a pair's sides spell their documents, in the order of their bits in its sides' byte
+_NAMING_FIELDS = ("mirror_bare", "origin_bare", "mirror_htm", "origin_htm")
+
+
+def _other_side(name: str) -> str:
+    """The field naming the other side (``origin_bare`` for ``mirror_bare``)."""
+    side, _, kind = name.partition("_")
+    return ("origin" if side == "mirror" else "mirror") + "_" + kind
 
 
 def _read_sides(data: bytes, offset: int) -> tuple[tuple[str, str, str, str], dict[str, bool], int]:
     """The four texts of a pair's sides, and how each spells its documents (bare, ``.htm``)."""
     (mirror, origin, mirror_index, origin_index), offset = _read_texts(data, offset, 4)
-    flags = data[offset]
-    bare = {
-        "mirror_bare": bool(flags & 1),
-        "origin_bare": bool(flags & 2),
-        "mirror_htm": bool(flags & 4),
-        "origin_htm": bool(flags & 8),
-    }
-    return (mirror, origin, mirror_index, origin_index), bare, offset + 1
+    naming = {name: bool(data[offset] >> bit & 1) for bit, name in enumerate(_NAMING_FIELDS)}
+    return (mirror, origin, mirror_index, origin_index), naming, offset + 1
 
 
 @dataclass(frozen=True, slots=True)

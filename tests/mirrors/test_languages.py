@@ -90,8 +90,8 @@ def test_language_editions_by_name(directory, other, editions):
 def test_an_unnamed_directory_holds_the_edition_both_index_pages_declare(
     directory, other, declared, editions
 ):
-    assert language_editions(directory, other, declared) is editions
-    assert language_editions(other, directory, declared[::-1]) is editions
+    assert language_editions(directory, other, lambda: declared) is editions
+    assert language_editions(other, directory, lambda: declared[::-1]) is editions
 
 
 @pytest.mark.parametrize(
@@ -113,11 +113,8 @@ def test_debians_english_edition_of_a_manual_is_a_mirror_of_the_unnamed_english_
     the English one unnamed. Both declare ``lang="en"``: the copy is pruned, not fetched page
     by page as another language's edition."""
     unnamed, debian = "http://httpd.lang.test/manual/", "http://deb.lang.test/manual/en/"
-    manual = docs_tree(corpus, unnamed, modules[:24], "Manual")
-    pages = {
-        url: body.replace(b"<html>", b'<html lang="en">', 1)
-        for url, body in (manual | copy_tree(manual, unnamed, debian)).items()
-    }
+    manual = english_manual(corpus, modules, unnamed)
+    pages = manual | copy_tree(manual, unnamed, debian)
     urls = two_tree_orders(pages, {"unnamed": unnamed, "debian": debian})[order]
     dedup = open_filter()
     crawl = OnlineCrawl(dedup, pages).visit(urls)
@@ -127,6 +124,12 @@ def test_debians_english_edition_of_a_manual_is_a_mirror_of_the_unnamed_english_
     # the Debian tree crawled whole first is fetched before the pair is made
     pruned = sum(url.startswith(debian) and url not in crawl.fetched for url in urls)
     assert pruned == 0 if order == "debian_first" else pruned > len(manual) // 2
+
+
+def english_manual(corpus: dict[str, str], modules: list[str], base: str) -> dict[str, bytes]:
+    """``docs_tree`` at ``base``, every page declaring ``lang="en"``."""
+    manual = docs_tree(corpus, base, modules[:24], "Manual")
+    return {url: body.replace(b"<html>", b'<html lang="en">', 1) for url, body in manual.items()}
 
 
 # the French text of a negotiated manual's variants: modules no other page of these webs renders
@@ -144,8 +147,7 @@ def negotiated_manual(
     declared ``lang="en"``) beside ``x.html.en`` (the same) and ``x.html.fr`` (here: another
     module's page, which no other URL holds). Returns the English pages, the variants and the
     French ones."""
-    manual = docs_tree(corpus, base, modules[:24], "Manual")
-    english = {url: body.replace(b"<html>", b'<html lang="en">', 1) for url, body in manual.items()}
+    english = english_manual(corpus, modules, base)
     documents = sorted(url for url in english if url.endswith(".html"))
     french = {
         f"{url}.fr": stdlib_page(module).encode()
