@@ -18,7 +18,10 @@ Table ``deferred``:
     "t" kind rule -> answered, absent (two u32)       the probes of one kind a rule asked for (the
                                                      rule named by ``store.directory_name`` of its
                                                      mirror): how many came as pages, how many
-                                                     were 404s or 410s
+                                                     were 404s or 410s; kind 0xFF: the counterpart
+                                                     probes asked into one directory; kind 0xFE:
+                                                     the fetches of one host's names of one
+                                                     extension (``name_tally``)
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ _FEW_ABSENCES = 8  # probes of a kind answered with a 404 or 410 before they are
 _ABSENCES_PER_PAGE = 3  # ... and that many times the probes answered with a page
 _WAITING, _ABSENT, _PROBED, _MOVED, _TALLIED = b"d", b"a", b"p", b"m", b"t"
 _SECTION = 0xFF  # the kind of a directory's tally of the counterpart probes asked into it
+_NAMES = 0xFE  # the kind of a host's tally of the fetches of its names of one extension
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,15 @@ def _tally_key(rule: bytes, kind: int) -> bytes:
 def _section(url: str) -> bytes:
     path = url.partition("?")[0]
     return directory_name(parent_directory(path) or path)
+
+
+def _names(url: str) -> bytes:
+    """A host and the extension of the file ``url`` names (``fr`` of ``core.html.fr``)."""
+    path = url.partition("?")[0].partition("#")[0]
+    host, _, rest = path.partition("://")[2].partition("/")
+    name = rest.rpartition("/")[2]
+    extension = name.rpartition(".")[2] if "." in name else ""
+    return f"{host.lower()}\n{extension.lower()}".encode("utf-8", "surrogatepass")
 
 
 def _read_text(data: bytes, offset: int) -> tuple[str, int]:
@@ -178,6 +191,17 @@ class Deferrals:
     def count_section_probe(self, url: str, outcome: str) -> None:
         """``count_probe`` for the directory holding ``url``, a counterpart probed."""
         self.count_probe(_section(url), _SECTION, outcome)
+
+    def name_tally(self, url: str) -> ProbeTally:
+        """What the crawl's fetches of ``url``'s host's names of its extension found: pages
+        (``answered``) or 404s and 410s (``absent``). A copy that kept a negotiated manual's
+        English pages links the manual's ``core.html.fr`` and answers each with a 404."""
+        return self.tally(_names(url), _NAMES)
+
+    def count_name(self, url: str, outcome: str) -> None:
+        """``count_probe`` for ``url``'s host's names of its extension, a page fetched or
+        found absent."""
+        self.count_probe(_names(url), _NAMES, outcome)
 
     def count_probe(self, rule: bytes, kind: int, outcome: str) -> None:
         """One more probe of that rule and kind ``asked``, or ``answered`` with a page,

@@ -203,6 +203,7 @@ class MirrorDetector:
         if not answering:
             role_of = role(page, stance)
             folded = self._record(store, page, checked.fingerprint, links, representative, role_of)
+            Deferrals(view).count_name(page.url, "answered")
         ruled = store.has_rules()
         found = rule_over(store, page.places) if ruled else None
         origins_over = rules_with_origin_over(store, page.places) if ruled else []
@@ -374,6 +375,8 @@ class MirrorDetector:
         stand_ins = self.stand_ins(view, url)
         if stand_ins or status in LACKING_STATUSES:  # a rule made later counts a 404 too
             Deferrals(view).mark_absent(self._stripped(view, url), status)
+        if status in LACKING_STATUSES:
+            Deferrals(view).count_name(url, "absent")
         store = MirrorStore(view)
         for rule, on_mirror in self.lacked(view, url):
             self._count_absence(store, rule, on_mirror, status)
@@ -432,6 +435,8 @@ class MirrorDetector:
             # probe withdrawn in flight too, which a crawler fetching each URL once never answers
             # again when another pair draws it
             Deferrals(view).mark_absent(asked, status)
+        if status in LACKING_STATUSES:
+            Deferrals(view).count_name(asked, "absent")
         for kind, reference in outstanding:
             if kind == CODE_PROBE:
                 code_probe_failed(store, reference)

@@ -380,6 +380,16 @@ class UrlPruner:
             decision = self._against_crawled(store, url, rule, counterpart, rule.mirror)
             if decision is not None:
                 return decision
+            lacked = Deferrals(store.view).name_tally(url)
+            if lacked.mostly_absent:
+                # its host answers names of its extension with 404s (an English-only copy of
+                # a negotiated manual, linking each page's ``.html.fr``): the mirror's page is
+                # asked first, and stands for it
+                decision = self._against(
+                    store, url, rule, counterpart, rule.mirror, True, None, True, True
+                )
+                names = {"answered": lacked.answered, "absent": lacked.absent}
+                return replace(decision, evidence=decision.evidence | {"names_lacked": names})
             if rule.origin_lacks and self._kept_sibling(store, rule) is None:
                 return self._against(
                     store, url, rule, counterpart, rule.mirror, False, crawled=True
@@ -1128,9 +1138,12 @@ class UrlPruner:
         if unprobed or store.probes_for(counterpart):
             return decision
         ask_counterpart(store, counterpart, _rule_named(decision))
-        return Decision(
-            url, "defer", decision.reason, counterpart, decision.evidence, (counterpart,)
-        )
+        probes: tuple[str, ...] = (counterpart,)
+        if "names_lacked" in decision.evidence:
+            # the mirror answers for its origin here: what it serves for a page it lacks, too
+            answer = ask(store, decision.evidence["mirror_rule"])
+            probes += (answer,) if answer else ()
+        return Decision(url, "defer", decision.reason, counterpart, decision.evidence, probes)
 
     def settle(
         self, view: IndexView, now: float, max_age_s: float, through: Seen
