@@ -1266,13 +1266,13 @@ def test_a_small_lead_against_eight_times_its_documents_is_no_side_crawled_first
     assert held == HeldFirst(mirror=origin_documents_held < 16, side_by_side=False)
 
 
-def test_an_origin_partial_that_lacks_a_kind_of_name_asks_its_mirror_for_the_rest(
+def test_an_origin_held_first_that_lacks_a_kind_of_name_asks_its_mirror_for_the_rest(
     open_filter, origin_tree, stdlib_page
 ):
     """An English-only copy of a negotiated manual, crawled first (the origin by depth), links
-    each page's ``.html.fr`` and answers it with a 404; its complete copy serves them. Once the
-    rule marks that origin partial and its host has answered eight such names with 404s, its
-    other ``.fr`` URLs wait for the complete copy's page (probed) and are dropped for it,
+    each page's ``.html.fr`` and answers it with a 404; its complete copy serves them. Once its
+    host has answered eight such names with 404s (and none with a page), the origin's other
+    ``.fr`` URLs wait for the complete copy's page (probed) and are dropped for it,
     instead of a 404 each before the complete copy's page stands in (the fourth helper's web:
     about 500 404s in four orders of six)."""
     dedup = open_filter()
@@ -1286,11 +1286,7 @@ def test_an_origin_partial_that_lacks_a_kind_of_name_asks_its_mirror_for_the_res
     first, rest = LACKED[:8], LACKED[8:]
     crawl.visit([f"{SHALLOW_PARTIAL}{name}.html.fr" for name in first])
     (rule,) = dedup.mirror_rules()
-    assert (rule["mirror"], rule["held_first"], rule["origin_partial"]) == (
-        DEEP_COMPLETE,
-        "origin",
-        True,
-    )
+    assert (rule["mirror"], rule["held_first"]) == (DEEP_COMPLETE, "origin")
     crawl.visit([f"{SHALLOW_PARTIAL}{name}.html.fr" for name in rest])
     for name in rest:
         url = f"{SHALLOW_PARTIAL}{name}.html.fr"
