@@ -382,8 +382,8 @@ class UrlPruner:
                 if decision is not None:
                     return decision
             decision = self._names_lacked(store, url, rule, counterpart)
-            if decision is not None:
-                return decision
+            if decision is not None and (decision.dropped or decision.deferred):
+                return decision  # a mirror that lacks it too leaves it to the next
             beside = rule.prunes_origin_beside and rule.origin_lacks
             if beside and self._kept_sibling(store, rule) is None:
                 return self._against(
