@@ -551,6 +551,7 @@ class DedupFilter:
             fingerprint.title,
             fingerprint.sketch,
             fingerprint.code,
+            fingerprint.title_apart,
         )
         view.put_page(record)
         return page_id

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from dedup_filter.config import Config
 from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
 from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
@@ -30,6 +32,7 @@ from dedup_filter.features.versions import Release, page_releases
 from dedup_filter.languages import declared_language
 
 NO_ANCHORS = Anchors(None, ())
+_LONGER_WORD = 5  # letters: a title's words that name its subject rather than join others
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,9 @@ class Fingerprint:
     # the language its <html> element declares (``languages.declared_language``), read with
     # the releases: an index page's, which tells what edition an unnamed directory holds
     language: str = ""
+    # its text holds no two words of its title in a row (``title_apart``): a page a copier
+    # filled with other text under the title of the page it stands in for
+    title_apart: bool = False
 
     @property
     def binary(self) -> bool:
@@ -132,6 +138,7 @@ class Fingerprinter:
             _code_hash(page.code, seed),
             page_releases(page.text) if with_releases else (),
             declared_language(page.language) if with_releases else "",
+            bool(features) and title_apart(page.title, hashes, seed),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 
@@ -142,6 +149,39 @@ class Fingerprinter:
         signature = self._minhasher.signature(shingles)
         features = super_shingles(signature, minhash.features, minhash.seed)
         return tuple(features), bbit_sketch(signature, minhash.sketch_bits)
+
+
+def title_apart(title: str, hashes: U64, seed: int) -> bool:
+    """Whether a page's text (its tokens' ``hashes``) does not bear out its ``title``: it holds
+    no two words of the title in a row, nor half of the title's longer words (five letters or
+    more; a title without any: never apart). A document's title names what its text is about,
+    and its text says so (a manual's node in its heading, a module's name in its reference); a
+    copier that filled a page with other text under the title of the page it stands in for
+    leaves a title its text does not bear out."""
+    if not title:
+        return False
+    codes, starts, ends = lowered_token_spans(title)
+    words = span_hashes(codes, starts, ends, seed)
+    if len(words) and np.array_equal(hashes[: len(words)], words):
+        hashes = hashes[len(words) :]  # the title itself, read as the text's first words
+    longer = set(words[(ends - starts) >= _LONGER_WORD].tolist())
+    if not longer or len(hashes) == 0:
+        return False
+    held = 0
+    for word in longer:  # a few words against the text: no sort of the text
+        held += bool(np.any(hashes == word))
+        if 2 * held >= len(longer):
+            return False
+    if len(words) == 1:
+        return True
+    text_pairs = _pairs(hashes)
+    return not any(bool(np.any(text_pairs == pair)) for pair in _pairs(words))
+
+
+def _pairs(hashes: U64) -> U64:
+    """One value for each two tokens in a row."""
+    following = hashes[1:]
+    return hashes[:-1] ^ ((following << np.uint64(1)) | (following >> np.uint64(63)))
 
 
 def _code_hash(code: str, seed: int) -> int:

@@ -25,7 +25,8 @@ from dedup_filter.index.varints import decode_varint, encode_varint
 # and the URL: scheme code, then the host's number (varint) and the rest, or the URL as it is
 _HEAD = struct.Struct(">QIBBBB")
 _HASH = struct.Struct(">I")
-_TITLE, _CODE = 1, 2  # flags: the record keeps a title hash, a code hash
+# flags: the record keeps a title hash, a code hash; its text holds no two title words in a row
+_TITLE, _CODE, _TITLE_APART = 1, 2, 4
 _MAX_SECONDS = (1 << 32) - 1
 FEATURE_BYTES = 5
 _FEATURE_SHIFT = 64 - 8 * FEATURE_BYTES
@@ -59,6 +60,7 @@ class PageRecord:
     title: int = 0  # 32-bit hash of the title's words, 0 without a title (``Fingerprint.title``)
     sketch: bytes = b""  # the b-bit min-hash sketch (``Fingerprint.sketch``)
     code: int = 0  # 32-bit hash of its code blocks' words, 0 without any (``Fingerprint.code``)
+    title_apart: bool = False  # its text does not bear out its title (``Fingerprint.title_apart``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(map(kept_feature, self.features)))
@@ -72,6 +74,7 @@ class PageRecord:
     def encode(self, hosts: HostNames) -> bytes:
         seen = _stored_seconds(self.last_seen)
         flags = (_TITLE if self.title else 0) | (_CODE if self.code else 0)
+        flags |= _TITLE_APART if self.title_apart else 0
         head = _HEAD.pack(
             self.exact, seen, flags, len(self.features), len(self.simhash), len(self.sketch)
         )
@@ -113,6 +116,7 @@ class PageRecord:
             title,
             sketch,
             code,
+            bool(flags & _TITLE_APART),
         )
 
 

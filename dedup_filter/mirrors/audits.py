@@ -17,6 +17,12 @@ after (a rule accepted with mismatches, a stale copy, expects edited pages):
   log2(n / ``audit_first``) + 1 audits for n documents gained, ``_BUDGET`` at most. Its
   counterpart on the pruned side is probed (``AUDIT_PROBE``) and compared when it comes.
 
+A document whose text does not bear out its title (``Fingerprint.title_apart``: a copier's page
+of other text kept the title of the page it stands in for, on both helpers' webs) is drawn
+whatever the order says, ``_TITLE_DRAWS`` at most a rule, and so is such a document the kept side
+held before the rule was made (``audit_held``): a copier crawled whole before its victim gains
+nothing after its rule, so nothing else would ever test it.
+
 A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected,
 not as a pair of editions) and has the pruned side's counterparts of the kept side's documents
 fetched back: the pages the rule dropped, or never met because the pages linking them were its
@@ -24,6 +30,8 @@ own. Cost: the audits' probes, each a page the rule would have pruned.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from dedup_filter.config import Config
 from dedup_filter.features.fingerprint import Fingerprint
@@ -39,6 +47,8 @@ from dedup_filter.mirrors.soft404 import answer_of, is_answer
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
 
 _BUDGET = 8  # audit probes a rule asks, at most
+_TITLE_DRAWS = 4  # ... of them for documents drawn for a title their text does not bear out
+_HELD_READ = 1024  # entries of a kept side read for such documents when its rule is made
 
 
 def audit(
@@ -62,7 +72,8 @@ def audit(
             continue
         counterpart = _counterpart(store, rule, relative, on_mirror)
         if counterpart is None:
-            if _drawn(store, rule, relative, on_mirror, config.mirror.audit_first):
+            first = config.mirror.audit_first
+            if _drawn(store, rule, relative, on_mirror, first, arrival.title_apart):
                 url = (
                     store.on_origin(rule, relative)
                     if on_mirror
@@ -118,17 +129,60 @@ def _answers_absence(
     )
 
 
-def _drawn(store: MirrorStore, rule: Rule, relative: str, on_mirror: bool, first: int) -> bool:
+def audit_held(
+    store: MirrorStore, rule: Rule, index_pages: IndexPages, config: Config
+) -> CodeCheck:
+    """A faithful rule just made, audited on the documents its kept side held before it whose
+    text does not bear out their title (over its first ``_HELD_READ`` entries): each one's
+    counterpart on the pruned side probed, where that side does not hold it."""
+    check = CodeCheck()
+    if rule.mode != "content" or not rule.faithful or not config.mirror.audit_first:
+        return check
+    for kept, on_mirror in ((rule.mirror, True), (rule.origin, False)):
+        if not _kept_beside_pruned(rule, on_mirror):
+            continue
+        for _, entry in itertools.islice(store.subtree(kept.lower()), _HELD_READ):
+            record = store.view.page(entry.representative)
+            if record is None or not record.title_apart or not entry.relative:
+                continue
+            if index_pages.names_listing(entry.relative):
+                continue
+            if _counterpart(store, rule, entry.relative, on_mirror) is not None:
+                continue  # compared when either page came
+            if _asked(store, rule) >= _TITLE_DRAWS:
+                return check
+            url = (
+                store.on_origin(rule, entry.relative)
+                if on_mirror
+                else store.on_mirror(rule, entry.relative)
+            )
+            if not store.probes_for(url) and Deferrals(store.view).absent(url) is None:
+                _ask(store, rule, url, check)
+    return check
+
+
+def _kept_beside_pruned(rule: Rule, on_mirror: bool) -> bool:
+    """Whether the side (the mirror, or the origin) is kept while the other is pruned."""
+    if on_mirror:
+        return not rule.prunes_mirror and rule.prunes_origin
+    return not rule.prunes_origin and rule.prunes_mirror
+
+
+def _asked(store: MirrorStore, rule: Rule) -> int:
+    return Deferrals(store.view).tally(directory_name(rule.mirror), AUDIT_PROBE).asked
+
+
+def _drawn(
+    store: MirrorStore, rule: Rule, relative: str, on_mirror: bool, first: int, title_apart: bool
+) -> bool:
     """Whether a document the side gained is audited: the side is kept and the other pruned,
-    the secret order draws it, and the rule has probes left."""
-    kept, other_pruned = (
-        (not rule.prunes_mirror, rule.prunes_origin)
-        if on_mirror
-        else (not rule.prunes_origin, rule.prunes_mirror)
-    )
-    if not (first and kept and other_pruned):
+    the secret order draws it (or its text does not bear out its title), and the rule has
+    probes left."""
+    if not (first and _kept_beside_pruned(rule, on_mirror)):
         return False
-    asked = Deferrals(store.view).tally(directory_name(rule.mirror), AUDIT_PROBE).asked
+    asked = _asked(store, rule)
+    if title_apart and asked < _TITLE_DRAWS:
+        return True
     every = first << asked  # each audit passed, half as many drawn
     drawn = hash64(f"{rule.mirror.lower()}\n{relative.lower()}", store.sample_key()) % every == 0
     return drawn and asked < _BUDGET

@@ -30,7 +30,7 @@ from dedup_filter.decision import Decision, Reason
 from dedup_filter.features.fingerprint import Fingerprint
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.languages import variant_in_named_edition
-from dedup_filter.mirrors.audits import audit
+from dedup_filter.mirrors.audits import audit, audit_held
 from dedup_filter.mirrors.candidates import (
     CandidateUpdate,
     Pair,
@@ -254,6 +254,9 @@ class MirrorDetector:
         self._advance_concerned(update, page.places)
         update.refold(page.places, folded)
         update.reopen(code.revoked)
+        for rule in update.confirmed:  # a copier crawled whole before its victim gains nothing
+            held = audit_held(store, rule, self._index_pages, self._page_config)
+            update.probes.extend(held.probes)
         if self._code_checks:  # an edition crawled before its rule came revokes it too
             # those confirmed by a reopened pair too, and those pointed at a new origin: an
             # edition paired with a partial copy, whose coded page the copy lacks, and moved onto

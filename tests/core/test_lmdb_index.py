@@ -88,6 +88,9 @@ def test_record_round_trips_through_its_encoding(tmp_index):
     assert stored(tmp_index, page)[0] == page
     with_code = replace(page, code=0xC0DE_F00D, page_id=8)
     assert stored(tmp_index, with_code)[0] == with_code
+    apart, apart_bytes = stored(tmp_index, replace(page, page_id=9, title_apart=True))
+    assert apart.title_apart
+    assert apart_bytes == stored(tmp_index, page)[1]  # a bit of the flags' byte
 
 
 def test_a_records_simhash_reads_without_decoding_it(tmp_index):
@@ -96,6 +99,7 @@ def test_a_records_simhash_reads_without_decoding_it(tmp_index):
     variants = [
         page,
         replace(page, page_id=8, title=0xABCD_0123, code=0xC0DE_F00D, token_count=70_000),
+        replace(page, page_id=11, title_apart=True),
         replace(page, page_id=9, features=(), simhash=b""),
     ]
     for variant in variants:

@@ -409,3 +409,39 @@ def test_an_index_page_declares_its_language_by_its_html_elements_lang(html, lan
     indexed, _ = fingerprinter.fingerprint_with_anchors(url, html.encode(), with_releases=True)
     assert indexed.language == language
     assert fingerprinter.fingerprint(url, html.encode()).language == ""
+
+
+_AUTOCONF_PROSE = (
+    "In Autoconf 2.60 the set of directory variables changed, and the defaults of some of them "
+    "are now expressed in terms of others. Packages that substitute them in makefiles should "
+    "let make expand them, since a configure script cannot know what the user will pass on the "
+    "command line when installing the package into a staging area or a different prefix. "
+) * 3
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "apart"),
+    [
+        # a copier's page of other text under the title of the node it stands in for
+        ("1.2 Suppressing Differences in Blank and Tab Spacing", _AUTOCONF_PROSE, True),
+        # the node itself: its heading says its title
+        (
+            "1.2 Suppressing Differences in Blank and Tab Spacing",
+            "<h2>1.2 Suppressing Differences in Blank and Tab Spacing</h2>" + _AUTOCONF_PROSE,
+            False,
+        ),
+        # pydoc names its module in its text, though never "module statistics"
+        ("Python: module statistics", "Basic statistics module. This module provides " * 8, False),
+        # two title words in a row are enough
+        ("Changed Directory Variables (Autoconf)", _AUTOCONF_PROSE + "directory variables", False),
+        ("Top: Home", _AUTOCONF_PROSE, False),  # no word long enough to name a subject
+        ("", _AUTOCONF_PROSE, False),
+    ],
+)
+def test_a_title_its_text_does_not_bear_out(title, body, apart):
+    """A document's text says what its title names; a copier's page of other text under the
+    title of the page it stands in for does not (both helpers' independent webs)."""
+    html = f"<html><head><title>{title}</title></head><body><p>{body}</p></body></html>"
+    fingerprint = Fingerprinter(Config.default()).fingerprint(PAGE_URL, html.encode())
+    assert fingerprint.has_features
+    assert fingerprint.title_apart is apart

@@ -3,8 +3,12 @@ copier faithful only where the samples could look never gets its victim's other 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from dedup_filter import Config
+from dedup_filter.features.fingerprint import Fingerprinter
 from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import OnlineCrawl, breadth_first, copy_tree, docs_tree
@@ -88,3 +92,49 @@ def test_a_faithful_copy_passes_its_audits(open_filter, corpus, modules, audit_f
     assert lost_text(crawl, origin) == []
     audited = [url for url in crawl.probes if url.startswith(VICTIM + "extra/")]
     assert (audit_first == 1) <= len(audited) <= most
+
+
+def _handbook_page(title: str, body: str, heading: bool) -> bytes:
+    said = f"<h1>{title}</h1>" if heading else ""
+    return f"<html><head><title>{title}</title></head><body>{said}{body}</body></html>".encode()
+
+
+def _pydoc_body(html: str) -> str:
+    return re.search(r"<body[^>]*>(.*)</body>", html, re.S).group(1)
+
+
+@pytest.mark.parametrize("bears_title", [False, True], ids=["other_text", "title_borne_out"])
+def test_a_copier_crawled_whole_before_its_victim_is_audited_on_its_titles(
+    open_filter, corpus, modules, stdlib_page, bears_title
+):
+    """The copier, crawled whole before its victim is met, gains nothing after its rule, so no
+    audit of what comes after tests it; its pages of other text under the titles of the
+    victim's pages (both helpers' copiers) are audited as the rule is made
+    (``audits.audit_held``): the rule is revoked and the victim crawled. A copier whose other
+    text says the title it kept is bound by sampling alone."""
+    dedup = open_filter()
+    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
+    copier = copy_tree(victim, VICTIM, COPIER)
+    others = iter(OTHER_TEXT)
+    for url in sorted(victim):
+        if url.startswith(VICTIM + "extra/") and url.endswith(".html"):
+            title = f"Handbook chapter: {url.rpartition('/')[2][:-5]}"
+            victim[url] = _handbook_page(title, _pydoc_body(victim[url].decode()), True)
+            other = _pydoc_body(stdlib_page(next(others)))
+            copier[COPIER + url[len(VICTIM) :]] = _handbook_page(title, other, bears_title)
+    fingerprinter = Fingerprinter(Config.default())
+    apart = [u for u, b in copier.items() if fingerprinter.fingerprint(u, b).title_apart]
+    assert len(apart) == (0 if bears_title else 4)
+    assert not any(fingerprinter.fingerprint(u, b).title_apart for u, b in victim.items())
+    crawl = OnlineCrawl(dedup, victim | copier).visit(
+        breadth_first(copier, COPIER) + breadth_first(victim, VICTIM)
+    )
+    extra = sorted(url for url in victim if "/extra/" in url and url.endswith(".html"))
+    if bears_title:
+        assert [rule["mirror"] for rule in dedup.mirror_rules()] == [VICTIM]
+        assert sorted(lost_text(crawl, victim)) == extra
+        return
+    assert lost_text(crawl, victim) == []
+    assert dedup.mirror_rules() == []  # revoked, its pair kept rejected
+    audited = [url for url in crawl.probes if url in extra]
+    assert audited
