@@ -33,6 +33,7 @@ from dedup_filter.languages import declared_language
 
 NO_ANCHORS = Anchors(None, ())
 _LONGER_WORD = 5  # letters: a title's words that name its subject rather than join others
+_TITLE_READ = 2048  # tokens of a page's text read for its title's words
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,7 @@ def title_apart(title: str, hashes: U64, seed: int) -> bool:
     words = span_hashes(codes, starts, ends, seed)
     if len(words) and np.array_equal(hashes[: len(words)], words):
         hashes = hashes[len(words) :]  # the title itself, read as the text's first words
+    hashes = hashes[:_TITLE_READ]  # a heading stands near the top: no scan of a long text
     longer = set(words[(ends - starts) >= _LONGER_WORD].tolist())
     if not longer or len(hashes) == 0:
         return False
