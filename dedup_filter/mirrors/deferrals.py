@@ -194,14 +194,20 @@ class Deferrals:
 
     def name_tally(self, url: str) -> ProbeTally:
         """What the crawl's fetches of ``url``'s host's names of its extension found: pages
-        (``answered``) or 404s and 410s (``absent``). A copy that kept a negotiated manual's
+        (``answered``, counted from the first absence on) or 404s and 410s (``absent``). A copy that kept a negotiated manual's
         English pages links the manual's ``core.html.fr`` and answers each with a 404."""
         return self.tally(_names(url), _NAMES)
 
     def count_name(self, url: str, outcome: str) -> None:
-        """``count_probe`` for ``url``'s host's names of its extension, a page fetched or
-        found absent."""
-        self.count_probe(_names(url), _NAMES, outcome)
+        """``count_probe`` for ``url``'s host's names of its extension: found absent, or a page
+        fetched once one of them was (a read a page, no write: the pages before the first
+        absence go uncounted, so a host that served such names and then broke eight links of
+        them reads as lacking them, and its names wait for a mirror's page that stands for
+        them)."""
+        names = _names(url)
+        if outcome == "answered" and self.view.get("deferred", _tally_key(names, _NAMES)) is None:
+            return
+        self.count_probe(names, _NAMES, outcome)
 
     def count_probe(self, rule: bytes, kind: int, outcome: str) -> None:
         """One more probe of that rule and kind ``asked``, or ``answered`` with a page,
