@@ -194,8 +194,9 @@ class Deferrals:
 
     def name_tally(self, url: str) -> ProbeTally:
         """What the crawl's fetches of ``url``'s host's names of its extension found: pages
-        (``answered``, counted from the first absence on) or 404s and 410s (``absent``). A copy that kept a negotiated manual's
-        English pages links the manual's ``core.html.fr`` and answers each with a 404."""
+        (``answered``, counted from the first absence on) or 404s and 410s (``absent``). A copy
+        that kept a negotiated manual's English pages links the manual's ``core.html.fr`` and
+        answers each with a 404."""
         return self.tally(_names(url), _NAMES)
 
     def count_name(self, url: str, outcome: str) -> None:

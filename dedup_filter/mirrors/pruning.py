@@ -406,7 +406,6 @@ class UrlPruner:
         lacked = deferrals.name_tally(url)
         if not lacked.mostly_absent:
             return None
-        served = deferrals.name_tally(counterpart)
         decision = self._against(
             store,
             url,
@@ -416,7 +415,7 @@ class UrlPruner:
             True,
             crawled=True,
             probe_answers=True,
-            kind_served=served.answered > 0 and not served.mostly_absent,
+            kind_not_lacked=not deferrals.name_tally(counterpart).mostly_absent,
         )
         names = {"answered": lacked.answered, "absent": lacked.absent}
         return replace(decision, evidence=decision.evidence | {"names_lacked": names})
@@ -668,7 +667,7 @@ class UrlPruner:
         stands_for: str | None = None,
         crawled: bool = False,
         probe_answers: bool = False,
-        kind_served: bool = False,
+        kind_not_lacked: bool = False,
     ) -> Decision:
         """``url`` on the pruned side of ``rule``, whose side ``kept`` holds ``counterpart``;
         deferred while the counterpart's fate is unknown, its counterpart ``probed`` (an origin's
@@ -676,9 +675,9 @@ class UrlPruner:
         ``_dropped_for_crawled`` gave for the counterpart already, if the caller asked it.
         ``crawled``: only a page the crawl fetched as itself holds the counterpart, as under a
         rule that prunes both sides; ``probe_answers``: or a probe's answer, then crawled in the
-        URL's place (``_against_crawled``); ``kind_served``: the counterpart's host serves
-        names of its extension (``Deferrals.name_tally``), so the rule's probe tallies, which
-        mix every kind of name, are not read."""
+        URL's place (``_against_crawled``); ``kind_not_lacked``: the counterpart's host has not
+        shown it lacks names of its extension (``Deferrals.name_tally``), which is what the
+        probe asks, so the rule's probe tallies, which mix every kind of name, are not read."""
         view, deferrals = store.view, Deferrals(store.view)
         evidence: dict[str, Any] = {"mirror_rule": rule.mirror, "counterpart": counterpart}
         if self.protection.covers(url):
@@ -783,7 +782,7 @@ class UrlPruner:
             if missing is not None:  # a section renamed: no probe of each of its pages
                 evidence["section_missing"] = missing
                 return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
-            tallies = {} if kind_served else _tallies(deferrals, rule, counterpart)
+            tallies = {} if kind_not_lacked else _tallies(deferrals, rule, counterpart)
             for scope, tally in tallies.items():
                 if tally.mostly_absent:  # its names do not map: a probe would cost a 404 more
                     evidence[scope] = {"answered": tally.answered, "absent": tally.absent}
