@@ -1069,6 +1069,18 @@ def test_a_second_copys_page_is_dropped_for_what_the_turned_copy_fetched_not_pro
 SHALLOW_PARTIAL, DEEP_COMPLETE = "http://partial.test/guide/", "http://docs.one.test/pub/guide/"
 
 
+def partial_crawled_first(dedup, origin_tree, stdlib_page, suffix: str) -> OnlineCrawl:
+    """The shallow copy crawled whole, then the deep one's index pages; the deep one alone holds
+    the ``LACKED`` pages, named with ``suffix``."""
+    pages = copy_tree(origin_tree, ORIGIN, SHALLOW_PARTIAL)
+    pages |= copy_tree(origin_tree, ORIGIN, DEEP_COMPLETE)
+    pages |= {f"{DEEP_COMPLETE}{name}{suffix}": stdlib_page(name).encode() for name in LACKED}
+    order = breadth_first(pages, SHALLOW_PARTIAL) + [
+        url for url in breadth_first(pages, DEEP_COMPLETE) if url.endswith("/")
+    ]
+    return OnlineCrawl(dedup, pages).visit(order)
+
+
 def test_a_partial_origin_crawled_first_is_marked_and_pruned_beside_its_mirror(
     open_filter, origin_tree, stdlib_page
 ):
@@ -1077,13 +1089,7 @@ def test_a_partial_origin_crawled_first_is_marked_and_pruned_beside_its_mirror(
     marks the origin partial (said in that page's decision); the partial copy's other URLs are
     then dropped for the complete copy's pages, crawled, instead of answering 404."""
     dedup = open_filter()
-    pages = copy_tree(origin_tree, ORIGIN, SHALLOW_PARTIAL)
-    pages |= copy_tree(origin_tree, ORIGIN, DEEP_COMPLETE)
-    pages |= {f"{DEEP_COMPLETE}{name}.html": stdlib_page(name).encode() for name in LACKED}
-    order = breadth_first(pages, SHALLOW_PARTIAL) + [
-        url for url in breadth_first(pages, DEEP_COMPLETE) if url.endswith("/")
-    ]
-    crawl = OnlineCrawl(dedup, pages).visit(order)
+    crawl = partial_crawled_first(dedup, origin_tree, stdlib_page, ".html")
     (rule,) = dedup.mirror_rules()
     assert (rule["mirror"], rule["held_first"]) == (DEEP_COMPLETE, "origin")
     crawl.visit([f"{DEEP_COMPLETE}{name}.html" for name in LACKED])
@@ -1277,15 +1283,9 @@ def test_an_origin_held_first_that_lacks_a_kind_of_name_asks_its_mirror_for_the_
     instead of a 404 each before the complete copy's page stands in (the fourth helper's web:
     about 500 404s in four orders of six). The manual's own broken links, probed on the
     origin and absent there, tell the rule's probes mostly find nothing; they do not stop
-    these probes, for the complete copy's host serves ``.fr`` names."""
+    these probes, for the complete copy's host has not shown it lacks ``.fr`` names."""
     dedup = open_filter()
-    pages = copy_tree(origin_tree, ORIGIN, SHALLOW_PARTIAL)
-    pages |= copy_tree(origin_tree, ORIGIN, DEEP_COMPLETE)
-    pages |= {f"{DEEP_COMPLETE}{name}.html.fr": stdlib_page(name).encode() for name in LACKED}
-    order = breadth_first(pages, SHALLOW_PARTIAL) + [
-        url for url in breadth_first(pages, DEEP_COMPLETE) if url.endswith("/")
-    ]
-    crawl = OnlineCrawl(dedup, pages).visit(order)
+    crawl = partial_crawled_first(dedup, origin_tree, stdlib_page, ".html.fr")
     first, rest = LACKED[:8], LACKED[8:]
     crawl.visit([f"{SHALLOW_PARTIAL}{name}.html.fr" for name in first])
     crawl.visit([f"{DEEP_COMPLETE}gone{number}.html" for number in range(broken_links)])
