@@ -1301,3 +1301,35 @@ def test_an_origin_held_first_that_lacks_a_kind_of_name_asks_its_mirror_for_the_
     assert [url for url in under(crawl.missing, SHALLOW_PARTIAL) if url.endswith(".fr")] == [
         f"{SHALLOW_PARTIAL}{name}.html.fr" for name in first
     ]
+
+
+SECOND_COMPLETE = "http://docs.two.test/pub/guide/"
+
+
+@pytest.mark.parametrize("lacking", [DEEP_COMPLETE, SECOND_COMPLETE])
+def test_a_name_one_mirror_lacks_too_is_asked_of_the_origins_other_mirror(
+    open_filter, origin_tree, stdlib_page, lacking
+):
+    """Two complete copies of the English-only copy crawled first, two rules over its
+    directory; one copy answered a ``.fr`` name with a 404 as well. The name waits for the
+    other copy's page, whichever rule is read first (Debian's ``manual/en/`` never holds a
+    ``.html.fr``, and its rule came first in two orders of the fourth helper's web)."""
+    dedup = open_filter()
+    pages = copy_tree(origin_tree, ORIGIN, SHALLOW_PARTIAL)
+    for complete in (DEEP_COMPLETE, SECOND_COMPLETE):
+        pages |= copy_tree(origin_tree, ORIGIN, complete)
+        pages |= {f"{complete}{name}.html.fr": stdlib_page(name).encode() for name in LACKED}
+    order = breadth_first(pages, SHALLOW_PARTIAL)
+    for complete in (DEEP_COMPLETE, SECOND_COMPLETE):
+        order += [url for url in breadth_first(pages, complete) if url.endswith("/")]
+    crawl = OnlineCrawl(dedup, pages).visit(order)
+    assert {(rule["origin"], rule["held_first"]) for rule in dedup.mirror_rules()} == {
+        (SHALLOW_PARTIAL, "origin")
+    }
+    crawl.visit([f"{SHALLOW_PARTIAL}{name}.html.fr" for name in LACKED[:8]])
+    name = f"{LACKED[-1]}.html.fr"
+    del pages[lacking + name]
+    dedup.fetch_failed(lacking + name, 404)
+    other = SECOND_COMPLETE if lacking == DEEP_COMPLETE else DEEP_COMPLETE
+    decision = dedup.check_url(SHALLOW_PARTIAL + name)
+    assert (decision.action, decision.duplicate_of) == ("defer", other + name)
