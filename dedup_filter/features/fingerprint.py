@@ -56,8 +56,8 @@ class Fingerprint:
     # the language its <html> element declares (``languages.declared_language``), read with
     # the releases: an index page's, which tells what edition an unnamed directory holds
     language: str = ""
-    # its text holds no two words of its title in a row (``title_apart``): a page a copier
-    # filled with other text under the title of the page it stands in for
+    # its text does not bear out its title (``title_apart``): a page a copier filled with other
+    # text under the title of the page it stands in for
     title_apart: bool = False
 
     @property

@@ -25,7 +25,7 @@ from dedup_filter.index.varints import decode_varint, encode_varint
 # and the URL: scheme code, then the host's number (varint) and the rest, or the URL as it is
 _HEAD = struct.Struct(">QIBBBB")
 _HASH = struct.Struct(">I")
-# flags: the record keeps a title hash, a code hash; its text holds no two title words in a row
+# flags: the record keeps a title hash, a code hash; its text does not bear out its title
 _TITLE, _CODE, _TITLE_APART = 1, 2, 4
 _MAX_SECONDS = (1 << 32) - 1
 FEATURE_BYTES = 5

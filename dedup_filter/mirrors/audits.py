@@ -74,13 +74,7 @@ def audit(
         if counterpart is None:
             first = config.mirror.audit_first
             if _drawn(store, rule, relative, on_mirror, first, arrival.title_apart):
-                url = (
-                    store.on_origin(rule, relative)
-                    if on_mirror
-                    else store.on_mirror(rule, relative)
-                )
-                if not store.probes_for(url) and Deferrals(store.view).absent(url) is None:
-                    _ask(store, rule, url, check)
+                _probe_counterpart(store, rule, relative, on_mirror, check)
         elif _other_text(arrival, counterpart, config) and not _answers_absence(
             store, rule, (arrival, counterpart), on_mirror, config
         ):
@@ -139,25 +133,20 @@ def audit_held(
     if rule.mode != "content" or not rule.faithful or not config.mirror.audit_first:
         return check
     for kept, on_mirror in ((rule.mirror, True), (rule.origin, False)):
-        if not _kept_beside_pruned(rule, on_mirror):
+        if not _kept_beside_pruned(rule, on_mirror) or _asked(store, rule) >= _TITLE_DRAWS:
             continue
         for _, entry in itertools.islice(store.subtree(kept.lower()), _HELD_READ):
+            relative = entry.relative
+            if not relative or index_pages.names_listing(relative):
+                continue
             record = store.view.page(entry.representative)
-            if record is None or not record.title_apart or not entry.relative:
+            if record is None or not record.title_apart:
                 continue
-            if index_pages.names_listing(entry.relative):
-                continue
-            if _counterpart(store, rule, entry.relative, on_mirror) is not None:
+            if _counterpart(store, rule, relative, on_mirror) is not None:
                 continue  # compared when either page came
             if _asked(store, rule) >= _TITLE_DRAWS:
                 return check
-            url = (
-                store.on_origin(rule, entry.relative)
-                if on_mirror
-                else store.on_mirror(rule, entry.relative)
-            )
-            if not store.probes_for(url) and Deferrals(store.view).absent(url) is None:
-                _ask(store, rule, url, check)
+            _probe_counterpart(store, rule, relative, on_mirror, check)
     return check
 
 
@@ -186,6 +175,16 @@ def _drawn(
     every = first << asked  # each audit passed, half as many drawn
     drawn = hash64(f"{rule.mirror.lower()}\n{relative.lower()}", store.sample_key()) % every == 0
     return drawn and asked < _BUDGET
+
+
+def _probe_counterpart(
+    store: MirrorStore, rule: Rule, relative: str, on_mirror: bool, check: CodeCheck
+) -> None:
+    """Audit the page a side holds at ``relative``: its counterpart on the other side probed,
+    unless a probe is out for it or it is known absent."""
+    url = store.on_origin(rule, relative) if on_mirror else store.on_mirror(rule, relative)
+    if not store.probes_for(url) and Deferrals(store.view).absent(url) is None:
+        _ask(store, rule, url, check)
 
 
 def _ask(store: MirrorStore, rule: Rule, url: str, check: CodeCheck) -> None:
