@@ -199,10 +199,11 @@ class DedupMiddleware:
     ) -> Request | Response | None:
         """What a URL's decision does to its request before the fetch: the one place that
         branches on the action of a ``check_url``. A drop is raised, unless a probe brought the
-        URL's page already: that answer is served, so its links are followed. A deferred URL
-        waits for its counterpart's probe when one is in flight and is decided again, else goes
-        back to the scheduler behind other work (a request returned to Scrapy is rescheduled,
-        and no errback sees it), and is fetched after ``DEDUP_MAX_DEFERRALS`` passes. One whose
+        URL's page already, or is fetching it (awaited): that answer is served, so its links
+        are followed. A deferred URL waits for its counterpart's probe when one is in flight and
+        is decided again, else goes back to the scheduler behind other work (a request returned
+        to Scrapy is rescheduled, and no errback sees it), and is fetched after
+        ``DEDUP_MAX_DEFERRALS`` passes. One whose
         counterpart the crawl already got as a 404 or a file (no page the core saw) reports it
         (``counterpart_failed``) and is decided again, once. Once a deferred URL is dropped or
         fetched, the index forgets its wait."""
@@ -228,6 +229,9 @@ class DedupMiddleware:
                     meta={**request.meta, DEFERRALS: deferrals + 1},
                 )
             self._stats.inc_value("dedup/deferrals_expired")
+        landing = self._prober.wait_for(request) if decision.action == "drop" else None
+        if landing is not None:  # its page is on its way: served, links followed
+            return await self._again_after(landing, request)
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
         if decision.action == "drop":

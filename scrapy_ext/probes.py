@@ -210,8 +210,10 @@ class Prober:
         return waiter
 
     def holds(self, request: Request) -> bool:
-        """Whether a probe's outcome for this request's URL waits to be served (``take``)."""
-        return self._fingerprint(request) in self._done
+        """Whether a probe's outcome for this request's URL waits to be served (``take``), or
+        is on its way (``wait_for``)."""
+        key = self._fingerprint(request)
+        return key in self._done or key in self._waiting
 
     def take(self, request: Request) -> ProbeOutcome | None:
         """The cached outcome of a probe of this request's URL (served once)."""

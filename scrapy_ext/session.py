@@ -234,14 +234,14 @@ class DedupSession:
             )
 
     def watch_probe_answers(self, held: Callable[[Request], bool]) -> None:
-        """``held``: whether the prober keeps a probe's answer for a request's URL, so a rule
-        does not prune that request in the scheduler (``prunable``)."""
+        """``held``: whether the prober keeps a probe's answer for a request's URL, or is
+        fetching it, so a rule does not prune that request in the scheduler (``prunable``)."""
         self._probe_answer_held = held
 
     def prunable(self, request: Request) -> bool:
         """Whether a request a rule drops may be pruned before it reaches the downloader: not
-        when a probe fetched its page, which the middleware serves in its place, or the links
-        only that page names are never followed (``DedupMiddleware``)."""
+        when a probe fetched its page or is fetching it, which the middleware serves in its
+        place, or the links only that page names are never followed (``DedupMiddleware``)."""
         return not self._probe_answer_held(request)
 
     def url_pruned(self, request: Request, decision: Decision) -> None:
