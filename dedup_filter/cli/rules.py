@@ -119,8 +119,9 @@ def _mirror_rule(rule: dict[str, Any]) -> str:
 
 def _mirror_candidate(candidate: dict[str, Any]) -> str:
     outcomes = ", ".join(f"{path} {outcome}" for path, outcome in candidate["samples"].items())
+    why = f" ({candidate['rejected_for']})" if "rejected_for" in candidate else ""
     return (
-        f"{candidate['mirror']} -> {candidate['origin']}: {candidate['state']} candidate\n"
+        f"{candidate['mirror']} -> {candidate['origin']}: {candidate['state']} candidate{why}\n"
         f"    samples: {outcomes or 'none yet'}; opened {_when(candidate['created_at'])}"
     )
 

@@ -41,7 +41,7 @@ from dedup_filter.matching import editions, other_text
 from dedup_filter.mirrors.code_checks import CodeCheck, revoke
 from dedup_filter.mirrors.deferrals import Deferrals
 from dedup_filter.mirrors.directories import IndexPages, Placement
-from dedup_filter.mirrors.records import Rule
+from dedup_filter.mirrors.records import Rejection, Rule
 from dedup_filter.mirrors.rules import rules_holding
 from dedup_filter.mirrors.soft404 import answer_of, is_answer
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
@@ -81,7 +81,7 @@ def audit(
             # told apart by no path of editions: not remembered as a pair of editions, whose
             # pages ``pruning._beside_edition`` drops for each other's (a copier's other text
             # then dropped the victim's pages it stood beside: a red team, 152 of 191 lost)
-            revoke(store, rule, config, now, check)
+            revoke(store, rule, config, now, check, why=Rejection.REVOKED_BY_AUDIT)
             return check
     return check
 

@@ -54,6 +54,7 @@ from dedup_filter.mirrors.records import (
     SUPERSEDED,
     Candidate,
     DirectoryPair,
+    Rejection,
     Rule,
 )
 from dedup_filter.mirrors.rules import (
@@ -268,7 +269,7 @@ class CandidateUpdate:
         if self._covered(candidate):
             return
         if self._editions(candidate):
-            self._reject(candidate)
+            self._reject(candidate, Rejection.NAMED_EDITIONS)
             return
         candidate, wanted = self._sampler.advance(self.store, candidate, arrived, self.arrival)
         verdict = self._sampler.verdict(self.store, candidate)
@@ -277,7 +278,7 @@ class CandidateUpdate:
         if verdict is Verdict.CONFIRMED and not awaiting:
             told = self._sampler.other_text(self.store, candidate)
             if told.count(OTHER_TEXT):  # another document under a shared name: no copy
-                self._reject(told)
+                self._reject(told, Rejection.OTHER_TEXT)
             else:
                 self._confirm(candidate)
             return
@@ -285,7 +286,7 @@ class CandidateUpdate:
             if self._turn_partial_origin(candidate):
                 return
             if not partial_origin_pending(self.store, candidate):
-                self._reject(candidate)
+                self._reject(candidate, Rejection.SAMPLES_DIFFER)
                 return
         for url in wanted:
             if ask_sample(self.store, url, candidate):
@@ -408,7 +409,7 @@ class CandidateUpdate:
         ):
             return False
         turned = self._turned(candidate)
-        self._reject(candidate)
+        self._reject(candidate, Rejection.TURNED_ROUND)
         self.advance(turned)
         return True
 
@@ -481,9 +482,9 @@ class CandidateUpdate:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))
         return known is not None and known.state == REJECTED
 
-    def _reject(self, candidate: Candidate) -> None:
+    def _reject(self, candidate: Candidate, why: Rejection) -> None:
         forget_samples(self.store, candidate)
-        self.store.put_candidate(replace(candidate, state=REJECTED))
+        self.store.put_candidate(replace(candidate, state=REJECTED, rejected_for=why))
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth
@@ -494,10 +495,10 @@ class CandidateUpdate:
         paired = candidate
         collapsed, through = collapse_origin(self.store, paired, max_depth)
         if self._other_release(collapsed):
-            self._reject(candidate)
+            self._reject(candidate, Rejection.OTHER_RELEASE)
             return
         if through and self._editions(collapsed):
-            self._reject(candidate)  # an edition's copy collapsed onto another edition
+            self._reject(candidate, Rejection.EDITIONS_THROUGH_COPY)
             return
         if through and self._rejected(collapsed):
             # the pair it stands for was rejected, or revoked (an edition), and is never paired
@@ -518,7 +519,7 @@ class CandidateUpdate:
             if ruled_already or conflicts(
                 self.store, collapsed.mirror, collapsed.origin, max_depth
             ):
-                self._reject(candidate)  # under its own name: the pair can never be a rule
+                self._reject(candidate, Rejection.RULED_ALREADY)
                 return
             forget_samples(self.store, candidate)
             self.store.delete_candidate(candidate)
@@ -662,7 +663,7 @@ class CandidateUpdate:
                 judged = {sample.relative_hash: sample.outcome for sample in candidate.samples}
                 if candidate.state == REJECTED and judged.get(rel_hash) in _UNLIKE:
                     again = candidate.with_outcome(rel_hash, PENDING)
-                    self.advance(replace(again, state=OPEN, created_at=self.now))
+                    self.advance(replace(again, state=OPEN, created_at=self.now, rejected_for=0))
 
 
 def _reversed(candidate: Candidate) -> Candidate:

@@ -49,7 +49,7 @@ from dedup_filter.mirrors.editions import (
     standing_code,
     standing_code_hash,
 )
-from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rule
+from dedup_filter.mirrors.records import REJECTED, Candidate, DirEntry, Rejection, Rule
 from dedup_filter.mirrors.rules import MAX_CHAIN, point_back, rule_over
 from dedup_filter.mirrors.store import CODE_PROBE, MirrorStore, directory_name, relative_hash
 
@@ -266,16 +266,17 @@ def revoke(
     check: CodeCheck,
     pruned: bool = True,
     relative: str = "",
+    why: Rejection = Rejection.REVOKED_ON_CODE,
 ) -> None:
-    """Delete ``rule``, keep its pair as rejected and move back the origins it moved. Where it
-    ``pruned`` already (not one revoked as it is made), what it dropped is fetched back: a pair
-    told apart by the code of editions at ``relative`` (``_editions_at``) is remembered as one
-    (``pruning._beside_edition`` drops a page of one for the other's page without code blocks)
-    and has the counterparts of its kept side's pages with code blocks fetched
-    (``_fetch_back``); a pair told apart otherwise (by other text, or by an audit) is no copy,
-    and has the counterparts of all its kept side's documents fetched (``_documents_back``).
-    The path is compared under the rules that share a side with the pair
-    (``_compare_related``)."""
+    """Delete ``rule``, keep its pair as rejected (for ``why``) and move back the origins it
+    moved. Where it ``pruned`` already (not one revoked as it is made), what it dropped is
+    fetched back: a pair told apart by the code of editions at ``relative`` (``_editions_at``)
+    is remembered as one (``pruning._beside_edition`` drops a page of one for the other's page
+    without code blocks) and has the counterparts of its kept side's pages with code blocks
+    fetched (``_fetch_back``); a pair told apart otherwise (by other text, or by an audit) is
+    no copy, and has the counterparts of all its kept side's documents fetched
+    (``_documents_back``). The path is compared under the rules that share a side with the
+    pair (``_compare_related``)."""
     if pruned and relative and _editions_at(store, rule, relative, config):
         check.fetch_back.extend(_fetch_back(store, rule))
         store.put_revoked(rule)
@@ -290,6 +291,7 @@ def revoke(
         now,
         state=REJECTED,
         level=rule.level,
+        rejected_for=why,
         **rule.sides_naming,
     )
     store.put_candidate(rejected)

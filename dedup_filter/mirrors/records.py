@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field, replace
+from enum import IntEnum
 
 from dedup_filter.mirrors.directories import (
     case_guessed,
@@ -32,7 +33,7 @@ OUTCOME_NAMES = ("pending", "match", "mismatch", "missing", "edition", "other_te
 # rule is revoked (``CandidateUpdate.reopen``)
 OPEN, REJECTED, EXPIRED, SUPERSEDED = 0, 1, 2, 3
 STATE_NAMES = ("open", "rejected", "expired", "superseded")
-_CLOSED, _REISSUED, _FROM_DOCUMENTS = 1, 2, 4  # flags of a candidate value
+_CLOSED, _REISSUED, _FROM_DOCUMENTS, _REJECTED_FOR = 1, 2, 4, 8  # flags of a candidate value
 # flags of a rule value
 _MIRROR_HELD_FIRST, _COPY_NAMED, _SIDE_BY_SIDE, _ORIGIN_LACKS, _MIRROR_OLDER = 1, 2, 4, 8, 16
 _TURNED_BY_ABSENCE, _ABSENCES, _ORIGIN_PARTIAL = 32, 64, 128  # _ABSENCES: a count byte follows
@@ -44,6 +45,20 @@ MODES = ("url", "content")
 # two such names (``FOLDED``: a server on a file system that folds case; what it serves under
 # either name may be the other side's other file)
 ORDINARY, KEPT_AS_CANDIDATE, DROPPED_AS_MIRROR, COLLIDING, FOLDED = 0, 1, 2, 3, 4
+
+
+class Rejection(IntEnum):
+    """Why a candidate was rejected (a byte after its flags; shown lower-cased)."""
+
+    SAMPLES_DIFFER = 1  # its samples told the sides apart
+    NAMED_EDITIONS = 2  # the directories name different editions (``named_editions.py``)
+    EDITIONS_THROUGH_COPY = 3  # they do through the copy a side collapsed onto
+    OTHER_TEXT = 4  # its samples are other documents under shared names
+    OTHER_RELEASE = 5  # the index pages name different releases
+    TURNED_ROUND = 6  # refuted by pages the origin lacks: paired the other way round
+    RULED_ALREADY = 7  # a rule covers a side already: the pair can never be a rule
+    REVOKED_ON_CODE = 8  # its rule was revoked: the sides' code differs
+    REVOKED_BY_AUDIT = 9  # its rule was revoked: an audited page held other text
 
 
 def _texts(*values: str) -> bytes:
@@ -252,6 +267,7 @@ class Candidate(DirectoryPair):
     # paired by same-named documents, not by index pages (``documents.py``): its origin is the
     # side held first, and it keeps no page of that side that duplicates the other
     from_documents: bool = False
+    rejected_for: int = 0  # a rejected candidate's ``Rejection`` (0: rejected before it was kept)
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -272,7 +288,9 @@ class Candidate(DirectoryPair):
         # most candidates have no flag: their values keep the layout without the flag byte
         flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
         flags |= _FROM_DOCUMENTS if self.from_documents else 0
-        return head + self._encode_sides() + samples + (bytes([flags]) if flags else b"")
+        flags |= _REJECTED_FOR if self.rejected_for else 0
+        tail = bytes([flags, self.rejected_for] if self.rejected_for else [flags] if flags else [])
+        return head + self._encode_sides() + samples + tail
 
     @classmethod
     def decode(cls, data: bytes) -> Candidate:
@@ -293,6 +311,7 @@ class Candidate(DirectoryPair):
             bool(flags & _CLOSED),
             bool(flags & _REISSUED),
             bool(flags & _FROM_DOCUMENTS),
+            data[offset + 1] if flags & _REJECTED_FOR else 0,
             **bare,
         )
 

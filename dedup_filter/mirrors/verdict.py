@@ -28,6 +28,7 @@ from dedup_filter.mirrors.records import (
     STATE_NAMES,
     Candidate,
     DirEntry,
+    Rejection,
     Rule,
 )
 
@@ -117,17 +118,24 @@ def final_decision(
 
 
 def summary(candidate: Candidate) -> dict[str, Any]:
-    """A candidate as decisions and the ``mirrors`` command show it; a pair rejected before any
-    sample for naming different editions says which (``named_editions.py``: no other rejection
-    comes without samples)."""
+    """A candidate as decisions and the ``mirrors`` command show it; a rejected pair says why
+    (``rejected_for``)."""
     shown = {
         "mirror": candidate.mirror,
         "origin": candidate.origin,
         "state": STATE_NAMES[candidate.state],
         "samples": {sample.relative: OUTCOME_NAMES[sample.outcome] for sample in candidate.samples},
     } | candidate.names_shown
-    if candidate.state == REJECTED and not candidate.samples:
+    why = _rejected_for(candidate) if candidate.state == REJECTED else None
+    return shown | {"rejected_for": why} if why else shown
+
+
+def _rejected_for(candidate: Candidate) -> str | None:
+    """Why a rejected pair was rejected; for naming different editions, which kind its paths name
+    (``named_editions.py``; else its index pages declared them). An index written before the
+    reason was kept tells it only for a pair rejected before any sample: it named editions."""
+    why = candidate.rejected_for
+    if why == Rejection.NAMED_EDITIONS or (not why and not candidate.samples):
         named = named_editions(candidate.mirror, candidate.origin)
-        if named is not None:
-            shown["rejected_for"] = named
-    return shown
+        return named or (Rejection.NAMED_EDITIONS.name.lower() if why else None)
+    return Rejection(why).name.lower() if why else None

@@ -136,5 +136,7 @@ def test_a_copier_crawled_whole_before_its_victim_is_audited_on_its_titles(
         return
     assert lost_text(crawl, victim) == []
     assert dedup.mirror_rules() == []  # revoked, its pair kept rejected
+    rejected = {(pair["mirror"], pair["origin"]): pair for pair in dedup.mirror_candidates()}
+    assert rejected[VICTIM, COPIER]["rejected_for"] == "revoked_by_audit"
     audited = [url for url in crawl.probes if url in extra]
     assert audited

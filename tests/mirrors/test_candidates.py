@@ -19,6 +19,7 @@ from dedup_filter.mirrors.records import (
     REJECTED,
     Candidate,
     DirEntry,
+    Rejection,
     Rule,
     Sample,
 )
@@ -99,9 +100,10 @@ def test_a_pair_that_conflicts_once_its_origin_is_collapsed_is_rejected_under_it
         update = CandidateUpdate(store, config.mirror, CoordinateSampler(config), 1.0)
         update.advance(store.candidate(pair_reference(mirror, origin)))
         collapsed = store.candidate(pair_reference(mirror, "http://p.test/"))
-        return store.candidate(pair_reference(mirror, origin)).state, collapsed, update.confirmed
+        rejected = store.candidate(pair_reference(mirror, origin))
+        return rejected.state, rejected.rejected_for, collapsed, update.confirmed
 
-    assert tmp_index.transact(settle) == (REJECTED, None, [])
+    assert tmp_index.transact(settle) == (REJECTED, Rejection.RULED_ALREADY, None, [])
 
 
 def test_a_host_pair_replaces_the_rules_order_made_below_it_either_way_round(tmp_index):

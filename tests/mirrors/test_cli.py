@@ -11,7 +11,8 @@ import pytest
 from dedup_filter import DedupFilter
 from dedup_filter.cli import main
 
-from .conftest import MIRROR, ORIGIN, copy_tree
+from .conftest import MIRROR, ORIGIN, OnlineCrawl, breadth_first, copy_tree
+from .test_detection import leaves_in_sample_order
 from .test_persistence import whole_host_crawl
 
 
@@ -102,3 +103,18 @@ def test_mirrors_lists_the_hosts_whose_session_ids_are_stripped(tmp_path, capsys
     text = capsys.readouterr().out
     assert "shop.test: session ids vid=0c5e7d1b94" in text
     assert text.rstrip().endswith("0 mirror rules, 0 URL rules, 1 host with session ids")
+
+
+def test_mirrors_lists_a_rejected_candidate_with_why(tmp_path, origin_tree, stdlib_page, capsys):
+    """A pair sampled apart is listed with its samples and with why it was rejected: its
+    sampled page holds another document (``--candidates``)."""
+    mirror = copy_tree(origin_tree, ORIGIN, MIRROR)
+    rewritten = leaves_in_sample_order(origin_tree, ORIGIN)[0]
+    mirror[MIRROR + rewritten] = stdlib_page("fractions").encode()
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        urls = [*breadth_first(origin_tree, ORIGIN), MIRROR]
+        OnlineCrawl(dedup, origin_tree | mirror).visit(urls)
+    assert main(["mirrors", "--index", str(tmp_path / "index"), "--candidates"]) == 0
+    text = capsys.readouterr().out
+    assert f"{MIRROR} -> {ORIGIN}: rejected candidate (other_text)" in text
+    assert f"{rewritten} other_text" in text

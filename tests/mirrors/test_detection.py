@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirrors.records import MATCH, MISMATCH, REJECTED
+from dedup_filter.mirrors.records import MATCH, MISMATCH, REJECTED, Rejection
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
 
 from .conftest import (
@@ -172,7 +172,7 @@ def test_a_sampled_page_of_other_text_is_no_stale_copys(open_filter, origin_tree
     assert dedup.mirror_rules() == []
     assert crawl.pruned == {}
     [candidate] = dedup.mirror_candidates()
-    assert candidate["state"] == "rejected"
+    assert (candidate["state"], candidate["rejected_for"]) == ("rejected", "other_text")
     assert candidate["samples"][rewritten] == "other_text"
 
 
@@ -374,7 +374,7 @@ def test_a_directory_holding_pages_its_origin_lacks_is_no_mirror(
     assert dedup.mirror_rules() == []
     with dedup.index.read() as view:
         candidate = MirrorStore(view).candidate(pair_reference(DEEP_COPY, ORIGIN))
-    assert candidate.state == REJECTED
+    assert (candidate.state, candidate.rejected_for) == (REJECTED, Rejection.SAMPLES_DIFFER)
     assert candidate.count(MATCH) == 0
     assert candidate.count(MISMATCH) >= 2  # 3 matches of 4 became impossible
     assert [url for url in crawl.failed_probes if url.startswith(ORIGIN)]

@@ -481,6 +481,8 @@ def test_a_copier_lacking_the_first_samples_answered_is_turned_the_copy(
     assert 2 <= len(absent) < len(probes)
     crawl.answer(absent + [url for url in probes if url in pages])
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [(copier, VICTIM)]
+    [turned] = dedup.mirror_candidates()
+    assert (turned["mirror"], turned["rejected_for"]) == (VICTIM, "turned_round")
     assert lost(crawl, VICTIM) == []
 
 
@@ -506,6 +508,9 @@ def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_nam
     crawl = OnlineCrawl(dedup, pages).visit(urls)
     sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
     assert bool(sides & {(UNNAMED_COPY, RELEASE_15), (RELEASE_15, UNNAMED_COPY)}) == paired
+    if not paired:
+        [why] = {pair["rejected_for"] for pair in dedup.mirror_candidates()}
+        assert why == "other_release"
     assert lost(crawl, RELEASE_15) == []
     assert lost(crawl, UNNAMED_COPY) == []
 

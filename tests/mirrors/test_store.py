@@ -15,6 +15,7 @@ from dedup_filter.mirrors.records import (
     REJECTED,
     Candidate,
     DirEntry,
+    Rejection,
     Rule,
     Sample,
 )
@@ -51,6 +52,10 @@ def test_candidates_rules_and_entries_round_trip():
     closed = replace(candidate, closed=True)
     assert Candidate.decode(closed.encode()) == closed
     assert len(closed.encode()) == len(candidate.encode()) + 1  # older values decode unchanged
+    for why in Rejection:
+        told = replace(closed, rejected_for=why)
+        assert Candidate.decode(told.encode()) == told
+        assert len(told.encode()) == len(closed.encode()) + 1
     assert Rule.decode(rule.encode()) == rule
     for mirror_bare, origin_bare, htm in ((True, False, 0), (False, True, 1), (True, True, 2)):
         spelt = {"mirror_bare": mirror_bare, "origin_bare": origin_bare}
