@@ -65,6 +65,7 @@ _REPEAT_WAIT_S = 60.0  # how long a repeat waits for the request in flight for i
 _MAX_REPEAT_WAITS = 2
 _HOPS_REPORTED = "dedup_redirects_reported"  # meta: the redirects of the request reported
 _REPEAT_WAITS = "dedup_repeat_waits"  # meta: how often the repeat waited so
+_PROBE_AWAITED = "dedup_probe_awaited"  # meta: a dropped request waited for its URL's probe once
 
 
 class DedupMiddleware:
@@ -230,7 +231,8 @@ class DedupMiddleware:
                 )
             self._stats.inc_value("dedup/deferrals_expired")
         landing = self._prober.wait_for(request) if decision.action == "drop" else None
-        if landing is not None:  # its page is on its way: served, links followed
+        if landing is not None and not request.meta.get(_PROBE_AWAITED):
+            request.meta[_PROBE_AWAITED] = True  # its page is on its way: served, links followed
             return await self._again_after(landing, request)
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")
