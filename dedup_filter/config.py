@@ -353,6 +353,7 @@ class UrlRulesConfig:
     known_parameters: tuple[str, ...] = KNOWN_PARAMETERS
     trusted_parameters: tuple[str, ...] = TRACKING_PARAMETERS
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
+    negotiated_languages: tuple[str, ...] = ("en",)
     max_probes: int = 2
     witness_min_tokens: int = 200
     max_candidates_per_host: int = 64

@@ -2,16 +2,21 @@
 
 Two URLs whose pages the filter judged duplicates differ in one way a rule can name: by the
 presence of some parameters (``drop``), by their values only (``ignore``), by a default document
-(``index``), by one directory segment (``marker``) or by letter case (``case``). The pair then
+(``index``), by one directory segment (``marker``), by letter case (``case``) or by the language
+a server negotiates for this crawler appended to a file's name (``suffix``). The pair then
 supports that rule, for the class of URLs both rewrite to. Pairs that differ in more than one way,
 or by more than ``MAX_GROUP`` parameters, support nothing: no rule would be learnt from them alone.
 Nor do pairs that differ by a language (``/de/x.html`` and ``/x.html``, ``x?lang=de`` and ``x``):
 an untranslated page of a partial translation is its source's copy, the translated ones are not
-(``dedup_filter/languages.py``). Nor do pairs that differ by a page number beyond the first
-(``x?part=2`` and ``x``, ``list?page=3`` and ``list?page=4``): a page that shows the same for its
-second part has one part (the server clamps the number), which says nothing of the pages that
-have several; three such items confirmed ``drop part`` on the tenth holdout web (random order)
-and 67 second halves of longer items were never fetched. Nor do pairs that differ by an edition:
+(``dedup_filter/languages.py``); but for ``a.html.en`` beside ``a.html`` where ``en`` is a language
+the crawler asks for (``url_rules.negotiated_languages``): a server that negotiates serves that
+variant under the bare name whenever it exists (the fourth helper's web: Apache's manual on two
+hosts, about 245 such fetches a crawl, each dropped after as a copy). Nor do pairs that differ
+by a page number beyond the first (``x?part=2`` and ``x``, ``list?page=3`` and
+``list?page=4``): a page that shows the same for its second part has one part (the server clamps
+the number), which says nothing of the pages that have several; three such items confirmed
+``drop part`` on the tenth holdout web (random order) and 67 second halves of longer items were
+never fetched. Nor do pairs that differ by an edition:
 a segment naming a release or a platform (``/docs/v2/x.html`` and ``/docs/x.html``,
 ``/windows/x.html``: ``releases.py``, ``platforms.py``), or a parameter that chooses one
 (``x?v=2``, ``x?version=2.0``, ``x?view=sql-server-ver16``, ``x?os=windows``). Most pages of
@@ -30,7 +35,16 @@ from dedup_filter.languages import language_parameter, names_language
 from dedup_filter.platforms import names_platform
 from dedup_filter.releases import names_release
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
-from dedup_filter.urlrules.rewrite import CASE, DROP, IGNORE, INDEX, MARKER, RuleKey
+from dedup_filter.urlrules.rewrite import (
+    CASE,
+    DROP,
+    IGNORE,
+    INDEX,
+    MARKER,
+    SUFFIX,
+    RuleKey,
+    names_a_file,
+)
 
 MAX_GROUP = 3  # parameters a pair may differ by and still name one rule
 # parameters that number the parts or pages of a document or a listing
@@ -52,8 +66,11 @@ class Explanation:
     values: tuple[str, ...]
 
 
-def explain(dropped: str, held: str, documents: Iterable[str]) -> Explanation | None:
-    """The rule the pair (``dropped``, ``held``) supports, if one explains their difference."""
+def explain(
+    dropped: str, held: str, documents: Iterable[str], negotiated: Iterable[str] = ()
+) -> Explanation | None:
+    """The rule the pair (``dropped``, ``held``) supports, if one explains their difference
+    (``negotiated``: the languages a negotiating server serves this crawler under a bare name)."""
     first, second = UrlParts.parse(dropped), UrlParts.parse(held)
     if first.origin != second.origin or first == second:
         return None
@@ -61,7 +78,7 @@ def explain(dropped: str, held: str, documents: Iterable[str]) -> Explanation | 
         return _parameters(first, second)
     if first.params != second.params:
         return None
-    return _path(first, second, documents)
+    return _path(first, second, documents, negotiated)
 
 
 def _parameters(first: UrlParts, second: UrlParts) -> Explanation | None:
@@ -94,12 +111,18 @@ def _parameters(first: UrlParts, second: UrlParts) -> Explanation | None:
     return None  # some names only on one side, others only on the other
 
 
-def _path(first: UrlParts, second: UrlParts, documents: Iterable[str]) -> Explanation | None:
+def _path(
+    first: UrlParts, second: UrlParts, documents: Iterable[str], negotiated: Iterable[str]
+) -> Explanation | None:
     host = first.authority
     longer, shorter = sorted((first, second), key=lambda side: len(side.path), reverse=True)
     for document in documents:
         if shorter.path.endswith("/") and longer.path == shorter.path + document:
             return Explanation(RuleKey(host, INDEX, document), shorter.class_key(), ())
+    suffix = longer.path.removeprefix(shorter.path)
+    asked = suffix in {f".{language.lower()}" for language in negotiated}
+    if asked and suffix != longer.path and names_a_file(shorter.path):
+        return Explanation(RuleKey(host, SUFFIX, suffix), shorter.class_key(), ())
     if first.path.lower() == second.path.lower():
         lowered = first.with_path(first.path.lower())
         return Explanation(RuleKey(host, CASE), lowered.class_key(), ())

@@ -309,8 +309,8 @@ class UrlRuleLearner:
         confirmed rules (and then those parameters too) leave it: a print view or a session-id
         URL dropped against the tracking URL the crawl met its page under is explained as an
         alias of the page."""
-        documents = self.config.default_documents
-        explanation = explain(alias, held, documents)
+        documents, negotiated = self.config.default_documents, self.config.negotiated_languages
+        explanation = explain(alias, held, documents, negotiated)
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
@@ -320,7 +320,7 @@ class UrlRuleLearner:
             alias_class = canonical(alias_parts, rules)
             if (alias_class, held_class) == (alias_parts, held_parts):
                 continue
-            explanation = explain(alias_class.url(), held_class.url(), documents)
+            explanation = explain(alias_class.url(), held_class.url(), documents, negotiated)
             if explanation is not None:
                 return explanation, held_class
         return None

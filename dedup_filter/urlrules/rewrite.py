@@ -6,13 +6,16 @@ A rule belongs to one host (its authority, host[:port]) and merges URLs that dif
 - ``ignore``: the value of a parameter (or group): the rule empties it;
 - ``index``: a default document: ``dir/index.html`` becomes ``dir/``;
 - ``marker``: a directory segment marking a variant: ``/print/a.html`` becomes ``/a.html``;
-- ``case``: the letter case of the path: the rule lower-cases it.
+- ``case``: the letter case of the path: the rule lower-cases it;
+- ``suffix``: the language a server negotiates appended to a file's name: ``a.html.en`` becomes
+  ``a.html``, which that server answers with the same variant (Apache's MultiViews and type maps).
 
-An ``index`` or ``marker`` rule moves a URL to another path, which another handler may serve: a
-static server answers ``ref/?lang=fr`` with ``ref/``'s page, where the CMS serves the French
-edition as ``ref/index.html?lang=fr``. Such a rule applies to a URL without a query only (what the
-parameter rules leave of one): on the twenty-second holdout web served so, the French
-edition's index page waited for ``ref/?lang=fr`` and was dropped as a copy of the English one.
+An ``index``, ``marker`` or ``suffix`` rule moves a URL to another path, which another handler
+may serve: a static server answers ``ref/?lang=fr`` with ``ref/``'s page, where the CMS serves
+the French edition as ``ref/index.html?lang=fr``. Such a rule applies to a URL without a query
+only (what the parameter rules leave of one): on the twenty-second holdout web served so, the
+French edition's index page waited for ``ref/?lang=fr`` and was dropped as a copy of the English
+one.
 
 Invariant: ``rewrite`` returns None when the rule does not apply, so a rule never "rewrites" a URL
 into itself, and ``inverse`` only builds a URL that ``rewrite`` maps back onto the one given.
@@ -24,11 +27,11 @@ from dataclasses import dataclass
 
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 
-DROP, IGNORE, INDEX, MARKER, CASE = range(5)
-KIND_NAMES = ("drop", "ignore", "index", "marker", "case")
+DROP, IGNORE, INDEX, MARKER, CASE, SUFFIX = range(6)
+KIND_NAMES = ("drop", "ignore", "index", "marker", "case", "suffix")
 PARAMETER_KINDS = (DROP, IGNORE)
 # rules that move a URL to another path: they apply to a URL without a query only (below)
-_PATH_KINDS = (INDEX, MARKER)
+_PATH_KINDS = (INDEX, MARKER, SUFFIX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,14 +112,17 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
             return None
         segments.remove(key.name)
         return parts.with_path("/".join(segments))
+    if key.kind == SUFFIX:
+        stem = parts.path.removesuffix(key.name)
+        return parts.with_path(stem) if stem != parts.path and names_a_file(stem) else None
     lowered = parts.path.lower()
     return parts.with_path(lowered) if lowered != parts.path else None
 
 
 def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
     """Another URL the rule would merge with ``parts`` (a probe), or None when none can be built:
-    the parameter added with a value seen, the default document added or removed, the marker
-    inserted where it was seen."""
+    the parameter added with a value seen, the default document or the language added or
+    removed, the marker inserted where it was seen."""
     if key.kind == DROP:
         absent = not set(key.group) & parts.names()
         return parts.with_values(key.group, scope.values[-1]) if absent and scope.values else None
@@ -135,4 +141,15 @@ def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
         position = int(scope.values[-1]) + 1
         if position < len(segments):
             return parts.with_path("/".join([*segments[:position], key.name, *segments[position:]]))
+    if key.kind == SUFFIX:
+        if parts.path.endswith(key.name):
+            return rewrite(key, parts)
+        return parts.with_path(parts.path + key.name) if names_a_file(parts.path) else None
     return None
+
+
+def names_a_file(path: str) -> bool:
+    """Whether ``path`` names a file with an extension (``a.html``): what a ``suffix`` rule's
+    language is appended to."""
+    stem, dot, extension = path.rpartition("/")[2].rpartition(".")
+    return bool(stem and dot and extension)

@@ -24,10 +24,12 @@ H = "http://docs.a.test"
         (f"{H}/d/", f"{H}/d/default.aspx", "docs.a.test index default.aspx", f"{H}/d/"),
         (f"{H}/Docs/A.html", f"{H}/docs/a.html", "docs.a.test case", f"{H}/docs/a.html"),
         (f"{H}/print/a/b.html", f"{H}/a/b.html", "docs.a.test marker print", f"{H}/a/b.html"),
+        (f"{H}/d/core.html.en", f"{H}/d/core.html", "docs.a.test suffix .en", f"{H}/d/core.html"),
+        (f"{H}/core.html", f"{H}/core.html.en", "docs.a.test suffix .en", f"{H}/core.html"),
     ],
 )
 def test_a_pair_supports_the_rule_that_explains_it(dropped, held, label, canonical):
-    explanation = explain(dropped, held, DEFAULT_DOCUMENTS)
+    explanation = explain(dropped, held, DEFAULT_DOCUMENTS, ("en",))
     assert explanation is not None
     assert (explanation.key.label, explanation.canonical) == (label, canonical)
 
@@ -49,6 +51,10 @@ def test_a_pair_supports_the_rule_that_explains_it(dropped, held, label, canonic
         (f"{H}/x?hl=de&sid=1", f"{H}/x?hl=fr&sid=1"),
         (f"{H}/x?uselang=ja", f"{H}/x"),
         (f"{H}/x?locale=de_DE&sid=2", f"{H}/x"),
+        # a language the crawler does not ask for: the page's bare name serves another variant
+        (f"{H}/mod/core.html.fr", f"{H}/mod/core.html"),
+        (f"{H}/mod/core.en", f"{H}/mod/core"),  # no file name the language follows
+        (f"{H}/mod/.en", f"{H}/mod/"),
         # an edition: most pages of a release or a platform repeat another's, the rest do not
         (f"{H}/docs/v2/x.html", f"{H}/docs/x.html"),
         (f"{H}/docs/2.0/x.html", f"{H}/docs/x.html"),
@@ -63,7 +69,7 @@ def test_a_pair_supports_the_rule_that_explains_it(dropped, held, label, canonic
     ],
 )
 def test_pairs_no_rule_explains_support_nothing(dropped, held):
-    assert explain(dropped, held, DEFAULT_DOCUMENTS) is None
+    assert explain(dropped, held, DEFAULT_DOCUMENTS, ("en",)) is None
 
 
 def test_a_drop_rule_seen_with_one_value_merges_only_that_value():
@@ -91,6 +97,8 @@ def test_rewrites_keep_the_spelling_of_the_rest_of_the_url():
         (RuleKey("docs.a.test", 2, "index.html"), (), f"{H}/d/"),
         (RuleKey("docs.a.test", 2, "index.html"), (), f"{H}/d/index.html"),
         (RuleKey("docs.a.test", 3, "print"), ("0",), f"{H}/a/b.html"),
+        (RuleKey("docs.a.test", 5, ".en"), (), f"{H}/a/b.html"),
+        (RuleKey("docs.a.test", 5, ".en"), (), f"{H}/a/b.html.en"),
     ],
 )
 def test_a_probe_is_a_url_the_rule_maps_onto_the_page(key, values, url):
@@ -103,3 +111,13 @@ def test_a_probe_is_a_url_the_rule_maps_onto_the_page(key, values, url):
 
 def _canonical(key: RuleKey, parts: UrlParts, scope: Scope) -> str:
     return (rewrite(key, parts, scope) or parts).class_key()
+
+
+def test_a_negotiated_language_is_struck_from_a_file_name_only():
+    key = RuleKey("docs.a.test", 5, ".en")
+    stripped = rewrite(key, UrlParts.parse(f"{H}/mod/core.html.en"))
+    assert stripped is not None
+    assert stripped.url() == f"{H}/mod/core.html"
+    for url in (f"{H}/mod/core.html", f"{H}/mod/core.html.fr", f"{H}/.en", f"{H}/x.html.en?a=1"):
+        assert rewrite(key, UrlParts.parse(url)) is None
+    assert explain(f"{H}/core.html.en", f"{H}/core.html", DEFAULT_DOCUMENTS) is None  # none asked

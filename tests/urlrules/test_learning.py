@@ -226,3 +226,18 @@ def test_two_unknown_ids_answered_alike_never_merge_a_catalogue(site):
     site.dedup.check_page(catalogue + "?id=999", not_found)
     assert site.rule("shop.test ignore id")["state"] == "open"
     assert site.dedup.check_url(catalogue + "?id=3").action == "keep"
+
+
+def test_a_negotiated_manuals_variant_in_the_crawlers_language_becomes_a_rule(site):
+    """Apache's manual negotiates: ``core.html`` is answered with ``core.html.en`` for a crawler
+    asking for English, and each page links its variants. The pairs teach ``suffix .en``, which
+    prunes the next ``.en`` variant of a held page; ``.fr``, another edition, is never merged."""
+    hold(site, range(4), "/manual/p{}.html")
+    for page in range(3):
+        assert site.fetch(f"/manual/p{page}.html.en", page).dropped
+        assert site.fetch(f"/manual/p{page}.html.fr", page + 8).reason == "unique"
+    assert site.rule("docs.a.test suffix .en")["state"] == "confirmed"
+    pruned = site.check("/manual/p3.html.en")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", HOST + "/manual/p3.html")
+    assert site.check("/manual/p3.html.fr").action == "keep"
+    assert site.rule("docs.a.test suffix .fr") is None
