@@ -267,7 +267,8 @@ class Candidate(DirectoryPair):
     # paired by same-named documents, not by index pages (``documents.py``): its origin is the
     # side held first, and it keeps no page of that side that duplicates the other
     from_documents: bool = False
-    rejected_for: int = 0  # a rejected candidate's ``Rejection`` (0: rejected before it was kept)
+    # a rejected candidate's ``Rejection`` (0: none, or rejected before the reason was kept)
+    rejected_for: int = 0
 
     def count(self, outcome: int) -> int:
         return sum(1 for sample in self.samples if sample.outcome == outcome)
@@ -289,7 +290,8 @@ class Candidate(DirectoryPair):
         flags = (_CLOSED if self.closed else 0) | (_REISSUED if self.reissued else 0)
         flags |= _FROM_DOCUMENTS if self.from_documents else 0
         flags |= _REJECTED_FOR if self.rejected_for else 0
-        tail = bytes([flags, self.rejected_for] if self.rejected_for else [flags] if flags else [])
+        tail = bytes([flags]) if flags else b""
+        tail += bytes([self.rejected_for]) if self.rejected_for else b""  # flagged above
         return head + self._encode_sides() + samples + tail
 
     @classmethod
