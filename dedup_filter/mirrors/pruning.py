@@ -576,9 +576,11 @@ class UrlPruner:
             other = copy.rule
             editions = side_by_side(other.mirror, other.origin) or (third_site and copy.across)
             if crawled is None and third_site and awaited is None:
-                part = _part_beside(copy.copied, rule)
-                # never both of two copies wait, and only for a page the crawl will fetch
-                if held_before(store, holder, part) and self._crawled_whole(store, page, other):
+                part = _part_standing(rule.mirror, rule.origin, copy.copied)
+                held = _part_standing(holder, copy.copied, rule.origin)
+                # never both of two copies wait (the same two parts weighed either way), and
+                # only for a page the crawl will fetch
+                if held_before(store, held, part) and self._crawled_whole(store, page, other):
                     awaited = page, holder, other
             coded = crawled is not None and crawled.code and editions
             if crawled is None or (coded and not self._code_budget.spent(other)):
@@ -625,8 +627,9 @@ class UrlPruner:
     def _met_later(store: MirrorStore, holder: str, copied: str, rule: Rule) -> bool:
         """Whether the crawl held first, not side by side, the part of ``rule``'s mirror side
         that stands where ``copied``, the directory ``holder`` copies, lies in ``rule``'s
-        origin: then ``holder`` was met later."""
-        return held_before(store, _part_beside(copied, rule), holder)
+        origin: then ``holder`` (its part standing where that origin lies) was met later."""
+        part = _part_standing(rule.mirror, rule.origin, copied)
+        return held_before(store, part, _part_standing(holder, copied, rule.origin))
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held
@@ -1335,11 +1338,16 @@ def _edition_missing(place: Placement, url: str) -> dict[str, Any]:
     return {"edition_of": place.directory, "missing_on_kept_side": url}
 
 
-def _part_beside(copied: str, rule: Rule) -> str:
-    """The part of ``rule``'s mirror side that stands where ``copied`` lies in its origin."""
-    if copied.lower().startswith(rule.origin.lower()):
-        return rule.mirror + copied[len(rule.origin) :]
-    return rule.mirror
+def _part_standing(side: str, copied: str, directory: str) -> str:
+    """The part of ``side``, a copy of ``copied``, that stands where ``directory`` lies in
+    ``copied``; ``side`` itself where ``directory`` lies above it. Two copies of one origin are
+    weighed part against part: a library's whole tree met before a copier's copy of one of its
+    directories, whose own part came after the copier's, had each wait for the other (the
+    fourth helper's web, depth first), until the waits ran out and the copier's pages were
+    dropped unseen, two of its pages of other text lost."""
+    if directory.lower().startswith(copied.lower()):
+        return side + directory[len(copied) :]
+    return side
 
 
 def _origins_pruned_over(
