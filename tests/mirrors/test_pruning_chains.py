@@ -804,3 +804,38 @@ def test_a_page_waiting_for_a_copy_held_first_is_dropped_for_a_crawled_copy_besi
         decision = dedup.check_url(checked)
     assert (decision.action, decision.reason) == ("drop", "mirrored_directory")
     assert decision.duplicate_of == LIBRARY + PAGE
+
+
+LIBRARY_TREE, COPIER_PART = "http://library.test/libxml2/", "http://copier.test/ref/xml/"
+
+
+def test_of_two_copies_held_before_their_origin_the_parts_met_first_and_later_are_weighed(
+    tmp_path, stdlib_page
+):
+    """A library copies the origin's whole tree, a copier one directory of it (``html/``). The
+    library's root was met first, then the copier's part, then the library's ``html/``: the
+    copier's part led the library's where the two overlap, so the library's ``html/`` page waits
+    for the copier's, and the copier's page is never dropped unseen for the library's (its pages
+    of other text are fetched, where audits see them). Weighed against the library's whole tree,
+    each waited for the other until the waits ran out, and two such pages were lost (the fourth
+    helper's web, depth first)."""
+    urls = [LIBRARY_TREE + "a.html", LIBRARY_TREE + "b.html"]  # a lead of two documents
+    urls += [COPIER_PART + "c.html", COPIER_PART + "d.html", LIBRARY_TREE + "html/e.html"]
+    urls += [ORIGIN + "f.html"]
+    with DedupFilter.open(tmp_path / "index") as dedup:
+        for url, module in zip(urls, [*MODULES, "statistics"], strict=True):
+            dedup.check_page(url, stdlib_page(module).encode())
+
+        def rules(view) -> None:
+            store = MirrorStore(view)
+            for copy, copied in ((LIBRARY_TREE, ORIGIN), (COPIER_PART, ORIGIN + "html/")):
+                rule = Rule(copy, copied, "", "", 0.0, "content", 4, 4, 0, mirror_held_first=True)
+                store.put_rule(rule)
+
+        dedup.index.transact(rules)
+        assert dedup.check_url(COPIER_PART + PAGE).reason == "crawled_first"
+        waits = dedup.check_url(LIBRARY_TREE + "html/" + PAGE)
+        assert (waits.action, waits.evidence.get("awaiting_crawl_of")) == (
+            "defer",
+            COPIER_PART + PAGE,
+        )
