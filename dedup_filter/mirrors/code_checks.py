@@ -97,11 +97,20 @@ class CodeCheck:
 
 
 def check_code(
-    store: MirrorStore, places: list[Placement], code: int, config: Config, now: float
+    store: MirrorStore,
+    places: list[Placement],
+    code: int,
+    config: Config,
+    now: float,
+    representative: int | None = None,
 ) -> CodeCheck:
     """Compare a page with code blocks (``code``: its code hash) with its counterpart across
     the rules it lies under, as mirror or as origin, and with the copies of it that rules
-    along a chain drop for it."""
+    along a chain drop for it. A counterpart held as the very page the arriving one is held as
+    (``representative``: the page it was dropped for as an exact duplicate) holds the same
+    words: their code blocks differ only in markup, never as editions' (Debian's copy of
+    Apache's manual marks its examples up otherwise; on the fourth helper's web a page dropped
+    for it revoked the manual's rule between two hosts, and 443 pages were fetched back)."""
     check = CodeCheck()
     if not code or not store.has_rules():  # no rule stands or was revoked: none to check against
         return check
@@ -121,15 +130,24 @@ def check_code(
             # the mirror held first is crawled whole and its origin's pages are pruned, or no
             # page stands for it (its pages dropped through other rules never arrive)
             _ask(store, rule, store.on_origin(rule, place.relative), budget, check)
-        elif codes_apart(standing, code):
+        elif codes_apart(standing, code) and not _held_as(
+            store, rule.origin, rel_hash, representative
+        ):
             revoke(store, rule, config, now, check, relative=place.relative)
         if not rule.prunes_origin or check.revoked:
             return check
         # kept for its origin's page, it stands for that page before the origin's copies
         places = placements(rule.origin + place.relative, ANY_DEPTH)
     for rule, relative in _copies(store, places):
-        _check_mirror_page(store, rule, relative, code, budget, config, now, check)
+        if not _held_as(store, rule.mirror, relative_hash(relative), representative):
+            _check_mirror_page(store, rule, relative, code, budget, config, now, check)
     return check
+
+
+def _held_as(store: MirrorStore, directory: str, rel_hash: int, representative: int | None) -> bool:
+    """Whether ``directory`` holds its page at ``rel_hash`` as the page ``representative``."""
+    entry = store.entry_by_hash(directory.lower(), rel_hash)
+    return entry is not None and entry.representative == representative
 
 
 def _copies(store: MirrorStore, places: list[Placement]) -> Iterator[tuple[Rule, str]]:

@@ -232,7 +232,9 @@ class MirrorDetector:
         level = max((child.level + 1 for child in children), default=0)
         code = CodeCheck()
         if self._code_checks:  # an edition met after its rule was made revokes it
-            code = check_code(store, page.places, fingerprint.code, self._page_config, now)
+            code = check_code(
+                store, page.places, fingerprint.code, self._page_config, now, representative
+            )
             update.probes.extend(code.probes)
         audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
         update.probes.extend(audited.probes)

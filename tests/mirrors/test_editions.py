@@ -383,3 +383,37 @@ def test_a_page_dropped_for_a_sibling_whose_code_differs_in_no_word_revokes_no_r
     arrived = crawl.fetch(COPY + "ne.html")  # fetched after all: a probe's, or one in flight
     assert "mirrors_revoked" not in arrived.evidence
     assert rules(dedup) == [(COPY, GUIDE)]
+
+
+def test_a_page_held_as_a_third_sites_page_with_its_examples_marked_up_otherwise_revokes_no_rule(
+    open_filter, corpus, modules
+):
+    """A third site serves a guide page with the same words, its example marked up otherwise
+    (Debian's copy of Apache's manual): the guide's page and then the copy's are dropped as its
+    exact duplicates. Their own code blocks hold other words than the third site's, but the two
+    pages are held as the same page: no edition's code (on the fourth helper's web such a page
+    revoked the manual's rule between two hosts, 443 pages fetched back)."""
+    names = modules[:12]
+    guide = guide_pages(corpus, names)
+    example = "<pre>dpkg --install</pre><p>package.deb</p>"
+    guide[GUIDE + "setup.html"] = (
+        corpus[modules[13]].encode().replace(b"</body>", f"{example}</body>".encode())
+    )
+    guide[GUIDE] = table_of_contents(
+        "Installation guide", [(f"{n}.html", n) for n in names] + [("setup.html", "setup.html")]
+    )
+    third = "http://third.test/de/setup.html"
+    marked_otherwise = example.replace("</pre><p>", " ").replace("</p>", "</pre>")
+    pages = guide | moved(guide, COPY)
+    pages[third] = (
+        corpus[modules[13]].encode().replace(b"</body>", f"{marked_otherwise}</body>".encode())
+    )
+    crawl = OnlineCrawl(dedup := open_filter(), pages).visit([third])
+    crawl.visit(breadth_first(pages, GUIDE))
+    assert crawl.decisions[GUIDE + "setup.html"].duplicate_of == third
+    crawl.visit(url for url in breadth_first(pages, COPY) if url != COPY + "setup.html")
+    assert rules(dedup) == [(COPY, GUIDE)]
+    arrived = crawl.fetch(COPY + "setup.html")  # fetched after all: a probe's, or one in flight
+    assert arrived.duplicate_of == third
+    assert "mirrors_revoked" not in arrived.evidence
+    assert rules(dedup) == [(COPY, GUIDE)]
