@@ -230,9 +230,10 @@ class DedupMiddleware:
                     meta={**request.meta, DEFERRALS: deferrals + 1},
                 )
             self._stats.inc_value("dedup/deferrals_expired")
-        landing = self._prober.wait_for(request) if decision.action == "drop" else None
-        if landing is not None and not request.meta.get(_PROBE_AWAITED):
-            request.meta[_PROBE_AWAITED] = True  # its page is on its way: served, links followed
+        awaits = decision.action == "drop" and not request.meta.get(_PROBE_AWAITED)
+        landing = self._prober.wait_for(request) if awaits else None
+        if landing is not None:  # its page is on its way: served, links followed
+            request.meta[_PROBE_AWAITED] = True
             return await self._again_after(landing, request)
         if self._session.deferral_ends(decision.url):
             self._background(self._session.forget_deferral(decision.url), "forgetting a deferral")

@@ -139,8 +139,7 @@ def check_code(
         # kept for its origin's page, it stands for that page before the origin's copies
         places = placements(rule.origin + place.relative, ANY_DEPTH)
     for rule, relative in _copies(store, places):
-        if not _held_as(store, rule.mirror, relative_hash(relative), representative):
-            _check_mirror_page(store, rule, relative, code, budget, config, now, check)
+        _check_mirror_page(store, rule, relative, code, representative, budget, config, now, check)
     return check
 
 
@@ -214,12 +213,14 @@ def _check_mirror_page(
     rule: Rule,
     relative: str,
     code: int,
+    representative: int | None,
     budget: CodeBudget,
     config: Config,
     now: float,
     check: CodeCheck,
 ) -> None:
-    """The mirror page of an origin page with code blocks: compared when held, or where a
+    """The mirror page of an origin page with code blocks (held as ``representative``):
+    compared when held, or where a
     page with code blocks stands for it (a copy held first of the host holding the mirror side,
     whose pages are that side's: ``editions.kept_for``), counted against the rule's budget as a
     probe's answer would be; else probed. On the twenty-third holdout web (random order) a
@@ -231,7 +232,9 @@ def _check_mirror_page(
     mirror_code = standing_code_hash(store, rule.mirror, rel_hash, rule, relative)
     if not held and not mirror_code:
         _ask(store, rule, store.on_mirror(rule, relative), budget, check)
-    elif codes_apart(mirror_code, code):
+    elif codes_apart(mirror_code, code) and not _held_as(
+        store, rule.mirror, rel_hash, representative
+    ):
         revoke(store, rule, config, now, check, relative=relative)
     elif not held:
         _count(store, rule)

@@ -206,14 +206,16 @@ class Deferrals:
         them reads as lacking them, and its names wait for a mirror's page that stands for
         them)."""
         names = _names(url)
-        if outcome == "answered" and self.view.get("deferred", _tally_key(names, _NAMES)) is None:
-            return
-        self.count_probe(names, _NAMES, outcome)
+        before = self.tally(names, _NAMES)
+        if outcome != "answered" or before.absent:  # no absence yet: no row to count in
+            self._put_tally(names, _NAMES, before, outcome)
 
     def count_probe(self, rule: bytes, kind: int, outcome: str) -> None:
         """One more probe of that rule and kind ``asked``, or ``answered`` with a page,
         ``absent`` (a 404 or 410) or ``failed`` otherwise (the fields of ``ProbeTally``)."""
-        before = self.tally(rule, kind)
+        self._put_tally(rule, kind, self.tally(rule, kind), outcome)
+
+    def _put_tally(self, rule: bytes, kind: int, before: ProbeTally, outcome: str) -> None:
         after = replace(before, **{outcome: getattr(before, outcome) + 1})
         counts = (after.answered, after.absent, after.asked, after.failed)
         self.view.put("deferred", _tally_key(rule, kind), _TALLY.pack(*counts))

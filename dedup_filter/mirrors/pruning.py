@@ -576,11 +576,10 @@ class UrlPruner:
             other = copy.rule
             editions = side_by_side(other.mirror, other.origin) or (third_site and copy.across)
             if crawled is None and third_site and awaited is None:
-                part = _part_standing(rule.mirror, rule.origin, copy.copied)
-                held = _part_standing(holder, copy.copied, rule.origin)
+                own, theirs = _weighed_parts(rule, holder, copy.copied)
                 # never both of two copies wait (the same two parts weighed either way), and
                 # only for a page the crawl will fetch
-                if held_before(store, held, part) and self._crawled_whole(store, page, other):
+                if held_before(store, theirs, own) and self._crawled_whole(store, page, other):
                     awaited = page, holder, other
             coded = crawled is not None and crawled.code and editions
             if crawled is None or (coded and not self._code_budget.spent(other)):
@@ -628,8 +627,7 @@ class UrlPruner:
         """Whether the crawl held first, not side by side, the part of ``rule``'s mirror side
         that stands where ``copied``, the directory ``holder`` copies, lies in ``rule``'s
         origin: then ``holder`` (its part standing where that origin lies) was met later."""
-        part = _part_standing(rule.mirror, rule.origin, copied)
-        return held_before(store, part, _part_standing(holder, copied, rule.origin))
+        return held_before(store, *_weighed_parts(rule, holder, copied))
 
     def _copy_inside(self, store: MirrorStore, rule: Rule, url: str) -> tuple[str, str] | None:
         """The counterpart of ``url``, a page of ``rule``'s origin, in the widest copy held
@@ -1338,13 +1336,22 @@ def _edition_missing(place: Placement, url: str) -> dict[str, Any]:
     return {"edition_of": place.directory, "missing_on_kept_side": url}
 
 
-def _part_standing(side: str, copied: str, directory: str) -> str:
-    """The part of ``side``, a copy of ``copied``, that stands where ``directory`` lies in
-    ``copied``; ``side`` itself where ``directory`` lies above it. Two copies of one origin are
-    weighed part against part: a library's whole tree met before a copier's copy of one of its
-    directories, whose own part came after the copier's, had each wait for the other (the
+def _weighed_parts(rule: Rule, holder: str, copied: str) -> tuple[str, str]:
+    """The parts of ``rule``'s mirror side and of ``holder`` (another copy, of ``copied``) that
+    stand where the narrower of ``rule``'s origin and ``copied`` lies: two copies of one origin
+    are weighed part against part. A library's whole tree met before a copier's copy of one of
+    its directories, whose own part came after the copier's, had each wait for the other (the
     fourth helper's web, depth first), until the waits ran out and the copier's pages were
     dropped unseen, two of its pages of other text lost."""
+    return (
+        _part_standing(rule.mirror, rule.origin, copied),
+        _part_standing(holder, copied, rule.origin),
+    )
+
+
+def _part_standing(side: str, copied: str, directory: str) -> str:
+    """The part of ``side``, a copy of ``copied``, that stands where ``directory`` lies in
+    ``copied``; ``side`` itself where ``directory`` lies above it."""
     if directory.lower().startswith(copied.lower()):
         return side + directory[len(copied) :]
     return side

@@ -121,7 +121,7 @@ def _path(
             return Explanation(RuleKey(host, INDEX, document), shorter.class_key(), ())
     suffix = longer.path.removeprefix(shorter.path)
     asked = suffix in {f".{language.lower()}" for language in negotiated}
-    if asked and suffix != longer.path and names_a_file(shorter.path):
+    if asked and names_a_file(shorter.path):  # a suffix: a path never starts with a dot
         return Explanation(RuleKey(host, SUFFIX, suffix), shorter.class_key(), ())
     if first.path.lower() == second.path.lower():
         lowered = first.with_path(first.path.lower())
