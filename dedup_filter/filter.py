@@ -552,6 +552,7 @@ class DedupFilter:
             fingerprint.sketch,
             fingerprint.code,
             fingerprint.title_apart,
+            fingerprint.alternates,
         )
         view.put_page(record)
         return page_id

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from dedup_filter.config import Config
+from dedup_filter.features.alternates import declared_alternates
 from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
 from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
@@ -59,6 +60,8 @@ class Fingerprint:
     # its text does not bear out its title (``title_apart``): a page a copier filled with other
     # text under the title of the page it stands in for
     title_apart: bool = False
+    # the keys of the language editions it declares (``alternates.declared_alternates``)
+    alternates: tuple[int, ...] = ()
 
     @property
     def binary(self) -> bool:
@@ -140,6 +143,7 @@ class Fingerprinter:
             page_releases(page.text) if with_releases else (),
             declared_language(page.language) if with_releases else "",
             bool(features) and title_apart(page.title, hashes, seed),
+            _alternates(url, page.alternates),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 
@@ -184,6 +188,13 @@ def _pairs(hashes: U64) -> U64:
     """One value for each two tokens in a row."""
     following = hashes[1:]
     return hashes[:-1] ^ ((following << np.uint64(1)) | (following >> np.uint64(63)))
+
+
+def _alternates(url: str, alternates: Anchors) -> tuple[int, ...]:
+    """The keys of the language editions the page declares (none: no hreflang link)."""
+    if not alternates.hrefs:
+        return ()
+    return declared_alternates(url, alternates.base, alternates.hrefs)
 
 
 def _code_hash(code: str, seed: int) -> int:

@@ -76,6 +76,9 @@ _SNIFF_BYTES = 4096
 # a page's anchors are kept beyond its parse (sent between processes, resolved later): a hostile
 # page of 5 MB of "<a href=n>" would give 400,000 of them; its first links are the ones resolved
 MAX_ANCHORS = 16_000  # 8 times ``mirrors.links.MAX_LINKS``
+# what a page links to; the elements that name a language edition of it (``features.alternates``)
+_LINKS = "a[href], area[href], base[href]"
+_ALTERNATES = "base[href], [hreflang][href]"
 MAX_IMAGE_TERMS = 20_000  # ~10 µs each: a page of 300,000 images took 3.5 s of CPU before
 # Python codecs that are no web charset: the escape codecs decode escapes into lone surrogates,
 # and warn; ``punycode`` decodes in time that grows with the square of the body (a red team's
@@ -227,6 +230,7 @@ class PageText:
     truncated: bool  # not read whole: see ``html_text``
     anchors: Anchors | None  # only when asked for
     language: str = ""  # what its <html> element's ``lang`` (or ``xml:lang``) says, as written
+    alternates: Anchors = Anchors(None, ())  # its ``hreflang`` links (``features.alternates``)
 
 
 def plain_text(text: str) -> PageText:
@@ -260,9 +264,11 @@ def html_text(
     """
     if utf8 is None or _holds_mark(utf8):
         html, utf8 = html.replace(_MARK, " "), None
+    declares = b"hreflang" in utf8 if utf8 is not None else "hreflang" in html
     html, truncated, named = _bounded(html, max_depth, utf8)
     tree = LexborHTMLParser(html)
     found = _anchors(tree) if anchors else None  # before the tree is edited below
+    alternates = _anchors(tree, _ALTERNATES) if declares else Anchors(None, ())
     title = next(iter(tree.tags("title")), None)  # a name lookup: no selector to compile
     # merge before anything else is removed: a stripped script still separates its neighbours;
     # a name lookup for each formatting tag the page names (1.5x faster than one selector list)
@@ -284,7 +290,8 @@ def html_text(
         language = attributes.get("lang") or attributes.get("xml:lang") or ""
     code = " ".join(block.text(separator=" ") for block in tree.tags("pre"))
     cut = truncated or len(images) > MAX_IMAGE_TERMS
-    return PageText(text, "" if title is None else title.text(), code, cut, found, language)
+    title_text = "" if title is None else title.text()
+    return PageText(text, title_text, code, cut, found, language, alternates)
 
 
 def _holds_mark(utf8: bytes) -> bool:
@@ -337,10 +344,11 @@ def _edited_names(found: int) -> frozenset[str]:
     return frozenset(name for number, name in enumerate(_EDITED_TAGS) if found >> number & 1)
 
 
-def _anchors(tree: LexborHTMLParser) -> Anchors:
-    """One walk of the tree (a second, for the ``<base>``, cost as much again)."""
+def _anchors(tree: LexborHTMLParser, selector: str = _LINKS) -> Anchors:
+    """The ``<base href>`` and the hrefs of the elements ``selector`` finds (the first
+    ``MAX_ANCHORS``): one walk of the tree (a second, for the ``<base>``, cost as much again)."""
     base, hrefs = None, []
-    for node in tree.css("a[href], area[href], base[href]"):
+    for node in tree.css(selector):
         if node.tag == "base":
             if base is None:  # the first one counts
                 base = node.attributes.get("href") or ""

@@ -38,11 +38,13 @@ from dedup_filter.urlrules.aliases import (
     matches,
     rewrites,
 )
+from dedup_filter.urlrules.editions import undeclared_by
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import (
     ANY,
     DROP,
+    EDITION,
     PARAMETER_KINDS,
     RuleKey,
     Scope,
@@ -197,9 +199,14 @@ class Verdicts:
     def _counterpart(
         self, key: RuleKey, parts: UrlParts, page_id: int | None, scope: Scope
     ) -> str | None:
-        """A held URL of other content that the rule would merge with the page, if any."""
+        """A held URL of other content that the rule would merge with the page, if any (for an
+        ``edition`` rule, only a held page that declares editions and does not name the page's
+        URL: a translation it names is no counterexample)."""
         url, base = parts.url(), self.set_aside(parts)
         rewritten = rewrite(key, base, scope)
+        if key.kind == EDITION:
+            held = rewritten.url() if rewritten is not None else None
+            return held if held is not None and undeclared_by(self.view, held, url) else None
         if rewritten is not None:
             held = self.holder(rewritten, url, page_id)
             if held is not None:

@@ -8,7 +8,10 @@ supports that rule, for the class of URLs both rewrite to. Pairs that differ in 
 or by more than ``MAX_GROUP`` parameters, support nothing: no rule would be learnt from them alone.
 Nor do pairs that differ by a language (``/de/x.html`` and ``/x.html``, ``x?lang=de`` and ``x``):
 an untranslated page of a partial translation is its source's copy, the translated ones are not
-(``dedup_filter/languages.py``); but for ``a.html.en`` beside ``a.html`` where ``en`` is a language
+(``dedup_filter/languages.py``); but for one language's directory in place of another's
+(``/manual/ja/x.html`` and ``/manual/en/x.html``: an ``edition``), which supports its rule only
+where the held page's language bar says the other URL is no translation of it (``learner``), and
+for ``a.html.en`` beside ``a.html`` where ``en`` is a language
 the crawler asks for (``url_rules.negotiated_languages``): a server that negotiates serves that
 variant under the bare name whenever it exists (the fourth helper's web: Apache's manual on two
 hosts, about 245 such fetches a crawl, each dropped after as a copy). Nor do pairs that differ
@@ -38,6 +41,8 @@ from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 from dedup_filter.urlrules.rewrite import (
     CASE,
     DROP,
+    EDITION,
+    EDITION_JOINER,
     IGNORE,
     INDEX,
     MARKER,
@@ -127,6 +132,8 @@ def _path(
         lowered = first.with_path(first.path.lower())
         return Explanation(RuleKey(host, CASE), lowered.class_key(), ())
     long_segments, short_segments = longer.path.split("/"), shorter.path.split("/")
+    if len(long_segments) == len(short_segments):
+        return _edition(first, second)
     if len(long_segments) != len(short_segments) + 1:
         return None
     for position in range(1, len(long_segments) - 1):
@@ -138,6 +145,27 @@ def _path(
     return None
 
 
+def _edition(dropped: UrlParts, held: UrlParts) -> Explanation | None:
+    """An ``edition`` rule: the two paths differ by one directory segment, each naming a
+    language and no release nor platform (``/manual/ja/a.html`` dropped for ``/manual/en/a.html``
+    supports ``ja>en``). Whether the pair supports it, the held page says (``learner``)."""
+    segments, held_segments = dropped.path.split("/"), held.path.split("/")
+    differing = [
+        position
+        for position in range(1, len(segments) - 1)
+        if segments[position] != held_segments[position]
+    ]
+    if len(differing) != 1 or segments[-1] != held_segments[-1]:
+        return None
+    replaced, put = segments[differing[0]], held_segments[differing[0]]
+    if not all(_names_language_only(segment) for segment in (replaced, put)):
+        return None
+    if replaced in segments[1 : differing[0]]:  # the rule replaces the first such segment
+        return None
+    key = RuleKey(dropped.authority, EDITION, f"{replaced}{EDITION_JOINER}{put}")
+    return Explanation(key, held.class_key(), ())
+
+
 def _chooses_content(name: str) -> bool:
     """Whether a parameter's name says it chooses a language or an edition of the page."""
     return language_parameter(name) or name.lower() in _EDITION_CHOICES
@@ -145,7 +173,17 @@ def _chooses_content(name: str) -> bool:
 
 def _names_edition(segment: str) -> bool:
     """Whether a path segment names a language, a release or a platform."""
-    return names_language(segment) or names_release(segment) or names_platform(segment)
+    return names_language(segment) or _names_other_edition(segment)
+
+
+def _names_language_only(segment: str) -> bool:
+    """Whether a path segment names a language, and no release nor platform."""
+    return names_language(segment) and not _names_other_edition(segment)
+
+
+def _names_other_edition(segment: str) -> bool:
+    """Whether a path segment names a release or a platform."""
+    return names_release(segment) or names_platform(segment)
 
 
 def _numbers_a_later_page(side: UrlParts, differing: tuple[str, ...]) -> bool:

@@ -38,13 +38,14 @@ from dedup_filter.urlrules.deferrals import (
     awaiting_candidate,
     awaiting_canonical,
 )
+from dedup_filter.urlrules.editions import apart, edition_copy, undeclared_by
 from dedup_filter.urlrules.evidence import Verdicts, inserted_line, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
 from dedup_filter.urlrules.redirects import RedirectRules
-from dedup_filter.urlrules.rewrite import CASE, KIND_NAMES, RuleKey, rewrite
+from dedup_filter.urlrules.rewrite import CASE, EDITION, KIND_NAMES, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 from dedup_filter.urlrules.witnesses import note, witnesses
 
@@ -74,16 +75,21 @@ class UrlRuleLearner:
             return None
         authority = url.partition("://")[2].partition("/")[0]
         store = UrlRuleStore(view)
-        confirmed = self._reach.confirmed(store, authority)
+        editions, confirmed = apart(self._reach.confirmed(store, authority))
         # a trusted parameter rewrites only a URL that carries one
         ruled = bool(confirmed) or (bool(self.config.trusted_parameters) and "?" in url)
         defer = self.config.defer_aliases
         may_wait = defer and ("?" in url or url.endswith(self._documents))
-        if not ruled and not may_wait:
+        if not ruled and not may_wait and not editions:
             return None
         parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
             return None  # held itself: a recrawl is the page's own business
+        copy = edition_copy(view, parts, editions) if editions else None
+        if copy is not None:
+            held, label, declared = copy
+            evidence = {"url_rule": [label], "editions_declared": declared}
+            return _dropped_for(view, url, held, evidence)
 
         def rules_of(held: UrlParts) -> Rules:
             return [*confirmed, *self._reach.virtual(held, self.config.trusted_parameters)]
@@ -91,12 +97,7 @@ class UrlRuleLearner:
         found = held_alias(view, parts, rules_of) if ruled else None
         if found is not None:
             held, labels = found
-            evidence: dict[str, object] = {"url_rule": list(labels)}
-            if UrlDeferrals(view).awaited(held):
-                # fetched as a probe for an alias, maybe never parsed by the crawl: what only it
-                # links is reached when a dropped alias hands its request to it
-                evidence["crawl_instead"] = held
-            drop = Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
+            drop = _dropped_for(view, url, held, {"url_rule": list(labels)})
             return _trusted_named(drop, confirmed)
         waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
         if waits is not None:
@@ -106,7 +107,7 @@ class UrlRuleLearner:
         candidates = [
             (rule, self._reach.scope(rule))
             for rule in store.unconfirmed(authority)
-            if rule.state == OPEN
+            if rule.state == OPEN and rule.key.kind != EDITION
         ]
         return awaiting_candidate(view, parts, candidates)
 
@@ -236,6 +237,8 @@ class UrlRuleLearner:
         key = explanation.key
         if key.kind == CASE and not exact:
             return {}, []
+        if key.kind == EDITION and not undeclared_by(store.view, held, alias):
+            return {}, []  # a translation the held page declares, or a page that declares none
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
             return {}, []
@@ -246,7 +249,7 @@ class UrlRuleLearner:
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
-        if page_id is not None:
+        if page_id is not None and key.kind != EDITION:  # it asks the held page, never a class
             scope = self._reach.scope(rule)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
@@ -263,7 +266,7 @@ class UrlRuleLearner:
         chapters."""
         verdicts = Verdicts(store, self.pages_config, now)
         explained = self._explain(store, verdicts, alias, held)
-        if explained is None or explained[0].key.kind == CASE:
+        if explained is None or explained[0].key.kind in (CASE, EDITION):
             return {}, []
         explanation = explained[0]
         key = explanation.key
@@ -314,7 +317,7 @@ class UrlRuleLearner:
         if explanation is not None:
             return explanation, UrlParts.parse(held)
         alias_parts, held_parts = UrlParts.parse(alias), UrlParts.parse(held)
-        confirmed = self._reach.confirmed(store, held_parts.authority)
+        confirmed = apart(self._reach.confirmed(store, held_parts.authority))[1]
         held_class = canonical(held_parts, [*confirmed, *verdicts.well_known(held_parts)])
         for rules in (confirmed, [*confirmed, *verdicts.well_known(alias_parts)]):
             alias_class = canonical(alias_parts, rules)
@@ -343,7 +346,11 @@ class UrlRuleLearner:
             if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
                 probes += verdicts.probe(rule, parts, self._reach.scope(rule))
         if page_id is not None:
-            scoped = [(rule.key, self._reach.scope(rule)) for rule in survivors]
+            scoped = [
+                (rule.key, self._reach.scope(rule))
+                for rule in survivors
+                if rule.key.kind != EDITION
+            ]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = missed | verdicts.evidence()
         if not evidence and not probes:
@@ -425,6 +432,15 @@ class UrlRuleLearner:
             "changed_at": rule.changed_at,
             "example": {"alias": rule.example[0], "held": rule.example[1]},
         }
+
+
+def _dropped_for(view: IndexView, url: str, held: str, evidence: dict[str, Any]) -> Decision:
+    """The URL dropped as an alias of the held page ``held``, which the crawl is told to crawl
+    instead where it was fetched as a probe for an alias (maybe never parsed by the crawl: what
+    only it links is reached when a dropped alias hands its request to it)."""
+    if UrlDeferrals(view).awaited(held):
+        evidence["crawl_instead"] = held
+    return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
 
 
 def _trusted_named(decision: Decision, confirmed: Rules) -> Decision:

@@ -14,7 +14,7 @@ from dedup_filter.config import UrlRulesConfig
 from dedup_filter.urlrules.aliases import matches
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
-from dedup_filter.urlrules.rewrite import ANY, DROP, IGNORE, RuleKey, Scope
+from dedup_filter.urlrules.rewrite import ANY, DROP, EDITION, IGNORE, RuleKey, Scope
 from dedup_filter.urlrules.store import UrlRuleStore
 
 # hosts of one kind and name read to pool candidates and values: check_url reads them, so a name
@@ -88,11 +88,14 @@ class RuleReach:
         """The classes a rule needs on its host. What other hosts learnt lowers it for every
         kind but an ignore rule: one pair of two values answered alike (two unknown ids
         answered with one "not found" page) would merge every value of the host, where a drop
-        rule merges only the values its host showed (``scope``)."""
+        rule merges only the values its host showed (``scope``); and an edition rule: which
+        pages a host left untranslated is its own doing."""
         needed = self.config.min_support
         if self.known(key):
             needed = min(needed, self.config.min_support_known)
-        if key.kind != IGNORE and (self._learnt_elsewhere(store, key) or self._pooled(store, key)):
+        if key.kind not in (IGNORE, EDITION) and (
+            self._learnt_elsewhere(store, key) or self._pooled(store, key)
+        ):
             needed = min(needed, self.config.min_support_learnt)
         return needed
 

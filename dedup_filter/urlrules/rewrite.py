@@ -8,14 +8,18 @@ A rule belongs to one host (its authority, host[:port]) and merges URLs that dif
 - ``marker``: a directory segment marking a variant: ``/print/a.html`` becomes ``/a.html``;
 - ``case``: the letter case of the path: the rule lower-cases it;
 - ``suffix``: the language a server negotiates appended to a file's name: ``a.html.en`` becomes
-  ``a.html``, which that server answers with the same variant (Apache's MultiViews and type maps).
+  ``a.html``, which that server answers with the same variant (Apache's MultiViews and type maps);
+- ``edition``: one language's directory for another's (``ja>en``: ``/manual/ja/a.html`` becomes
+  ``/manual/en/a.html``), where a partial translation serves its source's pages in its place.
+  It merges a URL only with a held page that declares language editions and does not name the
+  URL among them (``features.alternates``): the learner and ``check_url`` ask that, not this.
 
-An ``index``, ``marker`` or ``suffix`` rule moves a URL to another path, which another handler
-may serve: a static server answers ``ref/?lang=fr`` with ``ref/``'s page, where the CMS serves
-the French edition as ``ref/index.html?lang=fr``. Such a rule applies to a URL without a query
-only (what the parameter rules leave of one): on the twenty-second holdout web served so, the
-French edition's index page waited for ``ref/?lang=fr`` and was dropped as a copy of the English
-one.
+An ``index``, ``marker``, ``suffix`` or ``edition`` rule moves a URL to another path, which
+another handler may serve: a static server answers ``ref/?lang=fr`` with ``ref/``'s page, where
+the CMS serves the French edition as ``ref/index.html?lang=fr``. Such a rule applies to a URL
+without a query only (what the parameter rules leave of one): on the twenty-second holdout web
+served so, the French edition's index page waited for ``ref/?lang=fr`` and was dropped as a copy
+of the English one.
 
 Invariant: ``rewrite`` returns None when the rule does not apply, so a rule never "rewrites" a URL
 into itself, and ``inverse`` only builds a URL that ``rewrite`` maps back onto the one given.
@@ -27,11 +31,12 @@ from dataclasses import dataclass
 
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
 
-DROP, IGNORE, INDEX, MARKER, CASE, SUFFIX = range(6)
-KIND_NAMES = ("drop", "ignore", "index", "marker", "case", "suffix")
+DROP, IGNORE, INDEX, MARKER, CASE, SUFFIX, EDITION = range(7)
+KIND_NAMES = ("drop", "ignore", "index", "marker", "case", "suffix", "edition")
 PARAMETER_KINDS = (DROP, IGNORE)
 # rules that move a URL to another path: they apply to a URL without a query only (below)
-_PATH_KINDS = (INDEX, MARKER, SUFFIX)
+_PATH_KINDS = (INDEX, MARKER, SUFFIX, EDITION)
+EDITION_JOINER = ">"  # an edition rule's name: the segment it replaces, then the one it puts
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,13 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
     if key.kind == SUFFIX:
         stem = parts.path.removesuffix(key.name)
         return parts.with_path(stem) if stem != parts.path and names_a_file(stem) else None
+    if key.kind == EDITION:
+        replaced, _, put = key.name.partition(EDITION_JOINER)
+        segments = parts.path.split("/")
+        if replaced not in segments[1:-1]:
+            return None
+        segments[segments.index(replaced, 1)] = put
+        return parts.with_path("/".join(segments))
     lowered = parts.path.lower()
     return parts.with_path(lowered) if lowered != parts.path else None
 
@@ -122,7 +134,8 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
 def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
     """Another URL the rule would merge with ``parts`` (a probe), or None when none can be built:
     the parameter added with a value seen, the default document or the language added or
-    removed, the marker inserted where it was seen."""
+    removed, the marker inserted where it was seen (an ``edition`` rule builds none: which
+    editions a page has, the page says)."""
     if key.kind == DROP:
         absent = not set(key.group) & parts.names()
         return parts.with_values(key.group, scope.values[-1]) if absent and scope.values else None

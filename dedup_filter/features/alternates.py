@@ -1,0 +1,45 @@
+"""The language editions a page declares: the URLs its ``hreflang`` links name (a language bar,
+``<link rel="alternate" hreflang>``), kept as 32-bit keys.
+
+A site that installs a partial translation serves its untranslated pages as copies of the
+source's (Debian's Apache manual: 223 of the German edition's 244 pages are the English ones),
+and says which pages are translated: a page's language bar links its translations (Apache's
+manual: ``hreflang`` anchors to each, never to itself), and a copy served in an edition's place
+is the source's bytes, linking the source's translations, never the URL it is served under. So
+a page that declares editions and does not name a URL of another language's directory tells
+that the URL holds no translation of it (``urlrules``, the ``edition`` rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urljoin
+
+from dedup_filter.features.hashing import hash64
+from dedup_filter.urls import normalize_url
+
+MAX_ALTERNATES = 64  # a language bar names a few dozen at most; a hostile page names any number
+_KEY_SEED = 0x68726566  # fixed: keys are stored, and compared with keys made at check time
+
+
+def alternate_key(url: str) -> int:
+    """The key of a URL (in normal form, ``urls.normalize_url``) among a page's alternates."""
+    return hash64(url, _KEY_SEED) >> 32
+
+
+def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -> tuple[int, ...]:
+    """The keys of the URLs ``hrefs`` name, resolved against the page's ``<base href>`` (or its
+    URL), sorted; none when they are more than ``MAX_ALTERNATES`` (a list cut anywhere could
+    lack the page's own URL or the one asked about)."""
+    try:
+        start = urljoin(page_url, base) if base else page_url
+        keys = {alternate_key(normalize_url(urljoin(start, href.strip()))) for href in hrefs}
+    except ValueError:  # an href that is no URL (an invalid IPv6 literal): the page declares none
+        return ()
+    return tuple(sorted(keys)) if len(keys) <= MAX_ALTERNATES else ()
+
+
+def undeclared(alternates: tuple[int, ...], url: str) -> bool:
+    """Whether a page that declares the editions ``alternates`` (some) does not name ``url``
+    (in normal form) among them: no translation of it that the site declares."""
+    return bool(alternates) and alternate_key(url) not in alternates

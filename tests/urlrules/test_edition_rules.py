@@ -1,0 +1,99 @@
+"""``edition`` rules: a partial translation's untranslated pages, its source's copies, pruned where
+the source page's language bar says the URL holds no translation of it."""
+
+from __future__ import annotations
+
+from dedup_filter.features.alternates import declared_alternates, undeclared
+from dedup_filter.urlrules.induction import explain
+
+from .conftest import HOST, Site
+
+
+def _with_bar(body: bytes, page: int, languages: tuple[str, ...]) -> bytes:
+    """The page with a language bar naming its translations, as Apache's manual writes it."""
+    bar = "".join(
+        f'<a href="../../{language}/mod/p{page}.html" hreflang="{language}" rel="alternate">'
+        f"{language}</a> "
+        for language in languages
+    )
+    return body.replace(b"<body>", f"<body><div class='toplang'>{bar}</div>".encode(), 1)
+
+
+def _fetch(site: Site, path: str, page: int, languages: tuple[str, ...] = ()) -> str:
+    body = site.bodies[page]
+    decision = site.dedup.check_page(HOST + path, _with_bar(body, page, languages))
+    return decision.reason
+
+
+def _manual(site: Site, pages: range, declared: dict[int, tuple[str, ...]]) -> None:
+    """The English edition's pages, each naming the translations ``declared`` gives it."""
+    for page in pages:
+        languages = declared.get(page, ())
+        assert _fetch(site, f"/manual/en/mod/p{page}.html", page, languages) == "unique"
+
+
+def test_a_partial_translations_copies_of_its_source_become_a_rule_that_spares_translations(site):
+    """Japanese pages that are the English pages' bytes, under English pages that name only the
+    French translation, teach ``ja>en``; the rule prunes the next such page and keeps the one
+    the English page names as translated, and the French translations tell nothing against it."""
+    declared = {page: ("fr",) for page in range(6)} | {5: ("fr", "ja")}
+    _manual(site, range(6), declared)
+    for page in range(2):
+        assert _fetch(site, f"/manual/fr/mod/p{page}.html", page + 10, ("ja",)) == "unique"
+    for page in range(3):
+        copy = _fetch(site, f"/manual/ja/mod/p{page}.html", page, declared[page])
+        assert copy == "exact_duplicate"
+    assert site.rule("docs.a.test edition ja>en")["state"] == "confirmed"
+    pruned = site.check("/manual/ja/mod/p4.html")
+    source = HOST + "/manual/en/mod/p4.html"
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", source)
+    assert pruned.evidence["url_rule"] == ["docs.a.test edition ja>en"]
+    assert pruned.evidence["editions_declared"] == 1
+    assert site.check("/manual/ja/mod/p5.html").action == "keep"  # a declared translation
+    assert site.check("/manual/ja/mod/p9.html").action == "keep"  # no English page held
+
+
+def test_copies_under_pages_that_declare_no_editions_teach_nothing(site):
+    """Without a language bar nothing says which pages are translated: copies in another
+    language's directory support no rule, however many."""
+    _manual(site, range(5), {})
+    for page in range(5):
+        assert _fetch(site, f"/manual/de/mod/p{page}.html", page) == "exact_duplicate"
+    assert site.rule("docs.a.test edition de>en") is None
+    assert site.check("/manual/de/mod/p4.html").action == "keep"
+
+
+def test_a_translation_its_source_page_does_not_name_kills_the_rule(site):
+    """A page of other content in the translation's directory whose English page does not name
+    it (a language bar out of date): the bar is not to be trusted on this host, and the rule
+    dies before it prunes anything more."""
+    declared = {page: ("fr",) for page in range(6)}
+    _manual(site, range(6), declared)
+    for page in range(3):
+        assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
+    assert site.rule("docs.a.test edition ja>en")["state"] == "confirmed"
+    assert _fetch(site, "/manual/ja/mod/p3.html", 12, ("en", "fr")) == "unique"
+    assert site.rule("docs.a.test edition ja>en")["state"] == "dead"
+    assert site.check("/manual/ja/mod/p4.html").action == "keep"
+
+
+def test_an_edition_rule_is_induced_from_one_language_directory_for_another_only():
+    held = HOST + "/manual/en/mod/core.html"
+    explained = explain(HOST + "/manual/ja/mod/core.html", held, ())
+    assert explained is not None
+    assert explained.key.label == "docs.a.test edition ja>en"
+    others = ("/manual/v2/mod/core.html", "/manual/ja/mod/other.html", "/manual/ja/x/core.html")
+    for other in others:
+        assert explain(HOST + other, held, ()) is None
+
+
+def test_a_pages_editions_are_its_hreflang_links_resolved():
+    page = HOST + "/manual/en/mod/core.html"
+    keys = declared_alternates(page, None, ["../../fr/mod/core.html", "../../ja/mod/core.html#x"])
+    assert not undeclared(keys, HOST + "/manual/ja/mod/core.html")
+    assert undeclared(keys, HOST + "/manual/de/mod/core.html")
+    assert not undeclared((), HOST + "/manual/de/mod/core.html")  # declares none: says nothing
+    based = declared_alternates(page, HOST + "/other/", ["de.html"])
+    assert not undeclared(based, HOST + "/other/de.html")
+    many = declared_alternates(page, None, [f"p{number}.html" for number in range(100)])
+    assert many == ()  # more than a language bar holds: none trusted
