@@ -489,7 +489,7 @@ class DedupFilter:
         decision = self._mirrors.after(
             view, placed, self._verdict(view, page, placed.recorded, now), now
         )
-        return self._url_rules.observe(view, decision, now)
+        return self._url_rules.observe(view, decision, now, fingerprint.alternates)
 
     def _verdict(
         self, view: IndexView, page: PreparedPage, recorded: DirEntry | None, now: float
@@ -552,7 +552,6 @@ class DedupFilter:
             fingerprint.sketch,
             fingerprint.code,
             fingerprint.title_apart,
-            fingerprint.alternates,
         )
         view.put_page(record)
         return page_id

@@ -103,10 +103,10 @@ def new_sample_key() -> bytes:
 # sub-databases owned by the mirror detector (layout documented in mirror_store.py)
 MIRROR_TABLES = ("dirs", "rules", "candidates", "links", "probes", "deferred")
 # sub-databases owned by the URL rules (layout documented in urlrules/store.py)
-URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred")
+URL_RULE_TABLES = ("url_rules", "url_aliases", "url_deferred", "url_editions")
 # the caller's bytes beside its deferred URLs (layout documented in deferred_records.py)
 CALLER_TABLES = ("deferred_records",)
-_MAX_DBS = 24  # 18 in use: room for a table or two without a new layout
+_MAX_DBS = 24  # 19 in use: room for a table or two without a new layout
 _MAX_DECODED = 1_024  # records a view keeps decoded (a batch reads ~80): a scan of all keeps few
 T = TypeVar("T")
 

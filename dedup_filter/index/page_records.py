@@ -8,8 +8,7 @@ reads as zero bits): two pages share a super-shingle when those bytes agree.
 ``last_seen`` is kept in whole seconds, rounded up: ``gc`` never removes a page seen after its
 cutoff (a page seen less than a second before the cutoff may survive one more sweep).
 The URL's scheme is one byte (``_SCHEMES``), its host a number (``hosts``), the token count a
-varint; the title and code hashes and the declared editions are kept only when there are any (a
-flag each).
+varint; the title and code hashes are kept only when there are any (a flag each).
 """
 
 from __future__ import annotations
@@ -26,9 +25,8 @@ from dedup_filter.index.varints import decode_varint, encode_varint
 # and the URL: scheme code, then the host's number (varint) and the rest, or the URL as it is
 _HEAD = struct.Struct(">QIBBBB")
 _HASH = struct.Struct(">I")
-# flags: the record keeps a title hash, a code hash; its text does not bear out its title; it
-# keeps the keys of the language editions the page declares (a count byte, then 4 bytes each)
-_TITLE, _CODE, _TITLE_APART, _ALTERNATES = 1, 2, 4, 8
+# flags: the record keeps a title hash, a code hash; its text does not bear out its title
+_TITLE, _CODE, _TITLE_APART = 1, 2, 4
 _MAX_SECONDS = (1 << 32) - 1
 FEATURE_BYTES = 5
 _FEATURE_SHIFT = 64 - 8 * FEATURE_BYTES
@@ -63,7 +61,6 @@ class PageRecord:
     sketch: bytes = b""  # the b-bit min-hash sketch (``Fingerprint.sketch``)
     code: int = 0  # 32-bit hash of its code blocks' words, 0 without any (``Fingerprint.code``)
     title_apart: bool = False  # its text does not bear out its title (``Fingerprint.title_apart``)
-    alternates: tuple[int, ...] = ()  # the editions it declares (``Fingerprint.alternates``)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(map(kept_feature, self.features)))
@@ -78,14 +75,11 @@ class PageRecord:
         seen = _stored_seconds(self.last_seen)
         flags = (_TITLE if self.title else 0) | (_CODE if self.code else 0)
         flags |= _TITLE_APART if self.title_apart else 0
-        flags |= _ALTERNATES if self.alternates else 0
         head = _HEAD.pack(
             self.exact, seen, flags, len(self.features), len(self.simhash), len(self.sketch)
         )
         head += _HASH.pack(self.title) if self.title else b""
         head += _HASH.pack(self.code) if self.code else b""
-        if self.alternates:
-            head += bytes([len(self.alternates)]) + b"".join(map(_HASH.pack, self.alternates))
         features = b"".join(
             (feature >> _FEATURE_SHIFT).to_bytes(FEATURE_BYTES, "big") for feature in self.features
         )
@@ -101,14 +95,6 @@ class PageRecord:
             (title,), start = _HASH.unpack_from(data, start), start + _HASH.size
         if flags & _CODE:
             (code,), start = _HASH.unpack_from(data, start), start + _HASH.size
-        alternates: tuple[int, ...] = ()
-        if flags & _ALTERNATES:
-            count, start = data[start], start + 1
-            alternates = tuple(
-                _HASH.unpack_from(data, offset)[0]
-                for offset in range(start, start + _HASH.size * count, _HASH.size)
-            )
-            start += _HASH.size * count
         token_count, start = decode_varint(data, start)
         features = tuple(
             int.from_bytes(data[offset : offset + FEATURE_BYTES], "big") << _FEATURE_SHIFT
@@ -131,7 +117,6 @@ class PageRecord:
             sketch,
             code,
             bool(flags & _TITLE_APART),
-            alternates,
         )
 
 
@@ -144,8 +129,6 @@ def stored_simhash(data: bytes | memoryview) -> bytes:
     screens its candidates by it (``matching.find_near``)."""
     _, _, flags, n_features, n_simhash, _ = _HEAD.unpack_from(data)
     start = _HEAD.size + _HASH.size * (bool(flags & _TITLE) + bool(flags & _CODE))
-    if flags & _ALTERNATES:
-        start += 1 + _HASH.size * data[start]
     start = decode_varint(data, start)[1] + FEATURE_BYTES * n_features
     return bytes(data[start : start + n_simhash])
 

@@ -2,43 +2,64 @@
 
 A partial translation serves its source's page where nothing was translated (Debian's Apache
 manual: 223 of the German edition's 244 pages, 151 of the Japanese edition's), and its language
-bar names the translations that exist (``features.alternates``). A pair ``ja/x.html`` dropped as
-a copy of ``en/x.html``, whose page declares editions and not ``ja/x.html``, supports ``ja>en``;
-a translation that the held page declares supports nothing and tells nothing against it. Once
-confirmed, the rule drops a URL only for a held page that declares editions without naming it;
-it never waits for that page (the page, not the rule, says whether the URL is a translation).
+bar names the translations that exist (``features.alternates``). So every fetched page that
+declares editions files them, with the held page that stands for its text (itself when kept,
+the page it duplicates when dropped as a copy), in ``url_editions``. A pair ``ja/x.html``
+dropped as a copy of ``en/x.html``, whose page declares editions and not ``ja/x.html``, supports
+``ja>en``; a translation that the page declares supports nothing and tells nothing against it.
+Once confirmed, the rule drops a URL only where the page of its rewrite was fetched, declared
+editions without naming the URL, and its text is held (by that page or the one it duplicates);
+it never waits for that page: the page, not the rule, says whether the URL is a translation.
+Rows are read back only while the page they name is held (``gc`` leaves them).
 """
 
 from __future__ import annotations
 
+import struct
+
 from dedup_filter.features.alternates import undeclared
-from dedup_filter.index.lmdb_index import IndexView
+from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id, url_key
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.rewrite import EDITION, rewrite
 
+_TABLE = "url_editions"
+_ID_BYTES = len(encode_id(0))
+_KEY = struct.Struct(">I")
 
-def undeclared_by(view: IndexView, held: str, url: str) -> int:
-    """How many editions the held page ``held`` declares when it does not name ``url`` among
-    them; 0 when it names it, declares none or is not held."""
+
+def file_editions(view: IndexView, url: str, held: str, alternates: tuple[int, ...]) -> None:
+    """Remember that the page fetched at ``url`` declared ``alternates`` and that the held page
+    ``held`` (``url`` itself when kept) stands for its text."""
     page_id = view.page_id_for_url(held)
-    record = view.page(page_id) if page_id is not None else None
-    if record is None or not undeclared(record.alternates, url):
-        return 0
-    return len(record.alternates)
+    if page_id is None or not alternates:
+        return
+    keys = b"".join(map(_KEY.pack, alternates))
+    view.put(_TABLE, url_key(url), encode_id(page_id) + keys)
+
+
+def undeclared_by(view: IndexView, fetched: str, url: str) -> tuple[str, int] | None:
+    """The held page that stands for the text of the page fetched at ``fetched`` and how many
+    editions that page declared, when it declared some and not ``url``; else None."""
+    row = view.get(_TABLE, url_key(fetched))
+    if row is None:
+        return None
+    alternates = tuple(key for (key,) in _KEY.iter_unpack(row[_ID_BYTES:]))
+    if not undeclared(alternates, url):
+        return None
+    record = view.page(decode_id(row[:_ID_BYTES]))
+    return None if record is None else (record.url, len(alternates))
 
 
 def edition_copy(view: IndexView, parts: UrlParts, rules: Rules) -> tuple[str, str, int] | None:
     """The held page an ``edition`` rule (of ``rules``) merges the URL with, the rule's label and
-    the editions the page declares without naming the URL; None when no rule does."""
+    the editions its rewrite's page declared without naming the URL; None when no rule does."""
     url = parts.url()
     for key, scope in rules:
         rewritten = rewrite(key, parts, scope) if key.kind == EDITION else None
-        if rewritten is None:
-            continue
-        declared = undeclared_by(view, rewritten.url(), url)
-        if declared:
-            return rewritten.url(), key.label, declared
+        found = undeclared_by(view, rewritten.url(), url) if rewritten is not None else None
+        if found is not None:
+            return found[0], key.label, found[1]
     return None
 
 

@@ -205,8 +205,8 @@ class Verdicts:
         url, base = parts.url(), self.set_aside(parts)
         rewritten = rewrite(key, base, scope)
         if key.kind == EDITION:
-            held = rewritten.url() if rewritten is not None else None
-            return held if held is not None and undeclared_by(self.view, held, url) else None
+            found = undeclared_by(self.view, rewritten.url(), url) if rewritten else None
+            return found[0] if found is not None and found[0] != url else None
         if rewritten is not None:
             held = self.holder(rewritten, url, page_id)
             if held is not None:

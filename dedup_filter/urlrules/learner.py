@@ -38,7 +38,7 @@ from dedup_filter.urlrules.deferrals import (
     awaiting_candidate,
     awaiting_canonical,
 )
-from dedup_filter.urlrules.editions import apart, edition_copy, undeclared_by
+from dedup_filter.urlrules.editions import apart, edition_copy, file_editions, undeclared_by
 from dedup_filter.urlrules.evidence import Verdicts, inserted_line, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -143,13 +143,20 @@ class UrlRuleLearner:
             deferrals.settle(url, status or 0)
 
     # what the filter tells
-    def observe(self, view: IndexView, decision: Decision, now: float) -> Decision:
+    def observe(
+        self, view: IndexView, decision: Decision, now: float, alternates: tuple[int, ...] = ()
+    ) -> Decision:
         """Learn from a page's final decision: a same-host duplicate pair supports a candidate, a
-        page kept as unique tests every candidate of its host and files its alias classes."""
+        page kept as unique tests every candidate of its host and files its alias classes, a page
+        that declares language editions (``alternates``) files them (``editions``)."""
         if not self.config.enabled:
             return decision
         store = UrlRuleStore(view)
         self._fate(view, decision)
+        duplicate = decision.dropped and decision.reason in _DUPLICATES
+        if alternates and (duplicate or not decision.dropped):
+            held = decision.duplicate_of if duplicate else decision.url
+            file_editions(view, decision.url, held or "", alternates)
         moved = self.redirects.served(view, decision.url)
         if moved is not None:
             killed = [*decision.evidence.get("url_rules_killed", ()), moved]
@@ -237,7 +244,7 @@ class UrlRuleLearner:
         key = explanation.key
         if key.kind == CASE and not exact:
             return {}, []
-        if key.kind == EDITION and not undeclared_by(store.view, held, alias):
+        if key.kind == EDITION and undeclared_by(store.view, held, alias) is None:
             return {}, []  # a translation the held page declares, or a page that declares none
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):

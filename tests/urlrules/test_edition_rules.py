@@ -97,3 +97,17 @@ def test_a_pages_editions_are_its_hreflang_links_resolved():
     assert not undeclared(based, HOST + "/other/de.html")
     many = declared_alternates(page, None, [f"p{number}.html" for number in range(100)])
     assert many == ()  # more than a language bar holds: none trusted
+
+
+def test_a_copy_whose_source_page_was_itself_dropped_as_a_copy_names_the_page_held(site):
+    """The English page met as a copy of another host's (a mirror crawled first) still tells its
+    translations: the untranslated Japanese page is dropped for the page that holds the text."""
+    mirror = "http://mirror.b.test/manual/en/mod/p4.html"
+    assert site.dedup.check_page(mirror, _with_bar(site.bodies[4], 4, ("fr",))).reason == "unique"
+    _manual(site, range(4), {page: ("fr",) for page in range(4)})
+    assert _fetch(site, "/manual/en/mod/p4.html", 4, ("fr",)) == "exact_duplicate"
+    for page in range(3):
+        assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
+    pruned = site.check("/manual/ja/mod/p4.html")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", mirror)
+    assert site.check("/manual/ja/mod/p5.html").action == "keep"  # never fetched in English
