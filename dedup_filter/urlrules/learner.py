@@ -38,7 +38,13 @@ from dedup_filter.urlrules.deferrals import (
     awaiting_candidate,
     awaiting_canonical,
 )
-from dedup_filter.urlrules.editions import apart, edition_copy, file_editions, undeclared_by
+from dedup_filter.urlrules.editions import (
+    apart,
+    edition_copy,
+    file_editions,
+    first_copy,
+    undeclared_by,
+)
 from dedup_filter.urlrules.evidence import Verdicts, inserted_line, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
 from dedup_filter.urlrules.parts import UrlParts
@@ -211,10 +217,11 @@ class UrlRuleLearner:
         deferrals.settle(decision.url, 200, (duplicate and decision.duplicate_of) or "")
 
     def _learn(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
-        exact = decision.reason == Reason.EXACT_DUPLICATE
-        evidence, probes = self._support(
-            store, decision.url, decision.duplicate_of or "", now, exact
-        )
+        exact, held = decision.reason == Reason.EXACT_DUPLICATE, decision.duplicate_of or ""
+        evidence, probes = self._support(store, decision.url, held, now, exact)
+        sibling = first_copy(store.view, decision.url, held) if not evidence else None
+        if sibling is not None and self._explains_edition(decision.url, sibling):
+            evidence, probes = self._support(store, decision.url, sibling, now, exact)
         if not evidence:
             return decision
         return replace(
@@ -261,6 +268,14 @@ class UrlRuleLearner:
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
         return evidence, self._witness_probes(store, verdicts, rule, alias)
+
+    def _explains_edition(self, alias: str, other: str) -> bool:
+        """Whether the pair (``alias``, ``other``) of one host is explained by an ``edition``
+        rule: two copies of one held page support no other kind (a copy met under two names
+        tells nothing of how its host names one page)."""
+        config = self.config
+        explanation = explain(alias, other, config.default_documents, config.negotiated_languages)
+        return explanation is not None and explanation.key.kind == EDITION
 
     def _suspect(self, store: UrlRuleStore, alias: str, held: str, now: float) -> Supported:
         """Let a pair of one host that differs by a line inserted into a short page (``evidence.

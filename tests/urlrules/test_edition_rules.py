@@ -111,3 +111,20 @@ def test_a_copy_whose_source_page_was_itself_dropped_as_a_copy_names_the_page_he
     pruned = site.check("/manual/ja/mod/p4.html")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", mirror)
     assert site.check("/manual/ja/mod/p5.html").action == "keep"  # never fetched in English
+
+
+def test_copies_of_another_hosts_pages_on_one_host_are_pairs_of_each_other(site):
+    """Another host's manual crawled first: the English pages and their untranslated Japanese
+    copies are all dropped for its pages, and no page of the host is held; two copies of one
+    page on the host are a pair, and teach ``ja>en`` as held pages would."""
+    mirror = "http://mirror.b.test/manual/mod/p{}.html"
+    for page in range(5):
+        body = _with_bar(site.bodies[page], page, ("fr",))
+        assert site.dedup.check_page(mirror.format(page), body).reason == "unique"
+    for page in range(5):
+        assert _fetch(site, f"/manual/en/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
+    for page in range(3):
+        assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
+    assert site.rule("docs.a.test edition ja>en")["state"] == "confirmed"
+    pruned = site.check("/manual/ja/mod/p4.html")
+    assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", mirror.format(4))
