@@ -14,7 +14,9 @@ translation that few pages carry from a faithful copy; the names can. So:
   both declare the language the other names (``declared_language``: ``manual/en/`` of Debian's
   layout beside a site's unnamed English manual);
 - a language segment (``/de/x.html`` = ``/x.html``) or a language parameter (``x?lang=de`` =
-  ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``).
+  ``x``) is never a URL rule's difference (``names_language``, ``language_parameter``), but for
+  one language's directory in another's place where the pages' own language bars say which
+  pages are translated (``urlrules/editions.py``).
 
 With the Apache manual laid out as sites serve it (``bench/translations.py --layout ...``), the
 code that paired untagged directories with anything and read neither URL rules nor hosts lost 88
