@@ -13,7 +13,7 @@ that the URL holds no translation of it (``urlrules``, the ``edition`` rule).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.urls import normalize_url
@@ -29,14 +29,33 @@ def alternate_key(url: str) -> int:
 
 def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -> tuple[int, ...]:
     """The keys of the URLs ``hrefs`` name, resolved against the page's ``<base href>`` (or its
-    URL), sorted; none when they are more than ``MAX_ALTERNATES`` (a list cut anywhere could
-    lack the page's own URL or the one asked about)."""
+    URL), sorted; none unless each is the page's URL with one directory segment changed
+    (``../../fr/mod/core.html`` of ``en/mod/core.html``) and they are at most
+    ``MAX_ALTERNATES``. Debian's Apache manual writes the bar of its top-level pages for pages
+    a level deeper (``en/dso.html`` names ``../../fr/dso.html``, outside the manual): such a
+    bar names none of the translations that exist, which would all be taken as untranslated
+    (``bench/translations.py`` lost two Brazilian pages so); nor may a bar name a translation
+    under another spelling (``de/mod/`` for ``de/mod/index.html``), other hosts or a query."""
     try:
         start = urljoin(page_url, base) if base else page_url
-        keys = {alternate_key(normalize_url(urljoin(start, href.strip()))) for href in hrefs}
+        named = {normalize_url(urljoin(start, href.strip())) for href in hrefs}
     except ValueError:  # an href that is no URL (an invalid IPv6 literal): the page declares none
         return ()
-    return tuple(sorted(keys)) if len(keys) <= MAX_ALTERNATES else ()
+    if len(named) > MAX_ALTERNATES or not all(_sibling(page_url, url) for url in named):
+        return ()
+    return tuple(sorted(map(alternate_key, named)))
+
+
+def _sibling(page_url: str, url: str) -> bool:
+    """Whether ``url`` is ``page_url`` (both in normal form) with at most one directory segment
+    changed."""
+    page, other = urlsplit(page_url), urlsplit(url)
+    if (page.scheme, page.netloc, page.query) != (other.scheme, other.netloc, other.query):
+        return False
+    segments, other_segments = page.path.split("/"), other.path.split("/")
+    if len(segments) != len(other_segments) or segments[-1] != other_segments[-1]:
+        return False
+    return sum(map(str.__ne__, segments, other_segments)) <= 1
 
 
 def undeclared(alternates: tuple[int, ...], url: str) -> bool:

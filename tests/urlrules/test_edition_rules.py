@@ -93,10 +93,24 @@ def test_a_pages_editions_are_its_hreflang_links_resolved():
     assert not undeclared(keys, HOST + "/manual/ja/mod/core.html")
     assert undeclared(keys, HOST + "/manual/de/mod/core.html")
     assert not undeclared((), HOST + "/manual/de/mod/core.html")  # declares none: says nothing
-    based = declared_alternates(page, HOST + "/other/", ["de.html"])
-    assert not undeclared(based, HOST + "/other/de.html")
-    many = declared_alternates(page, None, [f"p{number}.html" for number in range(100)])
-    assert many == ()  # more than a language bar holds: none trusted
+    based = declared_alternates(page, HOST + "/manual/en/x/", ["../../de/mod/core.html"])
+    assert not undeclared(based, HOST + "/manual/de/mod/core.html")
+    many = [f"../../l{number}/mod/core.html" for number in range(100)]
+    assert declared_alternates(page, None, many) == ()  # more than a language bar holds
+
+
+def test_a_bar_that_names_no_sibling_of_the_page_declares_nothing():
+    """Debian's Apache manual gives its top-level pages the bar of pages a level deeper: the
+    translations it names lie outside the manual, and every translation that exists would be
+    taken as untranslated. A bar is read only when each link is the page's URL with one
+    directory segment changed."""
+    top = HOST + "/docs/2.4/en/new_features_2_0.html"
+    assert declared_alternates(top, None, ["../../pt-br/new_features_2_0.html"]) == ()
+    index = HOST + "/manual/en/mod/index.html"
+    assert declared_alternates(index, None, ["../../de/mod/", "../../fr/mod/index.html"]) == ()
+    elsewhere = ["http://de.docs.a.test/manual/en/mod/core.html", "core.html?lang=de"]
+    for href in elsewhere:
+        assert declared_alternates(HOST + "/manual/en/mod/core.html", None, [href]) == ()
 
 
 def test_a_copy_whose_source_page_was_itself_dropped_as_a_copy_names_the_page_held(site):
