@@ -489,7 +489,7 @@ class DedupFilter:
         decision = self._mirrors.after(
             view, placed, self._verdict(view, page, placed.recorded, now), now
         )
-        return self._url_rules.observe(view, decision, now, fingerprint.alternates)
+        return self._url_rules.observe(view, decision, now, fingerprint.editions)
 
     def _verdict(
         self, view: IndexView, page: PreparedPage, recorded: DirEntry | None, now: float

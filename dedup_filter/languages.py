@@ -166,6 +166,28 @@ def variant_in_named_edition(url: str) -> bool:
     return bool(_tags(directory + "/"))
 
 
+def tags_apart(segment: str, other: str) -> bool:
+    """Whether two path segments differ by the language tags they hold alone (``de`` and
+    ``fr``, ``apache-de`` and ``apache-fr``, ``pt-br`` and ``en``), their other parts alike:
+    ``apache-de`` and ``en`` are no two editions of one layout."""
+    parts, other_parts = _PARTS.split(segment.lower()), _PARTS.split(other.lower())
+    while parts and other_parts and parts[0] == other_parts[0] and parts[0] not in _LANGUAGES:
+        parts, other_parts = parts[1:], other_parts[1:]
+    while parts and other_parts and parts[-1] == other_parts[-1] and not _tag_part(parts[-1]):
+        parts, other_parts = parts[:-1], other_parts[:-1]
+    return parts != other_parts and _is_tag(parts) and _is_tag(other_parts)
+
+
+def _is_tag(parts: list[str]) -> bool:
+    """Whether ``parts`` are a language tag alone: a language, then regions or scripts."""
+    return bool(parts) and parts[0] in _LANGUAGES and all(map(_tag_part, parts[1:]))
+
+
+def _tag_part(part: str) -> bool:
+    """Whether a part following a language is a region or a script (``br``, ``419``, ``hans``)."""
+    return bool(_REGION.fullmatch(part)) or part in _SCRIPTS
+
+
 def language_parameter(name: str) -> bool:
     """Whether a query parameter's name says it chooses a language (``lang``, ``uselang``,
     ``locale``, ``hl``)."""

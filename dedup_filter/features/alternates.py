@@ -13,13 +13,28 @@ that the URL holds no translation of it (``urlrules``, the ``edition`` rule).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 from dedup_filter.features.hashing import hash64
+from dedup_filter.languages import tags_apart
 from dedup_filter.urls import normalize_url
 
 MAX_ALTERNATES = 64  # a language bar names a few dozen at most; a hostile page names any number
 _KEY_SEED = 0x68726566  # fixed: keys are stored, and compared with keys made at check time
+
+
+@dataclass(frozen=True, slots=True)
+class Editions:
+    """What a page says of its editions: the keys of the URLs its language bar names, and the
+    language its ``<html>`` element declares ("" without one): an untranslated copy declares
+    its source's, a translation its own."""
+
+    keys: tuple[int, ...] = ()
+    language: str = ""
+
+
+NO_EDITIONS = Editions()
 
 
 def alternate_key(url: str) -> int:
@@ -30,12 +45,17 @@ def alternate_key(url: str) -> int:
 def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -> tuple[int, ...]:
     """The keys of the URLs ``hrefs`` name, resolved against the page's ``<base href>`` (or its
     URL), sorted; none unless each is the page's URL with one directory segment changed
-    (``../../fr/mod/core.html`` of ``en/mod/core.html``) and they are at most
-    ``MAX_ALTERNATES``. Debian's Apache manual writes the bar of its top-level pages for pages
-    a level deeper (``en/dso.html`` names ``../../fr/dso.html``, outside the manual): such a
-    bar names none of the translations that exist, which would all be taken as untranslated
-    (``bench/translations.py`` lost two Brazilian pages so); nor may a bar name a translation
-    under another spelling (``de/mod/`` for ``de/mod/index.html``), other hosts or a query."""
+    (``../../fr/mod/core.html`` of ``en/mod/core.html``) for one that differs only by its
+    language tag (``languages.tags_apart``), and they are at most ``MAX_ALTERNATES``.
+
+    Debian's Apache manual gives its top-level pages the bar of pages a level deeper
+    (``en/dso.html`` names ``../../fr/dso.html``, outside the manual): such a bar names none of
+    the translations that exist, which would all be taken as untranslated
+    (``bench/translations.py`` lost two Brazilian pages so); served under another name
+    (``apache-de/``), the tree's bars name ``../../en/``, no sibling of ``apache-de/`` either
+    (the evaluation web lost English pages so). Nor may a bar name a translation under another
+    spelling (``de/mod/`` for ``de/mod/index.html``), on other hosts or with a query.
+    """
     try:
         start = urljoin(page_url, base) if base else page_url
         named = {normalize_url(urljoin(start, href.strip())) for href in hrefs}
@@ -47,15 +67,16 @@ def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -
 
 
 def _sibling(page_url: str, url: str) -> bool:
-    """Whether ``url`` is ``page_url`` (both in normal form) with at most one directory segment
-    changed."""
+    """Whether ``url`` is ``page_url`` (both in normal form) or it with one directory segment
+    changed for one that differs only by its language tag."""
     page, other = urlsplit(page_url), urlsplit(url)
     if (page.scheme, page.netloc, page.query) != (other.scheme, other.netloc, other.query):
         return False
     segments, other_segments = page.path.split("/"), other.path.split("/")
     if len(segments) != len(other_segments) or segments[-1] != other_segments[-1]:
         return False
-    return sum(map(str.__ne__, segments, other_segments)) <= 1
+    changed = [(one, two) for one, two in zip(segments, other_segments, strict=True) if one != two]
+    return not changed or (len(changed) == 1 and tags_apart(*changed[0]))
 
 
 def undeclared(alternates: tuple[int, ...], url: str) -> bool:

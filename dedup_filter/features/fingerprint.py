@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 
 from dedup_filter.config import Config
-from dedup_filter.features.alternates import declared_alternates
+from dedup_filter.features.alternates import NO_EDITIONS, Editions, declared_alternates
 from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
 from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.simhash import simhash
 from dedup_filter.features.text import (
     Anchors,
+    PageText,
     decode_body,
     html_text,
     is_plain_text,
@@ -60,8 +61,8 @@ class Fingerprint:
     # its text does not bear out its title (``title_apart``): a page a copier filled with other
     # text under the title of the page it stands in for
     title_apart: bool = False
-    # the keys of the language editions it declares (``alternates.declared_alternates``)
-    alternates: tuple[int, ...] = ()
+    # the language editions it declares (``alternates.declared_alternates``)
+    editions: Editions = NO_EDITIONS
 
     @property
     def binary(self) -> bool:
@@ -143,7 +144,7 @@ class Fingerprinter:
             page_releases(page.text) if with_releases else (),
             declared_language(page.language) if with_releases else "",
             bool(features) and title_apart(page.title, hashes, seed),
-            _alternates(url, page.alternates),
+            _editions(url, page),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 
@@ -190,11 +191,11 @@ def _pairs(hashes: U64) -> U64:
     return hashes[:-1] ^ ((following << np.uint64(1)) | (following >> np.uint64(63)))
 
 
-def _alternates(url: str, alternates: Anchors) -> tuple[int, ...]:
-    """The keys of the language editions the page declares (none: no hreflang link)."""
-    if not alternates.hrefs:
-        return ()
-    return declared_alternates(url, alternates.base, alternates.hrefs)
+def _editions(url: str, page: PageText) -> Editions:
+    """The language editions the page declares (none: no hreflang link it can be read by)."""
+    bar = page.alternates
+    keys = declared_alternates(url, bar.base, bar.hrefs) if bar.hrefs else ()
+    return Editions(keys, declared_language(page.language)) if keys else NO_EDITIONS
 
 
 def _code_hash(code: str, seed: int) -> int:

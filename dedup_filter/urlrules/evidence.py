@@ -38,7 +38,7 @@ from dedup_filter.urlrules.aliases import (
     matches,
     rewrites,
 )
-from dedup_filter.urlrules.editions import undeclared_by
+from dedup_filter.urlrules.editions import edition_copy
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
 from dedup_filter.urlrules.rewrite import (
@@ -205,8 +205,8 @@ class Verdicts:
         url, base = parts.url(), self.set_aside(parts)
         rewritten = rewrite(key, base, scope)
         if key.kind == EDITION:
-            found = undeclared_by(self.view, rewritten.url(), url) if rewritten else None
-            return found[0] if found is not None and found[0] != url else None
+            found = edition_copy(self.view, base, key, scope)
+            return found.held if found is not None and found.held != url else None
         if rewritten is not None:
             held = self.holder(rewritten, url, page_id)
             if held is not None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dedup_filter.languages import language_parameter, names_language
+from dedup_filter.languages import language_parameter, names_language, tags_apart
 from dedup_filter.platforms import names_platform
 from dedup_filter.releases import names_release
 from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
@@ -158,7 +158,7 @@ def _edition(dropped: UrlParts, held: UrlParts) -> Explanation | None:
     if len(differing) != 1 or segments[-1] != held_segments[-1]:
         return None
     replaced, put = segments[differing[0]], held_segments[differing[0]]
-    if not all(_names_language_only(segment) for segment in (replaced, put)):
+    if not all(map(_names_language_only, (replaced, put))) or not tags_apart(replaced, put):
         return None
     if replaced in segments[1 : differing[0]]:  # the rule replaces the first such segment
         return None

@@ -23,6 +23,7 @@ from typing import Any
 
 from dedup_filter.config import Config
 from dedup_filter.decision import Decision, Reason, settle_waiting
+from dedup_filter.features.alternates import NO_EDITIONS, Editions
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.matching import missed_same_site_copy
 from dedup_filter.urlrules.aliases import (
@@ -40,7 +41,7 @@ from dedup_filter.urlrules.deferrals import (
 )
 from dedup_filter.urlrules.editions import (
     apart,
-    edition_copy,
+    copy_by_rules,
     file_editions,
     first_copy,
     undeclared_by,
@@ -91,11 +92,11 @@ class UrlRuleLearner:
         parts = UrlParts.parse(url)
         if view.page_id_for_url(url) is not None:
             return None  # held itself: a recrawl is the page's own business
-        copy = edition_copy(view, parts, editions) if editions else None
+        copy = copy_by_rules(view, parts, editions) if editions else None
         if copy is not None:
-            held, label, declared = copy
-            evidence = {"url_rule": [label], "editions_declared": declared}
-            return _dropped_for(view, url, held, evidence)
+            found, label = copy
+            evidence = {"url_rule": [label], "editions_declared": found.declared}
+            return _dropped_for(view, url, found.held, evidence)
 
         def rules_of(held: UrlParts) -> Rules:
             return [*confirmed, *self._reach.virtual(held, self.config.trusted_parameters)]
@@ -150,19 +151,19 @@ class UrlRuleLearner:
 
     # what the filter tells
     def observe(
-        self, view: IndexView, decision: Decision, now: float, alternates: tuple[int, ...] = ()
+        self, view: IndexView, decision: Decision, now: float, editions: Editions = NO_EDITIONS
     ) -> Decision:
         """Learn from a page's final decision: a same-host duplicate pair supports a candidate, a
         page kept as unique tests every candidate of its host and files its alias classes, a page
-        that declares language editions (``alternates``) files them (``editions``)."""
+        that declares language editions files them (``editions.py``)."""
         if not self.config.enabled:
             return decision
         store = UrlRuleStore(view)
         self._fate(view, decision)
         duplicate = decision.dropped and decision.reason in _DUPLICATES
-        if alternates and (duplicate or not decision.dropped):
+        if editions.keys and (duplicate or not decision.dropped):
             held = decision.duplicate_of if duplicate else decision.url
-            file_editions(view, decision.url, held or "", alternates)
+            file_editions(view, decision.url, held or "", editions)
         moved = self.redirects.served(view, decision.url)
         if moved is not None:
             killed = [*decision.evidence.get("url_rules_killed", ()), moved]
@@ -251,12 +252,16 @@ class UrlRuleLearner:
         key = explanation.key
         if key.kind == CASE and not exact:
             return {}, []
-        if key.kind == EDITION and undeclared_by(store.view, held, alias) is None:
-            return {}, []  # a translation the held page declares, or a page that declares none
+        values = explanation.values
+        if key.kind == EDITION:  # the language the held page declared: the source's
+            found = undeclared_by(store.view, held, alias)
+            if found is None:  # a translation the held page declares, or one that declares none
+                return {}, []
+            values = (found.language,)
         rule = store.rule(key) or verdicts.opened(key)
         if rule is None or rule.state == DEAD or verdicts.blocked(key):
             return {}, []
-        rule = rule.supported(alias, held, explanation.canonical, explanation.values)
+        rule = rule.supported(alias, held, explanation.canonical, values)
         evidence: dict[str, Any] = {"url_rule_support": key.label}
         if rule.state == OPEN and len(rule.classes) >= self._reach.needed(store, key):
             rule = replace(rule, state=CONFIRMED, changed_at=now)

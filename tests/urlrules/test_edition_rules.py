@@ -108,6 +108,8 @@ def test_a_bar_that_names_no_sibling_of_the_page_declares_nothing():
     assert declared_alternates(top, None, ["../../pt-br/new_features_2_0.html"]) == ()
     index = HOST + "/manual/en/mod/index.html"
     assert declared_alternates(index, None, ["../../de/mod/", "../../fr/mod/index.html"]) == ()
+    renamed = HOST + "/apache-de/configuring.html"
+    assert declared_alternates(renamed, None, ["../../en/configuring.html"]) == ()
     elsewhere = ["http://de.docs.a.test/manual/en/mod/core.html", "core.html?lang=de"]
     for href in elsewhere:
         assert declared_alternates(HOST + "/manual/en/mod/core.html", None, [href]) == ()
@@ -142,3 +144,18 @@ def test_copies_of_another_hosts_pages_on_one_host_are_pairs_of_each_other(site)
     assert site.rule("docs.a.test edition ja>en")["state"] == "confirmed"
     pruned = site.check("/manual/ja/mod/p4.html")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", mirror.format(4))
+
+
+def test_a_translation_that_does_not_name_its_source_never_stands_for_it(site):
+    """``en>de`` learnt where the German directory's English copies were met first: a German
+    translation whose bar names its other translations but not its source declares German,
+    not the English its rule's pairs declared, and the English page is fetched."""
+    for page in range(3):
+        assert _fetch(site, f"/manual/de/mod/p{page}.html", page, ("fr",)) == "unique"
+        assert _fetch(site, f"/manual/en/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
+    assert site.rule("docs.a.test edition en>de")["values"] == ["en"]
+    german = _with_bar(site.bodies[12], 3, ("fr",)).replace(b'lang="en"', b'lang="de"', 1)
+    assert site.dedup.check_page(HOST + "/manual/de/mod/p3.html", german).reason == "unique"
+    assert _fetch(site, "/manual/de/mod/p4.html", 4, ("fr",)) == "unique"
+    assert site.check("/manual/en/mod/p3.html").action == "keep"
+    assert site.check("/manual/en/mod/p4.html").reason == "duplicate_url"
