@@ -54,21 +54,27 @@ def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -
     (``bench/translations.py`` lost two Brazilian pages so); served under another name
     (``apache-de/``), the tree's bars name ``../../en/``, no sibling of ``apache-de/`` either
     (the evaluation web lost English pages so). Nor may a bar name a translation under another
-    spelling (``de/mod/`` for ``de/mod/index.html``), on other hosts or with a query.
+    spelling (``de/mod/`` for ``de/mod/index.html``), on other hosts or with a query. Links to
+    the page itself are left out: a copy whose bar's links were all cut to ``#`` (the holdout
+    webs cut every link that leaves a tree so) names nothing, and read as naming itself, lost
+    sixteen Japanese translations.
     """
     try:
         start = urljoin(page_url, base) if base else page_url
         named = {normalize_url(urljoin(start, href.strip())) for href in hrefs}
     except ValueError:  # an href that is no URL (an invalid IPv6 literal): the page declares none
         return ()
-    if len(named) > MAX_ALTERNATES or not all(_sibling(page_url, url) for url in named):
+    named.discard(page_url)  # ``#``: a bar whose links were cut names the page itself
+    if not named or len(named) > MAX_ALTERNATES:
+        return ()
+    if not all(_sibling(page_url, url) for url in named):
         return ()
     return tuple(sorted(map(alternate_key, named)))
 
 
 def _sibling(page_url: str, url: str) -> bool:
-    """Whether ``url`` is ``page_url`` (both in normal form) or it with one directory segment
-    changed for one that differs only by its language tag."""
+    """Whether ``url`` is ``page_url`` (both in normal form) with one directory segment changed
+    for one that differs only by its language tag."""
     page, other = urlsplit(page_url), urlsplit(url)
     if (page.scheme, page.netloc, page.query) != (other.scheme, other.netloc, other.query):
         return False
@@ -76,7 +82,7 @@ def _sibling(page_url: str, url: str) -> bool:
     if len(segments) != len(other_segments) or segments[-1] != other_segments[-1]:
         return False
     changed = [(one, two) for one, two in zip(segments, other_segments, strict=True) if one != two]
-    return not changed or (len(changed) == 1 and tags_apart(*changed[0]))
+    return len(changed) == 1 and tags_apart(*changed[0])
 
 
 def undeclared(alternates: tuple[int, ...], url: str) -> bool:

@@ -108,6 +108,8 @@ def test_a_bar_that_names_no_sibling_of_the_page_declares_nothing():
     assert declared_alternates(top, None, ["../../pt-br/new_features_2_0.html"]) == ()
     index = HOST + "/manual/en/mod/index.html"
     assert declared_alternates(index, None, ["../../de/mod/", "../../fr/mod/index.html"]) == ()
+    core = HOST + "/manual/en/mod/core.html"
+    assert declared_alternates(core, None, ["#", "core.html"]) == ()  # links cut: names itself
     renamed = HOST + "/apache-de/configuring.html"
     assert declared_alternates(renamed, None, ["../../en/configuring.html"]) == ()
     elsewhere = ["http://de.docs.a.test/manual/en/mod/core.html", "core.html?lang=de"]
