@@ -13,9 +13,8 @@ translations' directories are all dropped for its pages, and no pair of one host
 Once confirmed, the rule drops a URL only where the page of its rewrite was fetched, declared
 editions without naming the URL and, as its pairs' held pages did, the source's language (a
 translation need not name its source), and its text is held (by that page or the one it
-duplicates);
-it never waits for that page: the page, not the rule, says whether the URL is a translation.
-Rows are read back only while the page they name is held (``gc`` leaves them).
+duplicates). It never waits for that page: the page, not the rule, says whether the URL is a
+translation. Rows are read back only while the page they name is held (``gc`` leaves them).
 """
 
 from __future__ import annotations

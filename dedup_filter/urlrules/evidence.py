@@ -203,10 +203,10 @@ class Verdicts:
         ``edition`` rule, only a held page that declares editions and does not name the page's
         URL: a translation it names is no counterexample)."""
         url, base = parts.url(), self.set_aside(parts)
-        rewritten = rewrite(key, base, scope)
         if key.kind == EDITION:
             found = edition_copy(self.view, base, key, scope)
             return found.held if found is not None and found.held != url else None
+        rewritten = rewrite(key, base, scope)
         if rewritten is not None:
             held = self.holder(rewritten, url, page_id)
             if held is not None:
