@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.languages import tags_apart
@@ -61,21 +61,21 @@ def declared_alternates(page_url: str, base: str | None, hrefs: Iterable[str]) -
     """
     try:
         start = urljoin(page_url, base) if base else page_url
-        named = {normalize_url(urljoin(start, href.strip())) for href in hrefs}
+        named = {normalize_url(urljoin(start, href.strip())) for href in set(hrefs)}
     except ValueError:  # an href that is no URL (an invalid IPv6 literal): the page declares none
         return ()
     named.discard(page_url)  # ``#``: a bar whose links were cut names the page itself
     if not named or len(named) > MAX_ALTERNATES:
         return ()
-    if not all(_sibling(page_url, url) for url in named):
+    page = urlsplit(page_url)
+    if not all(_sibling(page, urlsplit(url)) for url in named):
         return ()
     return tuple(sorted(map(alternate_key, named)))
 
 
-def _sibling(page_url: str, url: str) -> bool:
-    """Whether ``url`` is ``page_url`` (both in normal form) with one directory segment changed
-    for one that differs only by its language tag."""
-    page, other = urlsplit(page_url), urlsplit(url)
+def _sibling(page: SplitResult, other: SplitResult) -> bool:
+    """Whether ``other`` is ``page`` (both URLs in normal form) with one directory segment
+    changed for one that differs only by its language tag."""
     if (page.scheme, page.netloc, page.query) != (other.scheme, other.netloc, other.query):
         return False
     segments, other_segments = page.path.split("/"), other.path.split("/")

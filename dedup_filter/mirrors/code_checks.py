@@ -220,13 +220,12 @@ def _check_mirror_page(
     check: CodeCheck,
 ) -> None:
     """The mirror page of an origin page with code blocks (held as ``representative``):
-    compared when held, or where a
-    page with code blocks stands for it (a copy held first of the host holding the mirror side,
-    whose pages are that side's: ``editions.kept_for``), counted against the rule's budget as a
-    probe's answer would be; else probed. On the twenty-third holdout web (random order) a
-    guide's edition pair lay inside a host that a partner's copy, held first, stood for: the
-    pair's code was compared by probing the host's edition pages (37 fetches) that the partner
-    had fetched or fetched later."""
+    compared when held, or where a page with code blocks stands for it (a copy held first of
+    the host holding the mirror side, whose pages are that side's: ``editions.kept_for``),
+    counted against the rule's budget as a probe's answer would be; else probed. On the
+    twenty-third holdout web (random order) a guide's edition pair lay inside a host that a
+    partner's copy, held first, stood for: the pair's code was compared by probing the host's
+    edition pages (37 fetches) that the partner had fetched or fetched later."""
     rel_hash = relative_hash(relative)
     held = store.entry_by_hash(rule.mirror.lower(), rel_hash) is not None
     mirror_code = standing_code_hash(store, rule.mirror, rel_hash, rule, relative)

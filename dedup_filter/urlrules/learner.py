@@ -168,7 +168,7 @@ class UrlRuleLearner:
         if moved is not None:
             killed = [*decision.evidence.get("url_rules_killed", ()), moved]
             decision = replace(decision, evidence=decision.evidence | {"url_rules_killed": killed})
-        if decision.dropped and decision.reason in _DUPLICATES and decision.duplicate_of:
+        if duplicate and decision.duplicate_of:
             return self._learn(store, decision, now)
         if decision.reason in _KEPT_UNIQUE:
             self._witness(store.view, decision)

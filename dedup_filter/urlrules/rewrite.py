@@ -11,8 +11,9 @@ A rule belongs to one host (its authority, host[:port]) and merges URLs that dif
   ``a.html``, which that server answers with the same variant (Apache's MultiViews and type maps);
 - ``edition``: one language's directory for another's (``ja>en``: ``/manual/ja/a.html`` becomes
   ``/manual/en/a.html``), where a partial translation serves its source's pages in its place.
-  It merges a URL only with a held page that declares language editions and does not name the
-  URL among them (``features.alternates``): the learner and ``check_url`` ask that, not this.
+  It merges a URL only with the page fetched at its rewrite, where that page declares language
+  editions, does not name the URL among them (``features.alternates``) and its text is held:
+  ``urlrules/editions.py`` asks that, not this.
 
 An ``index``, ``marker``, ``suffix`` or ``edition`` rule moves a URL to another path, which
 another handler may serve: a static server answers ``ref/?lang=fr`` with ``ref/``'s page, where
