@@ -276,6 +276,9 @@ class CandidateUpdate:
         # a sample that may yet be a mismatch holds a confirmation back
         awaiting = self._sampler.awaits_absent_answer(self.store, candidate)
         if verdict is Verdict.CONFIRMED and not awaiting:
+            if self._closer_pair_open(candidate):
+                self.store.put_candidate(candidate)  # confirmed once that pair is rejected
+                return
             told = self._sampler.other_text(self.store, candidate)
             if told.count(OTHER_TEXT):  # another document under a shared name: no copy
                 self._reject(told, Rejection.OTHER_TEXT)
@@ -478,6 +481,40 @@ class CandidateUpdate:
             return not self._orientation().same_releases(pair.mirror, pair.origin, numbered)
         return self._orientation().later_side(pair.mirror, pair.origin) != 0
 
+    def _closer_pair_open(self, candidate: Candidate) -> bool:
+        """Whether another open pair of the candidate's mirror side has index pages closer than
+        the candidate's (``_index_closeness``): a copy is of the directory whose index page it
+        copies, before one whose index page only resembles it. Releases side by side carry most
+        pages over unchanged, so samples of a copy of 16 match 15's pages as well: on the
+        versions web, whose index pages name no release, a mirror of LLVM 16 was ruled a copy of
+        14 or 15 in three orders of four, whichever pair's samples were fetched first."""
+        closeness = self._index_closeness(candidate)
+        return any(
+            rival.state == OPEN
+            and rival.origin.lower() != candidate.origin.lower()
+            and self._index_closeness(rival) > closeness
+            for rival in self.store.candidates_of_mirror(candidate.mirror)
+        )
+
+    def _index_closeness(self, pair: DirectoryPair) -> int:
+        """2 where the pair's index pages are exact duplicates, 1 where one stands for the
+        other (near-duplicates), 0 otherwise (paired by their listings, or one not held)."""
+        mirror, origin = self.store.index_entry(pair.mirror), self.store.index_entry(pair.origin)
+        if mirror is None or origin is None:
+            return 0
+        return 2 if mirror.exact == origin.exact else int(mirror.same_content(origin))
+
+    def resume_waiting(self, closed: Candidate) -> None:
+        """Advance again the open pairs of ``closed``'s mirror side that waited for it to settle
+        (``_closer_pair_open``), now that it is rejected or expired."""
+        for waiting in self.store.candidates_of_mirror(closed.mirror):
+            if (
+                waiting.state == OPEN
+                and waiting.origin.lower() != closed.origin.lower()
+                and self._sampler.verdict(self.store, waiting) is Verdict.CONFIRMED
+            ):
+                self.advance(waiting)
+
     def _rejected(self, pair: DirectoryPair) -> bool:
         known = self.store.candidate(pair_reference(pair.mirror, pair.origin))
         return known is not None and known.state == REJECTED
@@ -485,6 +522,7 @@ class CandidateUpdate:
     def _reject(self, candidate: Candidate, why: Rejection) -> None:
         forget_samples(self.store, candidate)
         self.store.put_candidate(replace(candidate, state=REJECTED, rejected_for=why))
+        self.resume_waiting(candidate)
 
     def _confirm(self, candidate: Candidate) -> None:
         max_depth = self.config.max_depth

@@ -47,6 +47,7 @@ def settle_open(update: CandidateUpdate, max_age_s: float) -> list[Settled]:
             forget_samples(store, candidate)
             expired = replace(candidate, state=EXPIRED)
             store.put_candidate(expired)
+            update.resume_waiting(expired)
             settled.append(Settled(expired, expired=True))
     return settled
 

@@ -576,3 +576,48 @@ def test_latest_pairs_with_the_release_its_index_page_names(
     assert (len(crawl.fetched) < len(pages) * 3 // 4) == paired
     for base in (COPIED_RELEASE, LATEST):
         assert lost(crawl, base) == []
+
+
+RELEASE_16 = "http://docs.release.test/16/"
+
+
+@pytest.mark.parametrize("copied_pages", ["of_16", "of_15"])
+def test_a_copy_is_ruled_a_copy_of_the_release_whose_index_page_it_copies(
+    open_filter, corpus, modules, copied_pages
+):
+    """Releases 15 and 16 side by side carry every page over; 16's index page adds a line. An
+    unnamed copy of 16 is paired with both, 15's samples answered first: they match, as 16's
+    do, but the copy is ruled a copy of 16, whose index page it copies. A copy whose index page
+    is 16's but whose pages are 15's, all of which 16 rewrote (``of_15``), is ruled a copy of 15
+    once the pair with 16 is rejected. Nothing of either release is lost."""
+    dedup = open_filter()
+    fifteen = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
+    sixteen = copy_tree(fifteen, RELEASE_15, RELEASE_16)
+    added = b"<p>This release adds a chapter on the new pass manager.</p></body>"
+    sixteen[RELEASE_16] = sixteen[RELEASE_16].replace(b"</body>", added, 1)
+    copy = copy_tree(sixteen, RELEASE_16, UNNAMED_COPY)
+    if copied_pages == "of_15":  # 16 rewrote every document: each holds another's text
+        documents = [url for url in sixteen if url.endswith(".html")]
+        rewritten = documents[1:] + documents[:1]
+        sixteen |= {
+            url: fifteen[RELEASE_15 + other[len(RELEASE_16) :]]
+            for url, other in zip(documents, rewritten, strict=True)
+        }
+    pages = fifteen | sixteen | copy
+    crawl = OnlineCrawl(dedup, pages)
+    crawl.fetch(UNNAMED_COPY)
+    probes_15 = crawl.fetch(RELEASE_15).probes
+    probes_16 = crawl.fetch(RELEASE_16).probes
+    assert probes_15
+    assert probes_16
+    crawl.answer(probes_15)
+    assert dedup.mirror_rules() == []  # the pair with 16 is still open
+    crawl.answer(probes_16)
+    origin = RELEASE_16 if copied_pages == "of_16" else RELEASE_15
+    expected = [(UNNAMED_COPY, origin)]
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == expected
+    crawl.visit(breadth_first(pages, UNNAMED_COPY) + breadth_first(pages, RELEASE_15))
+    crawl.visit(breadth_first(pages, RELEASE_16))
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == expected
+    for base in (RELEASE_15, RELEASE_16, UNNAMED_COPY):
+        assert lost(crawl, base) == []
