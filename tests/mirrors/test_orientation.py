@@ -621,3 +621,31 @@ def test_a_copy_is_ruled_a_copy_of_the_release_whose_index_page_it_copies(
     assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == expected
     for base in (RELEASE_15, RELEASE_16, UNNAMED_COPY):
         assert lost(crawl, base) == []
+
+
+@pytest.mark.parametrize("order", ["latest_first", "release_first", "interleaved"])
+@pytest.mark.parametrize("old_index", ["its_own", "the_same"])
+def test_latest_pairs_with_the_release_whose_index_page_it_copies_where_releases_change_it(
+    open_filter, corpus, modules, order, old_index
+):
+    """Index pages that name no release (a format's ``7.0`` alone, as LLVM's do): ``/latest/``
+    serves 3.0.20, whose index page differs from 3.0.17's, crawled first. The index page of
+    ``/latest/`` is 3.0.20's and no other release's: they are paired (one side's fetches
+    saved). Where 3.0.17's index page is 3.0.20's too, it tells nothing: not paired. Nothing of
+    the three is lost."""
+    dedup = open_filter()
+    old, copied = release_and_copy(corpus, modules, OLD_RELEASE, "7.0", COPIED_RELEASE, "7.0")
+    extend_page(copied, COPIED_RELEASE + f"{modules[0]}.html", "3.0.20")
+    if old_index == "its_own":
+        added = b"<p>This release adds a chapter on providers.</p></body>"
+        copied[COPIED_RELEASE] = copied[COPIED_RELEASE].replace(b"</body>", added, 1)
+    latest = copy_tree(copied, COPIED_RELEASE, LATEST)
+    pages = old | copied | latest
+    urls = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})[order]
+    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, OLD_RELEASE) + urls)
+    sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
+    paired = old_index == "its_own"
+    assert bool(sides & {(LATEST, COPIED_RELEASE), (COPIED_RELEASE, LATEST)}) == paired
+    assert not sides & {(LATEST, OLD_RELEASE), (OLD_RELEASE, LATEST)}
+    for base in (OLD_RELEASE, COPIED_RELEASE, LATEST):
+        assert lost(crawl, base) == []
