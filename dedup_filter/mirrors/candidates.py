@@ -484,18 +484,20 @@ class CandidateUpdate:
 
     def _release_told_by_index(self, pair: DirectoryPair) -> bool:
         """Whether the pair's index pages, exact duplicates, say which release its moving side
-        serves where they name none: every other release paired with the moving side has an
-        index page of its own (a release's index page changes, and the moving side's is this
-        one's). LLVM's index pages name no release; ``/latest/`` served 16 beside 13 to 15
-        and was crawled whole on the versions web. Where another release's index page is the
-        same (LLVM's ``PDB/``, unchanged from 13 to 16), or none is held, nothing tells."""
+        serves where they name none: every other release paired with either side has an index
+        page of its own (a release's index page changes, and the moving side's is this one's).
+        LLVM's index pages name no release; ``/latest/`` served 16 beside 13 to 15 and was
+        crawled whole on the versions web. Where another release's index page is the same
+        (LLVM's ``PDB/``, unchanged from 13 to 16), or none is paired, nothing tells."""
         if self._index_closeness(pair) < 2:
             return False
         exact = self.store.index_entry(pair.mirror).exact
-        for moving, numbered in ((pair.mirror, pair.origin), (pair.origin, pair.mirror)):
+        partners = self._partners(pair.mirror) | self._partners(pair.origin)
+        partners -= {pair.mirror.lower(), pair.origin.lower()}
+        for moving in (pair.mirror, pair.origin):
             releases = [
                 self.store.index_entry(other)
-                for other in self._partners(moving) - {numbered.lower()}
+                for other in partners
                 if numbered_against_moving(other, moving)
             ]
             if releases:
@@ -503,16 +505,13 @@ class CandidateUpdate:
         return False
 
     def _partners(self, directory: str) -> set[str]:
-        """The directories paired with ``directory`` either way, in any state, lower-cased."""
-        key = directory.lower()
+        """The directories paired with ``directory`` either way, in any state, lower-cased
+        (``directory`` among them)."""
         paired = self.store.candidates_of_mirror(directory) + self.store.candidates_of_origin(
             directory
         )
         return {
-            side.lower()
-            for candidate in paired
-            for side in (candidate.mirror, candidate.origin)
-            if side.lower() != key
+            side.lower() for candidate in paired for side in (candidate.mirror, candidate.origin)
         }
 
     def _closer_pair_open(self, candidate: Candidate) -> bool:
