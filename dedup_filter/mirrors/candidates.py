@@ -456,7 +456,7 @@ class CandidateUpdate:
 
         return named_editions(pair.mirror, pair.origin, self.config, declared) is not None
 
-    def _other_release(self, pair: DirectoryPair) -> bool:
+    def _other_release(self, pair: DirectoryPair) -> bool | None:
         """Whether the pair's paths leave open which release each side holds (one names none, or
         names the series the other's release is of: ``releases.release_left_open``) and their
         index pages name different releases (``Orientation.later_side``): one side holds a copy
@@ -473,22 +473,26 @@ class CandidateUpdate:
         name the very same releases, the numbered side's release among them
         (``releases.numbered_against_moving``): on the versions web, index pages naming the
         same numbers and no release (a format's ``7.0``) paired ``15/PDB/`` with
-        ``latest/PDB/``, which serves 16."""
+        ``latest/PDB/``, which serves 16. None while only their index pages could tell, and no
+        other release is paired to tell by (``_release_told_by_index``)."""
         if not release_left_open(pair.mirror, pair.origin):
             return False
         numbered = numbered_against_moving(pair.mirror, pair.origin)
         if numbered:
-            one = self._orientation().same_releases(pair.mirror, pair.origin, numbered)
-            return not (one or self._release_told_by_index(pair))
+            if self._orientation().same_releases(pair.mirror, pair.origin, numbered):
+                return False
+            told = self._release_told_by_index(pair)
+            return None if told is None else not told
         return self._orientation().later_side(pair.mirror, pair.origin) != 0
 
-    def _release_told_by_index(self, pair: DirectoryPair) -> bool:
+    def _release_told_by_index(self, pair: DirectoryPair) -> bool | None:
         """Whether the pair's index pages, exact duplicates, say which release its moving side
         serves where they name none: every other release paired with either side has an index
         page of its own (a release's index page changes, and the moving side's is this one's).
         LLVM's index pages name no release; ``/latest/`` served 16 beside 13 to 15 and was
         crawled whole on the versions web. Where another release's index page is the same
-        (LLVM's ``PDB/``, unchanged from 13 to 16), or none is paired, nothing tells."""
+        (LLVM's ``PDB/``, unchanged from 13 to 16), nothing tells; None where no other release
+        is paired yet (one met later may tell)."""
         if self._index_closeness(pair) < 2:
             return False
         exact = self.store.index_entry(pair.mirror).exact
@@ -502,7 +506,7 @@ class CandidateUpdate:
             ]
             if releases:
                 return all(entry is not None and entry.exact != exact for entry in releases)
-        return False
+        return None
 
     def _partners(self, directory: str) -> set[str]:
         """The directories paired with ``directory`` either way, in any state, lower-cased
@@ -565,7 +569,11 @@ class CandidateUpdate:
             candidate = self._reoriented(candidate)
         paired = candidate
         collapsed, through = collapse_origin(self.store, paired, max_depth)
-        if self._other_release(collapsed):
+        other_release = self._other_release(collapsed)
+        if other_release is None:  # another release paired later tells
+            self.store.put_candidate(candidate)
+            return
+        if other_release:
             self._reject(candidate, Rejection.OTHER_RELEASE)
             return
         if through and self._editions(collapsed):

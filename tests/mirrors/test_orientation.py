@@ -623,7 +623,9 @@ def test_a_copy_is_ruled_a_copy_of_the_release_whose_index_page_it_copies(
         assert lost(crawl, base) == []
 
 
-@pytest.mark.parametrize("order", ["latest_first", "release_first", "interleaved"])
+@pytest.mark.parametrize(
+    "order", ["latest_first", "release_first", "interleaved", "old_release_between"]
+)
 @pytest.mark.parametrize("old_index", ["its_own", "the_same"])
 def test_latest_pairs_with_the_release_whose_index_page_it_copies_where_releases_change_it(
     open_filter, corpus, modules, order, old_index
@@ -631,7 +633,8 @@ def test_latest_pairs_with_the_release_whose_index_page_it_copies_where_releases
     """Index pages that name no release (a format's ``7.0`` alone, as LLVM's do): ``/latest/``
     serves 3.0.20, whose index page differs from 3.0.17's, crawled first. The index page of
     ``/latest/`` is 3.0.20's and no other release's: they are paired (one side's fetches
-    saved). Where 3.0.17's index page is 3.0.20's too, it tells nothing: not paired. Nothing of
+    saved). Where 3.0.17's index page is 3.0.20's too, it tells nothing: not paired. A pair
+    whose samples match before 3.0.17 is met waits for it (``old_release_between``). Nothing of
     the three is lost."""
     dedup = open_filter()
     old, copied = release_and_copy(corpus, modules, OLD_RELEASE, "7.0", COPIED_RELEASE, "7.0")
@@ -641,8 +644,14 @@ def test_latest_pairs_with_the_release_whose_index_page_it_copies_where_releases
         copied[COPIED_RELEASE] = copied[COPIED_RELEASE].replace(b"</body>", added, 1)
     latest = copy_tree(copied, COPIED_RELEASE, LATEST)
     pages = old | copied | latest
-    urls = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})[order]
-    crawl = OnlineCrawl(dedup, pages).visit(breadth_first(pages, OLD_RELEASE) + urls)
+    orders = two_tree_orders(pages, {"latest": LATEST, "release": COPIED_RELEASE})
+    old_urls = breadth_first(pages, OLD_RELEASE)
+    if order == "old_release_between":
+        crawl = OnlineCrawl(dedup, pages).visit([LATEST, COPIED_RELEASE])
+        assert dedup.mirror_rules() == []
+        crawl.visit(old_urls + orders["interleaved"])
+    else:
+        crawl = OnlineCrawl(dedup, pages).visit(old_urls + orders[order])
     sides = {(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()}
     paired = old_index == "its_own"
     assert bool(sides & {(LATEST, COPIED_RELEASE), (COPIED_RELEASE, LATEST)}) == paired
