@@ -524,10 +524,15 @@ class CandidateUpdate:
         copies, before one whose index page only resembles it. Releases side by side carry most
         pages over unchanged, so samples of a copy of 16 match 15's pages as well: on the
         versions web, whose index pages name no release, a mirror of LLVM 16 was ruled a copy of
-        14 or 15 in three orders of four, whichever pair's samples were fetched first."""
+        14 or 15 in three orders of four, whichever pair's samples were fetched first. Neither
+        waits once open too long (``expiry.py``): a pair whose samples never come (a side
+        pruned by another rule) holds no other back for longer."""
+        if candidate.reissued:
+            return False
         closeness = self._index_closeness(candidate)
         return any(
             rival.state == OPEN
+            and not rival.reissued
             and rival.origin.lower() != candidate.origin.lower()
             and self._index_closeness(rival) > closeness
             for rival in self.store.candidates_of_mirror(candidate.mirror)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from dedup_filter import Config, DedupFilter
+from dedup_filter.index.lmdb_index import LmdbIndex
 from dedup_filter.mirrors.records import Rule
 from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import (
+    FIXED_NOW,
     ORIGIN,
     OnlineCrawl,
     breadth_first,
@@ -487,6 +490,7 @@ def test_a_copier_lacking_the_first_samples_answered_is_turned_the_copy(
 
 
 RELEASE_15, UNNAMED_COPY = "http://docs.release.test/15/", "http://mirror.release.test/pub/docs/"
+RELEASE_16 = "http://docs.release.test/16/"
 
 
 @pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
@@ -513,6 +517,35 @@ def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_nam
         assert why == "other_release"
     assert lost(crawl, RELEASE_15) == []
     assert lost(crawl, UNNAMED_COPY) == []
+
+
+def test_a_copy_waits_no_longer_than_a_pair_open_too_long_for_a_closer_pair(
+    tmp_path, corpus, modules
+):
+    """The copy of 16 paired with 15 and with 16, whose samples never come (16's pages pruned
+    by another rule, say): the pair with 15 waits while the pair with 16 is open, and no longer
+    once both have been open too long (``settle_candidates``): it is confirmed, not expired."""
+    clock = [FIXED_NOW]
+    index = LmdbIndex.open(tmp_path / "index", Config.default())
+    dedup = DedupFilter(index, Config.default(), clock=lambda: clock[0])
+    fifteen = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
+    sixteen = copy_tree(fifteen, RELEASE_15, RELEASE_16)
+    added = b"<p>This release adds a chapter on the new pass manager.</p></body>"
+    sixteen[RELEASE_16] = sixteen[RELEASE_16].replace(b"</body>", added, 1)
+    pages = fifteen | sixteen | copy_tree(sixteen, RELEASE_16, UNNAMED_COPY)
+    crawl = OnlineCrawl(dedup, pages)
+    crawl.fetch(UNNAMED_COPY)
+    probes_15 = crawl.fetch(RELEASE_15).probes
+    assert crawl.fetch(RELEASE_16).probes
+    crawl.answer(probes_15)
+    assert dedup.mirror_rules() == []
+    clock[0] += 600.0
+    dedup.settle_candidates(600.0)  # handed out again, once
+    dedup.settle_candidates(600.0)
+    assert [(rule["mirror"], rule["origin"]) for rule in dedup.mirror_rules()] == [
+        (UNNAMED_COPY, RELEASE_15)
+    ]
+    dedup.close()
 
 
 OLD_RELEASE = "http://archive.release.test/docs/3.0.17/"
@@ -576,9 +609,6 @@ def test_latest_pairs_with_the_release_its_index_page_names(
     assert (len(crawl.fetched) < len(pages) * 3 // 4) == paired
     for base in (COPIED_RELEASE, LATEST):
         assert lost(crawl, base) == []
-
-
-RELEASE_16 = "http://docs.release.test/16/"
 
 
 @pytest.mark.parametrize("copied_pages", ["of_16", "of_15"])
