@@ -72,7 +72,7 @@ from dedup_filter.mirrors.sequential import Verdict
 from dedup_filter.mirrors.sessions import SessionParameters
 from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import MirrorStore, pair_reference, relative_hash
-from dedup_filter.releases import numbered_against_moving, release_left_open
+from dedup_filter.releases import numbered_against_moving, release_editions, release_left_open
 
 # what a sample judged its two pages to be that tells a copy apart from its origin
 _UNLIKE = (MISMATCH, EDITION, OTHER_TEXT)
@@ -519,21 +519,24 @@ class CandidateUpdate:
         }
 
     def _closer_pair_open(self, candidate: Candidate) -> bool:
-        """Whether another open pair of the candidate's mirror side has index pages closer than
-        the candidate's (``_index_closeness``): a copy is of the directory whose index page it
+        """Whether another open pair of the candidate's mirror side, with another release than
+        its origin (``releases.release_editions``), has index pages closer than the
+        candidate's (``_index_closeness``): a copy is of the release whose index page it
         copies, before one whose index page only resembles it. Releases side by side carry most
         pages over unchanged, so samples of a copy of 16 match 15's pages as well: on the
         versions web, whose index pages name no release, a mirror of LLVM 16 was ruled a copy of
-        14 or 15 in three orders of four, whichever pair's samples were fetched first. Neither
-        waits once open too long (``expiry.py``): a pair whose samples never come (a side
-        pruned by another rule) holds no other back for longer."""
+        14 or 15 in three orders of four, whichever pair's samples were fetched first. Only
+        releases: between any pairs, waiting took a banner copy for the origin of its manual
+        on the fourth helper's web (and 400 more fetches, breadth first). Neither waits once
+        open too long (``expiry.py``): a pair whose samples never come (a side pruned by
+        another rule) holds no other back for longer."""
         if candidate.reissued:
             return False
         closeness = self._index_closeness(candidate)
         return any(
             rival.state == OPEN
             and not rival.reissued
-            and rival.origin.lower() != candidate.origin.lower()
+            and release_editions(rival.origin, candidate.origin)
             and self._index_closeness(rival) > closeness
             for rival in self.store.candidates_of_mirror(candidate.mirror)
         )

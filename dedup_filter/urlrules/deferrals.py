@@ -156,10 +156,13 @@ def awaiting_canonical(view: IndexView, parts: UrlParts, rules: Rules) -> Decisi
 
 def awaiting_edition(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | None:
     """``defer`` for a URL an ``edition`` rule of ``rules`` merges with a page not fetched yet
-    (no editions filed, not held, no fate since it was first awaited), which is asked for: the
-    URL is dropped or fetched once that page says whether it names the URL as a translation
-    (``editions.edition_copy``). None when every such page's fate is known, or the page itself
-    waits (for this URL, under the rule the other way round: neither would be fetched)."""
+    (no editions filed, not held, no fate since it was first awaited): the URL is dropped or
+    fetched once that page says whether it names the URL as a translation
+    (``editions.edition_copy``). The page is not asked for: a copy of another host's page, it
+    may be pruned by a mirror rule (the fourth helper's web: asked for, the English pages of
+    Debian's manual, a mirror, were fetched, 200 more a crawl). None when every such page's
+    fate is known, or the page itself waits (for this URL, under the rule the other way round:
+    neither would be fetched)."""
     deferrals = UrlDeferrals(view)
     for wanted, label in rewrites(parts, rules):
         if filed(view, wanted) or view.page_id_for_url(wanted) is not None:
@@ -168,9 +171,7 @@ def awaiting_edition(view: IndexView, parts: UrlParts, rules: Rules) -> Decision
             continue
         if deferrals.fate(wanted) is None:
             evidence = {"url_rule": [label], "counterpart": wanted}
-            return Decision(
-                parts.url(), "defer", Reason.COUNTERPART_PENDING, wanted, evidence, (wanted,)
-            )
+            return Decision(parts.url(), "defer", Reason.COUNTERPART_PENDING, wanted, evidence)
     return None
 
 

@@ -53,9 +53,10 @@ def test_a_partial_translations_copies_of_its_source_become_a_rule_that_spares_t
 
 
 def test_a_url_whose_source_page_is_not_fetched_yet_waits_for_it(site):
-    """Under a confirmed ``ja>en``, Japanese URLs met before their English pages wait for them,
-    which are asked for; each is then dropped or fetched as its English page's bar says: a page
-    the bar does not name is a copy, one it names a translation (fetched)."""
+    """Under a confirmed ``ja>en``, Japanese URLs met before their English pages wait for the
+    crawl to fetch them; each is then dropped or fetched as its English page's bar says: a page
+    the bar does not name is a copy, one it names a translation (fetched). One whose English
+    page failed is fetched."""
     declared = {page: ("fr",) for page in range(3)}
     _manual(site, range(3), declared)
     for page in range(3):
@@ -66,7 +67,7 @@ def test_a_url_whose_source_page_is_not_fetched_yet_waits_for_it(site):
     for page, decision in waiting.items():
         source = HOST + f"/manual/en/mod/p{page}.html"
         assert (decision.action, decision.reason) == ("defer", "counterpart_pending")
-        assert decision.probes == (source,)
+        assert (decision.duplicate_of, decision.probes) == (source, ())  # not asked for
     assert site.dedup.settle_deferred(float("inf")) == []
     _manual(site, range(4, 6), {4: ("fr",), 5: ("fr", "ja")})
     settled = {decision.url: decision for decision in site.dedup.settle_deferred(float("inf"))}
@@ -75,7 +76,7 @@ def test_a_url_whose_source_page_is_not_fetched_yet_waits_for_it(site):
     assert translation.action == "keep"
     absent = site.check("/manual/ja/mod/p7.html")
     assert absent.action == "defer"
-    site.dedup.probe_failed(HOST + "/manual/en/mod/p7.html", 404)
+    site.dedup.counterpart_failed(HOST + "/manual/en/mod/p7.html", 404)
     assert site.check("/manual/ja/mod/p7.html").action == "keep"  # no English page to say
 
 
