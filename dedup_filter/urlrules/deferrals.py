@@ -35,7 +35,6 @@ from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView
 from dedup_filter.statuses import REDIRECT_STATUSES
 from dedup_filter.urlrules.aliases import Rules
-from dedup_filter.urlrules.editions import filed, rewrites
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import UrlRule, pack_texts, short_hash, unpack_texts
 from dedup_filter.urlrules.rewrite import IGNORE, Scope, rewrite
@@ -88,10 +87,6 @@ class UrlDeferrals:
             (since,) = _SINCE.unpack_from(value)
             url, counterpart = unpack_texts(bytes(value), _SINCE.size, 2)
             yield Waiting(url, counterpart, since)
-
-    def waits(self, url: str) -> bool:
-        """Whether ``url`` itself waits for another."""
-        return self.view.get(_TABLE, _key(_WAITING, url)) is not None
 
     def any_waiting(self) -> bool:
         return next(iter(self.view.scan(_TABLE, _WAITING)), None) is not None
@@ -152,27 +147,6 @@ def awaiting_canonical(view: IndexView, parts: UrlParts, rules: Rules) -> Decisi
         evidence["crawl_instead"] = wanted
         return Decision(url, "drop", Reason.DUPLICATE_URL, wanted, evidence)
     return Decision(url, "keep", Reason.COUNTERPART_MISSING, evidence=evidence)
-
-
-def awaiting_edition(view: IndexView, parts: UrlParts, rules: Rules) -> Decision | None:
-    """``defer`` for a URL an ``edition`` rule of ``rules`` merges with a page not fetched yet
-    (no editions filed, not held, no fate since it was first awaited): the URL is dropped or
-    fetched once that page says whether it names the URL as a translation
-    (``editions.edition_copy``). The page is not asked for: a copy of another host's page, it
-    may be pruned by a mirror rule (the fourth helper's web: asked for, the English pages of
-    Debian's manual, a mirror, were fetched, 200 more a crawl). None when every such page's
-    fate is known, or the page itself waits (for this URL, under the rule the other way round:
-    neither would be fetched)."""
-    deferrals = UrlDeferrals(view)
-    for wanted, label in rewrites(parts, rules):
-        if filed(view, wanted) or view.page_id_for_url(wanted) is not None:
-            continue
-        if deferrals.waits(wanted):
-            continue
-        if deferrals.fate(wanted) is None:
-            evidence = {"url_rule": [label], "counterpart": wanted}
-            return Decision(parts.url(), "defer", Reason.COUNTERPART_PENDING, wanted, evidence)
-    return None
 
 
 def awaiting_candidate(

@@ -13,16 +13,13 @@ translations' directories are all dropped for its pages, and no pair of one host
 Once confirmed, the rule drops a URL only where the page of its rewrite was fetched, declared
 editions without naming the URL and, as its pairs' held pages did, the source's language (a
 translation need not name its source), and its text is held (by that page or the one it
-duplicates). Where that page is not fetched yet, the URL waits for it (``deferrals.py``: it is
-asked for as a probe), then is dropped or fetched as the page says: the page, not the rule, says
-whether the URL is a translation. Rows are read back only while the page they name is held
-(``gc`` leaves them).
+duplicates). It never waits for that page: the page, not the rule, says whether the URL is a
+translation. Rows are read back only while the page they name is held (``gc`` leaves them).
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from dedup_filter.features.alternates import Editions, undeclared
@@ -77,19 +74,6 @@ def first_copy(view: IndexView, url: str, held: str) -> str | None:
 def _first_copy_key(url: str, page_id: int) -> bytes:
     authority = url.partition("://")[2].partition("/")[0]
     return _FIRST_COPY + hash64(authority, _SEED).to_bytes(8, "big") + encode_id(page_id)
-
-
-def filed(view: IndexView, url: str) -> bool:
-    """Whether the page fetched at ``url`` declared editions (and filed them)."""
-    return view.get(_TABLE, _PAGE + url_key(url)) is not None
-
-
-def rewrites(parts: UrlParts, rules: Rules) -> Iterator[tuple[str, str]]:
-    """The URL each ``edition`` rule of ``rules`` merges ``parts`` with, and its label."""
-    for key, scope in rules:
-        rewritten = rewrite(key, parts, scope) if key.kind == EDITION else None
-        if rewritten is not None:
-            yield rewritten.url(), key.label
 
 
 def undeclared_by(view: IndexView, fetched: str, url: str) -> Undeclared | None:

@@ -38,7 +38,6 @@ from dedup_filter.urlrules.deferrals import (
     UrlDeferrals,
     awaiting_candidate,
     awaiting_canonical,
-    awaiting_edition,
 )
 from dedup_filter.urlrules.editions import (
     apart,
@@ -107,9 +106,6 @@ class UrlRuleLearner:
             held, labels = found
             drop = _dropped_for(view, url, held, {"url_rule": list(labels)})
             return _trusted_named(drop, confirmed)
-        waits_for_edition = awaiting_edition(view, parts, editions) if defer else None
-        if waits_for_edition is not None:
-            return waits_for_edition
         waits = awaiting_canonical(view, parts, rules_of(parts)) if ruled and defer else None
         if waits is not None:
             return _trusted_named(waits, confirmed)

@@ -50,34 +50,7 @@ def test_a_partial_translations_copies_of_its_source_become_a_rule_that_spares_t
     assert pruned.evidence["url_rule"] == ["docs.a.test edition ja>en"]
     assert pruned.evidence["editions_declared"] == 1
     assert site.check("/manual/ja/mod/p5.html").action == "keep"  # a declared translation
-
-
-def test_a_url_whose_source_page_is_not_fetched_yet_waits_for_it(site):
-    """Under a confirmed ``ja>en``, Japanese URLs met before their English pages wait for the
-    crawl to fetch them; each is then dropped or fetched as its English page's bar says: a page
-    the bar does not name is a copy, one it names a translation (fetched). One whose English
-    page failed is fetched."""
-    declared = {page: ("fr",) for page in range(3)}
-    _manual(site, range(3), declared)
-    for page in range(3):
-        copy = _fetch(site, f"/manual/ja/mod/p{page}.html", page, declared[page])
-        assert copy == "exact_duplicate"
-    assert site.rule("docs.a.test edition ja>en")["state"] == "confirmed"
-    waiting = {page: site.check(f"/manual/ja/mod/p{page}.html") for page in (4, 5)}
-    for page, decision in waiting.items():
-        source = HOST + f"/manual/en/mod/p{page}.html"
-        assert (decision.action, decision.reason) == ("defer", "counterpart_pending")
-        assert (decision.duplicate_of, decision.probes) == (source, ())  # not asked for
-    assert site.dedup.settle_deferred(float("inf")) == []
-    _manual(site, range(4, 6), {4: ("fr",), 5: ("fr", "ja")})
-    settled = {decision.url: decision for decision in site.dedup.settle_deferred(float("inf"))}
-    copy, translation = (settled[HOST + f"/manual/ja/mod/p{page}.html"] for page in (4, 5))
-    assert (copy.reason, copy.duplicate_of) == ("duplicate_url", HOST + "/manual/en/mod/p4.html")
-    assert translation.action == "keep"
-    absent = site.check("/manual/ja/mod/p7.html")
-    assert absent.action == "defer"
-    site.dedup.counterpart_failed(HOST + "/manual/en/mod/p7.html", 404)
-    assert site.check("/manual/ja/mod/p7.html").action == "keep"  # no English page to say
+    assert site.check("/manual/ja/mod/p9.html").action == "keep"  # no English page held
 
 
 def test_copies_under_pages_that_declare_no_editions_teach_nothing(site):
@@ -155,7 +128,7 @@ def test_a_copy_whose_source_page_was_itself_dropped_as_a_copy_names_the_page_he
         assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
     pruned = site.check("/manual/ja/mod/p4.html")
     assert (pruned.reason, pruned.duplicate_of) == ("duplicate_url", mirror)
-    assert site.check("/manual/ja/mod/p5.html").action == "defer"  # for its English page
+    assert site.check("/manual/ja/mod/p5.html").action == "keep"  # never fetched in English
 
 
 def test_copies_of_another_hosts_pages_on_one_host_are_pairs_of_each_other(site):
@@ -188,19 +161,3 @@ def test_a_translation_that_does_not_name_its_source_never_stands_for_it(site):
     assert _fetch(site, "/manual/de/mod/p4.html", 4, ("fr",)) == "unique"
     assert site.check("/manual/en/mod/p3.html").action == "keep"
     assert site.check("/manual/en/mod/p4.html").reason == "duplicate_url"
-
-
-def test_two_urls_that_each_an_edition_rule_merges_with_the_other_never_wait_for_each_other(site):
-    """``ja>en`` learnt where the English pages came first, ``en>ja`` where the Japanese did: a
-    Japanese URL met before its English page waits for it, and the English URL, asked for, is
-    not held back in turn for the Japanese one (neither would be fetched)."""
-    _manual(site, range(3), {page: ("fr",) for page in range(3)})
-    for page in range(3):
-        assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
-    for page in range(10, 13):
-        assert _fetch(site, f"/manual/ja/mod/p{page}.html", page, ("fr",)) == "unique"
-        assert _fetch(site, f"/manual/en/mod/p{page}.html", page, ("fr",)) == "exact_duplicate"
-    for label in ("docs.a.test edition ja>en", "docs.a.test edition en>ja"):
-        assert site.rule(label)["state"] == "confirmed"
-    assert site.check("/manual/ja/mod/p20.html").action == "defer"
-    assert site.check("/manual/en/mod/p20.html").action == "keep"
