@@ -526,8 +526,7 @@ class CandidateUpdate:
         pages over unchanged, so samples of a copy of 16 match 15's pages as well: on the
         versions web, whose index pages name no release, a mirror of LLVM 16 was ruled a copy of
         14 or 15 in three orders of four, whichever pair's samples were fetched first. Only
-        releases: between any pairs, waiting took a banner copy for the origin of its manual
-        on the fourth helper's web (and 400 more fetches, breadth first). Neither waits once
+        releases: the case it is made for (docs/mirrors.md, point 107). Neither waits once
         open too long (``expiry.py``): a pair whose samples never come (a side pruned by
         another rule) holds no other back for longer."""
         if candidate.reissued:
