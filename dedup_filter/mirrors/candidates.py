@@ -277,7 +277,7 @@ class CandidateUpdate:
         awaiting = self._sampler.awaits_absent_answer(self.store, candidate)
         if verdict is Verdict.CONFIRMED and not awaiting:
             if self._closer_pair_open(candidate):
-                self.store.put_candidate(candidate)  # confirmed once that pair is rejected
+                self.store.put_candidate(candidate)  # confirmed once that pair settles
                 return
             told = self._sampler.other_text(self.store, candidate)
             if told.count(OTHER_TEXT):  # another document under a shared name: no copy
