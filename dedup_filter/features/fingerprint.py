@@ -21,7 +21,6 @@ from dedup_filter.features.shingles import shingle_hashes
 from dedup_filter.features.simhash import simhash
 from dedup_filter.features.text import (
     Anchors,
-    PageText,
     decode_body,
     html_text,
     is_plain_text,
@@ -130,6 +129,7 @@ class Fingerprinter:
             simhash_config = self.config.simhash
             features, sketch = self._features(hashes)
             simhash_bytes = simhash(hashes, simhash_config.bits, simhash_config.seed)
+        language = declared_language(page.language)
         fingerprint = Fingerprint(
             url,
             sequence_hash(hashes, seed),
@@ -142,9 +142,9 @@ class Fingerprinter:
             sketch,
             _code_hash(page.code, seed),
             page_releases(page.text) if with_releases else (),
-            declared_language(page.language) if with_releases else "",
+            language if with_releases else "",
             bool(features) and title_apart(page.title, hashes, seed),
-            _editions(url, page),
+            _editions(url, page.alternates, language),
         )
         return fingerprint, page.anchors or NO_ANCHORS
 
@@ -191,11 +191,11 @@ def _pairs(hashes: U64) -> U64:
     return hashes[:-1] ^ ((following << np.uint64(1)) | (following >> np.uint64(63)))
 
 
-def _editions(url: str, page: PageText) -> Editions:
-    """The language editions the page declares (none: no hreflang link it can be read by)."""
-    bar = page.alternates
+def _editions(url: str, bar: Anchors, language: str) -> Editions:
+    """The language editions the page declares in its ``hreflang`` links ``bar`` and its
+    declared ``language`` (none: no such link it can be read by)."""
     keys = declared_alternates(url, bar.base, bar.hrefs) if bar.hrefs else ()
-    return Editions(keys, declared_language(page.language)) if keys else NO_EDITIONS
+    return Editions(keys, language) if keys else NO_EDITIONS
 
 
 def _code_hash(code: str, seed: int) -> int:

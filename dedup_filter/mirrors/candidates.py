@@ -553,8 +553,7 @@ class CandidateUpdate:
         (``_closer_pair_open``), now that it is rejected or expired."""
         for waiting in self.store.candidates_of_mirror(closed.mirror):
             if (
-                waiting.state == OPEN
-                and waiting.origin.lower() != closed.origin.lower()
+                waiting.state == OPEN  # ``closed`` is stored closed already
                 and self._sampler.verdict(self.store, waiting) is Verdict.CONFIRMED
             ):
                 self.advance(waiting)

@@ -493,6 +493,14 @@ RELEASE_15, UNNAMED_COPY = "http://docs.release.test/15/", "http://mirror.releas
 RELEASE_16 = "http://docs.release.test/16/"
 
 
+def releases_15_and_16(corpus: dict[str, str], modules: list[str]) -> tuple[dict, dict]:
+    """Releases 15 and 16 side by side: 16 carries every page over, its index page extended."""
+    fifteen = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
+    sixteen = copy_tree(fifteen, RELEASE_15, RELEASE_16)
+    extend_page(sixteen, RELEASE_16, "16")
+    return fifteen, sixteen
+
+
 @pytest.mark.parametrize("order", ["stale_first", "newer_first", "interleaved"])
 @pytest.mark.parametrize(("copied", "paired"), [("16.0.6", False), ("15.0.7", True)])
 def test_a_copy_of_another_release_is_never_paired_with_a_directory_its_path_names_a_release(
@@ -528,10 +536,7 @@ def test_a_copy_waits_no_longer_than_a_pair_open_too_long_for_a_closer_pair(
     clock = [FIXED_NOW]
     index = LmdbIndex.open(tmp_path / "index", Config.default())
     dedup = DedupFilter(index, Config.default(), clock=lambda: clock[0])
-    fifteen = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
-    sixteen = copy_tree(fifteen, RELEASE_15, RELEASE_16)
-    added = b"<p>This release adds a chapter on the new pass manager.</p></body>"
-    sixteen[RELEASE_16] = sixteen[RELEASE_16].replace(b"</body>", added, 1)
+    fifteen, sixteen = releases_15_and_16(corpus, modules)
     pages = fifteen | sixteen | copy_tree(sixteen, RELEASE_16, UNNAMED_COPY)
     crawl = OnlineCrawl(dedup, pages)
     crawl.fetch(UNNAMED_COPY)
@@ -621,10 +626,7 @@ def test_a_copy_is_ruled_a_copy_of_the_release_whose_index_page_it_copies(
     is 16's but whose pages are 15's, all of which 16 rewrote (``of_15``), is ruled a copy of 15
     once the pair with 16 is rejected. Nothing of either release is lost."""
     dedup = open_filter()
-    fifteen = docs_tree(corpus, RELEASE_15, modules[:-1], "Standard library notes")
-    sixteen = copy_tree(fifteen, RELEASE_15, RELEASE_16)
-    added = b"<p>This release adds a chapter on the new pass manager.</p></body>"
-    sixteen[RELEASE_16] = sixteen[RELEASE_16].replace(b"</body>", added, 1)
+    fifteen, sixteen = releases_15_and_16(corpus, modules)
     copy = copy_tree(sixteen, RELEASE_16, UNNAMED_COPY)
     if copied_pages == "of_15":  # 16 rewrote every document: each holds another's text
         documents = [url for url in sixteen if url.endswith(".html")]
@@ -669,7 +671,7 @@ def test_latest_pairs_with_the_release_whose_index_page_it_copies_where_releases
     dedup = open_filter()
     old, copied = release_and_copy(corpus, modules, OLD_RELEASE, "7.0", COPIED_RELEASE, "7.0")
     extend_page(copied, COPIED_RELEASE + f"{modules[0]}.html", "3.0.20")
-    if old_index == "its_own":
+    if old_index == "its_own":  # a line naming no release
         added = b"<p>This release adds a chapter on providers.</p></body>"
         copied[COPIED_RELEASE] = copied[COPIED_RELEASE].replace(b"</body>", added, 1)
     latest = copy_tree(copied, COPIED_RELEASE, LATEST)
