@@ -249,8 +249,8 @@ class MirrorConfig:
         "zenid",
         "oscsid",
     )
-    # a query parameter a host writes into nearly every link with one id-like value is learnt
-    # as a session parameter of that host (sessions.py)
+    # a query parameter a host writes into nearly every link with one id-like or stamp-like
+    # value is learnt as a session parameter of that host (sessions.py)
     learn_session_parameters: bool = True
     # a document on the mirror side of a pair being sampled waits for the pair's verdict
     # (pruning._while_sampled)

@@ -10,7 +10,16 @@ A name no list holds (``?vid=0c5e7d1b94``) is learnt from a page whose links to 
 carry one value of it on nearly all of them, to several paths, where that value looks like an id
 (letters and digits, 8 or more): what a server that hands each visitor an id and writes it into
 every link does. A parameter that selects content has another value on each link, or leads to one
-path (a viewer's pages); a propagated word (``lang=de``) or number (a date, a version) is no id.
+path (a viewer's pages); a propagated word (``lang=de``) or short number (a version) is no id.
+
+A stamp is learnt alike: a number of 8 or more digits (``?v=20240101``, a date, a build, a Unix
+time) on nearly every link, what a site that busts caches writes into its links (a copy of
+Sphinx's manual so on the fourth helper's web: about 100 of its 137 pages fetched a crawl, no
+rule made, until the seventy-seventh session). A number may also name what it selects (a tenant,
+a dated snapshot), so a stamp is stripped with its value alone: ``x?v=20240101`` is placed as
+``x``, ``x?v=20250101`` stays apart, where an id is stripped whatever its value (each visitor
+has another).
+
 The pairs met so (configured names too) are filed in the index per host
 (``MirrorStore.session_pairs``): every process places that host's URLs alike from then on, a
 probe of that host is asked for with them (a server that serves its pages only under the id
@@ -40,8 +49,10 @@ if TYPE_CHECKING:
 
 _PATH_PARAMETER = re.compile(r";([^;/?=]*)=[^;/?]*")
 _ID = re.compile(r"[A-Za-z0-9_-]{8,}")
+_STAMP = re.compile(r"[0-9]{8,}")
 MIN_CARRYING_LINKS = 3  # links to the page's own host that carry the value, to as many paths
 CARRYING_SHARE = 0.9  # of the page's links to its own host
+_NONE: frozenset[str] = frozenset()
 MAX_NAMES = 4  # filed for a host at most: a page cannot grow its host's row without bound
 
 
@@ -56,10 +67,16 @@ def id_like(pair: str) -> bool:
     )
 
 
+def stamp_like(pair: str) -> bool:
+    """Whether a query's ``name=value`` pair has a value that looks like a stamp: 8+ digits."""
+    name, equals, value = pair.partition("=")
+    return bool(name and equals) and _STAMP.fullmatch(value) is not None
+
+
 def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
-    """The ``name=value`` query pairs that ``url``'s page carries, one id-like value each, on
-    nearly all its links to its own host, to several paths: a session id written into every
-    link."""
+    """The ``name=value`` query pairs that ``url``'s page carries, one id-like or stamp-like
+    value each, on nearly all its links to its own host, to several paths: a session id or a
+    stamp written into every link."""
     host, total = authority(url), 0
     carrying: Counter[str] = Counter()
     paths: dict[str, set[str]] = {}
@@ -69,7 +86,7 @@ def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
         total += 1
         path, _, query = link.partition("?")
         for pair in set(query.split("&")) if query else ():
-            if id_like(pair):
+            if id_like(pair) or stamp_like(pair):
                 carrying[pair] += 1
                 paths.setdefault(pair, set()).add(path)
     return frozenset(
@@ -119,8 +136,8 @@ class SessionParameters:
     def _without(self, url: str, tracking: tuple[str, ...]) -> str:
         if ";" not in url and "?" not in url:
             return url
-        names = self._names_at(url)
-        if not (names or tracking):
+        names, stamps = self._names_at(url), self._stamps_at(url)
+        if not (names or stamps or tracking):
             return url
         path, question, query = url.partition("?")
         if ";" in path and names:
@@ -130,7 +147,7 @@ class SessionParameters:
         kept = [
             pair
             for pair in query.split("&")
-            if _name(pair) not in names and not matches(_name(pair), tracking)
+            if not _carried(pair, names, stamps) and not matches(_name(pair), tracking)
         ]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
@@ -141,15 +158,15 @@ class SessionParameters:
         path, question, query = self.strip(url).partition("?")
         if not question:
             return path
-        kept = [pair for pair in query.split("&") if not id_like(pair)]
+        kept = [pair for pair in query.split("&") if not (id_like(pair) or stamp_like(pair))]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
     def carried(self, url: str) -> str:
         """The session parameters of ``url``'s query, as ``name=value`` joined by ``&`` ("" for
         none)."""
-        names = self._names_at(url)
+        names, stamps = self._names_at(url), self._stamps_at(url)
         query = url.partition("?")[2]
-        return "&".join(pair for pair in query.split("&") if _name(pair) in names)
+        return "&".join(pair for pair in query.split("&") if _carried(pair, names, stamps))
 
     def carries(self, url: str) -> bool:
         """Whether ``url`` carries a session parameter (a tracking one is none)."""
@@ -165,6 +182,9 @@ class SessionParameters:
         learnt = self._learnt(authority(url))
         return self._names | learnt if learnt else self._names
 
+    def _stamps_at(self, url: str) -> frozenset[str]:
+        return self._learnt.stamps(authority(url)) if self._learnt is not None else _NONE
+
 
 class _Learnt:
     """The session pairs filed per host in one index, read once a call per host."""
@@ -173,6 +193,7 @@ class _Learnt:
         self._store = store
         self._read: dict[str, tuple[str, ...]] = {}
         self._names: dict[str, frozenset[str]] = {}
+        self._stamps: dict[str, frozenset[str]] = {}
 
     def pairs(self, host: str) -> tuple[str, ...]:
         pairs = self._read.get(host)
@@ -181,29 +202,52 @@ class _Learnt:
         return pairs
 
     def __call__(self, host: str) -> frozenset[str]:
-        """The names of the pairs filed for ``host``."""
+        """The names of the id pairs filed for ``host``: stripped whatever their value."""
         names = self._names.get(host)
         if names is None:
-            names = self._names[host] = frozenset(_name(pair) for pair in self.pairs(host))
+            pairs = self.pairs(host)
+            names = frozenset(_name(pair) for pair in pairs if not stamp_like(pair))
+            self._names[host] = names
         return names
+
+    def stamps(self, host: str) -> frozenset[str]:
+        """The stamp pairs filed for ``host`` (``_stamp``): stripped with their value alone."""
+        stamps = self._stamps.get(host)
+        if stamps is None:
+            pairs = self.pairs(host)
+            stamps = frozenset(_stamp(pair) for pair in pairs if stamp_like(pair))
+            self._stamps[host] = stamps
+        return stamps
 
     def add(self, host: str, pairs: frozenset[str]) -> bool:
         """File the pairs of ``pairs`` whose names are new for ``host`` (the first value met
         stays: a server that hands out a fresh id on every page would otherwise rewrite the row
         on every page); whether there were any."""
-        known = self(host)
+        known = {_name(pair) for pair in self.pairs(host)}
         new = sorted(pair for pair in pairs if _name(pair) not in known)
         new = new[: MAX_NAMES - len(known)]
         if not new:
             return False
         self._read[host] = tuple(sorted({*self.pairs(host), *new}))
         self._names.pop(host, None)
+        self._stamps.pop(host, None)
         self._store.put_session_pairs(host, self._read[host])
         return True
 
 
 def _name(pair: str) -> str:
     return pair.split("=", 1)[0].lower()
+
+
+def _stamp(pair: str) -> str:
+    """A stamp pair as it is compared: its name lower-cased, its value as written."""
+    name, _, value = pair.partition("=")
+    return f"{name.lower()}={value}"
+
+
+def _carried(pair: str, names: frozenset[str], stamps: frozenset[str]) -> bool:
+    """Whether a query's pair is a session parameter: an id by its name, a stamp by its value."""
+    return _name(pair) in names or (bool(stamps) and _stamp(pair) in stamps)
 
 
 def _unless_named(match: re.Match[str], names: frozenset[str]) -> str:

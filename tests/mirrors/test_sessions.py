@@ -1,11 +1,17 @@
-"""Session parameters learnt from a page's links: what counts as a session id written into every
-link, and what is a parameter that selects content."""
+"""Session parameters learnt from a page's links: what counts as a session id or a stamp written
+into every link, and what is a parameter that selects content."""
 
 from __future__ import annotations
 
 import pytest
 
-from dedup_filter.mirrors.sessions import MAX_NAMES, SessionParameters, id_like, propagated
+from dedup_filter.mirrors.sessions import (
+    MAX_NAMES,
+    SessionParameters,
+    id_like,
+    propagated,
+    stamp_like,
+)
 from dedup_filter.mirrors.store import MirrorStore
 
 from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree
@@ -33,7 +39,7 @@ def test_the_id_is_learnt_beside_a_parameter_that_selects_content():
     "page_links",
     [
         links("lang=de"),  # a word: a language, a theme
-        links("v=20231104"),  # a number: a date, a version
+        links("v=311"),  # a short number: a version
         [f"{PAGE}{path}?vid=0c5e7d1b9{n}" for n, path in enumerate(PATHS)],  # a value a link
         links("doc=a1b2c3d4e5", ("viewer",) * 4),  # one path: a viewer's pages of one document
         links("vid=0c5e7d1b94", PATHS[:2]),  # too few links to tell
@@ -49,6 +55,35 @@ def test_an_id_looks_like_one():
     assert id_like("vid=0c5e7d1b94")
     assert id_like("s=Ab_3-xyz99")
     assert not any(map(id_like, ["vid=0c5e7d", "v=20231104", "theme=darkmode", "=0c5e7d1b94"]))
+
+
+def test_a_stamp_looks_like_one():
+    assert stamp_like("v=20231104")
+    assert stamp_like("_=1700000000")
+    assert not any(map(stamp_like, ["v=2023110", "v=2023-11-04", "v=0c5e7d1b94", "=20231104"]))
+
+
+def test_a_stamp_on_every_link_is_learnt_and_stripped_with_its_value_alone(open_filter):
+    """A number may name what it selects (a tenant, a dated snapshot): only the value met on
+    every link is stripped, and a URL carrying another stays apart. An id is stripped whatever
+    its value (each visitor has another)."""
+    dedup = open_filter()
+
+    def learn(view):
+        sessions = SessionParameters(()).of(MirrorStore(view))
+        assert propagated(PAGE, links("V=20231104")) == {"V=20231104"}
+        return sessions.learn(PAGE, links("V=20231104"))
+
+    assert dedup.index.transact(learn)
+    with dedup.index.read() as view:
+        sessions = SessionParameters(()).of(MirrorStore(view))
+        assert sessions.strip(f"{PAGE}faq.html?v=20231104&x=1") == f"{PAGE}faq.html?x=1"
+        later = f"{PAGE}faq.html?v=20250101"
+        assert sessions.strip(later) == later
+        assert not sessions.carries(later)
+        assert sessions.carried(f"{PAGE}faq.html?x=1&V=20231104") == "V=20231104"
+        assert sessions.filed(f"{PAGE}faq.html") == "V=20231104"  # what its probes carry
+    assert dedup.session_hosts() == [{"host": "shop.test", "session": ["V=20231104"]}]
 
 
 def test_learnt_pairs_are_filed_per_host_in_the_index(open_filter):

@@ -23,6 +23,7 @@ from .test_detection import leaves_in_sample_order, older
 
 SESSION = "?sid=8f14e45fceea167a"
 LEARNT_SESSION = "?vid=0c5e7d1b94"  # a name no list holds
+STAMP = "?v=20240101"  # a cache-busting date stamp: learnt by its value
 
 
 def with_session_ids(pages: dict[str, bytes], session: str = SESSION) -> dict[str, bytes]:
@@ -291,7 +292,9 @@ def test_an_edition_with_other_commands_in_its_code_is_no_mirror(open_filter, co
     assert all(url in crawl.fetched for url in pages)
 
 
-@pytest.mark.parametrize("session", [SESSION, LEARNT_SESSION], ids=["configured", "learnt"])
+@pytest.mark.parametrize(
+    "session", [SESSION, LEARNT_SESSION, STAMP], ids=["configured", "learnt", "stamp"]
+)
 def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(
     open_filter, origin_tree, session
 ):
@@ -300,7 +303,8 @@ def test_a_copy_reached_through_session_ids_is_the_mirror_even_met_first(
     are not served there), so the origin's pages are never waiting on it; its pages are probed
     with the session id it was reached with. A name no list holds is learnt from the copy's
     links (every one carries the same id), or the origin's index page would be dropped as a
-    plain duplicate of the copy's, no rule made, and the origin's pages never reached."""
+    plain duplicate of the copy's, no rule made, and the origin's pages never reached. A stamp
+    (a cache-busting date on every link) is learnt so too."""
     dedup = open_filter()
     copy = "http://docs.copy.test/"
     served = with_session_ids(copy_tree(origin_tree, ORIGIN, copy), session)
