@@ -152,9 +152,10 @@ class SessionParameters:
         return f"{path}?{'&'.join(kept)}" if kept else path
 
     def strip_likely(self, url: str) -> str:
-        """``url`` without its session parameters, known or likely (id-like values), read from
-        the URL alone: where no index is at hand and a wrong guess costs no decision (which
-        pages' links are read, which come first)."""
+        """``url`` without its session parameters, known or likely (id-like or stamp-like
+        values: an article's ``?id=20231104`` too), read from the URL alone: where no index is
+        at hand and a wrong guess costs no decision (which pages' links are read, which come
+        first)."""
         path, question, query = self.strip(url).partition("?")
         if not question:
             return path
