@@ -23,9 +23,7 @@ def test_a_copy_under_an_unlisted_session_id_met_first_is_paired_and_loses_nothi
     origin, copy, guide = origin_and_partial_copy(corpus, stdlib_page)
     only_here = f"{ORIGIN}{guide}-details.html"
     served = {
-        url: body
-        for url, body in with_session_ids(copy, session).items()
-        if url.endswith(session)
+        url: body for url, body in with_session_ids(copy, session).items() if url.endswith(session)
     }
     start = [COPY + session, ORIGIN]
     web = TestWeb(0, "session-copy", origin | served, {}, start, [], [], set(), {}, {})
