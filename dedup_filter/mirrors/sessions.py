@@ -73,6 +73,11 @@ def stamp_like(pair: str) -> bool:
     return bool(name and equals) and _STAMP.fullmatch(value) is not None
 
 
+def _propagating(pair: str) -> bool:
+    """Whether a query's pair may be written into every link: an id or a stamp."""
+    return id_like(pair) or stamp_like(pair)
+
+
 def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
     """The ``name=value`` query pairs that ``url``'s page carries, one id-like or stamp-like
     value each, on nearly all its links to its own host, to several paths: a session id or a
@@ -86,7 +91,7 @@ def propagated(url: str, links: Iterable[str]) -> frozenset[str]:
         total += 1
         path, _, query = link.partition("?")
         for pair in set(query.split("&")) if query else ():
-            if id_like(pair) or stamp_like(pair):
+            if _propagating(pair):
                 carrying[pair] += 1
                 paths.setdefault(pair, set()).add(path)
     return frozenset(
@@ -136,7 +141,7 @@ class SessionParameters:
     def _without(self, url: str, tracking: tuple[str, ...]) -> str:
         if ";" not in url and "?" not in url:
             return url
-        names, stamps = self._names_at(url), self._stamps_at(url)
+        names, stamps = self._carried_at(url)
         if not (names or stamps or tracking):
             return url
         path, question, query = url.partition("?")
@@ -159,13 +164,13 @@ class SessionParameters:
         path, question, query = self.strip(url).partition("?")
         if not question:
             return path
-        kept = [pair for pair in query.split("&") if not (id_like(pair) or stamp_like(pair))]
+        kept = [pair for pair in query.split("&") if not _propagating(pair)]
         return f"{path}?{'&'.join(kept)}" if kept else path
 
     def carried(self, url: str) -> str:
         """The session parameters of ``url``'s query, as ``name=value`` joined by ``&`` ("" for
         none)."""
-        names, stamps = self._names_at(url), self._stamps_at(url)
+        names, stamps = self._carried_at(url)
         query = url.partition("?")[2]
         return "&".join(pair for pair in query.split("&") if _carried(pair, names, stamps))
 
@@ -177,14 +182,13 @@ class SessionParameters:
         """``urls`` stripped, lazily (a page's links are resolved only when read)."""
         return _Stripped(self, urls) if self._names or self._learnt or self._tracking else urls
 
-    def _names_at(self, url: str) -> frozenset[str]:
+    def _carried_at(self, url: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The names stripped from ``url`` whatever their value, and the stamp pairs stripped
+        with their value (``_stamp``)."""
         if self._learnt is None:
-            return self._names
-        learnt = self._learnt(authority(url))
-        return self._names | learnt if learnt else self._names
-
-    def _stamps_at(self, url: str) -> frozenset[str]:
-        return self._learnt.stamps(authority(url)) if self._learnt is not None else _NONE
+            return self._names, _NONE
+        names, stamps = self._learnt(authority(url))
+        return (self._names | names if names else self._names), stamps
 
 
 class _Learnt:
@@ -193,8 +197,7 @@ class _Learnt:
     def __init__(self, store: MirrorStore) -> None:
         self._store = store
         self._read: dict[str, tuple[str, ...]] = {}
-        self._names: dict[str, frozenset[str]] = {}
-        self._stamps: dict[str, frozenset[str]] = {}
+        self._carried: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 
     def pairs(self, host: str) -> tuple[str, ...]:
         pairs = self._read.get(host)
@@ -202,23 +205,17 @@ class _Learnt:
             pairs = self._read[host] = self._store.session_pairs(host)
         return pairs
 
-    def __call__(self, host: str) -> frozenset[str]:
-        """The names of the id pairs filed for ``host``: stripped whatever their value."""
-        names = self._names.get(host)
-        if names is None:
+    def __call__(self, host: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The pairs filed for ``host`` as they are stripped: the names of its ids (whatever
+        their value), and its stamp pairs (``_stamp``: with their value alone)."""
+        carried = self._carried.get(host)
+        if carried is None:
             pairs = self.pairs(host)
-            names = frozenset(_name(pair) for pair in pairs if not stamp_like(pair))
-            self._names[host] = names
-        return names
-
-    def stamps(self, host: str) -> frozenset[str]:
-        """The stamp pairs filed for ``host`` (``_stamp``): stripped with their value alone."""
-        stamps = self._stamps.get(host)
-        if stamps is None:
-            pairs = self.pairs(host)
-            stamps = frozenset(_stamp(pair) for pair in pairs if stamp_like(pair))
-            self._stamps[host] = stamps
-        return stamps
+            carried = self._carried[host] = (
+                frozenset(_name(pair) for pair in pairs if not stamp_like(pair)),
+                frozenset(_stamp(pair) for pair in pairs if stamp_like(pair)),
+            )
+        return carried
 
     def add(self, host: str, pairs: frozenset[str]) -> bool:
         """File the pairs of ``pairs`` whose names are new for ``host`` (the first value met
@@ -230,8 +227,7 @@ class _Learnt:
         if not new:
             return False
         self._read[host] = tuple(sorted({*self.pairs(host), *new}))
-        self._names.pop(host, None)
-        self._stamps.pop(host, None)
+        self._carried.pop(host, None)
         self._store.put_session_pairs(host, self._read[host])
         return True
 
