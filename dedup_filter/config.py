@@ -354,6 +354,7 @@ class UrlRulesConfig:
     trusted_parameters: tuple[str, ...] = TRACKING_PARAMETERS
     default_documents: tuple[str, ...] = DEFAULT_DOCUMENTS
     negotiated_languages: tuple[str, ...] = ("en",)
+    language_layouts: bool = True
     max_probes: int = 2
     witness_min_tokens: int = 200
     max_candidates_per_host: int = 64

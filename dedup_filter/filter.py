@@ -218,10 +218,43 @@ class DedupFilter:
         by_alias = self._url_rules.check_url(view, url)
         if by_alias is not None and by_alias.dropped:
             return self._in_place_of_probe(view, by_alias)
+        by_layout = self._by_layout(view, url)
+        if by_layout is not None:
+            return self._in_place_of_probe(view, by_layout)
         by_mirror = self._through_alias(view, self._mirrors.check_url(view, url))
         if by_alias is None or by_mirror.dropped or by_mirror.deferred:
             return by_mirror
         return by_alias
+
+    def _by_layout(self, view: IndexView, url: str) -> Decision | None:
+        """A URL dropped as a copy of the page held for its URL on another host, where a
+        confirmed ``layout`` rule moves it there (``urlrules/layouts.py``); None where no rule
+        does, the URL is held itself or protected, its side was crawled first (not side by side
+        with the other: ``mirrors.precedence.held_before``), or no URL it moves to is held (it
+        is fetched: the other host may lack that translation)."""
+        laid_out = self._url_rules.layout_counterparts(view, url)
+        if not laid_out or view.page_id_for_url(url) is not None:
+            return None
+        if self._mirrors.protects(url):
+            return None
+        for counterpart, label, side, other_side in laid_out:
+            if self._mirrors.held_before(view, side, other_side):
+                continue  # a victim crawled first is never pruned for its copier's pages
+            held = self._held_url(view, counterpart)
+            if held is not None:
+                evidence = {"url_rule": [label], "counterpart": counterpart}
+                return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
+        return None
+
+    def _held_url(self, view: IndexView, url: str) -> str | None:
+        """The URL of the held page for ``url``'s content: as the mirror detector knows it (its
+        own, the page it duplicates, its counterpart's under a rule), or the page the URL rules
+        of its host drop it for (``a.html.en`` for ``a.html``)."""
+        held = self._mirrors.held(view, url)
+        if held is not None:
+            return held
+        alias = self._url_rules.check_url(view, url)
+        return alias.duplicate_of if alias is not None and alias.dropped else None
 
     def _in_place_of_probe(self, view: IndexView, alias: Decision) -> Decision:
         """An alias dropped for a page that arrived as a mirror probe's answer, which the spider

@@ -178,6 +178,12 @@ def tags_apart(segment: str, other: str) -> bool:
     return parts != other_parts and _is_tag(parts) and _is_tag(other_parts)
 
 
+def language_tag(text: str) -> bool:
+    """Whether ``text`` is a language tag alone (``fr``, ``pt-br``, ``zh_hans``): how a layout
+    names a translation's language in a directory or after a file's name."""
+    return _is_tag(_PARTS.split(text.lower()))
+
+
 def _is_tag(parts: list[str]) -> bool:
     """Whether ``parts`` are a language tag alone: a language, then regions or scripts."""
     return bool(parts) and parts[0] in _LANGUAGES and all(map(_tag_part, parts[1:]))

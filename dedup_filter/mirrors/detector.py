@@ -59,7 +59,12 @@ from dedup_filter.mirrors.editions import coded_namesake
 from dedup_filter.mirrors.expiry import settle_open
 from dedup_filter.mirrors.listings import case_twins, names_bare, names_htm
 from dedup_filter.mirrors.orientation import Orientation
-from dedup_filter.mirrors.precedence import after_absence, held_under, side_by_side_by_now
+from dedup_filter.mirrors.precedence import (
+    after_absence,
+    held_before,
+    held_under,
+    side_by_side_by_now,
+)
 from dedup_filter.mirrors.probes import (
     answer,
     ask_index,
@@ -535,6 +540,23 @@ class MirrorDetector:
     def probed(self, view: IndexView, url: str) -> bool:
         """Whether ``url``'s page arrived as a probe and the spider has not had it since."""
         return Deferrals(view).probed(self._stripped(view, url))
+
+    def held(self, view: IndexView, url: str) -> str | None:
+        """The URL of the indexed page that holds ``url``'s content: its own, the kept page it
+        was dropped for, or its counterpart's under a rule that prunes it; None when none is."""
+        if not self.config.enabled:
+            return None
+        held = self._pruner.held_page(MirrorStore(view), url)
+        return held.url if held is not None else None
+
+    def held_before(self, view: IndexView, first: str, second: str) -> bool:
+        """Whether the crawl held the directory ``first`` first, not side by side with
+        ``second`` (``precedence.held_before``)."""
+        return held_before(MirrorStore(view), first, second)
+
+    def protects(self, url: str) -> bool:
+        """Whether ``url`` lies under ``mirror.protected_prefixes``, which no rule prunes."""
+        return self._pruner.protection.covers(url)
 
     def probe_served(self, view: IndexView, url: str) -> None:
         Deferrals(view).crawled(self._stripped(view, url))

@@ -27,7 +27,7 @@ from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id, url_key
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.rewrite import EDITION, RuleKey, Scope, rewrite
+from dedup_filter.urlrules.rewrite import EDITION, LAYOUT, RuleKey, Scope, rewrite
 
 _TABLE = "url_editions"
 _PAGE, _FIRST_COPY = b"u", b"c"  # rows: a fetched page's editions; a host's first copy of a page
@@ -111,7 +111,8 @@ def copy_by_rules(view: IndexView, parts: UrlParts, rules: Rules) -> tuple[Undec
 
 
 def apart(rules: Rules) -> tuple[Rules, Rules]:
-    """``rules`` as the ``edition`` rules, then the others."""
+    """``rules`` as the ``edition`` rules, then those that merge a URL into a class of its host:
+    not the ``layout`` rules either, which the filter asks (``learner.layout_counterparts``)."""
     return [rule for rule in rules if rule[0].kind == EDITION], [
-        rule for rule in rules if rule[0].kind != EDITION
+        rule for rule in rules if rule[0].kind not in (EDITION, LAYOUT)
     ]

@@ -45,6 +45,7 @@ from dedup_filter.urlrules.rewrite import (
     ANY,
     DROP,
     EDITION,
+    LAYOUT,
     PARAMETER_KINDS,
     RuleKey,
     Scope,
@@ -201,11 +202,15 @@ class Verdicts:
     ) -> str | None:
         """A held URL of other content that the rule would merge with the page, if any (for an
         ``edition`` rule, only a held page that declares editions and does not name the page's
-        URL: a translation it names is no counterexample)."""
+        URL: a translation it names is no counterexample; for a ``layout`` rule, the URL held
+        on the other host, the page on either)."""
         url, base = parts.url(), self.set_aside(parts)
         if key.kind == EDITION:
             found = edition_copy(self.view, base, key, scope)
             return found.held if found is not None and found.held != url else None
+        if key.kind == LAYOUT:  # the page on either host, the other's URL held
+            moved = rewrite(key, parts) or inverse(key, parts, scope)
+            return self._held(moved.url(), url) if moved is not None else None
         rewritten = rewrite(key, base, scope)
         if rewritten is not None:
             held = self.holder(rewritten, url, page_id)

@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from dedup_filter.languages import language_parameter, names_language, tags_apart
 from dedup_filter.platforms import names_platform
 from dedup_filter.releases import names_release
-from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
+from dedup_filter.urlrules.layouts import explain_layout
+from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts, names_a_file
 from dedup_filter.urlrules.rewrite import (
     CASE,
     DROP,
@@ -45,10 +46,10 @@ from dedup_filter.urlrules.rewrite import (
     EDITION_JOINER,
     IGNORE,
     INDEX,
+    LAYOUT,
     MARKER,
     SUFFIX,
     RuleKey,
-    names_a_file,
 )
 
 MAX_GROUP = 3  # parameters a pair may differ by and still name one rule
@@ -77,7 +78,9 @@ def explain(
     """The rule the pair (``dropped``, ``held``) supports, if one explains their difference
     (``negotiated``: the languages a negotiating server serves this crawler under a bare name)."""
     first, second = UrlParts.parse(dropped), UrlParts.parse(held)
-    if first.origin != second.origin or first == second:
+    if first.origin != second.origin:
+        return _layout(first, second)
+    if first == second:
         return None
     if first.path == second.path:
         return _parameters(first, second)
@@ -164,6 +167,17 @@ def _edition(dropped: UrlParts, held: UrlParts) -> Explanation | None:
         return None
     key = RuleKey(dropped.authority, EDITION, f"{replaced}{EDITION_JOINER}{put}")
     return Explanation(key, held.class_key(), ())
+
+
+def _layout(dropped: UrlParts, held: UrlParts) -> Explanation | None:
+    """A ``layout`` rule: a pair of two hosts whose URLs name one language in two ways
+    (``/manual/mod/a.html.fr`` dropped for another host's ``/manual/fr/mod/a.html``); the
+    class is the held URL, the value the language."""
+    found = explain_layout(dropped, held)
+    if found is None:
+        return None
+    layout, language = found
+    return Explanation(RuleKey(dropped.authority, LAYOUT, layout.name), held.url(), (language,))
 
 
 def _chooses_content(name: str) -> bool:

@@ -48,11 +48,12 @@ from dedup_filter.urlrules.editions import (
 )
 from dedup_filter.urlrules.evidence import Verdicts, inserted_line, same_words
 from dedup_filter.urlrules.induction import MAX_GROUP, Explanation, explain
+from dedup_filter.urlrules.layouts import LaidOut, layout_named
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.reach import RuleReach
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, OPEN, STATE_NAMES, UrlRule
 from dedup_filter.urlrules.redirects import RedirectRules
-from dedup_filter.urlrules.rewrite import CASE, EDITION, KIND_NAMES, RuleKey, rewrite
+from dedup_filter.urlrules.rewrite import CASE, EDITION, KIND_NAMES, LAYOUT, RuleKey, rewrite
 from dedup_filter.urlrules.store import UrlRuleStore
 from dedup_filter.urlrules.witnesses import note, witnesses
 
@@ -117,6 +118,25 @@ class UrlRuleLearner:
             if rule.state == OPEN and rule.key.kind != EDITION
         ]
         return awaiting_candidate(view, parts, candidates)
+
+    def layout_counterparts(self, view: IndexView, url: str) -> list[LaidOut]:
+        """The URLs of other hosts that the confirmed ``layout`` rules of the URL's host move it
+        to: the filter drops the URL where one is held."""
+        if not self.config.enabled or not self.config.language_layouts:
+            return []
+        authority = url.partition("://")[2].partition("/")[0]
+        confirmed = self._reach.confirmed(UrlRuleStore(view), authority)
+        keys = [key for key, _ in confirmed if key.kind == LAYOUT]
+        if not keys:
+            return []
+        parts = UrlParts.parse(url)
+        laid_out = []
+        for key in keys:
+            layout = layout_named(key.name)
+            moved = layout.moved(parts) if layout is not None else None
+            if layout is not None and moved is not None:
+                laid_out.append(LaidOut(moved.url(), key.label, *layout.sides))
+        return laid_out
 
     def defer(self, view: IndexView, decision: Decision, now: float) -> Decision:
         """Remember an alias ``check_url`` deferred (in a write transaction); one waiting for a
@@ -250,7 +270,9 @@ class UrlRuleLearner:
             return {}, []
         explanation, held_parts = explained
         key = explanation.key
-        if key.kind == CASE and not exact:
+        if key.kind in (CASE, LAYOUT) and not exact:
+            return {}, []
+        if key.kind == LAYOUT and not self.config.language_layouts:
             return {}, []
         values = explanation.values
         if key.kind == EDITION:  # the language the held page declared: the source's
@@ -268,7 +290,7 @@ class UrlRuleLearner:
             evidence["url_rules_confirmed"] = [key.label]
         store.put(rule)
         page_id = store.view.page_id_for_url(held)
-        if page_id is not None and key.kind != EDITION:  # it asks the held page, never a class
+        if page_id is not None and key.kind not in (EDITION, LAYOUT):  # they ask held pages
             scope = self._reach.scope(rule)
             filing = filing_key(key, held_parts, rewrite(key, held_parts, scope))
             file_alias(store.view, store, filing, page_id)
@@ -293,7 +315,7 @@ class UrlRuleLearner:
         chapters."""
         verdicts = Verdicts(store, self.pages_config, now)
         explained = self._explain(store, verdicts, alias, held)
-        if explained is None or explained[0].key.kind in (CASE, EDITION):
+        if explained is None or explained[0].key.kind in (CASE, EDITION, LAYOUT):
             return {}, []
         explanation = explained[0]
         key = explanation.key
@@ -314,7 +336,7 @@ class UrlRuleLearner:
         self, store: UrlRuleStore, verdicts: Verdicts, rule: UrlRule, alias: str
     ) -> list[str]:
         """The probes an open candidate asks on its host's long pages (``witnesses``)."""
-        if rule.state != OPEN or self._well_known(rule.key.group):
+        if rule.state != OPEN or rule.key.kind == LAYOUT or self._well_known(rule.key.group):
             return []
         scope, probes = self._reach.scope(rule), []
         for witness in witnesses(store.view, rule.key.host):
@@ -357,26 +379,28 @@ class UrlRuleLearner:
 
     def _test(self, store: UrlRuleStore, decision: Decision, now: float) -> Decision:
         parts = UrlParts.parse(decision.url)
-        rules = store.of_host(parts.authority)
+        rules = self._tested(store, parts.authority)
         if not rules and not parts.params:
             return decision  # most pages: nothing to test, nothing to file
         page_id = store.view.page_id_for_url(decision.url)
         verdicts = Verdicts(store, self.pages_config, now)
         missed, probes = self._missed_pair(store, verdicts, parts, page_id, now)
         if missed:
-            rules = store.of_host(parts.authority)
+            rules = self._tested(store, parts.authority)
         known = self._reach.virtual(
             parts, self.config.known_parameters + self.config.trusted_parameters
         )
         survivors = verdicts.test(parts, page_id, rules, self._reach.scope)
         for rule in survivors:
-            if rule.state == OPEN and len(rule.classes) < self._reach.needed(store, rule.key):
+            if rule.state != OPEN or rule.key.kind == LAYOUT:  # a layout asks no probe
+                continue
+            if len(rule.classes) < self._reach.needed(store, rule.key):
                 probes += verdicts.probe(rule, parts, self._reach.scope(rule))
         if page_id is not None:
             scoped = [
                 (rule.key, self._reach.scope(rule))
                 for rule in survivors
-                if rule.key.kind != EDITION
+                if rule.key.kind not in (EDITION, LAYOUT)
             ]
             verdicts.file_classes(parts, page_id, [*scoped, *known])
         evidence = missed | verdicts.evidence()
@@ -387,6 +411,13 @@ class UrlRuleLearner:
             evidence=decision.evidence | evidence,
             probes=decision.probes + tuple(probes),
         )
+
+    @staticmethod
+    def _tested(store: UrlRuleStore, host: str) -> list[UrlRule]:
+        """The rules a kept page of ``host`` tests: its host's, and the ``layout`` rules of other
+        hosts that move URLs onto it (a page kept here, whose URL there is held with other
+        content, kills the rule as one kept there would)."""
+        return store.of_host(host) + store.laid_onto(host)
 
     def _missed_pair(
         self,

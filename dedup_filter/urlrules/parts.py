@@ -99,3 +99,10 @@ class UrlParts:
 def _param(piece: str) -> Param:
     name, _, value = piece.partition("=")
     return Param(name, value, piece)
+
+
+def names_a_file(path: str) -> bool:
+    """Whether ``path`` names a file with an extension (``a.html``): what a ``suffix`` rule's
+    language is appended to, and a ``layout`` rule's path."""
+    stem, dot, extension = path.rpartition("/")[2].rpartition(".")
+    return bool(stem and dot and extension)

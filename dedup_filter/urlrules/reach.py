@@ -14,7 +14,7 @@ from dedup_filter.config import UrlRulesConfig
 from dedup_filter.urlrules.aliases import matches
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.records import DEAD, UrlRule
-from dedup_filter.urlrules.rewrite import ANY, DROP, EDITION, IGNORE, RuleKey, Scope
+from dedup_filter.urlrules.rewrite import ANY, DROP, EDITION, IGNORE, LAYOUT, RuleKey, Scope
 from dedup_filter.urlrules.store import UrlRuleStore
 
 # hosts of one kind and name read to pool candidates and values: check_url reads them, so a name
@@ -88,12 +88,13 @@ class RuleReach:
         """The classes a rule needs on its host. What other hosts learnt lowers it for every
         kind but an ignore rule: one pair of two values answered alike (two unknown ids
         answered with one "not found" page) would merge every value of the host, where a drop
-        rule merges only the values its host showed (``scope``); and an edition rule: which
-        pages a host left untranslated is its own doing."""
+        rule merges only the values its host showed (``scope``); an edition rule: which
+        pages a host left untranslated is its own doing; and a layout rule: which host copies
+        which is the two hosts' own doing."""
         needed = self.config.min_support
         if self.known(key):
             needed = min(needed, self.config.min_support_known)
-        if key.kind not in (IGNORE, EDITION) and (
+        if key.kind not in (IGNORE, EDITION, LAYOUT) and (
             self._learnt_elsewhere(store, key) or self._pooled(store, key)
         ):
             needed = min(needed, self.config.min_support_learnt)

@@ -14,6 +14,10 @@ A rule belongs to one host (its authority, host[:port]) and merges URLs that dif
   It merges a URL only with the page fetched at its rewrite, where that page declares language
   editions, does not name the URL among them (``features.alternates``) and its text is held:
   ``urlrules/editions.py`` asks that, not this.
+- ``layout``: where another host puts the language of a translation's page
+  (``/manual/mod/a.html.fr`` becomes ``http://b.test/manual/fr/mod/a.html``): the one kind that
+  moves a URL to another host, and merges it only with the page held there
+  (``urlrules/layouts.py``, ``filter``).
 
 An ``index``, ``marker``, ``suffix`` or ``edition`` rule moves a URL to another path, which
 another handler may serve: a static server answers ``ref/?lang=fr`` with ``ref/``'s page, where
@@ -30,10 +34,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts
+from dedup_filter.urlrules.layouts import layout_named
+from dedup_filter.urlrules.parts import GROUP_JOINER, UrlParts, names_a_file
 
-DROP, IGNORE, INDEX, MARKER, CASE, SUFFIX, EDITION = range(7)
-KIND_NAMES = ("drop", "ignore", "index", "marker", "case", "suffix", "edition")
+DROP, IGNORE, INDEX, MARKER, CASE, SUFFIX, EDITION, LAYOUT = range(8)
+KIND_NAMES = ("drop", "ignore", "index", "marker", "case", "suffix", "edition", "layout")
 PARAMETER_KINDS = (DROP, IGNORE)
 # rules that move a URL to another path: they apply to a URL without a query only (below)
 _PATH_KINDS = (INDEX, MARKER, SUFFIX, EDITION)
@@ -121,6 +126,9 @@ def rewrite(key: RuleKey, parts: UrlParts, scope: Scope = ANY) -> UrlParts | Non
     if key.kind == SUFFIX:
         stem = parts.path.removesuffix(key.name)
         return parts.with_path(stem) if stem != parts.path and names_a_file(stem) else None
+    if key.kind == LAYOUT:
+        layout = layout_named(key.name)
+        return layout.moved(parts) if layout else None
     if key.kind == EDITION:
         replaced, _, put = key.name.partition(EDITION_JOINER)
         segments = parts.path.split("/")
@@ -140,6 +148,9 @@ def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
     if key.kind == DROP:
         absent = not set(key.group) & parts.names()
         return parts.with_values(key.group, scope.values[-1]) if absent and scope.values else None
+    if key.kind == LAYOUT:
+        layout = layout_named(key.name)
+        return layout.moved_back(parts) if layout else None
     if key.kind == IGNORE:
         current = parts.value_of(key.group) if set(key.group) <= parts.names() else None
         other = next((value for value in scope.values if value != current), None)
@@ -160,10 +171,3 @@ def inverse(key: RuleKey, parts: UrlParts, scope: Scope) -> UrlParts | None:
             return rewrite(key, parts)
         return parts.with_path(parts.path + key.name) if names_a_file(parts.path) else None
     return None
-
-
-def names_a_file(path: str) -> bool:
-    """Whether ``path`` names a file with an extension (``a.html``): what a ``suffix`` rule's
-    language is appended to."""
-    stem, dot, extension = path.rpartition("/")[2].rpartition(".")
-    return bool(stem and dot and extension)

@@ -12,6 +12,8 @@ Tables:
                                                     support, its classes and values (a byte each)
                  "x" kind name NUL host -> ""         the hosts where a rule of this kind and
                                                     name died
+                 "t" other NUL host NUL name -> ""    the live ``layout`` rules of ``host`` that
+                                                    move its URLs onto the host ``other``
     url_aliases  H(class key) -> page id            the held page standing for an alias class,
                                                     filed when it is kept (or first met as the
                                                     held side of a pair); validated on read, so a
@@ -28,13 +30,15 @@ from collections.abc import Iterator
 
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id
+from dedup_filter.urlrules.layouts import layout_named
 from dedup_filter.urlrules.records import CONFIRMED, DEAD, UrlRule
-from dedup_filter.urlrules.rewrite import RuleKey
+from dedup_filter.urlrules.rewrite import LAYOUT, RuleKey
 
 _U64 = struct.Struct(">Q")
 _ALIAS_SEED = 0xA11A5
 _NUL = b"\x00"
 _CONFIRMED, _OTHER, _NAMED, _SUPPORTED, _DIED = b"r", b"c", b"n", b"s", b"x"
+_LAID_ONTO = b"t"
 
 
 def _host_prefix(state_prefix: bytes, host: str) -> bytes:
@@ -84,10 +88,36 @@ class UrlRuleStore:
         self._mark(_NAMED, rule.key, b"" if rule.state == CONFIRMED else None)
         self._mark(_SUPPORTED, rule.key, counts if rule.state != DEAD and rule.classes else None)
         self._mark(_DIED, rule.key, b"" if rule.state == DEAD else None)
+        if rule.key.kind == LAYOUT:
+            self._mark_laid_onto(rule)
+
+    def _mark_laid_onto(self, rule: UrlRule) -> None:
+        """File a live ``layout`` rule under the host it moves URLs onto (``laid_onto``)."""
+        layout = layout_named(rule.key.name)
+        if layout is None:
+            return
+        entry = _host_prefix(_LAID_ONTO, layout.authority) + _key(b"", rule.key)
+        self._set(entry, b"" if rule.state != DEAD else None)
+
+    def laid_onto(self, host: str) -> list[UrlRule]:
+        """The live ``layout`` rules of other hosts that move URLs onto ``host``."""
+        prefix = _host_prefix(_LAID_ONTO, host)
+        found = []
+        for entry, _ in self.view.scan("url_rules", prefix):
+            owner, _, kind_name = bytes(entry[len(prefix) :]).partition(_NUL)
+            name = kind_name[1:].decode("utf-8", "surrogatepass")
+            rule = self.rule(RuleKey(owner.decode("utf-8", "surrogatepass"), LAYOUT, name))
+            if rule is not None and rule.state != DEAD:
+                found.append(rule)
+        return found
 
     def _mark(self, mark: bytes, key: RuleKey, value: bytes | None) -> None:
         """Set (or, with ``value`` None, clear) the host's entry under a kind-and-name index."""
         entry = _named_prefix(mark, key.kind, key.name) + key.host.encode("utf-8", "surrogatepass")
+        self._set(entry, value)
+
+    def _set(self, entry: bytes, value: bytes | None) -> None:
+        """Put ``value`` under ``entry``; with None, delete the entry if it is there."""
         if value is not None:
             self.view.put("url_rules", entry, value)
         elif self.view.get("url_rules", entry) is not None:

@@ -1,0 +1,174 @@
+"""``layout`` rules: one manual's translations served by two hosts, a language's directory on
+one (``/manual/fr/mod/p1.html``) and the language after the file's name on the other
+(``/manual/mod/p1.html.fr``). Exact copies met across them teach the layout, and a URL is then
+dropped only where its URL on the other host is held."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from dedup_filter import Config, DedupFilter
+from dedup_filter.urlrules.induction import explain
+from dedup_filter.urlrules.layouts import Layout
+from dedup_filter.urlrules.parts import UrlParts
+from dedup_filter.urlrules.rewrite import ANY, LAYOUT, RuleKey, inverse, rewrite
+
+from .conftest import HOST, Site
+
+DIRECTORIES = "http://deb.b.test"
+RULE = (
+    "docs.a.test layout http://docs.a.test/manual/{path}.{lang}"
+    ">http://deb.b.test/manual/{lang}/{path}"
+)
+
+
+def _directories(site: Site, language: str, page: int, body: int) -> str:
+    url = f"{DIRECTORIES}/manual/{language}/mod/p{page}.html"
+    return site.dedup.check_page(url, site.bodies[body]).reason
+
+
+def _suffixed(site: Site, language: str, page: int, body: int) -> str:
+    return site.fetch(f"/manual/mod/p{page}.html.{language}", body).reason
+
+
+def _learnt(site: Site) -> None:
+    """The other host's French pages 0-5 held; this host's pages 0-2 met as their copies."""
+    for page in range(6):
+        assert _directories(site, "fr", page, page) == "unique"
+    for page in range(3):
+        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
+    assert site.rule(RULE)["state"] == "confirmed"
+
+
+def test_translations_copied_across_two_layouts_drop_only_where_the_other_host_holds_them(site):
+    _learnt(site)
+    dropped = site.check("/manual/mod/p4.html.fr")
+    assert (dropped.reason, dropped.duplicate_of) == (
+        "duplicate_url",
+        f"{DIRECTORIES}/manual/fr/mod/p4.html",
+    )
+    assert dropped.evidence["url_rule"] == [RULE]
+    assert site.check("/manual/mod/p9.html.fr").action == "keep"  # the other host lacks it
+    assert site.check("/manual/mod/p4.html.ja").action == "keep"  # not held there either
+    assert site.check("/manual/mod/p4.html").action == "keep"  # no language: no layout
+    other = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p9.html")
+    assert other.action == "keep"  # the rule belongs to the copying host
+
+
+@pytest.mark.parametrize("where", ["this host", "the other host"])
+def test_a_page_of_other_content_under_the_layout_on_either_host_kills_the_rule(site, where):
+    _learnt(site)
+    if where == "this host":
+        assert _suffixed(site, "fr", 4, 10) == "unique"
+    else:  # this host's page held first, the other host's met with other content
+        assert _suffixed(site, "fr", 7, 11) == "unique"
+        assert _directories(site, "fr", 7, 12) == "unique"
+    assert site.rule(RULE)["state"] == "dead"
+    assert site.check("/manual/mod/p5.html.fr").action == "keep"
+
+
+def test_a_host_crawled_first_is_never_pruned_for_a_copier_met_after_it(site):
+    """A copier that moves the language, met after its victim's first pages, serves copies of
+    the victim's later pages before the victim does: they teach the victim's host the layout
+    too, but the victim, crawled first, loses no URL to it (the copier's page there may hold
+    other content), as a mirror rule's victim would not."""
+    for page in range(4):
+        assert _directories(site, "fr", page, page) == "unique"
+    for page in range(4):
+        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
+    for page in range(4, 7):
+        assert _suffixed(site, "fr", page, page) == "unique"
+    assert _suffixed(site, "fr", 9, 12) == "unique"  # the copier's own text
+    for page in range(4, 7):
+        assert _directories(site, "fr", page, page) == "exact_duplicate"
+    victims = (
+        "deb.b.test layout http://deb.b.test/manual/{lang}/{path}"
+        ">http://docs.a.test/manual/{path}.{lang}"
+    )
+    assert site.rule(victims)["state"] == "confirmed"
+    victim = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p9.html")
+    assert victim.action == "keep"
+    assert site.check("/manual/mod/p8.html.fr").action == "keep"  # nothing held for it
+    assert site.check("/manual/mod/p5.html.fr").action == "keep"  # held itself
+
+
+def test_near_copies_teach_no_layout(site):
+    """A translation with a line more on one host is a near copy: an edition of it, maybe."""
+    for page in range(4):
+        assert _directories(site, "fr", page, page) == "unique"
+        assert site.fetch(f"/manual/mod/p{page}.html.fr", page, "Bienvenue").dropped
+    assert site.rule(RULE) is None
+
+
+def test_layouts_can_be_turned_off(tmp_path, config: Config, corpus):
+    off = replace(config, url_rules=replace(config.url_rules, language_layouts=False))
+    with DedupFilter.open(tmp_path / "index", off) as dedup:
+        site = Site(dedup, [html.encode() for html in corpus.values()])
+        for page in range(4):
+            assert _directories(site, "fr", page, page) == "unique"
+            assert _suffixed(site, "fr", page, page) == "exact_duplicate"
+        assert site.rule(RULE) is None
+        assert site.check("/manual/mod/p5.html.fr").action == "keep"
+
+
+@pytest.mark.parametrize(
+    ("dropped", "held", "name"),
+    [
+        (
+            "http://a.test/manual/fr/x.html",
+            "http://b.test/fr/manual/x.html",
+            "http://a.test/manual/{lang}/{path}>http://b.test/{lang}/manual/{path}",
+        ),
+        (
+            "http://a.test/doc/pt-br/mod/x.html",
+            "http://b.test/mod/x.html.pt-br",
+            "http://a.test/doc/{lang}/{path}>http://b.test/{path}.{lang}",
+        ),
+    ],
+)
+def test_a_language_moved_between_two_hosts_is_a_layout(dropped, held, name):
+    explanation = explain(dropped, held, ())
+    assert explanation.key.label == f"{UrlParts.parse(dropped).authority} layout {name}"
+    layout = Layout.parse(name)
+    assert layout.moved(UrlParts.parse(dropped)).url() == held
+    assert layout.moved_back(UrlParts.parse(held)).url() == dropped
+
+
+@pytest.mark.parametrize(
+    ("dropped", "held"),
+    [
+        ("http://a.test/manual/fr/x.html", "http://b.test/docs/fr/x.html"),  # a mirror's pair
+        ("http://a.test/manual/fr/x.html", "http://b.test/manual/x.html.de"),  # two languages
+        ("http://a.test/manual/fr/x.html", "http://b.test/manual/y.html.fr"),  # two pages
+        ("http://a.test/manual/x.html.fr", "http://b.test/docs/x.html.fr"),  # nothing moved
+        ("http://a.test/manual/fr/", "http://b.test/manual/index.html.fr"),  # a directory
+        ("http://a.test/manual/fr/x.html?s=1", "http://b.test/manual/x.html.fr"),
+        (f"{HOST}/manual/fr/x.html", f"{HOST}/manual/x.html.fr"),  # one host
+    ],
+)
+def test_pairs_no_layout_explains(dropped, held):
+    explanation = explain(dropped, held, ())
+    assert explanation is None or explanation.key.kind != LAYOUT
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "http://a.test/{lang}/{path}",  # one side
+        "http://a.test/{lang}/{path}>b.test/{path}.{lang}",  # no origin
+        "http://a.test/{lang}/{lang}/{path}>http://b.test/{path}.{lang}",
+        "http://a.test/x{lang}/{path}>http://b.test/{path}.{lang}",
+        "http://a.test/{lang}/{path}>http://b.test/{path}.{lang}.{lang}",
+    ],
+)
+def test_a_name_that_gives_no_layout_moves_nothing(name):
+    """A rule record whose name no template reads (hand-edited, or from another version) is
+    never a rewrite: it moves no URL either way."""
+    assert Layout.parse(name) is None
+    key = RuleKey("a.test", LAYOUT, name)
+    parts = UrlParts.parse("http://a.test/fr/x.html")
+    assert rewrite(key, parts) is None
+    assert inverse(key, UrlParts.parse("http://b.test/x.html.fr"), ANY) is None
