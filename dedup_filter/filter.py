@@ -270,13 +270,19 @@ class DedupFilter:
     def _through_alias(self, view: IndexView, decision: Decision) -> Decision:
         """A URL waiting for its mirror counterpart, when the URL rules drop that counterpart
         as an alias of a held page (a mirror's sorted view, whose origin view is never fetched
-        once the origin's sort rule is learnt): dropped as a copy of that page."""
+        once the origin's sort rule is learnt), or as a translation another host holds (a
+        ``layout`` rule): dropped as a copy of that page. On the fourth helper's web an
+        English-only copy's URLs for the origin's translations waited for them and probed
+        them, and the probes fetched some 70 translations a crawl that the layout rule held
+        on a third host."""
         counterpart = decision.duplicate_of
         if decision.reason != Reason.COUNTERPART_PENDING or counterpart is None:
             return decision
         if "awaiting_absent_answer_of" in decision.evidence:
             return decision
         alias = self._url_rules.check_url(view, counterpart)
+        if alias is None or not alias.dropped:
+            alias = self._by_layout(view, counterpart)
         if alias is None or not alias.dropped:
             return decision
         evidence = decision.evidence | {"url_rule": alias.evidence["url_rule"]}

@@ -14,6 +14,14 @@ from dedup_filter.urlrules.induction import explain
 from dedup_filter.urlrules.layouts import Layout
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.rewrite import ANY, LAYOUT, RuleKey, inverse, rewrite
+from tests.mirrors.conftest import (
+    TRANSLATED_MODULES,
+    OnlineCrawl,
+    breadth_first,
+    copy_tree,
+    docs_tree,
+    interleave,
+)
 
 from .conftest import HOST, Site
 
@@ -172,3 +180,35 @@ def test_a_name_that_gives_no_layout_moves_nothing(name):
     parts = UrlParts.parse("http://a.test/fr/x.html")
     assert rewrite(key, parts) is None
     assert inverse(key, UrlParts.parse("http://b.test/x.html.fr"), ANY) is None
+
+
+def test_a_copys_url_waiting_for_a_translation_another_host_holds_is_dropped_for_it(
+    site, corpus, stdlib_page
+):
+    """An English-only copy of a manual links the manual's translations under its own name,
+    and under the mirror rule each such URL waits for the manual's translation (asking it as a
+    probe). Where the manual's host has learnt that a third host holds its translations laid
+    out otherwise, the URL is dropped for the third host's page: nothing is fetched for it."""
+    manual, copy, directories = (
+        "http://www.origin.test/manual/",
+        "http://mirror.copy.test/manual/",
+        "http://deb.b.test/manual/",
+    )
+    english = docs_tree(corpus, manual, sorted(corpus), "Manual")
+    mirrored = copy_tree(english, manual, copy)
+    names = sorted(corpus)[:4]
+    texts = [stdlib_page(module) for module in (*TRANSLATED_MODULES, "ipaddress")]
+    pairs = list(zip(names, texts, strict=True))
+    suffixed = {f"{manual}{name}.html.fr": text.encode() for name, text in pairs}
+    laid_out = {f"{directories}fr/{name}.html": text.encode() for name, text in pairs}
+    crawl = OnlineCrawl(site.dedup, english | mirrored | suffixed | laid_out)
+    crawl.visit(laid_out)
+    crawl.visit(interleave(breadth_first(english, manual), breadth_first(mirrored, copy)))
+    assert {(rule["mirror"], rule["origin"]) for rule in crawl.dedup.mirror_rules()} == {
+        (copy, manual)
+    }
+    crawl.visit(list(suffixed)[:3])  # the manual's host learns the layout
+    waiting = f"{copy}{names[3]}.html.fr"
+    crawl.visit([waiting])
+    assert crawl.pruned[waiting].duplicate_of == f"{directories}fr/{names[3]}.html"
+    assert f"{manual}{names[3]}.html.fr" not in crawl.fetched
