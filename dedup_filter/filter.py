@@ -229,16 +229,16 @@ class DedupFilter:
     def _by_layout(self, view: IndexView, url: str) -> Decision | None:
         """A URL dropped as a copy of the page held for its URL on another host, where a
         confirmed ``layout`` rule moves it there (``urlrules/layouts.py``); None where no rule
-        does, the URL is held itself or protected, its side was crawled first (not side by side
-        with the other: ``mirrors.precedence.held_before``), or no URL it moves to is held (it
-        is fetched: the other host may lack that translation)."""
+        does, the URL is held itself or protected, its side was crawled first (well before the
+        other: ``mirrors.precedence.met_well_before``), or no URL it moves to is held (it is
+        fetched: the other host may lack that translation)."""
         laid_out = self._url_rules.layout_counterparts(view, url)
         if not laid_out or view.page_id_for_url(url) is not None:
             return None
         if self._mirrors.protects(url):
             return None
         for counterpart, label, side, other_side in laid_out:
-            if self._mirrors.held_before(view, side, other_side):
+            if self._mirrors.met_well_before(view, side, other_side):
                 continue  # a victim crawled first is never pruned for its copier's pages
             held = self._held_url(view, counterpart)
             if held is not None:

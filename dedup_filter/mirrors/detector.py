@@ -61,8 +61,8 @@ from dedup_filter.mirrors.listings import case_twins, names_bare, names_htm
 from dedup_filter.mirrors.orientation import Orientation
 from dedup_filter.mirrors.precedence import (
     after_absence,
-    held_before,
     held_under,
+    met_well_before,
     side_by_side_by_now,
 )
 from dedup_filter.mirrors.probes import (
@@ -549,10 +549,10 @@ class MirrorDetector:
         held = self._pruner.held_page(MirrorStore(view), url)
         return held.url if held is not None else None
 
-    def held_before(self, view: IndexView, first: str, second: str) -> bool:
-        """Whether the crawl held the directory ``first`` first, not side by side with
-        ``second`` (``precedence.held_before``)."""
-        return held_before(MirrorStore(view), first, second)
+    def met_well_before(self, view: IndexView, first: str, second: str) -> bool:
+        """Whether the crawl held the directory ``first`` first by more than a crawl fetches
+        at once (``precedence.met_well_before``)."""
+        return met_well_before(MirrorStore(view), first, second)
 
     def protects(self, url: str) -> bool:
         """Whether ``url`` lies under ``mirror.protected_prefixes``, which no rule prunes."""

@@ -147,6 +147,22 @@ def held_before(store: MirrorStore, first: str, second: str) -> bool:
     return store.view.settled(("held_before", first.lower(), second.lower()), weighed)
 
 
+def met_well_before(store: MirrorStore, first: str, second: str) -> bool:
+    """Whether the crawl held more than ``_SIDE_BY_SIDE_DOCUMENTS`` documents under the
+    directory ``first`` before any page under ``second``: crawled first beyond what a crawl
+    fetches at once, as a copier's victim is. A lead of a few documents among a crawl's first
+    requests is a coin flip of its concurrency: on the fourth helper's web, Debian's Apache
+    manual led Apache's own by 3-5 documents (its languages' index pages) in two orders of
+    six, and by 4 side by side in another. Settled for good once ``second`` holds a page."""
+
+    def weighed() -> tuple[bool, bool]:
+        first_held, second_held = _held(store, first), _held(store, second)
+        lead = first_held.held_before(second_held.first)
+        return lead > _SIDE_BY_SIDE_DOCUMENTS, second_held.first != math.inf
+
+    return store.view.settled(("met_well_before", first.lower(), second.lower()), weighed)
+
+
 def _held_first(mirror_held: _Held, origin_held: _Held, mirror_older: bool = False) -> HeldFirst:
     """``held_first`` from the two sides' held pages. A stale copy that led by fewer than
     ``_SIDE_BY_SIDE_DOCUMENTS`` documents counts as side by side with its origin even if its

@@ -26,6 +26,11 @@ from tests.mirrors.conftest import (
 from .conftest import HOST, Site
 
 DIRECTORIES = "http://deb.b.test"
+# the rule of the host of language directories, whose pages are met as the other host's copies
+VICTIMS = (
+    "deb.b.test layout http://deb.b.test/manual/{lang}/{path}"
+    ">http://docs.a.test/manual/{path}.{lang}"
+)
 RULE = (
     "docs.a.test layout http://docs.a.test/manual/{path}.{lang}"
     ">http://deb.b.test/manual/{lang}/{path}"
@@ -78,28 +83,44 @@ def test_a_page_of_other_content_under_the_layout_on_either_host_kills_the_rule(
 
 
 def test_a_host_crawled_first_is_never_pruned_for_a_copier_met_after_it(site):
-    """A copier that moves the language, met after its victim's first pages, serves copies of
+    """A copier that moves the language, met after its victim held nine pages, serves copies of
     the victim's later pages before the victim does: they teach the victim's host the layout
     too, but the victim, crawled first, loses no URL to it (the copier's page there may hold
     other content), as a mirror rule's victim would not."""
-    for page in range(4):
+    for page in range(9):
         assert _directories(site, "fr", page, page) == "unique"
-    for page in range(4):
+    for page in range(3):
         assert _suffixed(site, "fr", page, page) == "exact_duplicate"
-    for page in range(4, 7):
+    for page in range(9, 12):
         assert _suffixed(site, "fr", page, page) == "unique"
-    assert _suffixed(site, "fr", 9, 12) == "unique"  # the copier's own text
-    for page in range(4, 7):
+    assert _suffixed(site, "fr", 15, 15) == "unique"  # the copier's own text
+    for page in range(9, 12):
         assert _directories(site, "fr", page, page) == "exact_duplicate"
-    victims = (
-        "deb.b.test layout http://deb.b.test/manual/{lang}/{path}"
-        ">http://docs.a.test/manual/{path}.{lang}"
-    )
-    assert site.rule(victims)["state"] == "confirmed"
-    victim = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p9.html")
+    assert site.rule(VICTIMS)["state"] == "confirmed"
+    victim = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p15.html")
     assert victim.action == "keep"
-    assert site.check("/manual/mod/p8.html.fr").action == "keep"  # nothing held for it
-    assert site.check("/manual/mod/p5.html.fr").action == "keep"  # held itself
+    assert site.check("/manual/mod/p14.html.fr").action == "keep"  # nothing held for it
+    assert site.check("/manual/mod/p10.html.fr").action == "keep"  # held itself
+
+
+def test_a_lead_of_a_few_pages_is_no_crawl_first(site):
+    """Two hosts met a few pages apart (a crawl fetches several at once) were crawled side by
+    side: each host's rule drops its URLs where the other holds their pages."""
+    for page in range(3):
+        assert _directories(site, "fr", page, page) == "unique"
+    for page in range(3):
+        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
+    for page in range(3, 6):
+        assert _suffixed(site, "fr", page, page) == "unique"
+    for page in range(3, 6):
+        assert _directories(site, "fr", page, page) == "exact_duplicate"
+    assert _suffixed(site, "fr", 8, 8) == "unique"
+    dropped = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p8.html")
+    assert (dropped.reason, dropped.duplicate_of) == (
+        "duplicate_url",
+        f"{HOST}/manual/mod/p8.html.fr",
+    )
+    assert dropped.evidence["url_rule"] == [VICTIMS]
 
 
 def test_near_copies_teach_no_layout(site):
