@@ -33,6 +33,10 @@ from dedup_filter.urlrules.parts import UrlParts, names_a_file
 _LANG, _PATH = "{lang}", "{path}"
 _JOINER = ">"  # between a rule's two sides in its name
 _SUFFIXED = _PATH + "." + _LANG
+# directories a path may nest and still be read: a pair is explained by trying each language it
+# names against each the other names, which a hostile path of a thousand ``fr/`` segments
+# would make a billion steps of
+_MAX_LEVELS = 32
 
 
 class LaidOut(NamedTuple):
@@ -187,9 +191,12 @@ def explain_layout(dropped: UrlParts, held: UrlParts) -> tuple[Layout, str] | No
 
 def _readings(path: str) -> list[tuple[str, list[str], str | None]]:
     """Each way ``path`` names a language: the language, the segments that follow it (or, after
-    a file's name, the segments without it), and the directory before it (None: after the name)."""
+    a file's name, the segments without it), and the directory before it (None: after the name);
+    none for a path nested deeper than ``_MAX_LEVELS``."""
     segments = path.split("/")
     readings: list[tuple[str, list[str], str | None]] = []
+    if len(segments) > _MAX_LEVELS:
+        return readings
     for position in range(1, len(segments) - 1):
         if language_tag(segments[position]):
             head = "/".join(segments[:position]) + "/"

@@ -233,3 +233,11 @@ def test_a_copys_url_waiting_for_a_translation_another_host_holds_is_dropped_for
     crawl.visit([waiting])
     assert crawl.pruned[waiting].duplicate_of == f"{directories}fr/{names[3]}.html"
     assert f"{manual}{names[3]}.html.fr" not in crawl.fetched
+
+
+def test_a_path_nested_past_the_levels_read_names_no_layout():
+    """A hostile pair whose paths name a language in every one of a thousand segments: no
+    layout is tried (the product of their readings would be a million templates)."""
+    deep = "fr/" * 1000
+    dropped = UrlParts.parse(f"http://a.test/{deep}x.html")
+    assert explain(dropped.url(), f"http://b.test/{deep}x.html.fr", ()) is None
