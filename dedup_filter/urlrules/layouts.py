@@ -18,7 +18,8 @@ templates with nothing between the language and the path are one directory per l
 host, which the mirror rules pair (sampled, with their boundaries): no layout rule is made of them.
 
 Invariant: ``Layout.moved`` and ``Layout.moved_back`` are inverses on the URLs they accept, and a
-rule is only made of a pair its layout moves one onto the other.
+rule is only made of a pair its layout moves one onto the other, under a name that reads back
+as that layout (a path holding ``{path}`` makes none).
 """
 
 from __future__ import annotations
@@ -184,7 +185,8 @@ def explain_layout(dropped: UrlParts, held: UrlParts) -> tuple[Layout, str] | No
             if not own.suffixed and not other.suffixed and not own.between and not other.between:
                 continue  # one directory a language on each host: the mirror rules' pairs
             layout = Layout(dropped.origin, own, held.origin, other)
-            if (found is None or common > found[0]) and layout.moved(dropped) == held:
+            longer = found is None or common > found[0]
+            if longer and layout.moved(dropped) == held and Layout.parse(layout.name) == layout:
                 found = (common, layout, language)
     return (found[1], found[2]) if found is not None else None
 

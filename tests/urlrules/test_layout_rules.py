@@ -175,6 +175,7 @@ def test_a_language_moved_between_two_hosts_is_a_layout(dropped, held, name):
         ("http://a.test/manual/fr/", "http://b.test/manual/index.html.fr"),  # a directory
         ("http://a.test/manual/fr/x.html?s=1", "http://b.test/manual/x.html.fr"),
         (f"{HOST}/manual/fr/x.html", f"{HOST}/manual/x.html.fr"),  # one host
+        ("http://a.test/{path}/fr/x.html", "http://b.test/{path}/x.html.fr"),  # no name
     ],
 )
 def test_pairs_no_layout_explains(dropped, held):
