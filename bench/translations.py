@@ -1,6 +1,6 @@
 """The whole Apache manual, every language edition as Debian installs it, on a host and a mirror.
 
-    PYTHONPATH=. python bench/translations.py [--layout paths|source-unnamed|subdomains]
+    PYTHONPATH=. python bench/translations.py [--layout paths|source-unnamed|subdomains|negotiated]
 
 Debian's apache2-doc installs the manual in eleven languages; a page nobody translated is a
 symbolic link to the English page, so each edition but the English and the French holds mostly
@@ -12,7 +12,12 @@ of it on a mirror host, laid out as ``--layout`` says:
 - ``source-unnamed``: the English edition at the manual's top (``docs/2.4/mod/core.html``
   beside ``docs/2.4/de/mod/core.html``), as most sites serve their source language;
 - ``subdomains``: one host an edition (``docs.test/manual/`` for English,
-  ``de.docs.test/manual/``, ...), and no copy: the editions alone.
+  ``de.docs.test/manual/``, ...), and no copy: the editions alone;
+- ``negotiated``: the manual as installed on the host, and on the mirror as Apache lays it out
+  itself (``mirror.test/apache/docs/2.4/mod/core.html.de``, English bare), which holds the
+  translated pages only (no copy of the English in an untranslated page's place) and whose
+  language bars name its own URLs: each translation is served twice, the language moved
+  between a directory and the file's name (a ``layout`` rule's case).
 
 Each crawl runs in memory through the core API (``testweb.online.crawl``), following links, from
 dropped pages too as the Scrapy middleware does, in each of its orders, with
@@ -26,17 +31,19 @@ that only the ``paths`` layout serves: elsewhere they are answered 404 (*not ser
 from __future__ import annotations
 
 import argparse
-from urllib.parse import urlsplit
+import re
+from urllib.parse import urljoin, urlsplit
 
 from dedup_filter import Config
 from testweb.evalweb.packages import unpacked
 from testweb.online import ORDERS, crawl, crawl_filtered
 from testweb.site import TestWeb
 
-LAYOUTS = ("paths", "source-unnamed", "subdomains")
+LAYOUTS = ("paths", "source-unnamed", "subdomains", "negotiated")
 ORIGIN, MIRROR = "http://httpd.test/docs/2.4/", "http://mirror.test/apache/docs/2.4/"
 _MAX_PAGE_BYTES = 100_000
 _SOURCE = "en"
+_HREF = re.compile(rb'href="([^"#:]+)"')
 
 
 def manual() -> tuple[dict[str, bytes], dict[str, str]]:
@@ -60,11 +67,27 @@ def url_of(path: str, layout: str, mirrored: bool) -> str:
     if layout == "subdomains":
         return f"http://{'' if edition == _SOURCE else edition + '.'}docs.test/manual/{rest}"
     base = MIRROR if mirrored else ORIGIN
+    if layout == "negotiated" and mirrored:
+        return base + rest + ("" if edition == _SOURCE else f".{edition}")
     return base + rest if layout == "source-unnamed" and edition == _SOURCE else base + path
 
 
-def web(pages: dict[str, bytes], layout: str) -> TestWeb:
-    """Both sides of ``layout``, each host from a front page linking every edition's top."""
+def _negotiated(body: bytes, path: str, pages: dict[str, bytes]) -> bytes:
+    """The page installed at ``path`` as the negotiated mirror serves it: each link to a page of
+    the manual written as that page's URL there."""
+
+    def moved(match: re.Match[bytes]) -> bytes:
+        target = urlsplit(urljoin(f"http://m/{path}", match[1].decode())).path.lstrip("/")
+        if target not in pages:
+            return match[0]
+        return f'href="{url_of(target, "negotiated", True)}"'.encode()
+
+    return _HREF.sub(moved, body)
+
+
+def web(pages: dict[str, bytes], layout: str, installed: dict[str, str]) -> TestWeb:
+    """Both sides of ``layout``, each host from a front page linking every edition's top (the
+    negotiated mirror: the pages ``installed`` as themselves only)."""
     tops = sorted(path for path in pages if path.count("/") == 1 and path.endswith("/index.html"))
     served: dict[str, bytes] = {}
     for mirrored in (False, True) if layout != "subdomains" else (False,):
@@ -74,6 +97,13 @@ def web(pages: dict[str, bytes], layout: str) -> TestWeb:
         front = f"<html><body><h1>Manual</h1><ul>{links}</ul></body></html>".encode()
         urls = {path: url_of(path, layout, mirrored) for path in pages}
         served |= {f"http://{urlsplit(url).netloc}/": front for url in urls.values()}
+        if layout == "negotiated" and mirrored:
+            served |= {
+                url: _negotiated(pages[path], path, pages)
+                for path, url in urls.items()
+                if installed[path] == path
+            }
+            continue
         served |= {url: pages[path] for path, url in urls.items()}
     starts = [url for url in served if url.count("/") == 3]
     return TestWeb(0, "apache", served, {}, starts, [], [], set(), {}, {})
@@ -84,7 +114,7 @@ def main() -> None:
     parser.add_argument("--layout", choices=LAYOUTS, default="paths")
     layout = parser.parse_args().layout
     pages, installed = manual()
-    served = web(pages, layout)
+    served = web(pages, layout, installed)
     contents = {
         url_of(path, layout, mirrored): content
         for path, content in installed.items()

@@ -247,9 +247,12 @@ class DedupFilter:
         return None
 
     def _held_url(self, view: IndexView, url: str) -> str | None:
-        """The URL of the held page for ``url``'s content: as the mirror detector knows it (its
-        own, the page it duplicates, its counterpart's under a rule), or the page the URL rules
-        of its host drop it for (``a.html.en`` for ``a.html``)."""
+        """The URL of the held page for ``url``'s content: its own or the page it was dropped
+        for (``mirrors.held``), or the page the URL rules of its host drop it for (``a.html.en``
+        for ``a.html``). Not a page a mirror rule holds for it: with language editions paired
+        (``mirror.language_editions_apart`` off), a rule holds a German translation by its
+        English source, and ``bench/translations.py --layout negotiated`` lost 8-13 translated
+        pages so."""
         held = self._mirrors.held(view, url)
         if held is not None:
             return held

@@ -542,11 +542,13 @@ class MirrorDetector:
         return Deferrals(view).probed(self._stripped(view, url))
 
     def held(self, view: IndexView, url: str) -> str | None:
-        """The URL of the indexed page that holds ``url``'s content: its own, the kept page it
-        was dropped for, or its counterpart's under a rule that prunes it; None when none is."""
+        """The URL of the indexed page that holds ``url``'s content as itself: fetched under
+        it, or the kept page it was dropped for; None when none is. Not its counterpart's under
+        a rule: a rule is its directory's verdict, not this page's (a rule pairing a partial
+        translation with its source holds a translated page by the source's)."""
         if not self.config.enabled:
             return None
-        held = self._pruner.held_page(MirrorStore(view), url)
+        held = self._pruner.held_as_itself(MirrorStore(view), url)
         return held.url if held is not None else None
 
     def met_well_before(self, view: IndexView, first: str, second: str) -> bool:

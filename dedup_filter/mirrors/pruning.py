@@ -517,7 +517,7 @@ class UrlPruner:
             return None
         if Deferrals(store.view).absent(counterpart) is not None:
             return None
-        if self._held_as_itself(store, self._sessions.of(store).strip(url)) is not None:
+        if self.held_as_itself(store, self._sessions.of(store).strip(url)) is not None:
             return None
         evidence = {"mirror_candidate": candidate.mirror, "counterpart": counterpart}
         return Decision(url, "defer", Reason.MIRROR_PENDING, counterpart, evidence)
@@ -918,7 +918,7 @@ class UrlPruner:
                 for order, twin in ahead
                 if order < own
                 and deferrals.absent(twin) is None
-                and self._held_as_itself(store, twin) is None
+                and self.held_as_itself(store, twin) is None
             ),
             None,
         )
@@ -997,7 +997,7 @@ class UrlPruner:
         """Whether a probe fetched ``url``'s page (held, the spider never saw it) or is out."""
         if store.probes_for(url):
             return True
-        held = self._held_as_itself(store, url)
+        held = self.held_as_itself(store, url)
         return held is not None and Deferrals(store.view).probed(held.url)
 
     def _dropped_for_crawled(self, store: MirrorStore, url: str, counterpart: str) -> str | None:
@@ -1187,7 +1187,7 @@ class UrlPruner:
         """The indexed page that holds the content of ``url``: its own (kept under its URL), the
         kept page that represents it (it was checked and dropped as a duplicate), or, for a URL
         another rule prunes (a renamed copy inside a rule's origin), its counterpart's there."""
-        held = self._held_as_itself(store, url)
+        held = self.held_as_itself(store, url)
         if held is not None:
             return held
         found = rule_over(store, placements(url, self.config.max_depth))
@@ -1195,7 +1195,7 @@ class UrlPruner:
             return None
         rule, place = found
         if rule.prunes_mirror:
-            return self._held_as_itself(store, rule.origin + place.relative)
+            return self.held_as_itself(store, rule.origin + place.relative)
         if rule.prunes_mirror_beside:
             return self._crawled_page(store, rule.origin + place.relative)
         return None
@@ -1207,12 +1207,12 @@ class UrlPruner:
         a dropped duplicate's links are not followed, and its copy on the other side of an
         exchangeable rule (every sample matched) duplicates the same page, so its fetch would
         be dropped alike. Not a probe's answer (the spider never saw it)."""
-        return _unprobed(store, self._held_as_itself(store, url))
+        return _unprobed(store, self.held_as_itself(store, url))
 
     def _crawled_or_probed(self, store: MirrorStore, url: str) -> PageRecord | None:
         """``_crawled_page``, or the page a probe fetched for ``url``: a URL dropped for that
         one has the spider crawl it in its place (``crawl_instead``)."""
-        held = self._held_as_itself(store, url)
+        held = self.held_as_itself(store, url)
         return held if held is not None and held.url == url else _unprobed(store, held)
 
     def _twin_unseen(self, store: MirrorStore, url: str, counterpart: str) -> bool:
@@ -1236,7 +1236,7 @@ class UrlPruner:
         entry = store.entry(place.directory_key, self._index_pages.entry_key(place))
         return entry is not None and entry.role == FOLDED
 
-    def _held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
+    def held_as_itself(self, store: MirrorStore, url: str) -> PageRecord | None:
         """The page held for ``url`` on its own side: fetched under it, or under a name its
         directory keys alike (another case, ``.htm``, bare), where that is one file."""
         view = store.view
