@@ -242,3 +242,32 @@ def test_a_path_nested_past_the_levels_read_names_no_layout():
     deep = "fr/" * 1000
     dropped = UrlParts.parse(f"http://a.test/{deep}x.html")
     assert explain(dropped.url(), f"http://b.test/{deep}x.html.fr", ()) is None
+
+
+def test_a_counterpart_held_only_through_a_mirror_rule_drops_nothing(site, corpus, stdlib_page):
+    """The other host's URL lies under a mirror rule, unfetched, its directory held by the
+    rule's origin: that is the directory's verdict, not this page's (with language editions
+    paired, ``mirror.language_editions_apart`` off, a rule holds a translation by its source's
+    page), so the URL is fetched."""
+    manual, copy, directories = (
+        "http://www.origin.test/manual/",
+        "http://mirror.copy.test/manual/",
+        "http://deb.b.test/manual/",
+    )
+    english = docs_tree(corpus, manual, sorted(corpus), "Manual")
+    mirrored = copy_tree(english, manual, copy)
+    names = sorted(corpus)[:5]
+    texts = [stdlib_page(module) for module in (*TRANSLATED_MODULES, "ipaddress", "secrets")]
+    pairs = list(zip(names, texts, strict=True))
+    copied = {f"{copy}{name}.html.fr": text.encode() for name, text in pairs[:3]}
+    origins = {f"{manual}{name}.html.fr": text.encode() for name, text in pairs}
+    laid_out = {f"{directories}fr/{name}.html": text.encode() for name, text in pairs}
+    crawl = OnlineCrawl(site.dedup, english | mirrored | copied | origins | laid_out)
+    crawl.visit(copied)
+    crawl.visit(list(laid_out)[:3])  # this host learns the copy's layout
+    crawl.visit(interleave(breadth_first(english, manual), breadth_first(mirrored, copy)))
+    crawl.visit([f"{manual}{names[4]}.html.fr"])
+    assert {(rule["mirror"], rule["origin"]) for rule in crawl.dedup.mirror_rules()} == {
+        (copy, manual)
+    }
+    assert site.dedup.check_url(f"{directories}fr/{names[4]}.html").action == "keep"
