@@ -26,6 +26,12 @@ from tests.mirrors.conftest import (
 from .conftest import HOST, Site
 
 DIRECTORIES = "http://deb.b.test"
+# a manual, its English copy on another host, and its translations laid out by language
+MANUAL, COPY, LAID_OUT = (
+    "http://www.origin.test/manual/",
+    "http://mirror.copy.test/manual/",
+    f"{DIRECTORIES}/manual/",
+)
 # the rule of the host of language directories, whose pages are met as the other host's copies
 VICTIMS = (
     "deb.b.test layout http://deb.b.test/manual/{lang}/{path}"
@@ -82,21 +88,28 @@ def test_a_page_of_other_content_under_the_layout_on_either_host_kills_the_rule(
     assert site.check("/manual/mod/p5.html.fr").action == "keep"
 
 
+def _copied_both_ways(site: Site, lead: int) -> None:
+    """The host of language directories holds ``lead`` pages, the other host serves the first
+    three as its copies, then three more before it, which it then serves as their copies: each
+    host's layout rule is confirmed."""
+    for page in range(lead):
+        assert _directories(site, "fr", page, page) == "unique"
+    for page in range(3):
+        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
+    for page in range(lead, lead + 3):
+        assert _suffixed(site, "fr", page, page) == "unique"
+    for page in range(lead, lead + 3):
+        assert _directories(site, "fr", page, page) == "exact_duplicate"
+    assert site.rule(VICTIMS)["state"] == site.rule(RULE)["state"] == "confirmed"
+
+
 def test_a_host_crawled_first_is_never_pruned_for_a_copier_met_after_it(site):
     """A copier that moves the language, met after its victim held nine pages, serves copies of
     the victim's later pages before the victim does: they teach the victim's host the layout
     too, but the victim, crawled first, loses no URL to it (the copier's page there may hold
     other content), as a mirror rule's victim would not."""
-    for page in range(9):
-        assert _directories(site, "fr", page, page) == "unique"
-    for page in range(3):
-        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
-    for page in range(9, 12):
-        assert _suffixed(site, "fr", page, page) == "unique"
+    _copied_both_ways(site, 9)
     assert _suffixed(site, "fr", 15, 15) == "unique"  # the copier's own text
-    for page in range(9, 12):
-        assert _directories(site, "fr", page, page) == "exact_duplicate"
-    assert site.rule(VICTIMS)["state"] == "confirmed"
     victim = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p15.html")
     assert victim.action == "keep"
     assert site.check("/manual/mod/p14.html.fr").action == "keep"  # nothing held for it
@@ -106,14 +119,7 @@ def test_a_host_crawled_first_is_never_pruned_for_a_copier_met_after_it(site):
 def test_a_lead_of_a_few_pages_is_no_crawl_first(site):
     """Two hosts met a few pages apart (a crawl fetches several at once) were crawled side by
     side: each host's rule drops its URLs where the other holds their pages."""
-    for page in range(3):
-        assert _directories(site, "fr", page, page) == "unique"
-    for page in range(3):
-        assert _suffixed(site, "fr", page, page) == "exact_duplicate"
-    for page in range(3, 6):
-        assert _suffixed(site, "fr", page, page) == "unique"
-    for page in range(3, 6):
-        assert _directories(site, "fr", page, page) == "exact_duplicate"
+    _copied_both_ways(site, 3)
     assert _suffixed(site, "fr", 8, 8) == "unique"
     dropped = site.dedup.check_url(f"{DIRECTORIES}/manual/fr/mod/p8.html")
     assert (dropped.reason, dropped.duplicate_of) == (
@@ -204,6 +210,23 @@ def test_a_name_that_gives_no_layout_moves_nothing(name):
     assert inverse(key, UrlParts.parse("http://b.test/x.html.fr"), ANY) is None
 
 
+def _french(corpus: dict[str, str], stdlib_page, count: int) -> list[tuple[str, bytes]]:
+    """The manual's first ``count`` page names, each with its French text (another module's
+    page, which no page of the manual holds)."""
+    modules = (*TRANSLATED_MODULES, "ipaddress", "secrets")[:count]
+    texts = [stdlib_page(module).encode() for module in modules]
+    return list(zip(sorted(corpus)[:count], texts, strict=True))
+
+
+def _mirrored(crawl: OnlineCrawl, english: dict[str, bytes]) -> None:
+    """Crawl the English manual and its copy side by side: a mirror rule prunes the copy."""
+    copied = copy_tree(english, MANUAL, COPY)
+    crawl.pages |= copied
+    crawl.visit(interleave(breadth_first(english, MANUAL), breadth_first(copied, COPY)))
+    rules = {(rule["mirror"], rule["origin"]) for rule in crawl.dedup.mirror_rules()}
+    assert rules == {(COPY, MANUAL)}
+
+
 def test_a_copys_url_waiting_for_a_translation_another_host_holds_is_dropped_for_it(
     site, corpus, stdlib_page
 ):
@@ -211,29 +234,18 @@ def test_a_copys_url_waiting_for_a_translation_another_host_holds_is_dropped_for
     and under the mirror rule each such URL waits for the manual's translation (asking it as a
     probe). Where the manual's host has learnt that a third host holds its translations laid
     out otherwise, the URL is dropped for the third host's page: nothing is fetched for it."""
-    manual, copy, directories = (
-        "http://www.origin.test/manual/",
-        "http://mirror.copy.test/manual/",
-        "http://deb.b.test/manual/",
-    )
-    english = docs_tree(corpus, manual, sorted(corpus), "Manual")
-    mirrored = copy_tree(english, manual, copy)
-    names = sorted(corpus)[:4]
-    texts = [stdlib_page(module) for module in (*TRANSLATED_MODULES, "ipaddress")]
-    pairs = list(zip(names, texts, strict=True))
-    suffixed = {f"{manual}{name}.html.fr": text.encode() for name, text in pairs}
-    laid_out = {f"{directories}fr/{name}.html": text.encode() for name, text in pairs}
-    crawl = OnlineCrawl(site.dedup, english | mirrored | suffixed | laid_out)
+    english = docs_tree(corpus, MANUAL, sorted(corpus), "Manual")
+    french = _french(corpus, stdlib_page, 4)
+    suffixed = {f"{MANUAL}{name}.html.fr": text for name, text in french}
+    laid_out = {f"{LAID_OUT}fr/{name}.html": text for name, text in french}
+    crawl = OnlineCrawl(site.dedup, english | suffixed | laid_out)
     crawl.visit(laid_out)
-    crawl.visit(interleave(breadth_first(english, manual), breadth_first(mirrored, copy)))
-    assert {(rule["mirror"], rule["origin"]) for rule in crawl.dedup.mirror_rules()} == {
-        (copy, manual)
-    }
+    _mirrored(crawl, english)
     crawl.visit(list(suffixed)[:3])  # the manual's host learns the layout
-    waiting = f"{copy}{names[3]}.html.fr"
+    waiting = f"{COPY}{french[3][0]}.html.fr"
     crawl.visit([waiting])
-    assert crawl.pruned[waiting].duplicate_of == f"{directories}fr/{names[3]}.html"
-    assert f"{manual}{names[3]}.html.fr" not in crawl.fetched
+    assert crawl.pruned[waiting].duplicate_of == f"{LAID_OUT}fr/{french[3][0]}.html"
+    assert f"{MANUAL}{french[3][0]}.html.fr" not in crawl.fetched
 
 
 def test_a_path_nested_past_the_levels_read_names_no_layout():
@@ -249,25 +261,14 @@ def test_a_counterpart_held_only_through_a_mirror_rule_drops_nothing(site, corpu
     rule's origin: that is the directory's verdict, not this page's (with language editions
     paired, ``mirror.language_editions_apart`` off, a rule holds a translation by its source's
     page), so the URL is fetched."""
-    manual, copy, directories = (
-        "http://www.origin.test/manual/",
-        "http://mirror.copy.test/manual/",
-        "http://deb.b.test/manual/",
-    )
-    english = docs_tree(corpus, manual, sorted(corpus), "Manual")
-    mirrored = copy_tree(english, manual, copy)
-    names = sorted(corpus)[:5]
-    texts = [stdlib_page(module) for module in (*TRANSLATED_MODULES, "ipaddress", "secrets")]
-    pairs = list(zip(names, texts, strict=True))
-    copied = {f"{copy}{name}.html.fr": text.encode() for name, text in pairs[:3]}
-    origins = {f"{manual}{name}.html.fr": text.encode() for name, text in pairs}
-    laid_out = {f"{directories}fr/{name}.html": text.encode() for name, text in pairs}
-    crawl = OnlineCrawl(site.dedup, english | mirrored | copied | origins | laid_out)
+    english = docs_tree(corpus, MANUAL, sorted(corpus), "Manual")
+    french = _french(corpus, stdlib_page, 5)
+    copied = {f"{COPY}{name}.html.fr": text for name, text in french[:3]}
+    origins = {f"{MANUAL}{name}.html.fr": text for name, text in french}
+    laid_out = {f"{LAID_OUT}fr/{name}.html": text for name, text in french}
+    crawl = OnlineCrawl(site.dedup, english | copied | origins | laid_out)
     crawl.visit(copied)
     crawl.visit(list(laid_out)[:3])  # this host learns the copy's layout
-    crawl.visit(interleave(breadth_first(english, manual), breadth_first(mirrored, copy)))
-    crawl.visit([f"{manual}{names[4]}.html.fr"])
-    assert {(rule["mirror"], rule["origin"]) for rule in crawl.dedup.mirror_rules()} == {
-        (copy, manual)
-    }
-    assert site.dedup.check_url(f"{directories}fr/{names[4]}.html").action == "keep"
+    _mirrored(crawl, english)
+    crawl.visit([f"{MANUAL}{french[4][0]}.html.fr"])
+    assert site.dedup.check_url(f"{LAID_OUT}fr/{french[4][0]}.html").action == "keep"
