@@ -216,15 +216,22 @@ class DedupFilter:
     def _check_landed(self, view: IndexView, url: str) -> Decision:
         """``_check_url`` but for the redirect rules: where a URL they send elsewhere lands."""
         by_alias = self._url_rules.check_url(view, url)
-        if by_alias is not None and by_alias.dropped:
-            return self._in_place_of_probe(view, by_alias)
-        by_layout = self._by_layout(view, url)
-        if by_layout is not None:
-            return self._in_place_of_probe(view, by_layout)
+        dropped = self._dropped_alias(view, url, by_alias)
+        if dropped is not None:
+            return self._in_place_of_probe(view, dropped)
         by_mirror = self._through_alias(view, self._mirrors.check_url(view, url))
         if by_alias is None or by_mirror.dropped or by_mirror.deferred:
             return by_mirror
         return by_alias
+
+    def _dropped_alias(
+        self, view: IndexView, url: str, by_alias: Decision | None
+    ) -> Decision | None:
+        """The URL rules' drop of ``url``: its host's rules' (``by_alias``, their decision),
+        else a ``layout`` rule's; None when neither drops it."""
+        if by_alias is not None and by_alias.dropped:
+            return by_alias
+        return self._by_layout(view, url)
 
     def _by_layout(self, view: IndexView, url: str) -> Decision | None:
         """A URL dropped as a copy of the page held for its URL on another host, where a
@@ -283,10 +290,8 @@ class DedupFilter:
             return decision
         if "awaiting_absent_answer_of" in decision.evidence:
             return decision
-        alias = self._url_rules.check_url(view, counterpart)
-        if alias is None or not alias.dropped:
-            alias = self._by_layout(view, counterpart)
-        if alias is None or not alias.dropped:
+        alias = self._dropped_alias(view, counterpart, self._url_rules.check_url(view, counterpart))
+        if alias is None:
             return decision
         evidence = decision.evidence | {"url_rule": alias.evidence["url_rule"]}
         return replace(

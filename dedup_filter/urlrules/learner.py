@@ -417,7 +417,7 @@ class UrlRuleLearner:
         """The rules a kept page of ``host`` tests: its host's, and the ``layout`` rules of other
         hosts that move URLs onto it (a page kept here, whose URL there is held with other
         content, kills the rule as one kept there would)."""
-        return store.of_host(host) + store.laid_onto(host)
+        return [*store.of_host(host), *store.laid_onto(host)]
 
     def _missed_pair(
         self,

@@ -99,17 +99,19 @@ class UrlRuleStore:
         entry = _host_prefix(_LAID_ONTO, layout.authority) + _key(b"", rule.key)
         self._set(entry, b"" if rule.state != DEAD else None)
 
-    def laid_onto(self, host: str) -> list[UrlRule]:
-        """The live ``layout`` rules of other hosts that move URLs onto ``host``."""
+    def laid_onto(self, host: str) -> tuple[UrlRule, ...]:
+        """The live ``layout`` rules of other hosts that move URLs onto ``host`` (read once a
+        state of the rules: every page kept on ``host`` tests them)."""
+        return self.view.memoised(("laid_onto", host), lambda: tuple(self._laid_onto(host)))
+
+    def _laid_onto(self, host: str) -> Iterator[UrlRule]:
         prefix = _host_prefix(_LAID_ONTO, host)
-        found = []
         for entry, _ in self.view.scan("url_rules", prefix):
             owner, _, kind_name = bytes(entry[len(prefix) :]).partition(_NUL)
             name = kind_name[1:].decode("utf-8", "surrogatepass")
             rule = self.rule(RuleKey(owner.decode("utf-8", "surrogatepass"), LAYOUT, name))
             if rule is not None and rule.state != DEAD:
-                found.append(rule)
-        return found
+                yield rule
 
     def _mark(self, mark: bytes, key: RuleKey, value: bytes | None) -> None:
         """Set (or, with ``value`` None, clear) the host's entry under a kind-and-name index."""
