@@ -228,10 +228,11 @@ class DedupFilter:
         self, view: IndexView, url: str, by_alias: Decision | None
     ) -> Decision | None:
         """The URL rules' drop of ``url``: its host's rules' (``by_alias``, their decision),
-        else a ``layout`` rule's; None when neither drops it."""
+        else a ``layout`` rule's, else an ``edition`` rule's by another host's page; None when
+        none drops it."""
         if by_alias is not None and by_alias.dropped:
             return by_alias
-        return self._by_layout(view, url)
+        return self._by_layout(view, url) or self._by_edition_elsewhere(view, url)
 
     def _by_layout(self, view: IndexView, url: str) -> Decision | None:
         """A URL dropped as a copy of the page held for its URL on another host, where a
@@ -252,6 +253,37 @@ class DedupFilter:
                 evidence = {"url_rule": [label], "counterpart": counterpart}
                 return Decision(url, "drop", Reason.DUPLICATE_URL, held, evidence)
         return None
+
+    def _by_edition_elsewhere(self, view: IndexView, url: str) -> Decision | None:
+        """A URL dropped as an untranslated copy where a confirmed ``edition`` rule's rewrite of
+        it (``de/x.html`` to ``en/x.html``) was never fetched, dropped for a page of another
+        host (a mirror's counterpart, a layout's), and that page's language bar names none of
+        the URL's languages (``urlrules.editions.edition_elsewhere``); None where it names one,
+        declares none, or the URL is held itself or protected. On the fourth helper's web the
+        English pages of Debian's Apache manual were pruned for an English-only copy's, and
+        about 170 untranslated German and Japanese pages a crawl were fetched and dropped."""
+        if view.page_id_for_url(url) is not None or self._mirrors.protects(url):
+            return None
+        held_elsewhere = functools.partial(self._held_elsewhere, view)
+        found = self._url_rules.edition_elsewhere(view, url, held_elsewhere)
+        if found is None:
+            return None
+        evidence = {
+            "url_rule": [found.label],
+            "editions_declared": found.copy.declared,
+            "editions_of": found.bar_of,
+        }
+        return Decision(url, "drop", Reason.DUPLICATE_URL, found.copy.held, evidence)
+
+    def _held_elsewhere(self, view: IndexView, url: str) -> str | None:
+        """The URL of the page held for ``url``, a URL never fetched, under a rule that drops it
+        for another's page: a mirror rule's counterpart, else a ``layout`` rule's page; None
+        where it was fetched (its own bar speaks) or no rule drops it."""
+        if self._mirrors.held(view, url) is not None:
+            return None
+        by_mirror = self._mirrors.check_url(view, url)
+        dropped = by_mirror if by_mirror.dropped else self._by_layout(view, url)
+        return dropped.duplicate_of if dropped is not None else None
 
     def _held_url(self, view: IndexView, url: str) -> str | None:
         """The URL of the held page for ``url``'s content: its own or the page it was dropped
@@ -536,7 +568,25 @@ class DedupFilter:
         decision = self._mirrors.after(
             view, placed, self._verdict(view, page, placed.recorded, now), now
         )
-        return self._url_rules.observe(view, decision, now, fingerprint.editions)
+        decision = self._url_rules.observe(view, decision, now, fingerprint.editions)
+        return self._editions_elsewhere(view, decision, now)
+
+    def _editions_elsewhere(self, view: IndexView, decision: Decision, now: float) -> Decision:
+        """What a page tells the ``edition`` rules through another host's bars
+        (``_by_edition_elsewhere``): an exact copy whose source URL here is dropped for that
+        host's page supports a rule (``learner.learn_elsewhere``); a page kept as unique that a
+        rule would have dropped so kills it, for that host's bar does not tell this one's
+        translations (another release, which translated the page since)."""
+        held_elsewhere = functools.partial(self._held_elsewhere, view)
+        if decision.reason == Reason.EXACT_DUPLICATE:
+            return self._url_rules.learn_elsewhere(view, decision, held_elsewhere, now)
+        if decision.reason not in (Reason.UNIQUE, Reason.CHANGED):
+            return decision
+        found = self._url_rules.edition_elsewhere(view, decision.url, held_elsewhere)
+        if found is None:
+            return decision
+        killed = self._url_rules.refute(view, found.label, decision.url, found.copy.held, now)
+        return replace(decision, evidence=decision.evidence | killed)
 
     def _verdict(
         self, view: IndexView, page: PreparedPage, recorded: DirEntry | None, now: float

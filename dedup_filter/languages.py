@@ -208,6 +208,13 @@ def _tags(directory: str) -> frozenset[str]:
     return frozenset(language for segment in segments for language in _languages_in(segment))
 
 
+def languages_of(segment: str) -> frozenset[str]:
+    """The languages a path segment or a file name's suffix names (``de`` of ``de``,
+    ``apache-de`` and ``pt-br``: ``pt``), without regions or scripts."""
+    parts = _PARTS.split(segment.lower())
+    return frozenset([_LANGUAGES[parts[0]]] if _is_tag(parts) else _languages_in(segment.lower()))
+
+
 def _languages_in(segment: str) -> list[str]:
     """The languages a lower-cased segment or label names: its ``-``/``_``/``.``-separated parts
     that are language codes or names (``de``, ``manual-de``, ``pt-br``, ``zh_hans``,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from dedup_filter.config import Config
-from dedup_filter.features.alternates import NO_EDITIONS, Editions, declared_alternates
+from dedup_filter.features.alternates import NO_EDITIONS, Editions, declared_editions
 from dedup_filter.features.hashing import U64, hash64, sequence_hash, span_hashes
 from dedup_filter.features.minhash import MinHasher, bbit_sketch, super_shingles
 from dedup_filter.features.shingles import shingle_hashes
@@ -60,7 +60,7 @@ class Fingerprint:
     # its text does not bear out its title (``title_apart``): a page a copier filled with other
     # text under the title of the page it stands in for
     title_apart: bool = False
-    # the language editions it declares (``alternates.declared_alternates``)
+    # the language editions it declares (``alternates.declared_editions``)
     editions: Editions = NO_EDITIONS
 
     @property
@@ -194,8 +194,7 @@ def _pairs(hashes: U64) -> U64:
 def _editions(url: str, bar: Anchors, language: str) -> Editions:
     """The language editions the page declares in its ``hreflang`` links ``bar`` and its
     declared ``language`` (none: no such link it can be read by)."""
-    keys = declared_alternates(url, bar.base, bar.hrefs) if bar.hrefs else ()
-    return Editions(keys, language) if keys else NO_EDITIONS
+    return declared_editions(url, bar.base, bar.hrefs, language) if bar.hrefs else NO_EDITIONS
 
 
 def _code_hash(code: str, seed: int) -> int:

@@ -14,20 +14,25 @@ Once confirmed, the rule drops a URL only where the page of its rewrite was fetc
 editions without naming the URL and, as its pairs' held pages did, the source's language (a
 translation need not name its source), and its text is held (by that page or the one it
 duplicates). It never waits for that page: the page, not the rule, says whether the URL is a
-translation. Rows are read back only while the page they name is held (``gc`` leaves them).
+translation. Where that page was never fetched, dropped before its fetch for a page of another
+host (a mirror's, a layout's), that page's bar says it by the languages it names
+(``edition_elsewhere``): the filter asks it (``filter._by_edition_elsewhere``).
+Rows are read back only while the page they name is held (``gc`` leaves them).
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import NamedTuple
 
-from dedup_filter.features.alternates import Editions, undeclared
+from dedup_filter.features.alternates import Editions, language_undeclared, undeclared
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id, url_key
+from dedup_filter.languages import language_tag
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
-from dedup_filter.urlrules.rewrite import EDITION, LAYOUT, RuleKey, Scope, rewrite
+from dedup_filter.urlrules.rewrite import EDITION, EDITION_JOINER, LAYOUT, RuleKey, Scope, rewrite
 
 _TABLE = "url_editions"
 _PAGE, _FIRST_COPY = b"u", b"c"  # rows: a fetched page's editions; a host's first copy of a page
@@ -45,6 +50,15 @@ class Undeclared(NamedTuple):
     language: str
 
 
+class Elsewhere(NamedTuple):
+    """An ``edition`` rule's drop by a page of another host: the page it names the URL a copy
+    of, the rule's label, and the URL of the page whose bar names none of its languages."""
+
+    copy: Undeclared
+    label: str
+    bar_of: str
+
+
 def file_editions(view: IndexView, url: str, held: str, editions: Editions) -> None:
     """Remember that the page fetched at ``url`` declared ``editions`` and that the held page
     ``held`` (``url`` itself when kept) stands for its text; and ``url`` as its host's first page
@@ -52,11 +66,11 @@ def file_editions(view: IndexView, url: str, held: str, editions: Editions) -> N
     page_id = view.page_id_for_url(held)
     if page_id is None or not editions.keys:
         return
-    language = editions.language.encode("ascii", "replace")[:255]
+    texts = (editions.language, ",".join(editions.languages))
+    spelt = [text.encode("ascii", "replace")[:255] for text in texts]
     keys = b"".join(map(_KEY.pack, editions.keys))
-    view.put(
-        _TABLE, _PAGE + url_key(url), encode_id(page_id) + bytes([len(language)]) + language + keys
-    )
+    row = b"".join(bytes([len(text)]) + text for text in spelt)
+    view.put(_TABLE, _PAGE + url_key(url), encode_id(page_id) + row + keys)
     first = _first_copy_key(url, page_id)
     if view.get(_TABLE, first) is None:
         view.put(_TABLE, first, url.encode("utf-8", "surrogatepass"))
@@ -76,20 +90,43 @@ def _first_copy_key(url: str, page_id: int) -> bytes:
     return _FIRST_COPY + hash64(authority, _SEED).to_bytes(8, "big") + encode_id(page_id)
 
 
-def undeclared_by(view: IndexView, fetched: str, url: str) -> Undeclared | None:
-    """The page fetched at ``fetched``, when it declared editions and not ``url`` and the page
-    for its text is still held; else None."""
+class _Filed(NamedTuple):
+    """A ``u`` row: the held page's id, the language the page declared, the languages its bar
+    names, and the keys of the URLs it names."""
+
+    page_id: int
+    language: str
+    languages: tuple[str, ...]
+    keys: tuple[int, ...]
+
+
+def _filed(view: IndexView, fetched: str) -> _Filed | None:
     row = view.get(_TABLE, _PAGE + url_key(fetched))
     if row is None:
         return None
     row = bytes(row)
-    start = _ID_BYTES + 1 + row[_ID_BYTES]
-    alternates = tuple(key for (key,) in _KEY.iter_unpack(row[start:]))
-    if not undeclared(alternates, url):
+    texts, start = [], _ID_BYTES
+    for _ in range(2):
+        end = start + 1 + row[start]
+        texts.append(row[start + 1 : end].decode("ascii"))
+        start = end
+    keys = tuple(key for (key,) in _KEY.iter_unpack(row[start:]))
+    languages = tuple(texts[1].split(",")) if texts[1] else ()
+    return _Filed(decode_id(row[:_ID_BYTES]), texts[0], languages, keys)
+
+
+def _undeclared(view: IndexView, filed: _Filed | None) -> Undeclared | None:
+    record = view.page(filed.page_id) if filed is not None else None
+    if filed is None or record is None:
         return None
-    record = view.page(decode_id(row[:_ID_BYTES]))
-    language = row[_ID_BYTES + 1 : start].decode("ascii")
-    return None if record is None else Undeclared(record.url, len(alternates), language)
+    return Undeclared(record.url, len(filed.keys), filed.language)
+
+
+def undeclared_by(view: IndexView, fetched: str, url: str) -> Undeclared | None:
+    """The page fetched at ``fetched``, when it declared editions and not ``url`` and the page
+    for its text is still held; else None."""
+    filed = _filed(view, fetched)
+    return _undeclared(view, filed) if filed and undeclared(filed.keys, url) else None
 
 
 def edition_copy(view: IndexView, parts: UrlParts, key: RuleKey, scope: Scope) -> Undeclared | None:
@@ -99,6 +136,52 @@ def edition_copy(view: IndexView, parts: UrlParts, key: RuleKey, scope: Scope) -
     rewritten = rewrite(key, parts, scope)
     found = undeclared_by(view, rewritten.url(), parts.url()) if rewritten is not None else None
     return found if found is not None and found.language in scope.values else None
+
+
+def edition_elsewhere(
+    view: IndexView, fetched: str, key: RuleKey, scope: Scope
+) -> Undeclared | None:
+    """The page fetched at ``fetched`` (on another host, held for the URL the ``edition`` rule
+    ``key`` rewrites the URL into) when its bar names none of the languages of the directory the
+    rule replaces, and it declared a language the rule's pairs showed on their held side."""
+    filed = _filed(view, fetched)
+    segment = key.name.partition(EDITION_JOINER)[0]
+    if filed is None or filed.language not in scope.values:
+        return None
+    return _undeclared(view, filed) if language_undeclared(filed.languages, segment) else None
+
+
+def source_elsewhere(
+    view: IndexView, parts: UrlParts, held: str, held_elsewhere: Callable[[str], str | None]
+) -> tuple[str, Undeclared] | None:
+    """The URL of the source page of ``parts`` (``en/x.html`` of ``ja/x.html``: a directory
+    named by a language tag alone, put in the language the held page ``held`` declared), when
+    it was never fetched but ``held_elsewhere`` names a page of another host for it that holds
+    the same text as ``held`` and whose bar names none of that directory's languages; None
+    else. A copy of the held page's text under ``ja/`` that the source's own bar, read on another
+    host, says is untranslated: the pair an ``edition`` rule learns from."""
+    page_id = view.page_id_for_url(held)
+    source_row = _filed(view, held) if page_id is not None else None
+    if source_row is None or not language_tag(source_row.language):
+        return None
+    segments = parts.path.split("/")
+    for number, segment in enumerate(segments[1:-1], start=1):
+        if not language_tag(segment) or segment == source_row.language:
+            continue
+        source = parts.with_path(
+            "/".join([*segments[:number], source_row.language, *segments[number + 1 :]])
+        )
+        fetched = held_elsewhere(source.url())
+        filed = _filed(view, fetched) if fetched is not None else None
+        if (
+            filed is not None
+            and filed.page_id == page_id
+            and filed.language == source_row.language
+            and language_undeclared(filed.languages, segment)
+        ):
+            found = _undeclared(view, filed)
+            return (source.url(), found) if found is not None else None
+    return None
 
 
 def copy_by_rules(view: IndexView, parts: UrlParts, rules: Rules) -> tuple[Undeclared, str] | None:

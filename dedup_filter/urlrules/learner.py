@@ -40,10 +40,14 @@ from dedup_filter.urlrules.deferrals import (
     awaiting_canonical,
 )
 from dedup_filter.urlrules.editions import (
+    Elsewhere,
+    Undeclared,
     apart,
     copy_by_rules,
+    edition_elsewhere,
     file_editions,
     first_copy,
+    source_elsewhere,
     undeclared_by,
 )
 from dedup_filter.urlrules.evidence import Verdicts, inserted_line, same_words
@@ -118,6 +122,73 @@ class UrlRuleLearner:
             if rule.state == OPEN and rule.key.kind != EDITION
         ]
         return awaiting_candidate(view, parts, candidates)
+
+    def edition_elsewhere(
+        self, view: IndexView, url: str, held_elsewhere: Callable[[str], str | None]
+    ) -> Elsewhere | None:
+        """The page a confirmed ``edition`` rule of the URL's host merges it with where the
+        rule's rewrite of it was never fetched, and ``held_elsewhere`` names the page fetched on
+        another host that holds the rewrite's content: its bar names none of the languages of
+        the directory the rule replaces (``editions.edition_elsewhere``)."""
+        if not self.config.enabled:
+            return None
+        authority = url.partition("://")[2].partition("/")[0]
+        editions, _ = apart(self._reach.confirmed(UrlRuleStore(view), authority))
+        if not editions:
+            return None
+        parts = UrlParts.parse(url)
+        for key, scope in editions:
+            rewritten = rewrite(key, parts, scope)
+            fetched = held_elsewhere(rewritten.url()) if rewritten is not None else None
+            if fetched is not None:
+                found = edition_elsewhere(view, fetched, key, scope)
+                if found is not None:
+                    return Elsewhere(found, key.label, fetched)
+        return None
+
+    def learn_elsewhere(
+        self,
+        view: IndexView,
+        decision: Decision,
+        held_elsewhere: Callable[[str], str | None],
+        now: float,
+    ) -> Decision:
+        """An exact copy of another host's page under a language's directory that nothing else
+        explains, whose source URL on its host was never fetched but is dropped for a page of
+        that text on another host whose bar names no such translation
+        (``editions.source_elsewhere``): the pair (``ja/x.html``, ``en/x.html``) supports
+        ``ja>en`` as it would had the source been fetched here. Debian's English pages dropped
+        for Apache's by a mirror rule otherwise left the untranslated pages nothing to pair
+        with: on the fourth helper's web 150 were fetched depth first before their rules."""
+        explained = "url_rule_support" in decision.evidence
+        if not self.config.enabled or decision.reason != Reason.EXACT_DUPLICATE or explained:
+            return decision
+        parts = UrlParts.parse(decision.url)
+        found = source_elsewhere(view, parts, decision.duplicate_of or "", held_elsewhere)
+        if found is None:
+            return decision
+        source, declared = found
+        store = UrlRuleStore(view)
+        evidence, probes = self._support(store, decision.url, source, now, True, declared)
+        if not evidence:
+            return decision
+        return replace(
+            decision,
+            evidence=decision.evidence | evidence | {"editions_of": declared.held},
+            probes=decision.probes + tuple(probes),
+        )
+
+    def refute(
+        self, view: IndexView, label: str, url: str, held: str, now: float
+    ) -> dict[str, Any]:
+        """Kill the rule ``label``: the page kept at ``url`` is no copy of ``held``, which the
+        rule merges it with; the evidence to name in the page's decision."""
+        key = RuleKey.from_label(label)
+        if key is None:
+            return {}
+        verdicts = Verdicts(UrlRuleStore(view), self.pages_config, now)
+        verdicts.kill(key, url, held, [])
+        return verdicts.evidence()
 
     def layout_counterparts(self, view: IndexView, url: str) -> list[LaidOut]:
         """The URLs of other hosts that the confirmed ``layout`` rules of the URL's host move it
@@ -252,12 +323,19 @@ class UrlRuleLearner:
         )
 
     def _support(
-        self, store: UrlRuleStore, alias: str, held: str, now: float, exact: bool = False
+        self,
+        store: UrlRuleStore,
+        alias: str,
+        held: str,
+        now: float,
+        exact: bool = False,
+        declared: Undeclared | None = None,
     ) -> Supported:
         """Let the pair (``alias``, ``held``), pages of one content (``exact``: the same text),
         support the rule that explains it; the evidence to name in the decision (none when no
         rule does), and the probes a candidate still thin asks on its host's long pages
-        (``witnesses``).
+        (``witnesses``). For an ``edition`` rule, ``declared`` is the page whose bar tells that
+        ``alias`` is untranslated, where ``held`` was never fetched (``learn_elsewhere``).
 
         A ``case`` rule takes exact copies only: a server whose file names ignore case serves
         one file's bytes under both spellings, where a wiki serves a title's redirect as its
@@ -276,7 +354,7 @@ class UrlRuleLearner:
             return {}, []
         values = explanation.values
         if key.kind == EDITION:  # the language the held page declared: the source's
-            found = undeclared_by(store.view, held, alias)
+            found = declared or undeclared_by(store.view, held, alias)
             if found is None:  # a translation the held page declares, or one that declares none
                 return {}, []
             values = (found.language,)

@@ -3,7 +3,7 @@ the source page's language bar says the URL holds no translation of it."""
 
 from __future__ import annotations
 
-from dedup_filter.features.alternates import declared_alternates, undeclared
+from dedup_filter.features.alternates import declared_editions, language_undeclared, undeclared
 from dedup_filter.urlrules.induction import explain
 
 from .conftest import HOST, Site
@@ -87,6 +87,10 @@ def test_an_edition_rule_is_induced_from_one_language_directory_for_another_only
         assert explain(HOST + other, held, ()) is None
 
 
+def declared_alternates(page: str, base: str | None, hrefs: list[str]) -> tuple[int, ...]:
+    return declared_editions(page, base, hrefs, "en").keys
+
+
 def test_a_pages_editions_are_its_hreflang_links_resolved():
     page = HOST + "/manual/en/mod/core.html"
     keys = declared_alternates(page, None, ["../../fr/mod/core.html", "../../ja/mod/core.html#x"])
@@ -97,6 +101,27 @@ def test_a_pages_editions_are_its_hreflang_links_resolved():
     assert not undeclared(based, HOST + "/manual/de/mod/core.html")
     many = [f"../../l{number}/mod/core.html" for number in range(100)]
     assert declared_alternates(page, None, many) == ()  # more than a language bar holds
+
+
+def test_a_bar_names_languages_by_directory_or_by_file_name_suffix():
+    """Apache's own manual names a page's translations after its file name (``core.html.fr``),
+    Debian's one directory a language: either bar tells which languages the page has."""
+    bars = {
+        HOST + "/manual/en/mod/core.html": ["../../fr/mod/core.html", "../../pt-br/mod/core.html"],
+        HOST + "/manual/mod/core.html.en": ["core.html.fr", "core.html.pt-br"],
+        HOST + "/manual/mod/core.html": ["core.html.fr", "core.html.pt-br"],  # negotiated
+    }
+    for page, hrefs in bars.items():
+        editions = declared_editions(page, None, hrefs, "en")
+        assert editions.languages == ("fr", "pt"), page
+        assert language_undeclared(editions.languages, "de")
+        assert not language_undeclared(editions.languages, "fr")
+        assert not language_undeclared(editions.languages, "apache-pt")
+    assert not language_undeclared((), "de")  # a bar of nothing says nothing
+    assert not language_undeclared(("fr",), "mod")  # a directory that names no language
+    page = HOST + "/manual/mod/core.html.en"
+    for hrefs in (["core.html.fr", "other.html.de"], ["core.html.fr", "core.html.gz"]):
+        assert declared_editions(page, None, hrefs, "en").keys == ()
 
 
 def test_a_bar_that_names_no_sibling_of_the_page_declares_nothing():
@@ -161,3 +186,68 @@ def test_a_translation_that_does_not_name_its_source_never_stands_for_it(site):
     assert _fetch(site, "/manual/de/mod/p4.html", 4, ("fr",)) == "unique"
     assert site.check("/manual/en/mod/p3.html").action == "keep"
     assert site.check("/manual/en/mod/p4.html").reason == "duplicate_url"
+
+
+DEBIAN = "http://deb.b.test"
+EDITION = "deb.b.test edition de>en"
+
+
+def _negotiated_manual(
+    site: Site,
+    german: tuple[int, ...],
+    copied: tuple[int, ...] = (0, 1, 2),
+    untranslated: tuple[int, ...] = (0, 1, 2),
+) -> None:
+    """Apache's manual crawled first, its languages after the file's name: English pages whose
+    bars name the French translations, and the German ones of pages ``german``; then a host that
+    lays it out one directory a language, whose English pages ``copied`` and untranslated German
+    pages ``untranslated`` are met as copies of Apache's (a ``layout`` rule, an ``edition``
+    rule)."""
+    for page in range(12):
+        languages = ("fr", "de") if page in german else ("fr",)
+        links = (f'<a href="p{page}.html.{tag}" hreflang="{tag}">{tag}</a>' for tag in languages)
+        bar = "".join(links)
+        body = site.bodies[page].replace(b"<body>", f"<body>{bar}".encode(), 1)
+        url = f"{HOST}/manual/mod/p{page}.html.en"
+        assert site.dedup.check_page(url, body).reason == "unique"
+    met = [("en", page) for page in copied] + [("de", page) for page in untranslated]
+    for language, page in sorted(met, key=lambda pair: pair[1]):
+        url = f"{DEBIAN}/manual/{language}/mod/p{page}.html"
+        body = _with_bar(site.bodies[page], page, ("fr",))
+        assert site.dedup.check_page(url, body).reason == "exact_duplicate"
+    assert site.rule(EDITION)["state"] == "confirmed"
+
+
+def test_an_untranslated_page_is_dropped_by_the_bar_of_its_source_page_held_on_another_host(site):
+    """The English page of an untranslated German one never fetched here, dropped for Apache's
+    (a layout rule): that page's bar, which names no German translation, drops the German URL
+    before its fetch; one naming German has it fetched, and so is a page held nowhere."""
+    _negotiated_manual(site, german=(8,))
+    dropped = site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html")
+    source = HOST + "/manual/mod/p5.html.en"
+    assert (dropped.reason, dropped.duplicate_of) == ("duplicate_url", source)
+    assert dropped.evidence["url_rule"] == [EDITION]
+    assert dropped.evidence["editions_of"] == source
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p8.html").action == "keep"
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p20.html").action == "keep"
+
+
+def test_a_translation_the_other_hosts_bar_does_not_name_kills_the_rule(site):
+    """A German page of its own text whose source page, held on another host, does not name it
+    (another release, translated since): that host's bars do not tell this one's translations."""
+    _negotiated_manual(site, german=())
+    german = site.bodies[12].replace(b'lang="en"', b'lang="de"', 1)
+    kept = site.dedup.check_page(f"{DEBIAN}/manual/de/mod/p6.html", german)
+    assert kept.reason == "unique"
+    assert kept.evidence["url_rules_killed"] == [EDITION]
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html").action == "keep"
+
+
+def test_untranslated_copies_pair_with_their_source_held_on_another_host(site):
+    """The English pages fetched here only for the layout rule (0-2); the German pages 3-5,
+    copies of Apache's pages whose English URL here was never fetched: the bar of Apache's page,
+    naming no German edition, makes each a pair with that URL, and they teach ``de>en``."""
+    _negotiated_manual(site, german=(8,), untranslated=(3, 4, 5))
+    dropped = site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p7.html")
+    assert dropped.reason == "duplicate_url"
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p8.html").action == "keep"
