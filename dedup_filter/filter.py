@@ -30,7 +30,7 @@ from dedup_filter.mirrors.verdict import CheckedPage
 from dedup_filter.prepare import PagePreparer, PreparedPage
 from dedup_filter.statuses import LACKING_STATUSES
 from dedup_filter.urlrules.learner import UrlRuleLearner
-from dedup_filter.urls import normalize_url, redirect_target
+from dedup_filter.urls import authority_of, normalize_url, redirect_target
 
 logger = logging.getLogger(__name__)
 
@@ -259,14 +259,16 @@ class DedupFilter:
         it (``de/x.html`` to ``en/x.html``) was never fetched, dropped for a page of another
         host (a mirror's counterpart, a layout's), and that page's language bar names none of
         the URL's languages (``urlrules.editions.edition_elsewhere``); None where it names one,
-        declares none, or the URL is held itself or protected. On the fourth helper's web the
-        English pages of Debian's Apache manual were pruned for an English-only copy's, and
+        declares none, the URL is held itself or protected, or that host was crawled well
+        before this one (``mirrors.precedence.met_well_before``): a copier crawled first, its
+        bars cut, would get the translations it does not hold pruned. On the fourth helper's web
+        the English pages of Debian's Apache manual were pruned for an English-only copy's, and
         about 170 untranslated German and Japanese pages a crawl were fetched and dropped."""
         if view.page_id_for_url(url) is not None or self._mirrors.protects(url):
             return None
         held_elsewhere = functools.partial(self._held_elsewhere, view)
         found = self._url_rules.edition_elsewhere(view, url, held_elsewhere)
-        if found is None:
+        if found is None or self._mirrors.met_well_before(view, _root(found.bar_of), _root(url)):
             return None
         evidence = {
             "url_rule": [found.label],
@@ -726,3 +728,8 @@ def _page_evidence(fingerprint: Fingerprint) -> dict[str, Any]:
     if not fingerprint.has_features and not fingerprint.binary:
         evidence["below_token_floor"] = True
     return evidence
+
+
+def _root(url: str) -> str:
+    """The root directory of ``url``'s host (``http://a.test/``)."""
+    return f"{url.partition('://')[0]}://{authority_of(url)}/"

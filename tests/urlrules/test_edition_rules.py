@@ -195,26 +195,37 @@ EDITION = "deb.b.test edition de>en"
 def _negotiated_manual(
     site: Site,
     german: tuple[int, ...],
-    copied: tuple[int, ...] = (0, 1, 2),
     untranslated: tuple[int, ...] = (0, 1, 2),
+    lead: int = 4,
 ) -> None:
-    """Apache's manual crawled first, its languages after the file's name: English pages whose
-    bars name the French translations, and the German ones of pages ``german``; then a host that
-    lays it out one directory a language, whose English pages ``copied`` and untranslated German
-    pages ``untranslated`` are met as copies of Apache's (a ``layout`` rule, an ``edition``
-    rule)."""
-    for page in range(12):
+    """Apache's manual, its languages after the file's name: English pages whose bars name the
+    French translations, and the German ones of pages ``german``; beside it (``lead`` pages
+    ahead), a host that lays it out one directory a language, which holds a French translation,
+    and whose English pages 0-2 and untranslated German pages ``untranslated`` are met as copies
+    of Apache's (a ``layout`` rule, an ``edition`` rule)."""
+
+    def apache(page: int) -> None:
         languages = ("fr", "de") if page in german else ("fr",)
         links = (f'<a href="p{page}.html.{tag}" hreflang="{tag}">{tag}</a>' for tag in languages)
-        bar = "".join(links)
-        body = site.bodies[page].replace(b"<body>", f"<body>{bar}".encode(), 1)
+        body = site.bodies[page].replace(b"<body>", f"<body>{''.join(links)}".encode(), 1)
         url = f"{HOST}/manual/mod/p{page}.html.en"
         assert site.dedup.check_page(url, body).reason == "unique"
-    met = [("en", page) for page in copied] + [("de", page) for page in untranslated]
-    for language, page in sorted(met, key=lambda pair: pair[1]):
+
+    def debian(language: str, page: int) -> None:
         url = f"{DEBIAN}/manual/{language}/mod/p{page}.html"
         body = _with_bar(site.bodies[page], page, ("fr",))
         assert site.dedup.check_page(url, body).reason == "exact_duplicate"
+
+    for page in range(lead):
+        apache(page)
+    french = site.dedup.check_page(f"{DEBIAN}/manual/fr/mod/p0.html", site.bodies[13])
+    assert french.reason == "unique"  # a translation: the host holds a page of its own
+    debian("en", 0)
+    for page in range(lead, 12):
+        apache(page)
+    met = [("en", 1), ("en", 2)] + [("de", page) for page in untranslated]
+    for language, page in sorted(met, key=lambda pair: pair[1]):
+        debian(language, page)
     assert site.rule(EDITION)["state"] == "confirmed"
 
 
@@ -251,3 +262,10 @@ def test_untranslated_copies_pair_with_their_source_held_on_another_host(site):
     dropped = site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p7.html")
     assert dropped.reason == "duplicate_url"
     assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p8.html").action == "keep"
+
+
+def test_the_bars_of_a_host_crawled_well_before_drop_nothing(site):
+    """A copier crawled first may have cut a translation from its bars: the translations it does
+    not hold are fetched, as a mirror rule never prunes a page its copy lacks."""
+    _negotiated_manual(site, german=(8,), lead=12)
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html").action == "keep"
