@@ -7,6 +7,7 @@ The pipeline never raises on bad input: binary, empty, oversized or mis-encoded 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from dedup_filter.languages import declared_language
 NO_ANCHORS = Anchors(None, ())
 _LONGER_WORD = 5  # letters: a title's words that name its subject rather than join others
 _TITLE_READ = 2048  # tokens of a page's text read for its title's words
+_ABSOLUTE_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^\s\"'<>()]*/")  # up to its last segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +201,9 @@ def _editions(url: str, bar: Anchors, language: str) -> Editions:
 
 def _code_hash(code: str, seed: int) -> int:
     """A hash of the words of a page's code blocks (0 without a word in one): two editions of a
-    guide with other commands in their code share nearly all their shingles, but not this."""
-    words = " ".join(code.lower().split())
+    guide with other commands in their code share nearly all their shingles, but not this. An
+    absolute URL counts as its last segment: a copy whose links were made absolute by rewriting
+    its HTML's text rewrites the examples too (``&lt;image href="linus.gif"/&gt;`` in libxml2's
+    tutorial), and on the fourth helper's web three such pages revoked its mirror rules."""
+    words = " ".join(_ABSOLUTE_URL.sub("", code.lower()).split())
     return hash64(words, seed) >> 32 if words else 0

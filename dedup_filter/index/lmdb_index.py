@@ -62,7 +62,8 @@ logger = logging.getLogger(__name__)
 # ``.html`` (``mirrors/directories.relative_key``); 8: and a bare name as its ``.html``, candidates
 # and rules say which side names its documents bare, an index page's entry whether it does, a
 # host's redirect record whether it served a page under a bare name (``urlrules/redirects.py``);
-# 9: a page's filed editions name the languages its bar names (``urlrules/editions.py``)
+# 9: a page's filed editions name the languages its bar names (``urlrules/editions.py``), and
+# its code hash reads an absolute URL as its last segment (``features/fingerprint.py``)
 SCHEMA_VERSION = 9
 _MB = 1 << 20
 MAX_KEY_BYTES = 511  # LMDB's key size limit as built (``Environment.max_key_size``)

@@ -109,6 +109,26 @@ def test_editions_with_other_commands_in_their_code_are_kept_and_copies_dropped(
     assert second.reason == "near_duplicate"  # what the code blocks keep apart
 
 
+def test_a_copy_whose_links_were_made_absolute_in_its_code_too_is_a_copy(tmp_path, corpus):
+    """A copier that makes links absolute by rewriting the HTML's text rewrites the examples in
+    its code blocks as well (``&lt;image href="linus.gif"/&gt;``): the code is the same, the page
+    a near-duplicate, where an example of other words is another edition."""
+    example = b'<body><pre>&lt;image href="%s"/&gt; convert linus.gif</pre>'
+    guide = guide_page(corpus, "apt").replace(b"<body>", example % b"linus.gif", 1)
+    absolute = b"http://copy.example/guide/linus.gif"
+    copy = guide.replace(b'href="linus.gif"', b'href="' + absolute + b'"')
+    other = guide.replace(b"convert linus.gif", b"display linus.gif")
+    with DedupFilter.open(tmp_path / "index", Config.default()) as dedup:
+        decisions = dedup.check_pages(
+            [
+                ("http://docs.example/guide/json.html", guide),
+                ("http://copy.example/guide/json.html", copy),
+                ("http://docs.example/guide-rpm/json.html", other),
+            ]
+        )
+    assert [d.reason for d in decisions] == ["unique", "near_duplicate", "unique"]
+
+
 _GERMAN = (
     "<p>Dieses Modul bricht lange Absätze in Zeilen einer festen Breite um und füllt sie wieder"
     " auf, wobei Einrückungen am Anfang jeder Zeile erhalten bleiben und Leerzeichen zwischen den"
