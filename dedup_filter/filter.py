@@ -318,11 +318,19 @@ class DedupFilter:
         ``layout`` rule): dropped as a copy of that page. On the fourth helper's web an
         English-only copy's URLs for the origin's translations waited for them and probed
         them, and the probes fetched some 70 translations a crawl that the layout rule held
-        on a third host."""
-        counterpart = decision.duplicate_of
-        if decision.reason != Reason.COUNTERPART_PENDING or counterpart is None:
+        on a third host. So too a URL fetched unasked because its counterpart's probes mostly
+        found nothing (the copy's side lacks the translations): Apache's ``x.html.en`` against
+        the English-only copy's, an alias of its ``x.html`` there, about 130 a crawl."""
+        if decision.reason == Reason.COUNTERPART_PENDING:
+            counterpart = decision.duplicate_of
+        elif (
+            decision.reason == Reason.COUNTERPART_MISSING
+            and _ABSENT_BY_TALLY & decision.evidence.keys()
+        ):
+            counterpart = decision.evidence.get("counterpart")
+        else:
             return decision
-        if "awaiting_absent_answer_of" in decision.evidence:
+        if counterpart is None or "awaiting_absent_answer_of" in decision.evidence:
             return decision
         alias = self._dropped_alias(view, counterpart, self._url_rules.check_url(view, counterpart))
         if alias is None:
@@ -728,6 +736,10 @@ def _page_evidence(fingerprint: Fingerprint) -> dict[str, Any]:
     if not fingerprint.has_features and not fingerprint.binary:
         evidence["below_token_floor"] = True
     return evidence
+
+
+# a counterpart missing by the rule's probe tallies (``mirrors.pruning``), not by its own answer
+_ABSENT_BY_TALLY = {"counterpart_probes", "section_probes"}
 
 
 def _root(url: str) -> str:

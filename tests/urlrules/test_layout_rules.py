@@ -248,6 +248,33 @@ def test_a_copys_url_waiting_for_a_translation_another_host_holds_is_dropped_for
     assert f"{MANUAL}{french[3][0]}.html.fr" not in crawl.fetched
 
 
+_GERMAN_WORDS = [" ".join(f"wort{number}x{other}" for other in range(40)) for number in range(12)]
+
+
+def test_a_copys_url_whose_counterpart_probes_found_nothing_is_dropped_for_its_alias(site, corpus):
+    """A copy that links translations its origin lacks has its probes there answered 404, so
+    its other URLs are fetched unasked; but one whose counterpart the origin's host names as an
+    alias of a held page (``x.html.en`` of ``x.html``, a suffix rule) is that page's copy."""
+    names = sorted(corpus)
+    english = docs_tree(corpus, MANUAL, names, "Manual")
+    crawl = OnlineCrawl(site.dedup, english)
+    _mirrored(crawl, english)
+    suffixed = {f"{MANUAL}{name}.html.en": english[f"{MANUAL}{name}.html"] for name in names[:3]}
+    crawl.pages |= suffixed
+    crawl.visit(suffixed)  # the origin's host learns its suffix rule
+    german = {
+        f"{COPY}{name}.html.de": f"<html><body><p>Deutsch: {name} {text}</p></body></html>".encode()
+        for name, text in zip(names[4:16], _GERMAN_WORDS, strict=True)
+    }
+    crawl.pages |= german
+    crawl.visit(german)  # the origin lacks them all
+    url = f"{COPY}{names[3]}.html.en"
+    crawl.pages[url] = english[f"{MANUAL}{names[3]}.html"]
+    crawl.visit([url])
+    assert crawl.pruned[url].duplicate_of == f"{MANUAL}{names[3]}.html"
+    assert url not in crawl.fetched
+
+
 def test_a_path_nested_past_the_levels_read_names_no_layout():
     """A hostile pair whose paths name a language in every one of a thousand segments: no
     layout is tried (the product of their readings would be a million templates)."""
