@@ -39,6 +39,9 @@ _PAGE, _FIRST_COPY = b"u", b"c"  # rows: a fetched page's editions; a host's fir
 _ID_BYTES = len(encode_id(0))
 _KEY = struct.Struct(">I")
 _SEED = 0x65646974
+# directories named by a language tried for a copy's source: a hostile URL may name one in each
+# of a thousand segments, and each try asks the mirror and layout rules
+_SOURCE_TRIES = 2
 
 
 class Undeclared(NamedTuple):
@@ -165,9 +168,13 @@ def source_elsewhere(
     if source_row is None or not language_tag(source_row.language):
         return None
     segments = parts.path.split("/")
-    for number, segment in enumerate(segments[1:-1], start=1):
-        if not language_tag(segment) or segment == source_row.language:
-            continue
+    tagged = [
+        number
+        for number, segment in enumerate(segments[1:-1], start=1)
+        if language_tag(segment) and segment != source_row.language
+    ]
+    for number in tagged[:_SOURCE_TRIES]:
+        segment = segments[number]
         source = parts.with_path(
             "/".join([*segments[:number], source_row.language, *segments[number + 1 :]])
         )

@@ -4,7 +4,9 @@ the source page's language bar says the URL holds no translation of it."""
 from __future__ import annotations
 
 from dedup_filter.features.alternates import declared_editions, language_undeclared, undeclared
+from dedup_filter.urlrules.editions import source_elsewhere
 from dedup_filter.urlrules.induction import explain
+from dedup_filter.urlrules.parts import UrlParts
 
 from .conftest import HOST, Site
 
@@ -269,3 +271,19 @@ def test_the_bars_of_a_host_crawled_well_before_drop_nothing(site):
     not hold are fetched, as a mirror rule never prunes a page its copy lacks."""
     _negotiated_manual(site, german=(8,), lead=12)
     assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html").action == "keep"
+
+
+def test_a_copy_under_a_thousand_language_directories_tries_two_of_them(site):
+    """A hostile URL naming a language in each of a thousand directories: its source is sought
+    in two of them, each try asking the mirror and layout rules of the other hosts."""
+    _negotiated_manual(site, german=())
+    asked: list[str] = []
+
+    def held_elsewhere(url: str) -> None:
+        asked.append(url)
+
+    parts = UrlParts.parse(f"{DEBIAN}/{'de/' * 1000}p0.html")
+    with site.dedup.index.read() as view:
+        held = f"{HOST}/manual/mod/p0.html.en"
+        assert source_elsewhere(view, parts, held, held_elsewhere) is None
+    assert len(asked) == 2
