@@ -104,6 +104,7 @@ class _Filed(NamedTuple):
 
 
 def _filed(view: IndexView, fetched: str) -> _Filed | None:
+    """The ``u`` row of the page fetched at ``fetched``; None when it declared no editions."""
     row = view.get(_TABLE, _PAGE + url_key(fetched))
     if row is None:
         return None
@@ -119,6 +120,7 @@ def _filed(view: IndexView, fetched: str) -> _Filed | None:
 
 
 def _undeclared(view: IndexView, filed: _Filed | None) -> Undeclared | None:
+    """What the row ``filed`` tells as an ``Undeclared``, while the page for its text is held."""
     record = view.page(filed.page_id) if filed is not None else None
     if filed is None or record is None:
         return None
