@@ -232,19 +232,22 @@ class DedupFilter:
         none drops it."""
         if by_alias is not None and by_alias.dropped:
             return by_alias
+        if not self._url_rules.asks_other_hosts(view, url) or self._pinned(view, url):
+            return None
         return self._by_layout(view, url) or self._by_edition_elsewhere(view, url)
+
+    def _pinned(self, view: IndexView, url: str) -> bool:
+        """Whether ``url`` is held itself or protected: no rule of another host's pages drops
+        it."""
+        return view.page_id_for_url(url) is not None or self._mirrors.protects(url)
 
     def _by_layout(self, view: IndexView, url: str) -> Decision | None:
         """A URL dropped as a copy of the page held for its URL on another host, where a
         confirmed ``layout`` rule moves it there (``urlrules/layouts.py``); None where no rule
-        does, the URL is held itself or protected, its side was crawled first (well before the
-        other: ``mirrors.precedence.met_well_before``), or no URL it moves to is held (it is
-        fetched: the other host may lack that translation)."""
+        does, its side was crawled first (well before the other:
+        ``mirrors.precedence.met_well_before``), or no URL it moves to is held (it is fetched:
+        the other host may lack that translation). The caller asks ``_pinned`` first."""
         laid_out = self._url_rules.layout_counterparts(view, url)
-        if not laid_out or view.page_id_for_url(url) is not None:
-            return None
-        if self._mirrors.protects(url):
-            return None
         for counterpart, label, side, other_side in laid_out:
             if self._mirrors.met_well_before(view, side, other_side):
                 continue  # a victim crawled first is never pruned for its copier's pages
@@ -259,13 +262,12 @@ class DedupFilter:
         it (``de/x.html`` to ``en/x.html``) was never fetched, dropped for a page of another
         host (a mirror's counterpart, a layout's), and that page's language bar names none of
         the URL's languages (``urlrules.editions.edition_elsewhere``); None where it names one,
-        declares none, the URL is held itself or protected, or that host was crawled well
-        before this one (``mirrors.precedence.met_well_before``): a copier crawled first, its
-        bars cut, would get the translations it does not hold pruned. On the fourth helper's web
-        the English pages of Debian's Apache manual were pruned for an English-only copy's, and
-        about 170 untranslated German and Japanese pages a crawl were fetched and dropped."""
-        if view.page_id_for_url(url) is not None or self._mirrors.protects(url):
-            return None
+        declares none, or that host was crawled well before this one
+        (``mirrors.precedence.met_well_before``): a copier crawled first, its bars cut, would
+        get the translations it does not hold pruned. The caller asks ``_pinned`` first. On the
+        fourth helper's web the English pages of Debian's Apache manual were pruned for an
+        English-only copy's, and about 170 untranslated German and Japanese pages a crawl were
+        fetched and dropped."""
         held_elsewhere = functools.partial(self._held_elsewhere, view)
         found = self._url_rules.edition_elsewhere(view, url, held_elsewhere)
         if found is None or self._mirrors.met_well_before(view, _root(found.bar_of), _root(url)):
@@ -280,8 +282,8 @@ class DedupFilter:
     def _held_elsewhere(self, view: IndexView, url: str) -> str | None:
         """The URL of the page held for ``url``, a URL never fetched, under a rule that drops it
         for another's page: a mirror rule's counterpart, else a ``layout`` rule's page; None
-        where it was fetched (its own bar speaks) or no rule drops it."""
-        if self._mirrors.held(view, url) is not None:
+        where it was fetched (its own bar speaks), is protected, or no rule drops it."""
+        if self._mirrors.held(view, url) is not None or self._pinned(view, url):
             return None
         by_mirror = self._mirrors.check_url(view, url)
         dropped = by_mirror if by_mirror.dropped else self._by_layout(view, url)

@@ -211,8 +211,9 @@ def _tags(directory: str) -> frozenset[str]:
 def languages_of(segment: str) -> frozenset[str]:
     """The languages a path segment or a file name's suffix names (``de`` of ``de``,
     ``apache-de`` and ``pt-br``: ``pt``), without regions or scripts."""
-    parts = _PARTS.split(segment.lower())
-    return frozenset([_LANGUAGES[parts[0]]] if _is_tag(parts) else _languages_in(segment.lower()))
+    lowered = segment.lower()
+    parts = _PARTS.split(lowered)
+    return frozenset([_LANGUAGES[parts[0]]] if _is_tag(parts) else _languages_in(lowered))
 
 
 def _languages_in(segment: str) -> list[str]:

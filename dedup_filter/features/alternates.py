@@ -90,7 +90,7 @@ def _edition_tag(page: SplitResult, other: SplitResult) -> str | None:
     if (page.scheme, page.netloc, page.query) != (other.scheme, other.netloc, other.query):
         return None
     segments, other_segments = page.path.split("/"), other.path.split("/")
-    if len(segments) != len(other_segments) or segments[:-1] != other_segments[:-1]:
+    if segments[:-1] != other_segments[:-1]:
         return _changed_directory(segments, other_segments)
     stem, _, suffix = segments[-1].rpartition(".")
     if not (stem and language_tag(suffix)):

@@ -119,19 +119,17 @@ def _filed(view: IndexView, fetched: str) -> _Filed | None:
     return _Filed(decode_id(row[:_ID_BYTES]), texts[0], languages, keys)
 
 
-def _undeclared(view: IndexView, filed: _Filed | None) -> Undeclared | None:
+def _undeclared(view: IndexView, filed: _Filed) -> Undeclared | None:
     """What the row ``filed`` tells as an ``Undeclared``, while the page for its text is held."""
-    record = view.page(filed.page_id) if filed is not None else None
-    if filed is None or record is None:
-        return None
-    return Undeclared(record.url, len(filed.keys), filed.language)
+    record = view.page(filed.page_id)
+    return None if record is None else Undeclared(record.url, len(filed.keys), filed.language)
 
 
 def undeclared_by(view: IndexView, fetched: str, url: str) -> Undeclared | None:
     """The page fetched at ``fetched``, when it declared editions and not ``url`` and the page
     for its text is still held; else None."""
     filed = _filed(view, fetched)
-    return _undeclared(view, filed) if filed and undeclared(filed.keys, url) else None
+    return _undeclared(view, filed) if filed is not None and undeclared(filed.keys, url) else None
 
 
 def edition_copy(view: IndexView, parts: UrlParts, key: RuleKey, scope: Scope) -> Undeclared | None:

@@ -85,7 +85,7 @@ class UrlRuleLearner:
         fetched and stands for its class)."""
         if not self.config.enabled:
             return None
-        authority = url.partition("://")[2].partition("/")[0]
+        authority = _authority(url)
         store = UrlRuleStore(view)
         editions, confirmed = apart(self._reach.confirmed(store, authority))
         # a trusted parameter rewrites only a URL that carries one
@@ -132,8 +132,7 @@ class UrlRuleLearner:
         the directory the rule replaces (``editions.edition_elsewhere``)."""
         if not self.config.enabled:
             return None
-        authority = url.partition("://")[2].partition("/")[0]
-        editions, _ = apart(self._reach.confirmed(UrlRuleStore(view), authority))
+        editions, _ = apart(self._confirmed(view, url))
         if not editions:
             return None
         parts = UrlParts.parse(url)
@@ -190,14 +189,25 @@ class UrlRuleLearner:
         verdicts.kill(key, url, held, [])
         return verdicts.evidence()
 
+    def asks_other_hosts(self, view: IndexView, url: str) -> bool:
+        """Whether the URL's host has a confirmed rule that drops its URLs for other hosts'
+        pages (``layout``, or ``edition`` through another host's bar): most hosts none, and the
+        filter asks nothing more of them."""
+        if not self.config.enabled:
+            return False
+        kinds = (EDITION, LAYOUT) if self.config.language_layouts else (EDITION,)
+        return any(key.kind in kinds for key, _ in self._confirmed(view, url))
+
+    def _confirmed(self, view: IndexView, url: str) -> Rules:
+        """The confirmed rules of the URL's host, with their scopes (``RuleReach.confirmed``)."""
+        return self._reach.confirmed(UrlRuleStore(view), _authority(url))
+
     def layout_counterparts(self, view: IndexView, url: str) -> list[LaidOut]:
         """The URLs of other hosts that the confirmed ``layout`` rules of the URL's host move it
         to: the filter drops the URL where one is held."""
         if not self.config.enabled or not self.config.language_layouts:
             return []
-        authority = url.partition("://")[2].partition("/")[0]
-        confirmed = self._reach.confirmed(UrlRuleStore(view), authority)
-        keys = [key for key, _ in confirmed if key.kind == LAYOUT]
+        keys = [key for key, _ in self._confirmed(view, url) if key.kind == LAYOUT]
         if not keys:
             return []
         parts = UrlParts.parse(url)
@@ -588,3 +598,8 @@ def _trusted_named(decision: Decision, confirmed: Rules) -> Decision:
     if not trusted:
         return decision
     return replace(decision, evidence=decision.evidence | {"trusted_parameter_rules": trusted})
+
+
+def _authority(url: str) -> str:
+    """The host[:port] of a URL in normal form."""
+    return url.partition("://")[2].partition("/")[0]
