@@ -29,13 +29,15 @@ from typing import NamedTuple
 from dedup_filter.features.alternates import Editions, language_undeclared, undeclared
 from dedup_filter.features.hashing import hash64
 from dedup_filter.index.lmdb_index import IndexView, decode_id, encode_id, url_key
-from dedup_filter.languages import language_tag
+from dedup_filter.languages import language_tag, languages_of
 from dedup_filter.urlrules.aliases import Rules
 from dedup_filter.urlrules.parts import UrlParts
 from dedup_filter.urlrules.rewrite import EDITION, EDITION_JOINER, LAYOUT, RuleKey, Scope, rewrite
 
 _TABLE = "url_editions"
-_PAGE, _FIRST_COPY = b"u", b"c"  # rows: a fetched page's editions; a host's first copy of a page
+# rows: a fetched page's editions; a host's first copy of a page; the languages a host's bars name
+_PAGE, _FIRST_COPY, _NAMED = b"u", b"c", b"n"
+_NAMED_CAP = 64  # languages a host's row keeps (Apache's manual names 10)
 _ID_BYTES = len(encode_id(0))
 _KEY = struct.Struct(">I")
 _SEED = 0x65646974
@@ -77,6 +79,30 @@ def file_editions(view: IndexView, url: str, held: str, editions: Editions) -> N
     first = _first_copy_key(url, page_id)
     if view.get(_TABLE, first) is None:
         view.put(_TABLE, first, url.encode("utf-8", "surrogatepass"))
+    _file_named(view, url, editions.languages)
+
+
+def _file_named(view: IndexView, url: str, languages: tuple[str, ...]) -> None:
+    """Add ``languages`` to those the bars of ``url``'s host have named (``named_by_host``)."""
+    key = _NAMED + _host_hash(url)
+    named = _named(view, key)
+    if named.issuperset(languages) or len(named) >= _NAMED_CAP:
+        return
+    merged = sorted(named.union(languages))[:_NAMED_CAP]
+    view.put(_TABLE, key, ",".join(merged).encode("ascii", "replace"))
+
+
+def _named(view: IndexView, key: bytes) -> frozenset[str]:
+    row = view.get(_TABLE, key)
+    return frozenset(bytes(row).decode("ascii").split(",")) if row is not None else frozenset()
+
+
+def named_by_host(view: IndexView, url: str, segment: str) -> bool:
+    """Whether a bar of ``url``'s host has named a language of the path segment ``segment``:
+    only then does a bar of that host that does not name it say the page is untranslated. A
+    copier that cut a language from all its bars never named it (issue 11: a copier must not get
+    pages it does not hold pruned)."""
+    return not languages_of(segment).isdisjoint(_named(view, _NAMED + _host_hash(url)))
 
 
 def first_copy(view: IndexView, url: str, held: str) -> str | None:
@@ -89,8 +115,12 @@ def first_copy(view: IndexView, url: str, held: str) -> str | None:
 
 
 def _first_copy_key(url: str, page_id: int) -> bytes:
+    return _FIRST_COPY + _host_hash(url) + encode_id(page_id)
+
+
+def _host_hash(url: str) -> bytes:
     authority = url.partition("://")[2].partition("/")[0]
-    return _FIRST_COPY + hash64(authority, _SEED).to_bytes(8, "big") + encode_id(page_id)
+    return hash64(authority, _SEED).to_bytes(8, "big")
 
 
 class _Filed(NamedTuple):
@@ -146,12 +176,14 @@ def edition_elsewhere(
 ) -> Undeclared | None:
     """The page fetched at ``fetched`` (on another host, held for the URL the ``edition`` rule
     ``key`` rewrites the URL into) when its bar names none of the languages of the directory the
-    rule replaces, and it declared a language the rule's pairs showed on their held side."""
+    rule replaces, though another bar of its host named one (``named_by_host``), and it declared
+    a language the rule's pairs showed on their held side."""
     filed = _filed(view, fetched)
     segment = key.name.partition(EDITION_JOINER)[0]
     if filed is None or filed.language not in scope.values:
         return None
-    return _undeclared(view, filed) if language_undeclared(filed.languages, segment) else None
+    silent = language_undeclared(filed.languages, segment)
+    return _undeclared(view, filed) if silent and named_by_host(view, fetched, segment) else None
 
 
 def source_elsewhere(

@@ -248,7 +248,7 @@ def test_an_untranslated_page_is_dropped_by_the_bar_of_its_source_page_held_on_a
 def test_a_translation_the_other_hosts_bar_does_not_name_kills_the_rule(site):
     """A German page of its own text whose source page, held on another host, does not name it
     (another release, translated since): that host's bars do not tell this one's translations."""
-    _negotiated_manual(site, german=())
+    _negotiated_manual(site, german=(9,))
     german = site.bodies[12].replace(b'lang="en"', b'lang="de"', 1)
     kept = site.dedup.check_page(f"{DEBIAN}/manual/de/mod/p6.html", german)
     assert kept.reason == "unique"
@@ -271,6 +271,14 @@ def test_the_bars_of_a_host_crawled_well_before_drop_nothing(site):
     not hold are fetched, as a mirror rule never prunes a page its copy lacks."""
     _negotiated_manual(site, german=(8,), lead=12)
     assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html").action == "keep"
+
+
+def test_the_bars_of_a_host_that_never_named_a_language_drop_nothing_of_it(site):
+    """A copier crawled beside its victim, German cut from every bar: its bars' silence says
+    nothing of the victim's German pages, which are fetched."""
+    _negotiated_manual(site, german=())
+    assert site.dedup.check_url(f"{DEBIAN}/manual/de/mod/p5.html").action == "keep"
+    assert site.dedup.check_url(f"{DEBIAN}/manual/fr/mod/p5.html").action == "keep"
 
 
 def test_a_copy_under_a_thousand_language_directories_tries_two_of_them(site):
