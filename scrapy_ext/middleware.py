@@ -36,7 +36,9 @@ from .responses import (
     is_checkable,
     is_exempt,
     is_repeat,
+    own_slot,
     past_the_dupefilter,
+    queued_behind,
     redirected_repeat,
 )
 from .session import DedupSession
@@ -113,6 +115,7 @@ class DedupMiddleware:
             jobdir.save(self._crawler, _PROBER_MEMORY, self._prober.memory())
 
     async def process_request(self, request: Request) -> Request | Response | None:
+        own_slot(request)
         if is_exempt(request):
             return None
         redirected = redirected_repeat(request)
@@ -227,7 +230,11 @@ class DedupMiddleware:
                 return past_the_dupefilter(
                     request,
                     priority=request.priority - DEFER_PRIORITY_STEP,
-                    meta={**request.meta, DEFERRALS: deferrals + 1},
+                    meta={
+                        **request.meta,
+                        DEFERRALS: deferrals + 1,
+                        **queued_behind(request, counterpart),
+                    },
                 )
             self._stats.inc_value("dedup/deferrals_expired")
         awaits = decision.action == "drop" and not request.meta.get(_PROBE_AWAITED)

@@ -3,11 +3,15 @@ to the scheduler, and once its request is dropped or fetched the index forgets i
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from dedup_filter.scrapy import DedupDupeFilter, DedupMiddleware
 from dedup_filter.scrapy.responses import DEFER_PRIORITY_STEP, is_repeat
 from dedup_filter.scrapy.session import DedupSession
 from scrapy import Request
+from scrapy.core.downloader import Downloader
+from scrapy.core.scheduler import Scheduler
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
@@ -43,6 +47,57 @@ def test_a_deferred_url_is_forgotten_once_its_request_is_fetched(make_crawler, r
     close_spider(crawler)
     with DedupFilter.open(ruled_index) as dedup:
         assert not dedup.any_deferred()
+
+
+def test_a_deferred_url_queues_in_its_counterparts_slot_and_is_fetched_in_its_own(
+    make_crawler, ruled_index
+):
+    """A host whose queue holds nothing but URLs waiting for another host's pages would have
+    them handed out again at once by a scheduler that takes turns among hosts: each waits in
+    the slot of the host whose page it awaits, and goes back to its own slot to be fetched."""
+    crawler = make_crawler(DEDUP_MAX_DEFERRALS=2)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    own = Request(MIRROR + "new.html", meta={"download_slot": "mirror-pool"})
+    requeued = settle(middleware.process_request(own))
+    assert requeued.meta["download_slot"] == urlsplit(ORIGIN).hostname
+    again = settle(middleware.process_request(requeued))
+    assert again.meta["download_slot"] == urlsplit(ORIGIN).hostname
+    assert settle(middleware.process_request(again)) is None  # deferrals spent: fetched
+    assert again.meta["download_slot"] == "mirror-pool"
+    close_spider(crawler)
+
+
+def test_a_deferred_url_waits_behind_its_counterparts_host_in_a_scheduler_taking_turns(
+    make_crawler, ruled_index
+):
+    """Scrapy's scheduler handing requests out by host in turns (``DownloaderAwarePriorityQueue``,
+    the queue Scrapy recommends for broad crawls): the mirror's URL, alone in its host's queue,
+    comes back only after the origin's queued pages, among them the one it awaits."""
+    crawler = make_crawler(
+        SCHEDULER_PRIORITY_QUEUE="scrapy.pqueues.DownloaderAwarePriorityQueue",
+        DEDUP_MAX_DEFERRALS=2,
+    )
+    crawler.spider = crawler.spidercls.from_crawler(crawler)
+    crawler.engine = _WithDownloader(Downloader(crawler))
+    scheduler = Scheduler.from_crawler(crawler)
+    scheduler.open(crawler.spider)
+    middleware = build_from_crawler(DedupMiddleware, crawler)
+    origin_pages = [Request(f"{ORIGIN}queued-{number}.html") for number in range(4)]
+    for request in origin_pages:
+        scheduler.enqueue_request(request)
+    scheduler.enqueue_request(settle(middleware.process_request(Request(MIRROR + "new.html"))))
+    handed_out = [scheduler.next_request() for _ in range(5)]
+    assert {request.url for request in handed_out[:4]} == {r.url for r in origin_pages}
+    assert handed_out[4].url == MIRROR + "new.html"
+    scheduler.close("finished")
+    close_spider(crawler)
+
+
+class _WithDownloader:
+    """The engine's part a scheduler reads: its downloader's slots."""
+
+    def __init__(self, downloader: Downloader) -> None:
+        self.downloader = downloader
 
 
 def test_a_document_of_a_pair_being_sampled_goes_back_behind_other_work(
