@@ -44,6 +44,7 @@ from dedup_filter.mirrors.directories import IndexPages, Placement
 from dedup_filter.mirrors.records import Rejection, Rule
 from dedup_filter.mirrors.rules import rules_holding
 from dedup_filter.mirrors.soft404 import answer_of, is_answer
+from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
 
 _BUDGET = 8  # audit probes a rule asks, at most
@@ -55,12 +56,14 @@ def audit(
     store: MirrorStore,
     places: list[Placement],
     arrival: Fingerprint,
+    held_for: str | None,
     index_pages: IndexPages,
     config: Config,
     now: float,
 ) -> CodeCheck:
-    """Audit the faithful rules over the page that arrived (``places``): revoked where its
-    counterpart holds other text, or its counterpart probed."""
+    """Audit the faithful rules over the page that arrived (``places``; ``held_for``: the URL
+    of the page it duplicates, if any): revoked where its counterpart holds other text, or its
+    counterpart probed."""
     check = CodeCheck()
     if not store.has_rules():
         return check
@@ -78,6 +81,14 @@ def audit(
         elif _other_text(arrival, counterpart, config) and not _answers_absence(
             store, rule, (arrival, counterpart), on_mirror, config
         ):
+            held = (
+                (arrival.url, held_for),
+                (_counterpart_url(rule, relative, on_mirror), counterpart.url),
+            )
+            unanswered = _unanswered(store, rule, held, on_mirror)
+            if unanswered:
+                check.probes.extend(filter(None, (ask_absent(store, side) for side in unanswered)))
+                continue
             # told apart by no path of editions: not remembered as a pair of editions, whose
             # pages ``pruning._beside_edition`` drops for each other's (a copier's other text
             # then dropped the victim's pages it stood beside: a red team, 152 of 191 lost)
@@ -105,6 +116,35 @@ def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> b
     """Whether two pages at one path hold other text (``matching.other_text``); editions of one
     document (``code_checks``) tell nothing here."""
     return not editions(page, counterpart, config) and other_text(page, counterpart, config)
+
+
+def _counterpart_url(rule: Rule, relative: str, on_mirror: bool) -> str:
+    return (rule.origin if on_mirror else rule.mirror) + relative
+
+
+def _unanswered(
+    store: MirrorStore, rule: Rule, held: tuple[tuple[str, str | None], ...], on_mirror: bool
+) -> list[str]:
+    """The sides whose page at the audited path holds the text of another of their host's URLs
+    (``held``: each page's URL, and the URL of the page that holds its text) while their answer
+    for a page they lack is not known: a server's one page for every name it lacks, a soft 404,
+    whose answer is asked before the pair is called other text. On the fifth helper's web a
+    partial cache of a Javadoc tree, a rule's side pruned for its victim (so its answer was
+    never asked), answered the names it lacked with one page, and an audit revoked the rule on
+    one of them (depth first): 171 of the cache's pages were then fetched after the victim's."""
+    sides = (rule.mirror, rule.origin) if on_mirror else (rule.origin, rule.mirror)
+    return [
+        side
+        for side, (url, holder) in zip(sides, held, strict=True)
+        if holder is not None
+        and holder != url
+        and _authority(holder) == _authority(url)
+        and answer_of(store.view, side) is None
+    ]
+
+
+def _authority(url: str) -> str:
+    return url.partition("://")[2].partition("/")[0].lower()
 
 
 def _answers_absence(
