@@ -362,27 +362,13 @@ def resembles_beside_added(first: Sketched, second: Sketched, added: float, conf
     ``_ADDED_DEVIATIONS`` standard deviations below it, never below ``_ADDED_FLOOR``. On the
     second holdout web an 18-token banner after each page's title left pages of 35-96 tokens at
     0.41-0.71 estimated resemblance, which the expectation explains and no fixed bar does."""
-    expected = _expected_beside_added(first, second, added, config)
-    deviation = sketch_deviation(expected, config.minhash.sketch_bits, config.minhash.num_perm)
-    bar = max(expected - _ADDED_DEVIATIONS * deviation, _ADDED_FLOOR)
-    return resemblance(first, second, config) >= bar
-
-
-def told_beside_added(first: Sketched, second: Sketched, added: float, config: Config) -> bool:
-    """Whether a page and its copy with ``added`` tokens put in would resemble as much as
-    ``resembles_beside_added``'s floor asks: a shorter page holds too few shingles beside the
-    added text for its sketch to tell a copy (a 35-token Doxygen directory page under a 56-token
-    banner and footer: 0.14 expected), and its comparison is no evidence either way."""
-    return _expected_beside_added(first, second, added, config) >= _ADDED_FLOOR
-
-
-def _expected_beside_added(
-    first: Sketched, second: Sketched, added: float, config: Config
-) -> float:
     width = config.minhash.shingle_width
     shorter = max(min(first.token_count, second.token_count) - width + 1, 1)
     spanning = _ADDED_PLACES * (width - 1)
-    return max(shorter - spanning, 0) / (shorter + abs(added) + spanning)
+    expected = max(shorter - spanning, 0) / (shorter + abs(added) + spanning)
+    deviation = sketch_deviation(expected, config.minhash.sketch_bits, config.minhash.num_perm)
+    bar = max(expected - _ADDED_DEVIATIONS * deviation, _ADDED_FLOOR)
+    return resemblance(first, second, config) >= bar
 
 
 def _required_resemblance(fingerprint: Sketched, original: Sketched, config: Config) -> float:

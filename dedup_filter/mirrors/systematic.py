@@ -43,8 +43,8 @@ import numpy as np
 
 from dedup_filter.config import Config
 from dedup_filter.index.lmdb_index import PageRecord
-from dedup_filter.matching import resembles_beside_added, told_beside_added
-from dedup_filter.mirrors.records import MATCH, MISMATCH, MISSING, Candidate, DirEntry, Sample
+from dedup_filter.matching import resembles_beside_added
+from dedup_filter.mirrors.records import MATCH, MISMATCH, Candidate, DirEntry, Sample
 from dedup_filter.mirrors.store import MirrorStore
 
 _MIN_PAIRS = 3  # fewer pages a side tell too little of what the directory's pages share
@@ -88,14 +88,10 @@ def discount_shared(store: MirrorStore, candidate: Candidate, config: Config) ->
         and _in_line(pairs[sample.relative_hash], difference)
     }
     rescued = _beside_shared_bits(pairs, mismatched, config.mirror.discounted_agreement)
-    untold: set[int] = set()
     if difference and _steady(pairs, difference):
         rescued |= _beside_added_text(pairs, mismatched - rescued, difference, config)
-        untold = _untold_beside_added(pairs, mismatched - rescued, difference, config)
     for relative_hash in sorted(rescued):
         candidate = candidate.with_outcome(relative_hash, MATCH)
-    for relative_hash in sorted(untold):
-        candidate = candidate.with_outcome(relative_hash, MISSING)
     return candidate
 
 
@@ -125,22 +121,6 @@ def _beside_added_text(
         key
         for key in mismatched
         if resembles_beside_added(pairs[key].origin, pairs[key].copy, added, config)
-    }
-
-
-def _untold_beside_added(
-    pairs: dict[int, Pair], mismatched: set[int], added: float, config: Config
-) -> set[int]:
-    """The mismatches whose shorter page is too short beside the text the copy adds to every
-    page for a comparison to tell a copy (``matching.told_beside_added``): not checked, so
-    another sample is drawn. On the fifth helper's web a Doxygen directory page of 35 tokens
-    under a 56-token banner and footer was a mismatch beside three matches, and the rule
-    confirmed so, a copy with an edited page, pruned neither side (354 pages fetched twice in
-    one crawl of eight, 226 in another)."""
-    return {
-        key
-        for key in mismatched
-        if not told_beside_added(pairs[key].origin, pairs[key].copy, added, config)
     }
 
 

@@ -169,42 +169,6 @@ def test_every_sample_of_a_banner_copy_of_short_pages_met_first_matches(
     assert rules[0]["samples"] == rules[0]["matches"] >= 3
 
 
-def hub_banner(body: bytes) -> bytes:
-    """A 56-token banner and footer, as the fifth helper's community hub put on every page."""
-    banner = (
-        b"<div>Code Hub hosts this copy of the documentation for our community. Join our forum"
-        b" to ask questions about unit testing, browse hundreds of tutorials and subscribe to"
-        b" the weekly newsletter.</div>"
-    )
-    footer = (
-        b"<div>Mirrored by Code Hub. All trademarks belong to their owners. Report broken pages"
-        b" to the webmaster. Privacy policy. Terms of use.</div>"
-    )
-    return body.replace(b"<body>", b"<body>" + banner).replace(b"</body>", footer + b"</body>")
-
-
-@pytest.mark.parametrize("short_words", [30, 40])
-def test_a_page_too_short_to_tell_beside_a_banner_is_no_mismatch(
-    open_filter, corpus, modules, short_words
-):
-    """A banner copy whose second sampled page holds fewer words than its banner (Doxygen's
-    directory pages: 35 tokens under 56): beside the added text its sketches cannot tell a
-    copy, so that sample is not checked and another is drawn. As a mismatch it made the rule a
-    stale copy's, which prunes neither side where the copy was held first."""
-    dedup = open_filter()
-    origin = graded_notes(corpus, modules, ORIGIN, 100, 10)
-    short = ORIGIN + leaves_in_sample_order(origin, ORIGIN)[1]
-    text = origin[short].split(b"<p>")[1].split(b"</p>")[0]
-    origin[short] = origin[short].replace(text, b" ".join(text.split()[:short_words]))
-    mirror = {url: hub_banner(body) for url, body in copy_tree(origin, ORIGIN, MIRROR).items()}
-    mirror[MIRROR] = origin[ORIGIN]
-    pages = origin | mirror
-    OnlineCrawl(dedup, pages).visit(breadth_first(pages, MIRROR) + breadth_first(pages, ORIGIN))
-    rules = dedup.mirror_rules()
-    assert paired(dedup) == [{MIRROR, ORIGIN}]
-    assert rules[0]["samples"] == rules[0]["matches"] >= 3
-
-
 def test_rewritten_pages_of_a_banner_copy_stay_mismatches(open_filter, corpus, modules):
     """A banner copy whose first two sampled pages keep the first half of their namesake's words
     and then hold other words, token for token: they differ from their origin's page by the 18
