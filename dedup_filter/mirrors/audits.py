@@ -23,6 +23,11 @@ whatever the order says, ``_TITLE_DRAWS`` at most a rule, and so is such a docum
 held before the rule was made (``audit_held``): a copier crawled whole before its victim gains
 nothing after its rule, so nothing else would ever test it.
 
+Where both sides are pruned (crawled side by side), the documents one side held before the rule
+stand for the other's pages at their names, and a copier's other text among them would be taken
+for its victim's pages before anything compared them: when the rule is made, a few of them have
+their counterparts probed (``_audit_standing_in``).
+
 A counterpart of other text revokes the rule (``code_checks.revoke``: the pair is kept rejected,
 not as a pair of editions) and has the pruned side's counterparts of the kept side's documents
 fetched back: the pages the rule dropped, or never met because the pages linking them were its
@@ -44,11 +49,11 @@ from dedup_filter.mirrors.directories import IndexPages, Placement
 from dedup_filter.mirrors.records import Rejection, Rule
 from dedup_filter.mirrors.rules import rules_holding
 from dedup_filter.mirrors.soft404 import answer_of, is_answer
-from dedup_filter.mirrors.soft404 import ask as ask_absent
 from dedup_filter.mirrors.store import AUDIT_PROBE, MirrorStore, directory_name, relative_hash
 
 _BUDGET = 8  # audit probes a rule asks, at most
 _TITLE_DRAWS = 4  # ... of them for documents drawn for a title their text does not bear out
+_BESIDE_DRAWS = 4  # ... for the documents a side held before a rule that prunes both sides
 _HELD_READ = 1024  # entries of a kept side read for such documents when its rule is made
 
 
@@ -56,14 +61,12 @@ def audit(
     store: MirrorStore,
     places: list[Placement],
     arrival: Fingerprint,
-    held_for: str | None,
     index_pages: IndexPages,
     config: Config,
     now: float,
 ) -> CodeCheck:
-    """Audit the faithful rules over the page that arrived (``places``; ``held_for``: the URL
-    of the page it duplicates, if any): revoked where its counterpart holds other text, or its
-    counterpart probed."""
+    """Audit the faithful rules over the page that arrived (``places``): revoked where its
+    counterpart holds other text, or its counterpart probed."""
     check = CodeCheck()
     if not store.has_rules():
         return check
@@ -81,14 +84,6 @@ def audit(
         elif _other_text(arrival, counterpart, config) and not _answers_absence(
             store, rule, (arrival, counterpart), on_mirror, config
         ):
-            held = (
-                (arrival.url, held_for),
-                (_counterpart_url(rule, relative, on_mirror), counterpart.url),
-            )
-            unanswered = _unanswered(store, rule, held, on_mirror)
-            if unanswered:
-                check.probes.extend(filter(None, (ask_absent(store, side) for side in unanswered)))
-                continue
             # told apart by no path of editions: not remembered as a pair of editions, whose
             # pages ``pruning._beside_edition`` drops for each other's (a copier's other text
             # then dropped the victim's pages it stood beside: a red team, 152 of 191 lost)
@@ -118,35 +113,6 @@ def _other_text(page: Fingerprint, counterpart: PageRecord, config: Config) -> b
     return not editions(page, counterpart, config) and other_text(page, counterpart, config)
 
 
-def _counterpart_url(rule: Rule, relative: str, on_mirror: bool) -> str:
-    return (rule.origin if on_mirror else rule.mirror) + relative
-
-
-def _unanswered(
-    store: MirrorStore, rule: Rule, held: tuple[tuple[str, str | None], ...], on_mirror: bool
-) -> list[str]:
-    """The sides whose page at the audited path holds the text of another of their host's URLs
-    (``held``: each page's URL, and the URL of the page that holds its text) while their answer
-    for a page they lack is not known: a server's one page for every name it lacks, a soft 404,
-    whose answer is asked before the pair is called other text. On the fifth helper's web a
-    partial cache of a Javadoc tree, a rule's side pruned for its victim (so its answer was
-    never asked), answered the names it lacked with one page, and an audit revoked the rule on
-    one of them (depth first): 171 of the cache's pages were then fetched after the victim's."""
-    sides = (rule.mirror, rule.origin) if on_mirror else (rule.origin, rule.mirror)
-    return [
-        side
-        for side, (url, holder) in zip(sides, held, strict=True)
-        if holder is not None
-        and holder != url
-        and _authority(holder) == _authority(url)
-        and answer_of(store.view, side) is None
-    ]
-
-
-def _authority(url: str) -> str:
-    return url.partition("://")[2].partition("/")[0].lower()
-
-
 def _answers_absence(
     store: MirrorStore,
     rule: Rule,
@@ -173,6 +139,8 @@ def audit_held(
     if rule.mode != "content" or not rule.faithful or not config.mirror.audit_first:
         return check
     for kept, on_mirror in ((rule.mirror, True), (rule.origin, False)):
+        if _kept_beside_pruned(rule, on_mirror) and _pruned_beside(rule, on_mirror):
+            _audit_standing_in(store, rule, index_pages, on_mirror, check)
         if not _kept_beside_pruned(rule, on_mirror) or _asked(store, rule) >= _TITLE_DRAWS:
             continue
         for _, entry in itertools.islice(store.subtree(kept.lower()), _HELD_READ):
@@ -188,6 +156,38 @@ def audit_held(
                 return check
             _probe_counterpart(store, rule, relative, on_mirror, check)
     return check
+
+
+def _pruned_beside(rule: Rule, on_mirror: bool) -> bool:
+    """Whether the side, held first, is pruned too where the other holds a page the crawl
+    fetched (crawled side by side: ``Rule.prunes_mirror_beside``, ``prunes_origin_beside``)."""
+    return rule.prunes_mirror_beside if on_mirror else rule.prunes_origin_beside
+
+
+def _audit_standing_in(
+    store: MirrorStore, rule: Rule, index_pages: IndexPages, kept_on_mirror: bool, check: CodeCheck
+) -> None:
+    """Audit a rule whose side held first is pruned beside the other on the documents the other
+    side held before the rule, which stand for that side's pages at their names: up to
+    ``_BESIDE_DRAWS`` of them whose counterpart the side held first lacks, in the index's secret
+    order, have that counterpart probed. A copier crawled beside its victim, faithful where the
+    samples looked, held its other text at names whose victim pages were then dropped for it,
+    before any audit compared a pair: on the fifth helper's web (depth first) a victim's page
+    and the copier's own page at another name were lost so, no third host holding them."""
+    other, on_mirror = (rule.origin, False) if kept_on_mirror else (rule.mirror, True)
+    asked = 0
+    entries = itertools.islice(store.subtree(other.lower(), store.sample_key()), _HELD_READ)
+    for _, entry in entries:
+        relative = entry.relative
+        if asked >= _BESIDE_DRAWS or _asked(store, rule) >= _BUDGET:
+            return
+        if not relative or index_pages.names_listing(relative):
+            continue
+        if _counterpart(store, rule, relative, on_mirror) is not None:
+            continue  # compared when either page came
+        before = len(check.probes)
+        _probe_counterpart(store, rule, relative, on_mirror, check)
+        asked += len(check.probes) - before
 
 
 def _kept_beside_pruned(rule: Rule, on_mirror: bool) -> bool:

@@ -241,15 +241,7 @@ class MirrorDetector:
                 store, page.places, fingerprint.code, self._page_config, now, representative
             )
             update.probes.extend(code.probes)
-        audited = audit(
-            store,
-            page.places,
-            fingerprint,
-            checked.original_url,
-            self._index_pages,
-            self._page_config,
-            now,
-        )
+        audited = audit(store, page.places, fingerprint, self._index_pages, self._page_config, now)
         update.probes.extend(audited.probes)
         code.revoked += audited.revoked
         code.fetch_back += audited.fetch_back

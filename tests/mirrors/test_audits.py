@@ -9,10 +9,11 @@ import pytest
 
 from dedup_filter import Config
 from dedup_filter.features.fingerprint import Fingerprinter
-from dedup_filter.mirrors.soft404 import absent_url
 from dedup_filter.mirrors.store import MirrorStore
 
-from .conftest import OnlineCrawl, breadth_first, copy_tree, docs_tree
+from .conftest import ORIGIN, OnlineCrawl, breadth_first, copy_tree, docs_tree, interleave
+from .test_detection import leaves_in_sample_order
+from .test_precedence import walking_sides
 
 VICTIM = "http://victim.test/docs/"
 COPIER = "http://copier.test/docs/"
@@ -143,49 +144,6 @@ def test_a_copier_crawled_whole_before_its_victim_is_audited_on_its_titles(
     assert audited
 
 
-class _SoftCopier(dict):
-    """The copier's pages, and its one "not found" page for every copier URL it lacks (200)."""
-
-    def __contains__(self, url: object) -> bool:
-        return super().__contains__(url) or str(url).startswith(COPIER)
-
-    def __getitem__(self, url: str) -> bytes:
-        if super().__contains__(url):
-            return super().__getitem__(url)
-        return (
-            b"<html><head><title>Oops</title></head><body><h1>Oops</h1><p>"
-            + (b"We could not find the page you asked for on this documentation cache. " * 6)
-            + b"</p></body></html>"
-        )
-
-
-def test_a_copy_answering_the_pages_it_lacks_with_one_page_is_asked_for_that_answer(
-    open_filter, corpus, modules
-):
-    """A cache of the victim that lacks its ``extra/`` pages and answers their names with one
-    "not found" page (200). One such name is fetched before the pair is made, the rest after:
-    the victim, met first, is kept and the cache pruned, so the cache's answer for a page it
-    lacks is not asked when the rule is made. The victim's ``extra/`` pages, gained after the
-    rule, are audited against the cache's page at their names, which stands for another of its
-    names: the cache's answer is asked for, not taken for other text, and the rule stays."""
-    dedup = open_filter(audit_first=1)
-    victim = docs_tree(corpus, VICTIM, modules, "Standard library notes")
-    copy = copy_tree(victim, VICTIM, COPIER)
-    lacked = sorted(url for url in copy if "/extra/" in url and url.endswith(".html"))
-    for url in lacked:
-        del copy[url]
-    pages = _SoftCopier(victim | copy)
-    first_lacked = lacked[0].replace(COPIER, VICTIM)
-    victim_order = [url for url in breadth_first(victim, VICTIM) if url != first_lacked]
-    extra = [url for url in victim_order if "/extra/" in url]
-    top = [url for url in victim_order if "/extra/" not in url]
-    copy_top = [url for url in breadth_first(copy, COPIER) if "/extra/" not in url]
-    crawl = OnlineCrawl(dedup, pages).visit([*top, lacked[0], *copy_top, *extra])
-    assert [rule["mirror"] for rule in dedup.mirror_rules()] == [COPIER]
-    assert absent_url(COPIER) in crawl.absent_probes
-    assert lost_text(crawl, {url: victim[url] for url in victim_order}) == []
-
-
 def test_a_copier_whose_other_text_is_one_filler_page_is_still_revoked(
     open_filter, corpus, modules, stdlib_page
 ):
@@ -198,3 +156,28 @@ def test_a_copier_whose_other_text_is_one_filler_page_is_still_revoked(
     )
     assert lost_text(crawl, victim) == []
     assert dedup.mirror_rules() == []
+
+
+def test_a_copier_crawled_beside_its_victim_is_audited_on_the_pages_it_held_before_its_rule(
+    open_filter, origin_tree, stdlib_page
+):
+    """Two sides crawled in turns, meeting in the middle (each side's first documents are the
+    other's last): the copier's other text under names its samples never drew, held before the
+    rule, stands for the victim's pages there once both sides are pruned. Those pages are drawn
+    for audits when the rule is made: their counterparts are probed, other text revokes the
+    rule, and neither side's text is lost."""
+    dedup = open_filter()
+    pages, copy_documents, origin_documents, listings = walking_sides(origin_tree)
+    half = len(copy_documents) // 2
+    sampled = {ORIGIN + relative for relative in leaves_in_sample_order(origin_tree, ORIGIN)[:6]}
+    others = iter((*OTHER_TEXT, "heapq", "locale", "decimal", "pprint"))
+    replaced = [url for url in origin_documents[:half] if url not in sampled]
+    for url in replaced:
+        pages[url] = stdlib_page(next(others)).encode()
+    crawl = OnlineCrawl(dedup, pages).visit(
+        interleave(copy_documents[:half], origin_documents[:half])
+        + listings
+        + interleave(copy_documents[half:], origin_documents[half:])
+    )
+    assert replaced
+    assert lost_text(crawl, pages) == []
