@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from scrapy.http import HtmlResponse, TextResponse
 
 from dedup_filter.features.text import is_plain_text
+from dedup_filter.urls import host_of
 
 if TYPE_CHECKING:
     from typing import Any
@@ -33,7 +34,7 @@ PAST_DUPEFILTER = "dedup_past_dupefilter"
 OWN_SLOT = "dedup_own_slot"
 _DOWNLOAD_SLOT = "download_slot"  # Scrapy's ``Downloader.DOWNLOAD_SLOT``
 # what makes a request one of the filter's repeats
-_REPEAT_STATE = frozenset({DEFERRALS, FETCH_BACK, PAST_DUPEFILTER, OWN_SLOT})
+_REPEAT_STATE = frozenset({DEFERRALS, FETCH_BACK, PAST_DUPEFILTER})
 # a flag of a response served from an earlier probe: the response's, not its request's meta, which
 # a redirect or a retry of the request carries to a fetch of its own (a probed page whose meta
 # refresh led the crawl on had its target parsed unjudged, and left in flight for ever)
@@ -44,7 +45,7 @@ DEFER_PRIORITY_STEP = 1000
 # that led to its URL, its deferrals), not to a request made in its place for another URL: the
 # prober reads a request's redirects as answers for the URLs they came from
 FETCH_STATE = frozenset(
-    {_DOWNLOAD_SLOT, "download_latency", "retry_times", DEFERRALS, PAST_DUPEFILTER, OWN_SLOT}
+    {_DOWNLOAD_SLOT, "download_latency", "retry_times", DEFERRALS, PAST_DUPEFILTER}
     | {"redirect_urls", "redirect_reasons", "redirect_times", "redirect_ttl"}
 )
 
@@ -93,12 +94,12 @@ def queued_behind(request: Request, counterpart: str | None) -> dict[str, Any]:
     (``DownloaderAwarePriorityQueue``) hands a request out again at once where its own host has
     nothing else queued, as a mirror host's waiting URLs have not: on the versions web (round
     robin) a release's mirror spent its deferrals in three seconds, 120 of its pages fetched
-    while their counterparts sat queued. ``own_slot`` gives the slot back before a fetch."""
-    host = _host(counterpart) if counterpart else ""
-    if not host or host == _host(request.url):
+    while their counterparts sat queued. ``own_slot`` gives the slot back before a fetch (at
+    the start of every ``process_request``, so the request holds its own slot here)."""
+    host = host_of(counterpart) if counterpart else ""
+    if not host or host == host_of(request.url):
         return {}
-    own = request.meta.get(OWN_SLOT, (request.meta.get(_DOWNLOAD_SLOT),))
-    return {_DOWNLOAD_SLOT: host, OWN_SLOT: own}
+    return {_DOWNLOAD_SLOT: host, OWN_SLOT: (request.meta.get(_DOWNLOAD_SLOT),)}
 
 
 def own_slot(request: Request) -> None:
@@ -112,13 +113,6 @@ def own_slot(request: Request) -> None:
         request.meta.pop(_DOWNLOAD_SLOT, None)
     else:
         request.meta[_DOWNLOAD_SLOT] = own
-
-
-def _host(url: str) -> str:
-    try:
-        return urlsplit(url).hostname or ""
-    except ValueError:
-        return ""
 
 
 def redirected_repeat(request: Request) -> Request | None:

@@ -139,9 +139,11 @@ def audit_held(
     if rule.mode != "content" or not rule.faithful or not config.mirror.audit_first:
         return check
     for kept, on_mirror in ((rule.mirror, True), (rule.origin, False)):
-        if _kept_beside_pruned(rule, on_mirror) and _pruned_beside(rule, on_mirror):
+        if not _kept_beside_pruned(rule, on_mirror):
+            continue
+        if _pruned_beside(rule, on_mirror):
             _audit_standing_in(store, rule, index_pages, on_mirror, check)
-        if not _kept_beside_pruned(rule, on_mirror) or _asked(store, rule) >= _TITLE_DRAWS:
+        if _asked(store, rule) >= _TITLE_DRAWS:
             continue
         for _, entry in itertools.islice(store.subtree(kept.lower()), _HELD_READ):
             relative = entry.relative
@@ -175,19 +177,17 @@ def _audit_standing_in(
     before any audit compared a pair: on the fifth helper's web (depth first) a victim's page
     and the copier's own page at another name were lost so, no third host holding them."""
     other, on_mirror = (rule.origin, False) if kept_on_mirror else (rule.mirror, True)
-    asked = 0
+    first = _asked(store, rule)
     entries = itertools.islice(store.subtree(other.lower(), store.sample_key()), _HELD_READ)
     for _, entry in entries:
-        relative = entry.relative
-        if asked >= _BESIDE_DRAWS or _asked(store, rule) >= _BUDGET:
+        asked = _asked(store, rule)
+        if asked - first >= _BESIDE_DRAWS or asked >= _BUDGET:
             return
+        relative = entry.relative
         if not relative or index_pages.names_listing(relative):
             continue
-        if _counterpart(store, rule, relative, on_mirror) is not None:
-            continue  # compared when either page came
-        before = len(check.probes)
-        _probe_counterpart(store, rule, relative, on_mirror, check)
-        asked += len(check.probes) - before
+        if _counterpart(store, rule, relative, on_mirror) is None:  # else compared when it came
+            _probe_counterpart(store, rule, relative, on_mirror, check)
 
 
 def _kept_beside_pruned(rule: Rule, on_mirror: bool) -> bool:

@@ -84,6 +84,8 @@ def file_editions(view: IndexView, url: str, held: str, editions: Editions) -> N
 
 def _file_named(view: IndexView, url: str, languages: tuple[str, ...]) -> None:
     """Add ``languages`` to those the bars of ``url``'s host have named (``named_by_host``)."""
+    if not languages:
+        return
     key = _NAMED + _host_hash(url)
     named = _named(view, key)
     if named.issuperset(languages) or len(named) >= _NAMED_CAP:
